@@ -1,0 +1,82 @@
+#include "hull/convex_chain.h"
+
+#include <iterator>
+
+namespace tracesync::hull {
+
+void ConvexChain::relink(Iterator it) {
+  if (it == vertices_.end()) return;
+  const auto next = std::next(it);
+  it->has_next = next != vertices_.end();
+  if (it->has_next) it->next = next->point;
+}
+
+bool ConvexChain::append(const model::Point& p) {
+  // p is right of every vertex: it is a vertex, and it can only make
+  // vertices at the end of the chain redundant (Andrew's monotone chain).
+  while (vertices_.size() >= 2) {
+    const auto last = std::prev(vertices_.end());
+    const auto before_last = std::prev(last);
+    if (strictly_convex(before_last->point, last->point, p)) break;
+    vertices_.erase(last);
+  }
+  const auto it = vertices_.emplace_hint(vertices_.end(), Vertex{p, {}, false});
+  if (it != vertices_.begin()) relink(std::prev(it));
+  return true;
+}
+
+bool ConvexChain::insert(const model::Point& p) {
+  if (vertices_.empty() || p.x > std::prev(vertices_.end())->point.x) return append(p);
+
+  auto next = vertices_.lower_bound(p.x);  // first vertex with x >= p.x
+  if (next != vertices_.end() && next->point.x == p.x) {
+    if (dominated_at_same_x(next->point, p)) return false;
+    next = vertices_.erase(next);  // p replaces it, or neither is a vertex
+  }
+  if (next != vertices_.begin() && next != vertices_.end()) {
+    const auto prev = std::prev(next);
+    if (!strictly_convex(prev->point, p, next->point)) {
+      relink(prev);  // in case a same-x vertex was just erased
+      return false;
+    }
+  }
+
+  const auto it = vertices_.emplace_hint(next, Vertex{p, {}, false});
+  // Vertices p now hides, on each side, form a contiguous run next to it.
+  while (it != vertices_.begin() && std::prev(it) != vertices_.begin()) {
+    const auto prev = std::prev(it);
+    if (strictly_convex(std::prev(prev)->point, prev->point, p)) break;
+    vertices_.erase(prev);
+  }
+  while (std::next(it) != vertices_.end() && std::next(std::next(it)) != vertices_.end()) {
+    const auto after = std::next(it);
+    if (strictly_convex(p, after->point, std::next(after)->point)) break;
+    vertices_.erase(after);
+  }
+  relink(it);
+  if (it != vertices_.begin()) relink(std::prev(it));
+  return true;
+}
+
+std::optional<model::Point> ConvexChain::tangent(const model::Point& q, Side side) const {
+  const auto it = vertices_.lower_bound(TangentProbe{kind_, side, q});
+  if (it == vertices_.end()) return std::nullopt;
+  const bool on_side = side == Side::kLeftOf ? it->point.x < q.x : it->point.x > q.x;
+  if (!on_side) return std::nullopt;
+  return it->point;
+}
+
+std::optional<model::Point> ConvexChain::vertex_at(model::Nanoseconds x) const {
+  const auto it = vertices_.find(x);
+  if (it == vertices_.end()) return std::nullopt;
+  return it->point;
+}
+
+std::vector<model::Point> ConvexChain::vertices() const {
+  std::vector<model::Point> out;
+  out.reserve(vertices_.size());
+  for (const Vertex& v : vertices_) out.push_back(v.point);
+  return out;
+}
+
+}  // namespace tracesync::hull

@@ -1,0 +1,81 @@
+#pragma once
+
+#include <optional>
+
+#include "hull/convex_chain.h"
+#include "hull/exact_line.h"
+#include "hull/feasible_region.h"
+#include "hull/link_estimator.h"
+#include "hull/slope_one_bounds.h"
+
+namespace tracesync::hull {
+
+// The default estimator: the exact convex-hull bounds of a link, kept
+// incrementally (Jabbarifar's fully incremental approach, made exact and
+// order-independent).
+//
+// alpha_max is the smallest slope from an upper point to a lower point on
+// its right, alpha_min the largest slope from a lower point to an upper
+// point on its right; the region is empty exactly when alpha_min > alpha_max
+// or a lower point lies below an upper point of the same abscissa. Both
+// extremes are reached at hull vertices, so a new point only needs:
+//   - two O(1) side tests against Lmin and Lmax: a point on the allowed side
+//     of both cannot move either (the common case);
+//   - otherwise one O(log h) tangent query into the other direction's hull
+//     per line it crosses.
+// Hull insertion is amortized O(1) in time order and O(log h) otherwise.
+//
+// Once the region is empty it stays empty (messages only add constraints).
+// If the link was ACCURATE just before, it becomes APPROXIMATE: the last
+// accurate estimate is kept and `contradictions` counts the messages on the
+// wrong side of it (a lower point below it, an upper point above it); the
+// message that emptied the region always is one. Otherwise it is FAIL and
+// `contradictions` counts every message from the one that emptied the
+// region on. The hulls themselves stay exact in both cases.
+class ExactHullEstimator final : public LinkEstimator {
+ public:
+  ExactHullEstimator();
+
+  std::string_view algorithm() const override { return "hull"; }
+  bool add(const LinkMessage& message) override;
+  LinkEstimate estimate() const override;
+  std::optional<model::Quad> offset_uncertainty(const TimeSpan& span) const override;
+  HullPoints hull_points() const override;
+
+  // The exact extreme lines, when they exist (and, when the region is
+  // empty, as they were when it emptied).
+  const std::optional<ExactLine>& lmin() const { return lmin_; }
+  const std::optional<ExactLine>& lmax() const { return lmax_; }
+  bool region_empty() const { return region_empty_; }
+  const ConvexChain& lower_hull() const { return lower_hull_; }
+  const ConvexChain& upper_hull() const { return upper_hull_; }
+
+ private:
+  // What an APPROXIMATE link keeps of its last accurate state.
+  struct KeptEstimate {
+    ExactLine lmin;
+    ExactLine lmax;
+    FeasibleRegion region;
+    model::Quad worst_violation = 0;  // ns, largest distance of a contradiction
+  };
+
+  Quality quality() const;
+  bool accurate_now() const { return lmin_ && lmax_ && !region_empty_; }
+  LinkEstimate bisector_estimate(const ExactLine& lmin, const ExactLine& lmax) const;
+  void count_contradiction(const LinkMessage& message);
+  static std::optional<model::Quad> uncertainty_of(const FeasibleRegion& region, const ExactLine& lmin,
+                                                   const ExactLine& lmax, const TimeSpan& span);
+
+  ConvexChain lower_hull_{ChainKind::kLowerHull};  // of the a -> b messages
+  ConvexChain upper_hull_{ChainKind::kUpperHull};  // of the b -> a messages
+  std::optional<ExactLine> lmin_;  // through a lower point and an upper point on its right
+  std::optional<ExactLine> lmax_;  // through an upper point and a lower point on its right
+  bool region_empty_ = false;
+  std::optional<KeptEstimate> kept_;
+
+  SlopeOneBounds slope_one_;  // the estimate of INCOMPLETE and FAIL links
+
+  LinkCounters counters_;
+};
+
+}  // namespace tracesync::hull

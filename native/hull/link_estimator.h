@@ -1,0 +1,39 @@
+#pragma once
+
+#include <optional>
+#include <string_view>
+
+#include "hull/link_estimate.h"
+#include "hull/link_message.h"
+
+namespace tracesync::hull {
+
+// One estimator per link (a, b): it takes the link's messages one at a time,
+// in either direction and in any order, and says what they imply about the
+// line y = alpha * x + beta that maps a's clock onto b's.
+class LinkEstimator {
+ public:
+  virtual ~LinkEstimator() = default;
+
+  // The name it is selected by (`--algorithm`).
+  virtual std::string_view algorithm() const = 0;
+
+  // Adds one message. Returns true when the published estimate (quality,
+  // alpha, beta or accuracy) changed.
+  virtual bool add(const LinkMessage& message) = 0;
+
+  // Closes any partial window (window estimators); a no-op for the others.
+  // Returns true when the estimate changed.
+  virtual bool finish() { return false; }
+
+  virtual LinkEstimate estimate() const = 0;
+
+  // The largest vertical distance, over the span's two ends, between the
+  // estimate and the lines the messages still allow (ns of b's clock).
+  // nullopt when no bound exists (quality INCOMPLETE, FAIL or ABSENT).
+  virtual std::optional<model::Quad> offset_uncertainty(const TimeSpan& span) const = 0;
+
+  virtual HullPoints hull_points() const = 0;
+};
+
+}  // namespace tracesync::hull
