@@ -39,8 +39,8 @@ struct RegressionStatistics {
   model::Quad drift = 0;           // X_ij, eq. 4
   model::Quad offset_at_origin = 0;  // D_ij(0), eq. 5
   model::Quad residual_stddev = 0;   // E_r, eq. 6
-  model::Quad error_margin = 0;      // E_ij, eq. 7
-  model::Quad offset_error = 0;      // E_D0, eq. 8
+  model::Quad e_ij = 0;              // eq. 7: the standard error of D(0)
+  model::Quad e_d0 = 0;              // eq. 8: the standard error of X
 };
 
 // What a link estimator knows at one moment.

@@ -1,0 +1,39 @@
+#include "hull/estimator_factory.h"
+
+#include "hull/exact_hull_estimator.h"
+#include "hull/linear_regression_estimator.h"
+#include "hull/window_estimator.h"
+
+namespace tracesync::hull {
+
+const std::vector<std::string_view>& estimator_names() {
+  static const std::vector<std::string_view> names = {"hull", "linreg", "window-independent", "window-replace",
+                                                      "window-correlated"};
+  return names;
+}
+
+std::string validate(const EstimatorOptions& options) {
+  bool known = false;
+  for (const auto name : estimator_names()) known = known || name == options.algorithm;
+  if (!known) {
+    std::string list;
+    for (const auto name : estimator_names()) list += (list.empty() ? "" : ", ") + std::string(name);
+    return "unknown algorithm '" + options.algorithm + "' (choose one of: " + list + ")";
+  }
+  if (options.window <= 0) return "the window length must be positive";
+  if (!LinearRegressionEstimator::z_score(options.confidence)) {
+    return "the confidence level must be 90, 95 or 99 (%)";
+  }
+  return {};
+}
+
+std::unique_ptr<LinkEstimator> make_estimator(const EstimatorOptions& options) {
+  const std::string& a = options.algorithm;
+  if (a == "linreg") return std::make_unique<LinearRegressionEstimator>(options.confidence);
+  if (a == "window-independent") return std::make_unique<WindowEstimator>(WindowPolicy::kIndependent, options.window);
+  if (a == "window-replace") return std::make_unique<WindowEstimator>(WindowPolicy::kReplace, options.window);
+  if (a == "window-correlated") return std::make_unique<WindowEstimator>(WindowPolicy::kCorrelated, options.window);
+  return std::make_unique<ExactHullEstimator>();
+}
+
+}  // namespace tracesync::hull

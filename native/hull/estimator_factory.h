@@ -1,0 +1,28 @@
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "hull/link_estimator.h"
+
+namespace tracesync::hull {
+
+// How a session's links are estimated (`--algorithm`, `--window`, `--confidence`).
+struct EstimatorOptions {
+  std::string algorithm = "hull";
+  model::Nanoseconds window = 3'000'000'000;  // thesis: 3 s windows
+  double confidence = 0.90;                   // Clément & Dagenais used 90 %
+};
+
+// Every name --algorithm accepts, the default first.
+const std::vector<std::string_view>& estimator_names();
+
+// A problem with the options, in words for the user; empty when they are fine.
+std::string validate(const EstimatorOptions& options);
+
+// A new estimator for one link; the options must be valid.
+std::unique_ptr<LinkEstimator> make_estimator(const EstimatorOptions& options);
+
+}  // namespace tracesync::hull
