@@ -44,6 +44,17 @@ std::string to_decimal(Quad value, int digits) {
   return out;
 }
 
+namespace {
+std::string format(const char* pattern, int decimals, Quad value) {
+  std::array<char, 128> buffer{};
+  quadmath_snprintf(buffer.data(), buffer.size(), pattern, decimals, value);
+  return buffer.data();
+}
+}  // namespace
+
+std::string to_fixed(Quad value, int decimals) { return format("%.*Qf", decimals, value); }
+std::string to_scientific(Quad value, int decimals) { return format("%.*Qe", decimals, value); }
+
 std::optional<Quad> parse_decimal(std::string_view text) {
   const std::string copy(text);
   if (copy.empty()) return std::nullopt;

@@ -21,6 +21,10 @@ inline constexpr int kDecimalDigits = 34;
 // as "0"; NaN and infinities print as "nan", "inf", "-inf".
 std::string to_decimal(Quad value, int digits = kDecimalDigits);
 
+// printf-style rendering for people: "%.<decimals>Qf" (fixed) or "Qe" (scientific).
+std::string to_fixed(Quad value, int decimals);
+std::string to_scientific(Quad value, int decimals);
+
 // Parses a decimal written by to_decimal (or any strtoflt128 input).
 std::optional<Quad> parse_decimal(std::string_view text);
 

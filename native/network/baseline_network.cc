@@ -39,6 +39,10 @@ void BaselineNetwork::set_edge(Vertex a, Vertex b, const EdgeEstimate& estimate)
   recompute();
 }
 
+void BaselineNetwork::remove_edge(Vertex a, Vertex b) {
+  if (edges_.erase({std::min(a, b), std::max(a, b)}) > 0) recompute();
+}
+
 void BaselineNetwork::force_reference(Vertex v) {
   forced_[v] = true;
   recompute();

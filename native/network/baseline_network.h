@@ -25,6 +25,7 @@ class BaselineNetwork final : public Network {
   std::size_t vertex_count() const override { return ids_.size(); }
   const std::string& id(Vertex v) const override { return ids_[v]; }
   void set_edge(Vertex a, Vertex b, const EdgeEstimate& estimate) override;
+  void remove_edge(Vertex a, Vertex b) override;
   void force_reference(Vertex v) override;
 
   bool in_tree(Vertex a, Vertex b) const override;

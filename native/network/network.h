@@ -43,6 +43,10 @@ class Network {
   // transform means the same edge.
   virtual void set_edge(Vertex a, Vertex b, const EdgeEstimate& estimate) = 0;
 
+  // Removes edge (a, b) if present: a link that stopped being usable (only
+  // estimators that forget, like window-independent, do that).
+  virtual void remove_edge(Vertex a, Vertex b) = 0;
+
   // Makes v the reference of its island from now on.
   virtual void force_reference(Vertex v) = 0;
 

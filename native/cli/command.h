@@ -1,0 +1,21 @@
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tracesync::cli {
+
+// A subcommand: `tracesync <name> ...`. run() gets the arguments after the
+// name and returns an exit code (exit_codes.h); it writes results to stdout
+// and diagnostics to stderr.
+struct Command {
+  std::string_view name;
+  std::string_view summary;
+  int (*run)(const std::vector<std::string>& arguments);
+};
+
+int run_sync(const std::vector<std::string>& arguments);
+int run_bench(const std::vector<std::string>& arguments);
+
+}  // namespace tracesync::cli

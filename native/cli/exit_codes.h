@@ -1,0 +1,14 @@
+#pragma once
+
+namespace tracesync::cli {
+
+// Stable exit codes of the `tracesync` command (documented in README.md).
+enum ExitCode : int {
+  kSuccess = 0,
+  kInternalError = 1,   // a bug or an environment failure (out of memory, write error)
+  kBadInput = 2,        // bad usage, unreadable or malformed input; partial results still printed
+  kTraceSkipped = 3,    // at least one trace could not be read; the rest was synchronized
+  kInterrupted = 130,   // SIGINT: what was computed so far is printed
+};
+
+}  // namespace tracesync::cli

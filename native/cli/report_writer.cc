@@ -1,0 +1,43 @@
+#include "cli/report_writer.h"
+
+#include <unistd.h>
+
+#include <fstream>
+#include <iostream>
+
+#include "snapshot/json_report.h"
+#include "snapshot/text_report.h"
+
+namespace tracesync::cli {
+
+std::optional<ReportFormat> parse_report_format(const std::string& name) {
+  if (name == "text") return ReportFormat::kText;
+  if (name == "json") return ReportFormat::kJson;
+  if (name == "protobuf") return ReportFormat::kProtobuf;
+  return std::nullopt;
+}
+
+std::string write_report(const v1::Snapshot& snapshot, ReportFormat format, const std::string& path) {
+  std::string bytes;
+  switch (format) {
+    case ReportFormat::kText: bytes = snapshot::to_text(snapshot); break;
+    case ReportFormat::kJson: bytes = snapshot::to_json(snapshot); break;
+    case ReportFormat::kProtobuf:
+      if (path.empty() && isatty(STDOUT_FILENO) == 1) {
+        return "refusing to write binary protobuf to a terminal; use --output FILE or a pipe";
+      }
+      if (!snapshot.SerializeToString(&bytes)) return "could not serialize the snapshot";
+      break;
+  }
+  if (path.empty()) {
+    std::cout.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    std::cout.flush();
+    return std::cout ? "" : "could not write the report to standard output";
+  }
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  out.close();
+  return out ? "" : "could not write the report to '" + path + "'";
+}
+
+}  // namespace tracesync::cli

@@ -1,0 +1,19 @@
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "snapshot/tracesync.pb.h"
+
+namespace tracesync::cli {
+
+enum class ReportFormat { kText, kJson, kProtobuf };
+
+std::optional<ReportFormat> parse_report_format(const std::string& name);
+
+// Writes the report to `path`, or to stdout when it is empty. Returns an
+// error message, or an empty string on success. Binary protobuf is not
+// written to a terminal.
+std::string write_report(const v1::Snapshot& snapshot, ReportFormat format, const std::string& path);
+
+}  // namespace tracesync::cli

@@ -1,0 +1,181 @@
+// `tracesync sync`: synchronize traces, or a stream of matched messages.
+
+#include <boost/program_options.hpp>
+
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "cli/command.h"
+#include "cli/duration.h"
+#include "cli/exit_codes.h"
+#include "cli/progress_bar.h"
+#include "cli/report_writer.h"
+#include "ingest/match_stream.h"
+#include "session/session.h"
+#include "snapshot/json_report.h"
+#include "snapshot/text_report.h"
+
+namespace tracesync::cli {
+namespace {
+
+namespace po = boost::program_options;
+
+struct SyncArguments {
+  std::vector<std::string> traces;
+  std::string matches;
+  std::string format = "text";
+  std::string output;
+  std::string algorithm = "hull";
+  std::string window = "3s";
+  int confidence = 90;
+  std::string network = "incremental";
+  std::vector<std::string> references;
+  bool history = false;
+};
+
+po::options_description sync_options(SyncArguments& a) {
+  po::options_description options("options");
+  options.add_options()
+      ("help,h", "print this help and exit")
+      ("matches,m", po::value(&a.matches)->value_name("FILE"),
+       "read matched messages ('SENDER SEND_NS RECEIVER RECV_NS' per line) from FILE, or '-' for stdin")
+      ("format,f", po::value(&a.format)->value_name("FORMAT"), "report format: text (default), json or protobuf")
+      ("output,o", po::value(&a.output)->value_name("FILE"), "write the report to FILE instead of stdout")
+      ("algorithm,a", po::value(&a.algorithm)->value_name("NAME"),
+       "link estimator: hull (default, exact), linreg, window-independent, window-replace, window-correlated")
+      ("window", po::value(&a.window)->value_name("DURATION"), "window length of the window-* estimators (default 3s)")
+      ("confidence", po::value(&a.confidence)->value_name("PERCENT"),
+       "linreg's confidence interval for dropping slow round trips: 90 (default), 95 or 99")
+      ("network", po::value(&a.network)->value_name("KIND"),
+       "incremental (default): dynamic minimum spanning forest; baseline: recompute with Boost.Graph")
+      ("reference,r", po::value(&a.references)->value_name("ID")->composing(),
+       "make this clock domain (id, hostname or trace name) the reference of its island; repeatable")
+      ("history", po::bool_switch(&a.history),
+       "print each link's state after every message (JSON Lines with --format json), then the report");
+  return options;
+}
+
+void print_help(const po::options_description& options) {
+  std::cout << "usage: tracesync sync [options] --matches FILE\n\n"
+               "Synchronizes the clocks of several hosts from the messages they exchanged and prints,\n"
+               "for every trace, the transform t_ref = slope * t + offset onto its island's reference,\n"
+               "and for every pair of hosts, the link's quality and bounds.\n\n"
+            << options
+            << "\nexit codes: 0 success, 1 internal error, 2 bad usage or input (the report of what was\n"
+               "read before the error is still printed), 3 a trace was skipped\n";
+}
+
+// Parses the arguments into a session's options; returns an error message.
+std::string to_session_options(const SyncArguments& a, session::SessionOptions& options) {
+  options.estimator.algorithm = a.algorithm;
+  const auto window = parse_duration(a.window);
+  if (!window || *window == 0) return "--window '" + a.window + "' is not a positive duration (e.g. 3s, 500ms)";
+  options.estimator.window = *window;
+  options.estimator.confidence = a.confidence / 100.0;
+  if (a.network == "incremental") {
+    options.network = network::NetworkKind::kIncremental;
+  } else if (a.network == "baseline") {
+    options.network = network::NetworkKind::kBaseline;
+  } else {
+    return "--network must be 'incremental' or 'baseline', not '" + a.network + "'";
+  }
+  options.forced_references = a.references;
+  return session::validate(options);
+}
+
+int usage_error(const std::string& message) {
+  std::cerr << "tracesync sync: " << message << "\nTry 'tracesync sync --help'.\n";
+  return kBadInput;
+}
+
+// Feeds a match stream to the session; on a malformed line, records the
+// problem and returns false (what was read before it is kept).
+bool read_matches(const std::string& name, std::istream& in, uint64_t size, session::Session& session) {
+  ProgressBar progress("reading " + name);
+  uint64_t lines = 0;
+  const auto error = ingest::read_match_stream(in, [&](const ingest::StreamMessage& m) {
+    session.add_host_message(std::string(m.sender), m.send, std::string(m.receiver), m.receive);
+    if (progress.enabled() && ++lines % 65536 == 0) progress.update(static_cast<uint64_t>(in.tellg()), size);
+  });
+  progress.finish();
+  if (!error) return true;
+  std::cerr << "tracesync: " << name << ":" << error->line << ": " << error->message << "\n";
+  v1::Problem problem;
+  problem.set_source(name);
+  problem.set_line(error->line);
+  problem.set_message(error->message);
+  session.add_problem(problem);
+  return false;
+}
+
+}  // namespace
+
+int run_sync(const std::vector<std::string>& arguments) {
+  SyncArguments a;
+  const po::options_description options = sync_options(a);
+  po::options_description hidden;
+  hidden.add_options()("trace", po::value(&a.traces)->composing());
+  po::options_description all;
+  all.add(options).add(hidden);
+  po::positional_options_description positional;
+  positional.add("trace", -1);
+  po::variables_map vm;
+  try {
+    po::store(po::command_line_parser(arguments).options(all).positional(positional).run(), vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    return usage_error(e.what());
+  }
+  if (vm.count("help")) {
+    print_help(options);
+    return kSuccess;
+  }
+  const auto format = parse_report_format(a.format);
+  if (!format) return usage_error("--format must be text, json or protobuf, not '" + a.format + "'");
+  if (a.history && *format == ReportFormat::kProtobuf) return usage_error("--history prints text or json, not protobuf");
+  session::SessionOptions session_options;
+  if (const std::string problem = to_session_options(a, session_options); !problem.empty()) return usage_error(problem);
+  if (a.matches.empty() && a.traces.empty()) return usage_error("nothing to synchronize: give trace directories or --matches FILE");
+  if (!a.traces.empty()) return usage_error("reading CTF traces is not part of this build yet; use --matches");
+
+  session::Session session(session_options);
+  if (a.history) {
+    session.set_history_observer([&](uint64_t message, const v1::Link& link) {
+      std::cout << (*format == ReportFormat::kJson ? snapshot::history_json_line(message, link)
+                                                   : snapshot::history_text_line(message, link));
+    });
+  }
+
+  int exit_code = kSuccess;
+  if (a.matches == "-") {
+    if (!read_matches("<stdin>", std::cin, 0, session)) exit_code = kBadInput;
+  } else {
+    std::ifstream in(a.matches, std::ios::binary | std::ios::ate);
+    if (!in) {
+      std::cerr << "tracesync: cannot open match file '" << a.matches << "'\n";
+      return kBadInput;
+    }
+    const auto size = static_cast<uint64_t>(in.tellg());
+    in.seekg(0);
+    if (!read_matches(a.matches, in, size, session)) exit_code = kBadInput;
+  }
+  session.finish();
+
+  for (const std::string& name : session.unresolved_references()) {
+    std::cerr << "tracesync: --reference '" << name << "' names no clock domain, hostname or trace\n";
+    v1::Problem problem;
+    problem.set_source("--reference");
+    problem.set_message("'" + name + "' names no clock domain, hostname or trace");
+    session.add_problem(problem);
+    exit_code = kBadInput;
+  }
+  const v1::Snapshot snapshot = session.snapshot();
+  if (const std::string error = write_report(snapshot, *format, a.output); !error.empty()) {
+    std::cerr << "tracesync: " << error << "\n";
+    return kInternalError;
+  }
+  return exit_code;
+}
+
+}  // namespace tracesync::cli

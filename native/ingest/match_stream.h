@@ -1,0 +1,36 @@
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <istream>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "model/point.h"
+
+namespace tracesync::ingest {
+
+// One line of a match stream: `SENDER SEND_NS RECEIVER RECV_NS`.
+struct StreamMessage {
+  std::string_view sender;
+  model::Nanoseconds send = 0;
+  std::string_view receiver;
+  model::Nanoseconds receive = 0;
+  uint64_t line = 0;  // 1-based
+};
+
+struct StreamError {
+  uint64_t line = 0;
+  std::string message;
+};
+
+// Reads a match stream: one message per line, hosts as tokens without
+// spaces, times as signed 64-bit decimal nanoseconds; blank lines and lines
+// starting with '#' are skipped. Calls `on_message` for each message (the
+// views live until it returns) and stops at the first malformed line,
+// returning what is wrong with it.
+std::optional<StreamError> read_match_stream(std::istream& in,
+                                             const std::function<void(const StreamMessage&)>& on_message);
+
+}  // namespace tracesync::ingest

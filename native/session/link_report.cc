@@ -1,0 +1,69 @@
+#include "session/link_report.h"
+
+#include "snapshot/decimal.h"
+
+namespace tracesync::session {
+namespace {
+
+using snapshot::to_decimal_message;
+
+v1::Quality to_proto(hull::Quality q) {
+  switch (q) {
+    case hull::Quality::kAbsent: return v1::ABSENT;
+    case hull::Quality::kIncomplete: return v1::INCOMPLETE;
+    case hull::Quality::kAccurate: return v1::ACCURATE;
+    case hull::Quality::kApproximate: return v1::APPROXIMATE;
+    case hull::Quality::kFail: return v1::FAIL;
+  }
+  return v1::QUALITY_UNSPECIFIED;
+}
+
+void fill_line(v1::Line* out, const hull::Line& line) {
+  *out->mutable_slope() = to_decimal_message(line.slope);
+  *out->mutable_intercept() = to_decimal_message(line.intercept);
+}
+
+}  // namespace
+
+hull::TimeSpan report_span(const Domain& a) { return {a.first.value_or(0), a.last.value_or(0)}; }
+
+v1::Link link_report(const DomainTable& domains, const Link& link, bool in_tree) {
+  const hull::LinkEstimate e = link.estimator->estimate();
+  v1::Link out;
+  out.set_a(domains[link.a].id);
+  out.set_b(domains[link.b].id);
+  out.set_quality(to_proto(e.quality));
+  *out.mutable_alpha() = to_decimal_message(e.alpha);
+  *out.mutable_beta() = to_decimal_message(e.beta);
+  if (e.accuracy) *out.mutable_accuracy() = to_decimal_message(*e.accuracy);
+  out.set_messages(e.counters.messages);
+  out.set_accurate_messages(e.counters.accurate_messages);
+  out.set_lower_hull(e.counters.lower_hull);
+  out.set_upper_hull(e.counters.upper_hull);
+  out.set_contradictions(e.counters.contradictions);
+  out.set_lower_messages(e.counters.lower_messages);
+  out.set_upper_messages(e.counters.upper_messages);
+  out.set_in_tree(in_tree);
+  const hull::TimeSpan span = report_span(domains[link.a]);
+  out.set_span_first_ns(span.first);
+  out.set_span_last_ns(span.last);
+  if (const auto u = link.estimator->offset_uncertainty(span)) out.set_uncertainty_ns(model::to_double(*u));
+  if (e.lmin) fill_line(out.mutable_lmin(), *e.lmin);
+  if (e.lmax) fill_line(out.mutable_lmax(), *e.lmax);
+  if (e.regression) {
+    const hull::RegressionStatistics& r = *e.regression;
+    v1::Regression* p = out.mutable_regression();
+    p->set_origin_ns(r.origin);
+    p->set_exchanges(r.exchanges);
+    p->set_used_exchanges(r.used_exchanges);
+    p->set_confidence(r.confidence);
+    *p->mutable_drift() = to_decimal_message(r.drift);
+    *p->mutable_offset_at_origin() = to_decimal_message(r.offset_at_origin);
+    *p->mutable_residual_stddev() = to_decimal_message(r.residual_stddev);
+    *p->mutable_e_ij() = to_decimal_message(r.e_ij);
+    *p->mutable_e_d0() = to_decimal_message(r.e_d0);
+  }
+  return out;
+}
+
+}  // namespace tracesync::session

@@ -1,0 +1,239 @@
+#include "session/session.h"
+
+#include <algorithm>
+#include <set>
+
+#include "hull/quality.h"
+#include "session/link_report.h"
+#include "snapshot/decimal.h"
+
+namespace tracesync::session {
+
+Session::Session(SessionOptions options)
+    : options_(std::move(options)),
+      links_(options_.estimator),
+      network_(network::make_network(options_.network)) {}
+
+DomainIndex Session::register_domain(const std::string& id, const std::string& hostname) {
+  bool created = false;
+  const DomainIndex d = domains_.intern(id, hostname, &created);
+  if (created) {
+    const network::Vertex v = network_->add_vertex(id);
+    (void)v;  // vertices and domains are numbered alike
+    for (const std::string& name : options_.forced_references) {
+      if (names_domain(name, d)) network_->force_reference(d);
+    }
+  }
+  return d;
+}
+
+bool Session::names_domain(const std::string& name, DomainIndex domain) const {
+  if (domains_[domain].id == name || domains_[domain].hostname == name) return true;
+  return std::any_of(traces_.begin(), traces_.end(), [&](const TraceRecord& t) {
+    return t.domain == domain && (t.description.name == name || t.description.path == name);
+  });
+}
+
+std::vector<std::string> Session::unresolved_references() const {
+  std::vector<std::string> out;
+  for (const std::string& name : options_.forced_references) {
+    bool found = false;
+    for (DomainIndex d = 0; d < domains_.size() && !found; ++d) found = names_domain(name, d);
+    if (!found) out.push_back(name);
+  }
+  return out;
+}
+
+TraceIndex Session::add_trace(const TraceDescription& trace) {
+  const auto index = static_cast<TraceIndex>(traces_.size());
+  traces_.push_back(TraceRecord{trace, 0, std::nullopt, std::nullopt, 0});
+  // Register the domain after the trace, so a --reference naming the trace resolves.
+  traces_.back().domain = register_domain(trace.domain, trace.hostname);
+  const DomainIndex d = traces_.back().domain;
+  for (const std::string& name : options_.forced_references) {
+    if (trace.name == name || trace.path == name) network_->force_reference(d);
+  }
+  return index;
+}
+
+void Session::add_host_message(const std::string& sender, model::Nanoseconds send, const std::string& receiver,
+                               model::Nanoseconds receive) {
+  auto host = [&](const std::string& name) {
+    const auto [it, inserted] = hosts_.try_emplace(name, 0);
+    if (inserted) it->second = add_trace({name, "", name, name});
+    return it->second;
+  };
+  add_trace_message(host(sender), send, host(receiver), receive);
+}
+
+void Session::add_trace_message(TraceIndex sender, model::Nanoseconds send, TraceIndex receiver,
+                                model::Nanoseconds receive) {
+  add_message(traces_[sender].domain, send, traces_[receiver].domain, receive);
+}
+
+void Session::add_message(DomainIndex sender, model::Nanoseconds send, DomainIndex receiver,
+                          model::Nanoseconds receive) {
+  if (sender == receiver) {
+    ++same_domain_messages_;  // DESIGN.md: ignored
+    return;
+  }
+  ++messages_;
+  domains_[sender].observe(send);
+  domains_[receiver].observe(receive);
+  bool sender_is_a = false;
+  Link& link = links_.between(domains_, sender, receiver, &sender_is_a);
+  const hull::LinkMessage message =
+      sender_is_a ? hull::LinkMessage::a_to_b(send, receive) : hull::LinkMessage::b_to_a(send, receive);
+  if (link.estimator->add(message)) update_network(link);
+  if (history_) history_(messages_, link_report(domains_, link, network_->in_tree(link.a, link.b)));
+}
+
+void Session::update_network(Link& link) {
+  const hull::LinkEstimate e = link.estimator->estimate();
+  if (!hull::usable(e.quality)) {
+    if (link.in_network) network_->remove_edge(link.a, link.b);
+    link.in_network = false;
+    return;
+  }
+  const auto uncertainty = link.estimator->offset_uncertainty(report_span(domains_[link.a]));
+  network_->set_edge(link.a, link.b,
+                     {model::to_double(e.accuracy.value_or(0)), e.b_onto_a(), model::to_double(uncertainty.value_or(0))});
+  link.in_network = true;
+}
+
+void Session::finish() {
+  links_.for_each_mutable([&](Link& link) {
+    if (link.estimator->finish()) update_network(link);
+  });
+}
+
+void Session::set_trace_extent(TraceIndex trace, model::Nanoseconds first, model::Nanoseconds last, uint64_t events) {
+  TraceRecord& t = traces_[trace];
+  t.first = first;
+  t.last = last;
+  t.events = events;
+  domains_[t.domain].observe(first);
+  domains_[t.domain].observe(last);
+}
+
+void Session::add_link_matching(TraceIndex one, TraceIndex other, const v1::MatchingStatistics& statistics) {
+  const DomainIndex x = traces_[one].domain;
+  const DomainIndex y = traces_[other].domain;
+  if (x == y) return;
+  bool a_first = false;
+  v1::MatchingStatistics& m = links_.between(domains_, x, y, &a_first).matching;
+  const auto* reflection = m.GetReflection();
+  const auto* descriptor = m.GetDescriptor();
+  // Every field is a counter: add them all.
+  for (int i = 0; i < descriptor->field_count(); ++i) {
+    const auto* field = descriptor->field(i);
+    reflection->SetUInt64(&m, field, reflection->GetUInt64(m, field) + statistics.GetReflection()->GetUInt64(statistics, field));
+  }
+}
+
+void Session::set_matching_totals(const v1::MatchingStatistics& totals) {
+  matching_totals_ = totals;
+  has_matching_ = true;
+}
+
+void Session::set_matching_options(const std::string& key, model::Nanoseconds horizon, unsigned jobs) {
+  match_key_ = key;
+  match_horizon_ = horizon;
+  jobs_ = jobs;
+}
+
+void Session::set_domain_overrides(std::map<std::string, std::string> overrides) {
+  domain_overrides_ = std::move(overrides);
+}
+
+void Session::add_problem(v1::Problem problem) { problems_.push_back(std::move(problem)); }
+
+v1::Snapshot Session::snapshot() {
+  // Uncertainties grow with the spans they cover: refresh the network's.
+  links_.for_each_mutable([&](Link& link) {
+    if (link.in_network) update_network(link);
+  });
+
+  v1::Snapshot s;
+  s.set_format_version(1);
+  s.set_messages(messages_);
+  s.set_complete(problems_.empty());
+
+  v1::EngineOptions* o = s.mutable_options();
+  o->set_algorithm(options_.estimator.algorithm);
+  o->set_window_ns(options_.estimator.window);
+  o->set_confidence(options_.estimator.confidence);
+  o->set_network(std::string(network::to_string(options_.network)));
+  for (const auto& r : options_.forced_references) o->add_forced_references(r);
+  o->set_match_key(match_key_);
+  o->set_match_horizon_ns(match_horizon_);
+  o->set_jobs(jobs_);
+  for (const auto& [trace, domain] : domain_overrides_) (*o->mutable_domain_overrides())[trace] = domain;
+
+  // Islands, numbered by the smallest domain id they hold.
+  std::map<network::Vertex, std::set<std::string>> by_reference;
+  for (DomainIndex d = 0; d < domains_.size(); ++d) by_reference[network_->reference_of(d)].insert(domains_[d].id);
+  std::vector<std::pair<std::string, network::Vertex>> order;
+  for (const auto& [reference, ids] : by_reference) order.push_back({*ids.begin(), reference});
+  std::sort(order.begin(), order.end());
+  std::map<network::Vertex, uint32_t> island_of_reference;
+  for (const auto& [smallest, reference] : order) {
+    const auto id = static_cast<uint32_t>(island_of_reference.size());
+    island_of_reference[reference] = id;
+    v1::Island* island = s.add_islands();
+    island->set_id(id);
+    island->set_reference(domains_[reference].id);
+    island->set_forced(std::any_of(options_.forced_references.begin(), options_.forced_references.end(),
+                                   [&](const std::string& name) { return names_domain(name, reference); }));
+    for (const std::string& id_text : by_reference[reference]) island->add_domains(id_text);
+  }
+
+  std::vector<const TraceRecord*> traces;
+  for (const TraceRecord& t : traces_) traces.push_back(&t);
+  std::sort(traces.begin(), traces.end(),
+            [](const TraceRecord* x, const TraceRecord* y) { return x->description.name < y->description.name; });
+  for (const TraceRecord* t : traces) {
+    v1::Trace* out = s.add_traces();
+    out->set_name(t->description.name);
+    out->set_path(t->description.path);
+    out->set_hostname(domains_[t->domain].hostname);
+    out->set_domain(domains_[t->domain].id);
+    const network::Vertex reference = network_->reference_of(t->domain);
+    out->set_island(island_of_reference.at(reference));
+    out->set_reference(reference == t->domain);
+    const model::LinearTransform transform = network_->transform(t->domain);
+    *out->mutable_slope() = snapshot::to_decimal_message(transform.slope);
+    *out->mutable_offset() = snapshot::to_decimal_message(transform.offset);
+    out->set_uncertainty_ns(network_->uncertainty_ns(t->domain));
+    const Domain& d = domains_[t->domain];
+    out->set_first_ns(t->first.value_or(d.first.value_or(0)));
+    out->set_last_ns(t->last.value_or(d.last.value_or(0)));
+    out->set_events(t->events);
+  }
+
+  links_.for_each(domains_, [&](const Link& link) {
+    v1::Link* out = s.add_links();
+    *out = link_report(domains_, link, link.in_network && network_->in_tree(link.a, link.b));
+    const hull::HullPoints points = link.estimator->hull_points();
+    for (const model::Point& p : points.lower) {
+      v1::Point* q = out->add_lower_hull_points();
+      q->set_x(p.x);
+      q->set_y(p.y);
+    }
+    for (const model::Point& p : points.upper) {
+      v1::Point* q = out->add_upper_hull_points();
+      q->set_x(p.x);
+      q->set_y(p.y);
+    }
+    if (link.matching.ByteSizeLong() > 0) *out->mutable_matching() = link.matching;
+  });
+
+  v1::MatchingStatistics totals = matching_totals_;
+  if (!has_matching_) totals.set_matches(messages_);
+  totals.set_same_domain(totals.same_domain() + same_domain_messages_);
+  *s.mutable_matching() = totals;
+  for (const v1::Problem& p : problems_) *s.add_problems() = p;
+  return s;
+}
+
+}  // namespace tracesync::session

@@ -1,0 +1,89 @@
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "network/network.h"
+#include "session/domain_table.h"
+#include "session/link_table.h"
+#include "session/session_options.h"
+#include "session/trace_table.h"
+#include "snapshot/tracesync.pb.h"
+
+namespace tracesync::session {
+
+// One synchronization: traces (or the hosts of a match stream) grouped
+// into clock domains, a link estimator per pair of domains that exchanged
+// messages, and the network that turns the usable links into one transform
+// per domain. Messages can keep arriving after a snapshot: that is how live
+// traces are followed.
+//
+// Not thread-safe: callers serialize (the trace reader and the JNI layer do).
+class Session {
+ public:
+  // The options must be valid (see validate()).
+  explicit Session(SessionOptions options);
+
+  // Match-stream input: each host name is a trace and a clock domain.
+  void add_host_message(const std::string& sender, model::Nanoseconds send, const std::string& receiver,
+                        model::Nanoseconds receive);
+
+  // Trace input: register the traces, then their matched messages.
+  TraceIndex add_trace(const TraceDescription& trace);
+  void add_trace_message(TraceIndex sender, model::Nanoseconds send, TraceIndex receiver, model::Nanoseconds receive);
+  void set_trace_extent(TraceIndex trace, model::Nanoseconds first, model::Nanoseconds last, uint64_t events);
+  // Matching statistics of the link between the domains of two traces.
+  void add_link_matching(TraceIndex one, TraceIndex other, const v1::MatchingStatistics& statistics);
+  void set_matching_totals(const v1::MatchingStatistics& totals);
+  // How the input was matched, for the report.
+  void set_matching_options(const std::string& key, model::Nanoseconds horizon, unsigned jobs);
+  void set_domain_overrides(std::map<std::string, std::string> overrides);
+
+  // An input that could not be used, or only in part.
+  void add_problem(v1::Problem problem);
+  const std::vector<v1::Problem>& problems() const { return problems_; }
+
+  // Called after every message with the state of the link it went to.
+  using HistoryObserver = std::function<void(uint64_t message, const v1::Link& link)>;
+  void set_history_observer(HistoryObserver observer) { history_ = std::move(observer); }
+
+  // Closes partial windows (window estimators); call at the end of input.
+  void finish();
+
+  // Everything known now. Refreshes the links' uncertainties over the
+  // domains' current spans first.
+  v1::Snapshot snapshot();
+
+  uint64_t messages() const { return messages_; }
+  std::size_t trace_count() const { return traces_.size(); }
+  // --reference names that match no domain so far.
+  std::vector<std::string> unresolved_references() const;
+
+ private:
+  DomainIndex register_domain(const std::string& id, const std::string& hostname);
+  void add_message(DomainIndex sender, model::Nanoseconds send, DomainIndex receiver, model::Nanoseconds receive);
+  void update_network(Link& link);
+  bool names_domain(const std::string& name, DomainIndex domain) const;
+
+  SessionOptions options_;
+  DomainTable domains_;
+  std::vector<TraceRecord> traces_;
+  std::map<std::string, TraceIndex> hosts_;  // match-stream hosts
+  LinkTable links_;
+  std::unique_ptr<network::Network> network_;
+  std::vector<v1::Problem> problems_;
+  v1::MatchingStatistics matching_totals_;
+  bool has_matching_ = false;
+  std::string match_key_;
+  model::Nanoseconds match_horizon_ = 0;
+  unsigned jobs_ = 0;
+  std::map<std::string, std::string> domain_overrides_;
+  uint64_t messages_ = 0;
+  uint64_t same_domain_messages_ = 0;
+  HistoryObserver history_;
+};
+
+}  // namespace tracesync::session

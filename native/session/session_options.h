@@ -1,0 +1,24 @@
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "hull/estimator_factory.h"
+#include "network/network.h"
+
+namespace tracesync::session {
+
+// Everything that shapes a synchronization, whatever its input.
+struct SessionOptions {
+  hull::EstimatorOptions estimator;
+  network::NetworkKind network = network::NetworkKind::kIncremental;
+  // `--reference`: each names a clock domain by id, hostname or trace name;
+  // that domain becomes the reference of its island.
+  std::vector<std::string> forced_references;
+};
+
+// A problem with the options, in words for the user; empty when they are fine.
+std::string validate(const SessionOptions& options);
+
+}  // namespace tracesync::session

@@ -1,0 +1,12 @@
+#include "snapshot/decimal.h"
+
+namespace tracesync::snapshot {
+
+v1::Decimal to_decimal_message(model::Quad value) {
+  v1::Decimal d;
+  d.set_exact(model::to_decimal(value));
+  d.set_approx(model::to_double(value));
+  return d;
+}
+
+}  // namespace tracesync::snapshot

@@ -1,0 +1,11 @@
+#pragma once
+
+#include "model/quad.h"
+#include "snapshot/tracesync.pb.h"
+
+namespace tracesync::snapshot {
+
+// The proto form of an exact value: 34 significant digits and a double.
+v1::Decimal to_decimal_message(model::Quad value);
+
+}  // namespace tracesync::snapshot

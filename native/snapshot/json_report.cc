@@ -1,0 +1,147 @@
+#include "snapshot/json_report.h"
+
+#include <nlohmann/json.hpp>
+
+namespace tracesync::snapshot {
+namespace {
+
+using nlohmann::ordered_json;
+
+ordered_json quality_name(v1::Quality q) {
+  const std::string& name = v1::Quality_Name(q);
+  return q == v1::QUALITY_UNSPECIFIED ? ordered_json("UNKNOWN") : ordered_json(name);
+}
+
+ordered_json matching_json(const v1::MatchingStatistics& m) {
+  return {{"sends", m.sends()},
+          {"receives", m.receives()},
+          {"matches", m.matches()},
+          {"retransmissions", m.retransmissions()},
+          {"duplicates", m.duplicates()},
+          {"unmatched_sends", m.unmatched_sends()},
+          {"unmatched_receives", m.unmatched_receives()},
+          {"expired", m.expired()},
+          {"unknown_layout", m.unknown_layout()},
+          {"same_domain", m.same_domain()},
+          {"non_tcp", m.non_tcp()}};
+}
+
+ordered_json line_json(const v1::Line& line) {
+  return {{"slope", line.slope().exact()}, {"intercept", line.intercept().exact()}};
+}
+
+ordered_json link_state_json(const v1::Link& link) {
+  ordered_json j;
+  j["a"] = link.a();
+  j["b"] = link.b();
+  j["quality"] = quality_name(link.quality());
+  j["alpha"] = link.alpha().exact();
+  j["beta"] = link.beta().exact();
+  j["accuracy"] = link.has_accuracy() ? ordered_json(link.accuracy().exact()) : ordered_json(nullptr);
+  j["messages"] = link.messages();
+  j["accurate_messages"] = link.accurate_messages();
+  j["lower_hull"] = link.lower_hull();
+  j["upper_hull"] = link.upper_hull();
+  j["contradictions"] = link.contradictions();
+  return j;
+}
+
+ordered_json link_json(const v1::Link& link) {
+  ordered_json j = link_state_json(link);
+  j["in_tree"] = link.in_tree();
+  j["uncertainty_ns"] = link.has_uncertainty_ns() ? ordered_json(link.uncertainty_ns()) : ordered_json(nullptr);
+  j["span_ns"] = {link.span_first_ns(), link.span_last_ns()};
+  j["lower_messages"] = link.lower_messages();
+  j["upper_messages"] = link.upper_messages();
+  if (link.has_lmin()) j["lmin"] = line_json(link.lmin());
+  if (link.has_lmax()) j["lmax"] = line_json(link.lmax());
+  if (link.has_regression()) {
+    const v1::Regression& r = link.regression();
+    j["regression"] = {{"origin_ns", r.origin_ns()},
+                       {"exchanges", r.exchanges()},
+                       {"used_exchanges", r.used_exchanges()},
+                       {"confidence", r.confidence()},
+                       {"drift", r.drift().exact()},
+                       {"offset_at_origin", r.offset_at_origin().exact()},
+                       {"E_r", r.residual_stddev().exact()},
+                       {"E_ij", r.e_ij().exact()},
+                       {"E_D0", r.e_d0().exact()}};
+  }
+  if (link.has_matching()) j["matching"] = matching_json(link.matching());
+  return j;
+}
+
+}  // namespace
+
+std::string to_json(const v1::Snapshot& s, int indent) {
+  ordered_json root;
+  root["format"] = "tracesync-sync/1";
+  root["complete"] = s.complete();
+  const v1::EngineOptions& o = s.options();
+  ordered_json options = {{"algorithm", o.algorithm()}, {"network", o.network()}};
+  if (o.algorithm().starts_with("window")) options["window_ns"] = o.window_ns();
+  if (o.algorithm() == "linreg") options["confidence"] = o.confidence();
+  options["forced_references"] = o.forced_references();
+  if (!o.match_key().empty()) {
+    options["match_key"] = o.match_key();
+    options["match_horizon_ns"] = o.match_horizon_ns();
+    options["jobs"] = o.jobs();
+  }
+  root["options"] = options;
+
+  ordered_json traces = ordered_json::array();
+  for (const v1::Trace& t : s.traces()) {
+    ordered_json j;
+    j["name"] = t.name();
+    if (!t.path().empty()) j["path"] = t.path();
+    j["hostname"] = t.hostname();
+    j["domain"] = t.domain();
+    j["island"] = t.island();
+    j["reference"] = t.reference();
+    j["slope"] = t.slope().exact();
+    j["offset"] = t.offset().exact();
+    j["uncertainty_ns"] = t.uncertainty_ns();
+    j["first_ns"] = t.first_ns();
+    j["last_ns"] = t.last_ns();
+    if (!t.path().empty()) j["events"] = t.events();
+    traces.push_back(std::move(j));
+  }
+  root["traces"] = std::move(traces);
+
+  ordered_json links = ordered_json::array();
+  for (const v1::Link& link : s.links()) links.push_back(link_json(link));
+  root["links"] = std::move(links);
+
+  ordered_json islands = ordered_json::array();
+  for (const v1::Island& island : s.islands()) {
+    islands.push_back({{"id", island.id()},
+                       {"reference", island.reference()},
+                       {"forced", island.forced()},
+                       {"domains", island.domains()}});
+  }
+  root["islands"] = std::move(islands);
+  root["messages"] = s.messages();
+  if (s.has_matching()) root["matching"] = matching_json(s.matching());
+
+  ordered_json problems = ordered_json::array();
+  for (const v1::Problem& p : s.problems()) {
+    ordered_json j = {{"source", p.source()}};
+    if (p.line() != 0) j["line"] = p.line();
+    j["message"] = p.message();
+    j["skipped"] = p.skipped();
+    problems.push_back(std::move(j));
+  }
+  root["problems"] = std::move(problems);
+  return root.dump(indent) + "\n";
+}
+
+std::string history_json_line(uint64_t message, const v1::Link& link) {
+  ordered_json j;
+  j["format"] = "tracesync-history/1";
+  j["message"] = message;
+  const ordered_json state = link_state_json(link);
+  for (auto it = state.begin(); it != state.end(); ++it) j[it.key()] = it.value();
+  return j.dump() + "\n";
+}
+
+}  // namespace tracesync::snapshot

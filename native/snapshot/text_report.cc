@@ -1,0 +1,144 @@
+#include "snapshot/text_report.h"
+
+#include <algorithm>
+#include <map>
+#include <sstream>
+#include <vector>
+
+#include "model/quad.h"
+
+namespace tracesync::snapshot {
+namespace {
+
+model::Quad value_of(const v1::Decimal& d) { return model::parse_decimal(d.exact()).value_or(d.approx()); }
+
+// Slopes differ from 1 by parts per million: show enough digits to see it.
+std::string slope_text(const v1::Decimal& d) { return model::to_decimal(value_of(d), 19); }
+std::string offset_text(const v1::Decimal& d) { return model::to_fixed(value_of(d), 3); }
+std::string accuracy_text(const v1::Link& link) {
+  return link.has_accuracy() ? model::to_scientific(value_of(link.accuracy()), 3) : "-";
+}
+std::string uncertainty_text(bool has, double ns) {
+  if (!has) return "unbounded";
+  std::ostringstream out;
+  out.precision(1);
+  out << std::fixed << ns << " ns";
+  return out.str();
+}
+std::string quality_text(v1::Quality q) { return q == v1::QUALITY_UNSPECIFIED ? "UNKNOWN" : v1::Quality_Name(q); }
+
+// A table whose columns are as wide as their widest cell.
+class Table {
+ public:
+  explicit Table(std::vector<std::string> header) { rows_.push_back(std::move(header)); }
+  void add(std::vector<std::string> row) { rows_.push_back(std::move(row)); }
+  void print(std::ostream& out) const {
+    std::vector<std::size_t> width(rows_.front().size(), 0);
+    for (const auto& row : rows_) {
+      for (std::size_t i = 0; i < row.size(); ++i) width[i] = std::max(width[i], row[i].size());
+    }
+    for (const auto& row : rows_) {
+      out << "  ";
+      for (std::size_t i = 0; i < row.size(); ++i) {
+        out << row[i];
+        if (i + 1 < row.size()) out << std::string(width[i] - row[i].size() + 2, ' ');
+      }
+      out << "\n";
+    }
+  }
+
+ private:
+  std::vector<std::vector<std::string>> rows_;
+};
+
+struct TreeEdge {
+  std::string to;
+  const v1::Link* link;
+};
+
+void draw_subtree(std::ostream& out, const std::string& node, const std::string& parent,
+                  const std::map<std::string, std::vector<TreeEdge>>& edges, const std::string& prefix) {
+  const auto it = edges.find(node);
+  if (it == edges.end()) return;
+  std::vector<const TreeEdge*> children;
+  for (const TreeEdge& e : it->second) {
+    if (e.to != parent) children.push_back(&e);
+  }
+  for (std::size_t i = 0; i < children.size(); ++i) {
+    const bool last = i + 1 == children.size();
+    const v1::Link& l = *children[i]->link;
+    out << prefix << (last ? "`-- " : "|-- ") << children[i]->to << "  (" << quality_text(l.quality())
+        << ", accuracy " << accuracy_text(l) << ", +/- " << uncertainty_text(l.has_uncertainty_ns(), l.uncertainty_ns())
+        << ")\n";
+    draw_subtree(out, children[i]->to, node, edges, prefix + (last ? "    " : "|   "));
+  }
+}
+
+}  // namespace
+
+std::string to_text(const v1::Snapshot& s) {
+  std::ostringstream out;
+  out << "tracesync: " << s.traces_size() << " trace(s), " << s.links_size() << " link(s), " << s.islands_size()
+      << " island(s), " << s.messages() << " message(s), algorithm " << s.options().algorithm() << ", network "
+      << s.options().network() << (s.complete() ? "" : "  [INCOMPLETE INPUT]") << "\n";
+
+  out << "\nTraces (t_ref = slope * t + offset)\n";
+  Table traces({"NAME", "DOMAIN", "ISLAND", "REF", "SLOPE", "OFFSET (ns)", "UNCERTAINTY"});
+  for (const v1::Trace& t : s.traces()) {
+    traces.add({t.name(), t.domain(), std::to_string(t.island()), t.reference() ? "*" : "", slope_text(t.slope()),
+                offset_text(t.offset()), uncertainty_text(true, t.uncertainty_ns())});
+  }
+  traces.print(out);
+
+  out << "\nLinks (b = alpha * a + beta)\n";
+  Table links({"A", "B", "QUALITY", "ALPHA", "BETA (ns)", "ACCURACY", "MESSAGES", "ACCURATE", "HULL L/U",
+               "CONTRADICTIONS", "TREE", "UNCERTAINTY"});
+  for (const v1::Link& l : s.links()) {
+    links.add({l.a(), l.b(), quality_text(l.quality()), slope_text(l.alpha()), offset_text(l.beta()), accuracy_text(l),
+               std::to_string(l.messages()), std::to_string(l.accurate_messages()),
+               std::to_string(l.lower_hull()) + "/" + std::to_string(l.upper_hull()),
+               std::to_string(l.contradictions()), l.in_tree() ? "yes" : "no",
+               uncertainty_text(l.has_uncertainty_ns(), l.uncertainty_ns())});
+  }
+  links.print(out);
+
+  std::map<std::string, std::vector<TreeEdge>> edges;
+  for (const v1::Link& l : s.links()) {
+    if (!l.in_tree()) continue;
+    edges[l.a()].push_back({l.b(), &l});
+    edges[l.b()].push_back({l.a(), &l});
+  }
+  out << "\nIslands (spanning trees from their references)\n";
+  for (const v1::Island& island : s.islands()) {
+    out << "  island " << island.id() << ": " << island.domains_size() << " domain(s), reference "
+        << island.reference() << (island.forced() ? " (forced)" : "") << "\n";
+    out << "    " << island.reference() << "\n";
+    draw_subtree(out, island.reference(), "", edges, "    ");
+  }
+
+  if (s.has_matching()) {
+    const v1::MatchingStatistics& m = s.matching();
+    out << "\nMatching: " << m.sends() << " sends, " << m.receives() << " receives, " << m.matches() << " matches, "
+        << m.retransmissions() << " retransmissions, " << m.duplicates() << " duplicates, " << m.unmatched_sends()
+        << " unmatched sends, " << m.unmatched_receives() << " unmatched receives, " << m.expired() << " expired, "
+        << m.unknown_layout() << " of unknown layout, " << m.same_domain() << " within one domain, " << m.non_tcp()
+        << " not TCP\n";
+  }
+  for (const v1::Problem& p : s.problems()) {
+    out << "\nProblem: " << p.source();
+    if (p.line() != 0) out << ":" << p.line();
+    out << ": " << p.message() << (p.skipped() ? " (skipped)" : "") << "\n";
+  }
+  return out.str();
+}
+
+std::string history_text_line(uint64_t message, const v1::Link& l) {
+  std::ostringstream out;
+  if (message == 1) out << "MESSAGE  A  B  QUALITY  ALPHA  BETA  ACCURACY  MESSAGES  ACCURATE\n";
+  out << message << "  " << l.a() << "  " << l.b() << "  " << quality_text(l.quality()) << "  "
+      << slope_text(l.alpha()) << "  " << offset_text(l.beta()) << "  " << accuracy_text(l) << "  " << l.messages()
+      << "  " << l.accurate_messages() << "\n";
+  return out.str();
+}
+
+}  // namespace tracesync::snapshot
