@@ -1,0 +1,73 @@
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "session/session.h"
+
+namespace tracesync::session {
+
+// How traces are read and their packets matched (`tracesync sync` options).
+struct IngestOptions {
+  unsigned jobs = 0;                                    // 0: one per core
+  std::string match_key = "tc";                         // tc | strict
+  model::Nanoseconds match_horizon = 600'000'000'000;   // 10 min
+  std::map<std::string, std::string> domain_overrides;  // trace (path or name) -> domain id
+};
+
+struct RunProgress {
+  uint64_t bytes_done = 0;
+  uint64_t bytes_total = 0;
+  uint32_t traces_done = 0;
+  uint32_t traces_total = 0;
+};
+
+// Called from the thread that runs run(); returning false cancels the run.
+using ProgressCallback = std::function<bool(const RunProgress&)>;
+
+struct RunOutcome {
+  bool cancelled = false;
+  std::vector<v1::Problem> skipped;  // traces that could not be read
+};
+
+// The whole pipeline behind one facade, as the CLI and the JNI layer use
+// it: trace paths or matched messages in, a Snapshot out.
+//   traces -> events -> matches -> links -> network -> snapshot
+// Calls must be serialized by the caller.
+class Synchronization {
+ public:
+  // A problem with the options, in words for the user; empty when fine.
+  static std::string validate(const SessionOptions& session, const IngestOptions& ingest);
+
+  Synchronization(SessionOptions session, IngestOptions ingest);
+
+  // Queues a trace directory (searched recursively) for the next run().
+  // Returns an error when the path does not exist or holds no trace.
+  std::string add_trace_path(const std::string& path);
+
+  // A matched message for streaming use: hosts are domains.
+  void add_match(const std::string& sender, model::Nanoseconds send, const std::string& receiver,
+                 model::Nanoseconds receive) {
+    session_.add_host_message(sender, send, receiver, receive);
+  }
+
+  // Reads every queued trace, matches packets and feeds the links.
+  RunOutcome run(const ProgressCallback& progress);
+
+  v1::Snapshot snapshot() {
+    session_.finish();
+    return session_.snapshot();
+  }
+
+  Session& session() { return session_; }
+
+ private:
+  IngestOptions ingest_;
+  Session session_;
+  std::vector<std::string> pending_paths_;
+};
+
+}  // namespace tracesync::session
