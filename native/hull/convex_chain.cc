@@ -14,13 +14,26 @@ void ConvexChain::relink(Iterator it) {
 bool ConvexChain::append(const model::Point& p) {
   // p is right of every vertex: it is a vertex, and it can only make
   // vertices at the end of the chain redundant (Andrew's monotone chain).
+  // In time order nearly every message does this, so the node of a
+  // removed vertex is reused for p rather than freed and reallocated.
+  Tree::node_type spare;
   while (vertices_.size() >= 2) {
     const auto last = std::prev(vertices_.end());
     const auto before_last = std::prev(last);
     if (strictly_convex(before_last->point, last->point, p)) break;
-    vertices_.erase(last);
+    if (spare.empty()) {
+      spare = vertices_.extract(last);
+    } else {
+      vertices_.erase(last);
+    }
   }
-  const auto it = vertices_.emplace_hint(vertices_.end(), Vertex{p, {}, false});
+  Iterator it;
+  if (spare.empty()) {
+    it = vertices_.emplace_hint(vertices_.end(), Vertex{p, {}, false});
+  } else {
+    spare.value() = Vertex{p, {}, false};
+    it = vertices_.insert(vertices_.end(), std::move(spare));
+  }
   if (it != vertices_.begin()) relink(std::prev(it));
   return true;
 }
@@ -67,6 +80,10 @@ std::optional<model::Point> ConvexChain::tangent(const model::Point& q, Side sid
 }
 
 std::optional<model::Point> ConvexChain::vertex_at(model::Nanoseconds x) const {
+  // Most queries (time order) fall beyond the last vertex: answer those in O(1).
+  if (vertices_.empty() || x > std::prev(vertices_.end())->point.x || x < vertices_.begin()->point.x) {
+    return std::nullopt;
+  }
   const auto it = vertices_.find(x);
   if (it == vertices_.end()) return std::nullopt;
   return it->point;

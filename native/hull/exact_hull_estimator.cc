@@ -53,7 +53,7 @@ bool ExactHullEstimator::add(const LinkMessage& message) {
     }
   }
   bool empties = false;
-  if (const auto twin = other_hull.vertex_at(p.x)) {
+  if (const auto twin = other_hull.vertex_at(p.x)) {  // a lower point under an upper one
     empties = lower ? p.y < twin->y : p.y > twin->y;
   }
   if (lmin && lmax && model::compare(lmin->slope(), lmax->slope()) > 0) empties = true;
