@@ -17,11 +17,12 @@ std::optional<ReportFormat> parse_report_format(const std::string& name) {
   return std::nullopt;
 }
 
-std::string write_report(const v1::Snapshot& snapshot, ReportFormat format, const std::string& path) {
+std::string write_report(const v1::Snapshot& snapshot, ReportFormat format, const std::string& path,
+                         bool one_line) {
   std::string bytes;
   switch (format) {
     case ReportFormat::kText: bytes = snapshot::to_text(snapshot); break;
-    case ReportFormat::kJson: bytes = snapshot::to_json(snapshot); break;
+    case ReportFormat::kJson: bytes = snapshot::to_json(snapshot, one_line ? -1 : 2); break;
     case ReportFormat::kProtobuf:
       if (path.empty() && isatty(STDOUT_FILENO) == 1) {
         return "refusing to write binary protobuf to a terminal; use --output FILE or a pipe";

@@ -14,6 +14,8 @@ std::optional<ReportFormat> parse_report_format(const std::string& name);
 // Writes the report to `path`, or to stdout when it is empty. Returns an
 // error message, or an empty string on success. Binary protobuf is not
 // written to a terminal.
-std::string write_report(const v1::Snapshot& snapshot, ReportFormat format, const std::string& path);
+// `one_line` writes JSON on a single line (after --history's JSON Lines).
+std::string write_report(const v1::Snapshot& snapshot, ReportFormat format, const std::string& path,
+                         bool one_line = false);
 
 }  // namespace tracesync::cli

@@ -171,7 +171,7 @@ int run_sync(const std::vector<std::string>& arguments) {
     exit_code = kBadInput;
   }
   const v1::Snapshot snapshot = session.snapshot();
-  if (const std::string error = write_report(snapshot, *format, a.output); !error.empty()) {
+  if (const std::string error = write_report(snapshot, *format, a.output, a.history); !error.empty()) {
     std::cerr << "tracesync: " << error << "\n";
     return kInternalError;
   }

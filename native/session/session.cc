@@ -84,7 +84,9 @@ void Session::add_message(DomainIndex sender, model::Nanoseconds send, DomainInd
   Link& link = links_.between(domains_, sender, receiver, &sender_is_a);
   const hull::LinkMessage message =
       sender_is_a ? hull::LinkMessage::a_to_b(send, receive) : hull::LinkMessage::b_to_a(send, receive);
-  if (link.estimator->add(message)) update_network(link);
+  // The network learns of the change at the next snapshot: estimators like
+  // linreg change with every message, and only snapshots read the network.
+  link.estimator->add(message);
   if (history_) history_(messages_, link_report(domains_, link, network_->in_tree(link.a, link.b)));
 }
 
@@ -102,9 +104,7 @@ void Session::update_network(Link& link) {
 }
 
 void Session::finish() {
-  links_.for_each_mutable([&](Link& link) {
-    if (link.estimator->finish()) update_network(link);
-  });
+  links_.for_each_mutable([&](Link& link) { link.estimator->finish(); });
 }
 
 void Session::set_trace_extent(TraceIndex trace, model::Nanoseconds first, model::Nanoseconds last, uint64_t events) {
@@ -149,10 +149,9 @@ void Session::set_domain_overrides(std::map<std::string, std::string> overrides)
 void Session::add_problem(v1::Problem problem) { problems_.push_back(std::move(problem)); }
 
 v1::Snapshot Session::snapshot() {
-  // Uncertainties grow with the spans they cover: refresh the network's.
-  links_.for_each_mutable([&](Link& link) {
-    if (link.in_network) update_network(link);
-  });
+  // Bring the network up to date with every link; uncertainties also grow
+  // with the spans they cover, so even unchanged links are refreshed.
+  links_.for_each_mutable([&](Link& link) { update_network(link); });
 
   v1::Snapshot s;
   s.set_format_version(1);

@@ -53,8 +53,9 @@ class Session {
   // Closes partial windows (window estimators); call at the end of input.
   void finish();
 
-  // Everything known now. Refreshes the links' uncertainties over the
-  // domains' current spans first.
+  // Everything known now. Brings the network up to date with the links
+  // first (their estimates and their uncertainties over the domains'
+  // current spans): between snapshots only the links change.
   v1::Snapshot snapshot();
 
   uint64_t messages() const { return messages_; }

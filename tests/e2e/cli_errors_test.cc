@@ -1,0 +1,119 @@
+// Bad input and bad usage: a clear message, a stable non-zero exit code, and
+// whatever was computed before the problem still reported.
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "support/run_command.h"
+
+namespace tracesync {
+namespace {
+
+using nlohmann::json;
+using testing::run_command;
+using testing::tracesync_binary;
+
+std::string fixture(const std::string& name) { return std::string(TRACESYNC_FIXTURES_DIR) + "/matches/" + name; }
+
+TEST(CliErrors, MalformedLineNamesTheLineAndKeepsWhatWasRead) {
+  const auto r = run_command(tracesync_binary(), {"sync", "--matches", fixture("malformed.txt"), "--format", "json"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("malformed.txt:5: SEND_NS '12x' is not a whole number of nanoseconds"), std::string::npos)
+      << r.err;
+  const json report = json::parse(r.out);
+  EXPECT_FALSE(report["complete"]);
+  EXPECT_EQ(report["messages"], 3);
+  EXPECT_EQ(report["links"][0]["quality"], "ACCURATE");
+  ASSERT_EQ(report["problems"].size(), 1u);
+  EXPECT_EQ(report["problems"][0]["line"], 5);
+}
+
+TEST(CliErrors, EveryKindOfMalformedLine) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"a 1 b\n", "expected 4 fields"},
+      {"a 1 b 2 extra\n", "found 5"},
+      {"a 1 b 99999999999999999999\n", "outside the signed 64-bit range"},
+      {"a 1.5 b 2\n", "SEND_NS '1.5' is not a whole number"},
+      {"a 1 b -\n", "RECV_NS '-' is not a whole number"},
+  };
+  for (const auto& [line, message] : cases) {
+    const auto r = run_command(tracesync_binary(), {"sync", "--matches", "-"}, "# header\n\n" + line);
+    EXPECT_EQ(r.exit_code, 2) << line;
+    EXPECT_NE(r.err.find("<stdin>:3: "), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
+  }
+}
+
+TEST(CliErrors, NegativeAndExtremeTimesAreValid) {
+  const auto r = run_command(tracesync_binary(), {"sync", "--matches", "-", "--format", "json"},
+                             "a -9223372036854775808 b -9223372036854775000\nb 9223372036854775807 a 9223372036854775000\n");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(json::parse(r.out)["messages"], 2);
+}
+
+TEST(CliErrors, MissingMatchFile) {
+  const auto r = run_command(tracesync_binary(), {"sync", "--matches", "/nonexistent/m.txt"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("cannot open match file '/nonexistent/m.txt'"), std::string::npos) << r.err;
+}
+
+TEST(CliErrors, BadOptionsAreUsageErrors) {
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"--algorithm", "magic"}, "unknown algorithm 'magic'"},
+      {{"--format", "xml"}, "--format must be text, json or protobuf"},
+      {{"--window", "0"}, "--window '0' is not a positive duration"},
+      {{"--window", "3 parsecs"}, "is not a positive duration"},
+      {{"--confidence", "50"}, "90, 95 or 99"},
+      {{"--network", "magic"}, "--network must be 'incremental' or 'baseline'"},
+      {{"--no-such-option"}, "unrecognised option"},
+      {{"--history", "--format", "protobuf"}, "--history prints text or json"},
+  };
+  for (const auto& [extra, message] : cases) {
+    std::vector<std::string> args = {"sync", "--matches", fixture("two_hosts_hand.txt")};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const auto r = run_command(tracesync_binary(), args);
+    EXPECT_EQ(r.exit_code, 2) << extra[0];
+    EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
+    EXPECT_TRUE(r.out.empty());
+  }
+}
+
+TEST(CliErrors, UnknownReferenceIsReportedButTheResultIsKept) {
+  const auto r = run_command(tracesync_binary(),
+                             {"sync", "--matches", fixture("two_hosts_hand.txt"), "--reference", "zz", "-f", "json"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--reference 'zz' names no clock domain"), std::string::npos) << r.err;
+  EXPECT_EQ(json::parse(r.out)["islands"][0]["reference"], "a");
+}
+
+TEST(CliErrors, NothingToDo) {
+  const auto r = run_command(tracesync_binary(), {"sync"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("nothing to synchronize"), std::string::npos);
+}
+
+TEST(CliErrors, HelpAndUnknownCommands) {
+  auto r = run_command(tracesync_binary(), {"--help"});
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_NE(r.out.find("usage: tracesync <command>"), std::string::npos);
+  r = run_command(tracesync_binary(), {"sync", "--help"});
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_NE(r.out.find("--matches"), std::string::npos);
+  EXPECT_NE(r.out.find("exit codes"), std::string::npos);
+  r = run_command(tracesync_binary(), {"frobnicate"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("unknown command 'frobnicate'"), std::string::npos);
+  r = run_command(tracesync_binary(), {});
+  EXPECT_EQ(r.exit_code, 2);
+}
+
+TEST(CliErrors, UnwritableOutput) {
+  const auto r = run_command(tracesync_binary(), {"sync", "--matches", fixture("two_hosts_hand.txt"), "--output",
+                                                  "/nonexistent/dir/report.json"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("could not write the report to '/nonexistent/dir/report.json'"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace tracesync

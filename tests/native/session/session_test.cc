@@ -1,0 +1,102 @@
+#include "session/session.h"
+
+#include <gtest/gtest.h>
+
+#include "session/synchronization.h"
+
+namespace tracesync::session {
+namespace {
+
+void feed_hand_pair(Session& s, const std::string& a, const std::string& b, int64_t shift = 0) {
+  // y = x + 5 with accuracy 0.2 (fixtures/matches/two_hosts_hand.txt).
+  s.add_host_message(a, shift + 0, b, shift + 10);
+  s.add_host_message(b, shift + 55, a, shift + 50);
+  s.add_host_message(a, shift + 100, b, shift + 110);
+}
+
+TEST(Session, MessagesWithinOneDomainAreIgnoredAndCounted) {
+  Session s({});
+  s.add_host_message("a", 1, "a", 2);
+  feed_hand_pair(s, "a", "b");
+  const auto snapshot = s.snapshot();
+  EXPECT_EQ(snapshot.messages(), 3u);
+  EXPECT_EQ(snapshot.matching().same_domain(), 1u);
+  EXPECT_EQ(snapshot.links_size(), 1);
+}
+
+TEST(Session, FollowsALiveStreamAcrossSnapshots) {
+  Session s({});
+  s.add_host_message("a", 0, "b", 10);
+  auto first = s.snapshot();
+  EXPECT_EQ(first.links(0).quality(), v1::INCOMPLETE);
+  EXPECT_EQ(first.islands_size(), 2);
+  s.add_host_message("b", 55, "a", 50);
+  s.add_host_message("a", 100, "b", 110);
+  auto second = s.snapshot();
+  EXPECT_EQ(second.links(0).quality(), v1::ACCURATE);
+  EXPECT_EQ(second.islands_size(), 1);
+  EXPECT_EQ(second.traces(1).offset().exact(), "-5.000000000000000000000000000000000");
+}
+
+TEST(Session, HistoryObserverSeesEveryMessageInOrder) {
+  Session s({});
+  std::vector<uint64_t> seen;
+  s.set_history_observer([&](uint64_t message, const v1::Link& link) {
+    seen.push_back(message);
+    EXPECT_EQ(link.messages(), message);
+  });
+  feed_hand_pair(s, "a", "b");
+  EXPECT_EQ(seen, (std::vector<uint64_t>{1, 2, 3}));
+}
+
+TEST(Session, ReferenceCanNameATraceOrAHostname) {
+  SessionOptions options;
+  options.forced_references = {"kernel-of-b"};
+  Session s(options);
+  const TraceIndex a = s.add_trace({"kernel-of-a", "/t/a/kernel", "host-a", "uuid-a"});
+  const TraceIndex b = s.add_trace({"kernel-of-b", "/t/b/kernel", "host-b", "uuid-b"});
+  s.add_trace_message(a, 0, b, 10);
+  s.add_trace_message(b, 55, a, 50);
+  s.add_trace_message(a, 100, b, 110);
+  const auto snapshot = s.snapshot();
+  EXPECT_EQ(snapshot.islands(0).reference(), "uuid-b");
+  EXPECT_TRUE(snapshot.islands(0).forced());
+  EXPECT_TRUE(s.unresolved_references().empty());
+  EXPECT_EQ(snapshot.traces(0).hostname(), "host-a");
+  EXPECT_EQ(snapshot.traces(0).offset().exact(), "5.000000000000000000000000000000000");
+}
+
+TEST(Session, TracesOfOneDomainShareATransformAndAreNeverLinked) {
+  Session s({});
+  const TraceIndex kernel = s.add_trace({"a-kernel", "/a/kernel", "a", "boot-a"});
+  const TraceIndex ust = s.add_trace({"a-ust", "/a/ust", "a", "boot-a"});
+  const TraceIndex other = s.add_trace({"b-kernel", "/b/kernel", "b", "boot-b"});
+  s.add_trace_message(kernel, 0, other, 10);
+  s.add_trace_message(other, 55, ust, 50);
+  s.add_trace_message(ust, 100, other, 110);
+  s.add_trace_message(kernel, 5, ust, 6);  // within one domain: ignored
+  const auto snapshot = s.snapshot();
+  ASSERT_EQ(snapshot.links_size(), 1);
+  EXPECT_EQ(snapshot.links(0).quality(), v1::ACCURATE);
+  ASSERT_EQ(snapshot.traces_size(), 3);
+  EXPECT_EQ(snapshot.traces(0).offset().exact(), snapshot.traces(1).offset().exact());
+  EXPECT_EQ(snapshot.traces(0).domain(), "boot-a");
+}
+
+TEST(Synchronization, ValidatesOptions) {
+  IngestOptions ingest;
+  ingest.match_key = "loose";
+  EXPECT_NE(Synchronization::validate({}, ingest).find("'tc' or 'strict'"), std::string::npos);
+  SessionOptions session;
+  session.estimator.algorithm = "nope";
+  EXPECT_NE(Synchronization::validate(session, {}).find("unknown algorithm"), std::string::npos);
+  EXPECT_EQ(Synchronization::validate({}, {}), "");
+}
+
+TEST(Synchronization, MissingTracePathIsAnError) {
+  Synchronization sync({}, {});
+  EXPECT_NE(sync.add_trace_path("/nonexistent/trace").find("does not exist"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace tracesync::session

@@ -1,0 +1,66 @@
+#include "support/run_command.h"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+namespace tracesync::testing {
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream out;
+  out << in.rdbuf();
+  return out.str();
+}
+
+void write_file(const std::string& path, const std::string& contents) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << contents;
+}
+
+TempDir::TempDir() {
+  std::string pattern = (std::filesystem::temp_directory_path() / "tracesync-test-XXXXXX").string();
+  if (!mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed");
+  path_ = pattern;
+}
+
+TempDir::~TempDir() {
+  std::error_code ignored;
+  std::filesystem::remove_all(path_, ignored);
+}
+
+std::string tracesync_binary() { return std::string(TRACESYNC_BINARY_DIR) + "/bin/tracesync"; }
+
+CommandResult run_command(const std::string& program, const std::vector<std::string>& arguments,
+                          const std::string& input) {
+  // Files rather than pipes: no deadlock however much the program writes.
+  TempDir io;
+  write_file(io.file("in"), input);
+  const pid_t pid = fork();
+  if (pid < 0) throw std::runtime_error("fork failed");
+  if (pid == 0) {
+    std::vector<char*> argv;
+    argv.push_back(const_cast<char*>(program.c_str()));
+    for (const auto& a : arguments) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    if (!freopen(io.file("in").c_str(), "rb", stdin) || !freopen(io.file("out").c_str(), "wb", stdout) ||
+        !freopen(io.file("err").c_str(), "wb", stderr)) {
+      _exit(127);
+    }
+    execv(program.c_str(), argv.data());
+    _exit(127);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  CommandResult result;
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  result.out = read_file(io.file("out"));
+  result.err = read_file(io.file("err"));
+  return result;
+}
+
+}  // namespace tracesync::testing
