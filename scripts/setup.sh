@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# tracesync set-up for a fresh Debian 12 machine.
+#
+#   scripts/setup.sh          install what is missing, build, and synchronize the bundled fixtures
+#   scripts/setup.sh --test   the same, then run every test (what CI runs)
+#
+# Environment: BUILD_DIR (default build), JOBS (default: number of cores),
+# CI=true turns compiler warnings into errors.
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+run_tests=false
+for arg in "$@"; do
+  case "$arg" in
+    --test) run_tests=true ;;
+    -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
+    *) echo "setup.sh: unknown argument '$arg' (try --help)" >&2; exit 2 ;;
+  esac
+done
+
+build_dir=${BUILD_DIR:-build}
+jobs=${JOBS:-$(nproc)}
+
+# --- 1. Debian packages --------------------------------------------------
+packages=(
+  g++ cmake ninja-build pkg-config
+  libbabeltrace2-dev babeltrace2
+  libboost-graph-dev libboost-program-options-dev
+  protobuf-compiler libprotobuf-dev nlohmann-json3-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+  openjdk-17-jdk-headless libprotobuf-java junit5
+  libswt-gtk-4-java libeclipse-jface-java libeclipse-ui-workbench-java
+  xvfb xauth
+)
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+if ((${#missing[@]})); then
+  echo "setup.sh: installing ${missing[*]}" >&2
+  sudo=""
+  if [[ $(id -u) -ne 0 ]]; then
+    command -v sudo >/dev/null || { echo "setup.sh: need root or sudo to install: ${missing[*]}" >&2; exit 1; }
+    sudo=sudo
+  fi
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get update -q
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+
+# --- 2. Build ---------------------------------------------------------------
+werror=OFF
+[[ "${CI:-}" == "true" ]] && werror=ON
+cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTRACESYNC_WERROR="$werror"
+cmake --build "$build_dir" -j "$jobs"
+
+# --- 3. The main job: synchronize the bundled fixtures -----------------------
+echo "== tracesync sync --matches fixtures/matches/chain_three_hosts.txt"
+"$build_dir/bin/tracesync" sync --matches fixtures/matches/chain_three_hosts.txt
+
+# --- 4. Every test ------------------------------------------------------------
+if $run_tests; then
+  echo "== ctest"
+  ctest --test-dir "$build_dir" --output-on-failure -j "$jobs" --label-exclude benchmark
+fi
