@@ -1,45 +1,50 @@
 #include "hull/convex_chain.h"
 
+#include <algorithm>
 #include <iterator>
 
 namespace tracesync::hull {
 
-void ConvexChain::relink(Iterator it) {
+void ConvexChain::relink(Iterator it) const {
   if (it == vertices_.end()) return;
   const auto next = std::next(it);
   it->has_next = next != vertices_.end();
   if (it->has_next) it->next = next->point;
 }
 
+void ConvexChain::flush_tail() const {
+  if (tail_.empty()) return;
+  for (const model::Point& p : tail_) {
+    const auto it = vertices_.emplace_hint(vertices_.end(), Vertex{p, {}, false});
+    if (it != vertices_.begin()) relink(std::prev(it));
+  }
+  relink(std::prev(vertices_.end()));
+  tail_.clear();
+}
+
 bool ConvexChain::append(const model::Point& p) {
   // p is right of every vertex: it is a vertex, and it can only make
   // vertices at the end of the chain redundant (Andrew's monotone chain).
-  // In time order nearly every message does this, so the node of a
-  // removed vertex is reused for p rather than freed and reallocated.
-  Tree::node_type spare;
-  while (vertices_.size() >= 2) {
-    const auto last = std::prev(vertices_.end());
-    const auto before_last = std::prev(last);
-    if (strictly_convex(before_last->point, last->point, p)) break;
-    if (spare.empty()) {
-      spare = vertices_.extract(last);
+  while (size() >= 2) {
+    const std::size_t t = tail_.size();
+    const model::Point last = last_vertex();
+    const model::Point before_last = t >= 2   ? tail_[t - 2]
+                                     : t == 1 ? std::prev(vertices_.end())->point
+                                              : std::prev(std::prev(vertices_.end()))->point;
+    if (strictly_convex(before_last, last, p)) break;
+    if (t > 0) {
+      tail_.pop_back();
     } else {
-      vertices_.erase(last);
+      vertices_.erase(std::prev(vertices_.end()));
     }
   }
-  Iterator it;
-  if (spare.empty()) {
-    it = vertices_.emplace_hint(vertices_.end(), Vertex{p, {}, false});
-  } else {
-    spare.value() = Vertex{p, {}, false};
-    it = vertices_.insert(vertices_.end(), std::move(spare));
-  }
-  if (it != vertices_.begin()) relink(std::prev(it));
+  tail_.push_back(p);
   return true;
 }
 
 bool ConvexChain::insert(const model::Point& p) {
-  if (vertices_.empty() || p.x > std::prev(vertices_.end())->point.x) return append(p);
+  if (empty() || p.x > last_vertex().x) return append(p);
+  flush_tail();
 
   auto next = vertices_.lower_bound(p.x);  // first vertex with x >= p.x
   if (next != vertices_.end() && next->point.x == p.x) {
@@ -72,6 +77,7 @@ bool ConvexChain::insert(const model::Point& p) {
 }
 
 std::optional<model::Point> ConvexChain::tangent(const model::Point& q, Side side) const {
+  flush_tail();
   const auto it = vertices_.lower_bound(TangentProbe{kind_, side, q});
   if (it == vertices_.end()) return std::nullopt;
   const bool on_side = side == Side::kLeftOf ? it->point.x < q.x : it->point.x > q.x;
@@ -81,7 +87,11 @@ std::optional<model::Point> ConvexChain::tangent(const model::Point& q, Side sid
 
 std::optional<model::Point> ConvexChain::vertex_at(model::Nanoseconds x) const {
   // Most queries (time order) fall beyond the last vertex: answer those in O(1).
-  if (vertices_.empty() || x > std::prev(vertices_.end())->point.x || x < vertices_.begin()->point.x) {
+  if (empty() || x > last_vertex().x) return std::nullopt;
+  if (!tail_.empty() && x >= tail_.front().x) {
+    const auto it = std::lower_bound(tail_.begin(), tail_.end(), x,
+                                     [](const model::Point& v, model::Nanoseconds key) { return v.x < key; });
+    if (it != tail_.end() && it->x == x) return *it;
     return std::nullopt;
   }
   const auto it = vertices_.find(x);
@@ -90,6 +100,7 @@ std::optional<model::Point> ConvexChain::vertex_at(model::Nanoseconds x) const {
 }
 
 std::vector<model::Point> ConvexChain::vertices() const {
+  flush_tail();
   std::vector<model::Point> out;
   out.reserve(vertices_.size());
   for (const Vertex& v : vertices_) out.push_back(v.point);

@@ -17,13 +17,21 @@ namespace tracesync::hull {
 // Cost: a point right of every vertex (time order) is amortized O(1); any
 // other point is O(log h) plus the vertices it removes (amortized O(1)).
 // Tangent queries are O(log h).
+//
+// Representation: an ordered tree of vertices followed by a plain vector
+// `tail_` of the vertices appended since the last out-of-order insertion or
+// query. In time order nearly every message is appended and pops a vertex
+// or two (Andrew's monotone chain), and a vector does that with no
+// allocation; the tail is moved into the tree (O(1) each, with an end
+// hint) when a point lands inside the chain or a query needs the tree.
+// Queries are therefore const but not thread-safe.
 class ConvexChain {
  public:
   explicit ConvexChain(ChainKind kind) : kind_(kind) {}
 
   ChainKind kind() const { return kind_; }
-  std::size_t size() const { return vertices_.size(); }
-  bool empty() const { return vertices_.empty(); }
+  std::size_t size() const { return vertices_.size() + tail_.size(); }
+  bool empty() const { return size() == 0; }
 
   // Adds p. Returns false when p is not a vertex of the new chain.
   bool insert(const model::Point& p);
@@ -42,6 +50,7 @@ class ConvexChain {
   // Calls f(left, right) for every edge, in increasing x.
   template <typename F>
   void for_each_edge(F&& f) const {
+    flush_tail();
     for (const Vertex& v : vertices_) {
       if (v.has_next) f(v.point, v.next);
     }
@@ -82,11 +91,16 @@ class ConvexChain {
   bool dominated_at_same_x(const model::Point& existing, const model::Point& p) const {
     return bulge(kind_) > 0 ? p.y <= existing.y : p.y >= existing.y;
   }
-  void relink(Iterator it);
+  void relink(Iterator it) const;
   bool append(const model::Point& p);
+  void flush_tail() const;
+  const model::Point& last_vertex() const {
+    return tail_.empty() ? std::prev(vertices_.end())->point : tail_.back();
+  }
 
   ChainKind kind_;
-  Tree vertices_;
+  mutable Tree vertices_;
+  mutable std::vector<model::Point> tail_;  // right of every tree vertex, in x order
 };
 
 }  // namespace tracesync::hull

@@ -34,29 +34,36 @@ bool ExactHullEstimator::add(const LinkMessage& message) {
   }
 
   // New pairs involve p and the other direction's points only; a point on
-  // the allowed side of a line cannot move it.
+  // the allowed side of a line cannot move it (the common case: no query).
   std::optional<ExactLine> lmax = lmax_;
   std::optional<ExactLine> lmin = lmin_;
+  bool changed = false;
   const int forbidden = lower ? -1 : 1;  // lower points must not be below a line
   if (!lmax || lmax->side_of(p) == forbidden) {
     // alpha_max: min slope from an upper point left of a lower point.
     if (const auto v = other_hull.tangent(p, lower ? Side::kLeftOf : Side::kRightOf)) {
       const ExactLine candidate = lower ? ExactLine{*v, p} : ExactLine{p, *v};
-      if (tighter(lmax, candidate, -1)) lmax = candidate;
+      if (tighter(lmax, candidate, -1)) {
+        lmax = candidate;
+        changed = true;
+      }
     }
   }
   if (!lmin || lmin->side_of(p) == forbidden) {
     // alpha_min: max slope from a lower point left of an upper point.
     if (const auto v = other_hull.tangent(p, lower ? Side::kRightOf : Side::kLeftOf)) {
       const ExactLine candidate = lower ? ExactLine{p, *v} : ExactLine{*v, p};
-      if (tighter(lmin, candidate, +1)) lmin = candidate;
+      if (tighter(lmin, candidate, +1)) {
+        lmin = candidate;
+        changed = true;
+      }
     }
   }
   bool empties = false;
   if (const auto twin = other_hull.vertex_at(p.x)) {  // a lower point under an upper one
     empties = lower ? p.y < twin->y : p.y > twin->y;
   }
-  if (lmin && lmax && model::compare(lmin->slope(), lmax->slope()) > 0) empties = true;
+  if (changed && lmin && lmax && model::compare(lmin->slope(), lmax->slope()) > 0) empties = true;
 
   if (empties) {
     const bool was_accurate = accurate_now();
@@ -67,10 +74,11 @@ bool ExactHullEstimator::add(const LinkMessage& message) {
     return true;  // the quality changed
   }
 
-  const bool changed = lmin != lmin_ || lmax != lmax_;
-  lmin_ = lmin;
-  lmax_ = lmax;
-  if (changed) ++counters_.accurate_messages;
+  if (changed) {
+    lmin_ = lmin;
+    lmax_ = lmax;
+    ++counters_.accurate_messages;
+  }
   own_hull.insert(p);
   return changed;
 }
