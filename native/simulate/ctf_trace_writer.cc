@@ -9,6 +9,7 @@
 #include "simulate/lttng_kernel_schema.h"
 #include "simulate/lttng_payloads.h"
 #include "simulate/simulation_error.h"
+#include "simulate/trace_uuid_stamp.h"
 
 namespace tracesync::simulate {
 namespace {
@@ -354,6 +355,7 @@ HostTraceResult CtfTraceWriter::write_host(const Experiment& experiment, const s
     } while (status == BT_GRAPH_RUN_STATUS_AGAIN);
     if (status != BT_GRAPH_RUN_STATUS_OK) throw fail("the babeltrace2 graph failed");
   }  // the sink finalizes here and writes the metadata
+  stamp_trace_uuid(directory, experiment.hosts[host].trace_uuid);
   return {source.events(), source.cancelled()};
 }
 
