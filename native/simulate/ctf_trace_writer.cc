@@ -16,8 +16,10 @@ namespace {
 
 using model::Nanoseconds;
 
-// LTTng's kernel sub-buffers hold some tens of thousands of events.
-constexpr uint64_t kEventsPerPacket = 16'384;
+// Packets of ~100-200 KiB, the size of LTTng sub-buffers. sink.ctf.fs grows a
+// packet's file mapping 32 KiB at a time (unmap, fallocate, map again), so
+// much larger packets only cost more.
+constexpr uint64_t kEventsPerPacket = 4096;
 constexpr uint64_t kProgressEvery = 65'536;
 
 // The epoch time as LTTng's trace_creation_datetime writes it (ISO 8601 basic, UTC).

@@ -2,6 +2,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <utility>
 
 #include "simulate/simulation_error.h"
 
@@ -10,19 +11,22 @@ namespace tracesync::simulate {
 OutputFile::OutputFile(std::string path) : path_(std::move(path)) {
   file_ = std::fopen(path_.c_str(), "wb");
   if (file_ == nullptr) fail();
-  std::setvbuf(file_, nullptr, _IOFBF, 1 << 20);
+  buffer_.reserve(kFlushAt + 4096);
 }
 
 OutputFile::~OutputFile() {
   if (file_ != nullptr) std::fclose(file_);
 }
 
+void OutputFile::flush() {
+  if (std::fwrite(buffer_.data(), 1, buffer_.size(), file_) != buffer_.size()) fail();
+  buffer_.clear();
+}
+
 void OutputFile::close() {
-  std::FILE* file = file_;
-  file_ = nullptr;
-  if (std::fclose(file) != 0) {
-    throw SimulationError("cannot write " + path_ + ": " + std::strerror(errno));
-  }
+  flush();
+  std::FILE* file = std::exchange(file_, nullptr);
+  if (std::fclose(file) != 0) fail();
 }
 
 void OutputFile::fail() const {

@@ -8,8 +8,8 @@
 
 namespace tracesync::simulate {
 
-// A file written through a large buffer, with numbers formatted by
-// to_chars; errors become SimulationError naming the file.
+// A file written through a large buffer of its own, with numbers formatted
+// by to_chars; errors become SimulationError naming the file.
 class OutputFile {
  public:
   explicit OutputFile(std::string path);
@@ -18,11 +18,12 @@ class OutputFile {
   ~OutputFile();
 
   OutputFile& operator<<(std::string_view text) {
-    if (std::fwrite(text.data(), 1, text.size(), file_) != text.size()) fail();
+    buffer_.append(text);
+    if (buffer_.size() >= kFlushAt) flush();
     return *this;
   }
   OutputFile& operator<<(char c) {
-    if (std::fputc(c, file_) == EOF) fail();
+    buffer_.push_back(c);
     return *this;
   }
   template <typename Integer>
@@ -36,10 +37,14 @@ class OutputFile {
   void close();
 
  private:
+  static constexpr std::size_t kFlushAt = 1 << 20;
+
+  void flush();
   [[noreturn]] void fail() const;
 
   std::string path_;
   std::FILE* file_ = nullptr;
+  std::string buffer_;
 };
 
 }  // namespace tracesync::simulate

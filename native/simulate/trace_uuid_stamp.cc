@@ -1,7 +1,6 @@
 #include "simulate/trace_uuid_stamp.h"
 
 #include <fcntl.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -12,8 +11,6 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <functional>
-#include <iterator>
 #include <sstream>
 
 #include "simulate/simulation_error.h"
@@ -53,10 +50,35 @@ std::string read_text(const fs::path& path) {
   return text.str();
 }
 
+// sink.ctf.fs's packet layout (its metadata says so, and
+// check_packet_layout makes sure): a packet header of magic, uuid[16],
+// stream_id and stream_instance_id, then a packet context that starts with
+// packet_size, in bits; all little endian here.
+constexpr std::size_t kUuidOffset = 4;
+constexpr std::size_t kPacketSizeOffset = 4 + 16 + 8 + 8;
+constexpr std::string_view kPacketLayout =
+    "packet.header := struct {\n"
+    "\t\tinteger { size = 32; align = 8; base = x; } magic;\n"
+    "\t\tinteger { size = 8; align = 8; } uuid[16];\n"
+    "\t\tinteger { size = 64; align = 8; } stream_id;\n"
+    "\t\tinteger { size = 64; align = 8; } stream_instance_id;\n"
+    "\t} align(8);";
+constexpr std::string_view kPacketContextStart =
+    "packet.context := struct {\n"
+    "\t\tinteger { size = 64; align = 8; } packet_size;";
+
+void check_packet_layout(const fs::path& metadata, const std::string& text) {
+  if (text.find("byte_order = le;") == std::string::npos || text.find(kPacketLayout) == std::string::npos ||
+      text.find(kPacketContextStart) == std::string::npos) {
+    throw SimulationError(metadata.string() + ": not the packet layout sink.ctf.fs 2.0 writes");
+  }
+}
+
 // The metadata's first `uuid = "..."` is the trace block's (the clock
 // block, which has its own UUID, comes after it).
 Uuid replace_in_metadata(const fs::path& metadata, const Uuid& uuid) {
   std::string text = read_text(metadata);
+  check_packet_layout(metadata, text);
   const std::size_t key = text.find(kUuidKey);
   const std::size_t trace_block = text.find("trace {");
   if (key == std::string::npos || trace_block == std::string::npos || key < trace_block ||
@@ -74,35 +96,46 @@ Uuid replace_in_metadata(const fs::path& metadata, const Uuid& uuid) {
   return *old;
 }
 
-// Replaces `old` by `uuid` wherever it follows the magic number (each packet
-// header starts so); a random 20-byte pattern cannot occur by chance.
+uint64_t little_endian(const uint8_t* bytes, std::size_t size) {
+  uint64_t value = 0;
+  for (std::size_t i = 0; i < size; ++i) value |= uint64_t{bytes[i]} << (8 * i);
+  return value;
+}
+
+// Walks the stream's packets by their sizes and rewrites the UUID of each
+// header, checking the magic and the old UUID on the way.
 void replace_in_stream(const fs::path& stream, const Uuid& old, const Uuid& uuid) {
   const int fd = ::open(stream.c_str(), O_RDWR);
   if (fd < 0) throw SimulationError("cannot open " + stream.string() + ": " + std::strerror(errno));
   struct stat info {};
-  if (::fstat(fd, &info) != 0 || info.st_size == 0) {
-    ::close(fd);
-    throw SimulationError(stream.string() + ": empty stream file");
+  const bool sized = ::fstat(fd, &info) == 0;
+  const auto size = static_cast<uint64_t>(sized ? info.st_size : 0);
+  std::string problem;
+  uint64_t packet = 0;  // index of the packet being rewritten
+  for (uint64_t offset = 0; offset < size && problem.empty();) {
+    std::array<uint8_t, kPacketSizeOffset + 8> header{};
+    if (::pread(fd, header.data(), header.size(), static_cast<off_t>(offset)) != static_cast<ssize_t>(header.size())) {
+      problem = "truncated packet header";
+    } else if (little_endian(header.data(), 4) != kCtfMagic ||
+               !std::equal(old.begin(), old.end(), header.begin() + kUuidOffset)) {
+      problem = "packet without the magic number and trace UUID";
+    } else if (::pwrite(fd, uuid.data(), uuid.size(), static_cast<off_t>(offset + kUuidOffset)) !=
+               static_cast<ssize_t>(uuid.size())) {
+      problem = std::strerror(errno);
+    } else {
+      const uint64_t bits = little_endian(header.data() + kPacketSizeOffset, 8);
+      if (bits == 0 || bits % 8 != 0 || bits / 8 > size - offset) {
+        problem = "impossible packet size";
+      } else {
+        offset += bits / 8;
+        ++packet;
+      }
+    }
   }
-  const auto size = static_cast<std::size_t>(info.st_size);
-  void* map = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
   ::close(fd);
-  if (map == MAP_FAILED) throw SimulationError("cannot map " + stream.string() + ": " + std::strerror(errno));
-  auto* bytes = static_cast<uint8_t*>(map);
-
-  std::array<uint8_t, 4 + 16> pattern{};
-  for (std::size_t i = 0; i < 4; ++i) pattern[i] = static_cast<uint8_t>(kCtfMagic >> (8 * i));  // little endian
-  std::copy(old.begin(), old.end(), pattern.begin() + 4);
-  const std::boyer_moore_horspool_searcher searcher(pattern.begin(), pattern.end());
-  std::size_t packets = 0;
-  for (uint8_t* at = bytes; (at = std::search(at, bytes + size, searcher)) != bytes + size; at += pattern.size()) {
-    std::copy(uuid.begin(), uuid.end(), at + 4);
-    ++packets;
-  }
-  const bool first_is_header = std::equal(pattern.begin(), pattern.begin() + 4, bytes);
-  ::munmap(map, size);
-  if (packets == 0 || !first_is_header) {
-    throw SimulationError(stream.string() + ": no packet header with the trace UUID");
+  if (!sized || size == 0) problem = "empty stream file";
+  if (!problem.empty()) {
+    throw SimulationError(stream.string() + ": packet " + std::to_string(packet) + ": " + problem);
   }
 }
 

@@ -15,18 +15,17 @@ namespace {
 using Json = nlohmann::ordered_json;
 
 std::string ipv4_text(const std::array<uint8_t, 4>& a) {
-  return std::to_string(a[0]) + "." + std::to_string(a[1]) + "." + std::to_string(a[2]) + "." + std::to_string(a[3]);
+  char text[16];
+  std::snprintf(text, sizeof text, "%u.%u.%u.%u", a[0], a[1], a[2], a[3]);
+  return text;
 }
 
 // Full form, lower case: "fd00:0:0:0:0:0:0:1".
 std::string ipv6_text(const std::array<uint16_t, 8>& words) {
-  std::string out;
-  for (std::size_t i = 0; i < words.size(); ++i) {
-    char word[8];
-    std::snprintf(word, sizeof word, "%x", words[i]);
-    out += (i == 0 ? "" : ":") + std::string(word);
-  }
-  return out;
+  char text[40];
+  std::snprintf(text, sizeof text, "%x:%x:%x:%x:%x:%x:%x:%x", words[0], words[1], words[2], words[3], words[4],
+                words[5], words[6], words[7]);
+  return text;
 }
 
 Json transform_json(const model::LinearTransform& t) {
