@@ -1,6 +1,7 @@
 #include "simulate/simulation_options.h"
 
 #include <array>
+#include <charconv>
 #include <cmath>
 #include <set>
 #include <sstream>
@@ -92,7 +93,64 @@ void check_link_delays(const SimulationOptions& o, Problems& p) {
   }
 }
 
+std::vector<std::string_view> split(std::string_view text, char separator) {
+  std::vector<std::string_view> parts;
+  for (std::size_t begin = 0;;) {
+    const std::size_t end = text.find(separator, begin);
+    parts.push_back(text.substr(begin, end == std::string_view::npos ? std::string_view::npos : end - begin));
+    if (end == std::string_view::npos) return parts;
+    begin = end + 1;
+  }
+}
+
+template <typename Number>
+bool parse_number(std::string_view text, Number& out) {
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), out);
+  return error == std::errc() && end == text.data() + text.size() && !text.empty();
+}
+
 }  // namespace
+
+std::string parse_host_clock(std::string_view text, HostClockSpec& out) {
+  const std::string what = "--clock " + std::string(text) + ": ";
+  const std::vector<std::string_view> parts = split(text, ':');
+  if (parts.size() != 3 && parts.size() != 5) return what + "expected HOST:OFFSET_NS:DRIFT_PPM[:AT_S:DRIFT_PPM]";
+  HostClockSpec spec;
+  if (!parse_number(parts[0], spec.host)) return what + "the host is not a host number";
+  if (!parse_number(parts[1], spec.offset_ns)) return what + "the offset is not an integer number of ns";
+  if (!parse_number(parts[2], spec.drift_ppm)) return what + "the drift is not a number of ppm";
+  if (parts.size() == 5) {
+    double at = 0;
+    if (!parse_number(parts[3], at)) return what + "the drift change time is not a number of seconds";
+    spec.drift_change_at_s = at;
+    if (!parse_number(parts[4], spec.drift_after_change_ppm)) return what + "the new drift is not a number of ppm";
+  }
+  out = spec;
+  return {};
+}
+
+std::string parse_link_delay(std::string_view text, LinkDelaySpec& out) {
+  const std::string what = "--link-delay " + std::string(text) + ": ";
+  const std::vector<std::string_view> parts = split(text, ':');
+  if (parts.size() != 3 && parts.size() != 4) return what + "expected A-B:[MIN_US]:[MEAN_US][:ASYMMETRY]";
+  const std::vector<std::string_view> hosts = split(parts[0], '-');
+  LinkDelaySpec spec;
+  if (hosts.size() != 2 || !parse_number(hosts[0], spec.host_a) || !parse_number(hosts[1], spec.host_b)) {
+    return what + "the link is not written A-B with two host numbers";
+  }
+  const auto optional_number = [](std::string_view part, std::optional<double>& value) {
+    if (part.empty()) return true;
+    double number = 0;
+    if (!parse_number(part, number)) return false;
+    value = number;
+    return true;
+  };
+  if (!optional_number(parts[1], spec.min_delay_us)) return what + "the minimum delay is not a number of us";
+  if (!optional_number(parts[2], spec.mean_delay_us)) return what + "the mean delay is not a number of us";
+  if (parts.size() == 4 && !optional_number(parts[3], spec.asymmetry)) return what + "the asymmetry is not a number";
+  out = spec;
+  return {};
+}
 
 std::string_view to_string(Topology topology) {
   for (const auto& [t, name] : kTopologyNames) {

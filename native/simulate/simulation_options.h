@@ -93,4 +93,12 @@ struct SimulationOptions {
 // A problem with the options, in words for the user; empty when they are fine.
 std::string validate(const SimulationOptions& options);
 
+// The CLI's spellings of the list options. Each returns what is wrong with
+// the text (empty when it parsed) and fills `out`; values are range-checked
+// by validate().
+//   --clock HOST:OFFSET_NS:DRIFT_PPM[:AT_S:DRIFT_PPM]   e.g. "2:-1500000:12.5:30:14"
+//   --link-delay A-B:[MIN_US]:[MEAN_US][:ASYMMETRY]     e.g. "0-3:40:20", "1-2::500:3"
+std::string parse_host_clock(std::string_view text, HostClockSpec& out);
+std::string parse_link_delay(std::string_view text, LinkDelaySpec& out);
+
 }  // namespace tracesync::simulate

@@ -94,6 +94,46 @@ TEST(SimulationOptions, ExplicitClocksAndLinkDelaysAreChecked) {
   expect_problem(o, "--link-delay 0-1: minimum delay");
 }
 
+TEST(SimulationOptions, ClockSpecsParse) {
+  HostClockSpec spec;
+  EXPECT_EQ(parse_host_clock("2:-1500000:12.5", spec), "");
+  EXPECT_EQ(spec.host, 2U);
+  EXPECT_EQ(spec.offset_ns, -1'500'000);
+  EXPECT_EQ(spec.drift_ppm, 12.5);
+  EXPECT_FALSE(spec.drift_change_at_s.has_value());
+  EXPECT_EQ(parse_host_clock("1:0:-3:30:14", spec), "");
+  EXPECT_EQ(spec.drift_change_at_s, 30.0);
+  EXPECT_EQ(spec.drift_after_change_ppm, 14.0);
+
+  const HostClockSpec before = spec;
+  EXPECT_NE(parse_host_clock("1:0", spec).find("expected HOST:OFFSET_NS:DRIFT_PPM"), std::string::npos);
+  EXPECT_NE(parse_host_clock("x:0:1", spec).find("--clock x:0:1: the host"), std::string::npos);
+  EXPECT_NE(parse_host_clock("1:0.5:1", spec).find("the offset"), std::string::npos);
+  EXPECT_NE(parse_host_clock("1:0:fast", spec).find("the drift"), std::string::npos);
+  EXPECT_NE(parse_host_clock("1:0:1:soon:2", spec).find("the drift change time"), std::string::npos);
+  EXPECT_EQ(spec.host, before.host);  // untouched on error
+  EXPECT_EQ(spec.drift_ppm, before.drift_ppm);
+}
+
+TEST(SimulationOptions, LinkDelaySpecsParse) {
+  LinkDelaySpec spec;
+  EXPECT_EQ(parse_link_delay("0-3:40:20", spec), "");
+  EXPECT_EQ(spec.host_a, 0U);
+  EXPECT_EQ(spec.host_b, 3U);
+  EXPECT_EQ(spec.min_delay_us, 40.0);
+  EXPECT_EQ(spec.mean_delay_us, 20.0);
+  EXPECT_FALSE(spec.asymmetry.has_value());
+  EXPECT_EQ(parse_link_delay("1-2::500:3", spec), "");
+  EXPECT_FALSE(spec.min_delay_us.has_value());
+  EXPECT_EQ(spec.mean_delay_us, 500.0);
+  EXPECT_EQ(spec.asymmetry, 3.0);
+
+  EXPECT_NE(parse_link_delay("0-3", spec).find("expected A-B"), std::string::npos);
+  EXPECT_NE(parse_link_delay("03:1:2", spec).find("the link is not written A-B"), std::string::npos);
+  EXPECT_NE(parse_link_delay("0-3:a:2", spec).find("the minimum delay"), std::string::npos);
+  EXPECT_NE(parse_link_delay("0-3:1:2:x", spec).find("the asymmetry"), std::string::npos);
+}
+
 TEST(SimulationOptions, AllProblemsAreReportedAtOnce) {
   SimulationOptions o = valid_options();
   o.hosts = 0;
