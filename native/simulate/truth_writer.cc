@@ -47,6 +47,9 @@ Json host_json(const SimulatedHost& host, const SimulatedHost& reference, uint64
   }
   j["clock_offset_ns"] = host.boot_epoch_ns;
   j["loaded"] = !host.load_episodes.empty();
+  Json episodes = Json::array();
+  for (const auto& [begin, end] : host.load_episodes) episodes.push_back({begin, end});
+  j["load_episodes"] = std::move(episodes);
   j["ipv4"] = ipv4_text(host.ipv4);
   j["ipv6"] = ipv6_text(host.ipv6);
   j["events"] = events;

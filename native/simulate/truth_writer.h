@@ -23,7 +23,8 @@ enum MessageFlag : uint32_t { kMessageLost = 1, kMessageRetransmission = 2 };
 //       reader of the trace gets), "trace_uuid", "path" (trace directory,
 //       relative), "offset_ns", "drift_ppm", ["drift_change_at_ns",
 //       "drift_after_change_ppm"], "clock_offset_ns" (the CTF clock offset:
-//       boot time), "loaded", "ipv4", "ipv6", "events",
+//       boot time), "loaded", "load_episodes" ([begin, end) true ns),
+//       "ipv4", "ipv6", "events",
 //       "transform_to_host0": {"slope", "offset"},
 //       "transform_segments": [{"from_true_ns", "from_local_ns", "slope", "offset"}]}],
 //    "links": [{"a", "b", "ipv6", "switches", "client_port", "server_port",

@@ -102,6 +102,10 @@ TEST_F(SimulatedExperiment, SummaryAndTruthDescribeTheLayout) {
   EXPECT_EQ(t["hosts"][0]["offset_ns"], 0);
   EXPECT_EQ(t["hosts"][0]["drift_ppm"], 0);
   EXPECT_EQ(t["hosts"][0]["transform_to_host0"]["slope"], "1.000000000000000000000000000000000");
+  for (const Json& host : t["hosts"]) {
+    EXPECT_EQ(host["loaded"].get<bool>(), !host["load_episodes"].empty());
+    for (const Json& episode : host["load_episodes"]) EXPECT_LE(episode[0].get<int64_t>(), episode[1].get<int64_t>());
+  }
 }
 
 TEST_F(SimulatedExperiment, EachTraceReadsBackWithItsEnvironmentClockAndStreams) {
