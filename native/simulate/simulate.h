@@ -53,9 +53,9 @@ struct SimulationSummary {
 
 // Runs a simulation. Throws SimulationError, with a message for the user,
 // when the options are invalid (see validate()), the output directory
-// cannot be used (not creatable or not writable; not empty, unless
-// `overwrite` and what is there is a previous simulation's), or babeltrace2
-// fails.
+// cannot be used (not creatable, not writable, or not empty without
+// `overwrite`, which first removes a previous simulation's files there and
+// leaves other files alone), or babeltrace2 fails.
 SimulationSummary run(const SimulationOptions& options, const ProgressCallback& progress = {});
 
 }  // namespace tracesync::simulate
