@@ -1,0 +1,43 @@
+#pragma once
+
+#include <babeltrace2/babeltrace.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "simulate/experiment.h"
+#include "simulate/host_processes.h"
+#include "simulate/kernel_event.h"
+#include "simulate/traffic.h"
+
+namespace tracesync::simulate {
+
+// Fills the payload of an event of one host's trace with the values
+// lttng-modules 2.12 would record (LttngKernelSchema's layout).
+//
+// Network events carry the segment's headers as the kernel holds them: the
+// send and the receive of one segment have the same IP and TCP headers
+// (same checksums) but different socket-buffer addresses; `len` counts the
+// Ethernet header on the way out (net_dev_queue) but not on the way in.
+class LttngPayloads {
+ public:
+  LttngPayloads(const Experiment& experiment, const std::vector<Transmission>& transmissions, uint32_t host,
+                const HostProcesses& processes)
+      : experiment_(experiment), transmissions_(transmissions), host_(host), processes_(processes) {}
+
+  void fill(bt_field* payload, const KernelEvent& event) const;
+
+ private:
+  void fill_network(bt_field* payload, const KernelEvent& event) const;
+  void fill_ipv4(bt_field* header, const Transmission& m) const;
+  void fill_ipv6(bt_field* header, const Transmission& m) const;
+  void fill_tcp(bt_field* header, const Transmission& m) const;
+  void fill_task(bt_field* payload, uint64_t comm, uint64_t tid, uint64_t prio, uint32_t task) const;
+
+  const Experiment& experiment_;
+  const std::vector<Transmission>& transmissions_;
+  uint32_t host_;
+  const HostProcesses& processes_;
+};
+
+}  // namespace tracesync::simulate

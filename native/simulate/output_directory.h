@@ -1,0 +1,15 @@
+#pragma once
+
+#include <string>
+
+namespace tracesync::simulate {
+
+// Makes `directory` ready for a simulation: creates it (and its parents)
+// when missing and checks that it can be written. An existing directory
+// must be empty, unless `overwrite`: then a previous simulation's files are
+// removed first (each subdirectory holding a kernel/metadata trace, and
+// truth.json and matches.txt); anything else is left alone.
+// Throws SimulationError saying what is wrong.
+void prepare_output_directory(const std::string& directory, bool overwrite);
+
+}  // namespace tracesync::simulate

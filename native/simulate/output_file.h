@@ -1,0 +1,50 @@
+#pragma once
+
+#include <charconv>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <string_view>
+
+namespace tracesync::simulate {
+
+// A file written through a large buffer of its own, with numbers formatted
+// by to_chars; errors become SimulationError naming the file.
+class OutputFile {
+ public:
+  explicit OutputFile(std::string path);
+  OutputFile(const OutputFile&) = delete;
+  OutputFile& operator=(const OutputFile&) = delete;
+  ~OutputFile();
+
+  OutputFile& operator<<(std::string_view text) {
+    buffer_.append(text);
+    if (buffer_.size() >= kFlushAt) flush();
+    return *this;
+  }
+  OutputFile& operator<<(char c) {
+    buffer_.push_back(c);
+    return *this;
+  }
+  template <typename Integer>
+  OutputFile& integer(Integer value) {
+    char digits[24];
+    const auto end = std::to_chars(digits, digits + sizeof digits, value).ptr;
+    return *this << std::string_view(digits, static_cast<std::size_t>(end - digits));
+  }
+
+  // Flushes and closes; throws if anything failed on the way.
+  void close();
+
+ private:
+  static constexpr std::size_t kFlushAt = 1 << 20;
+
+  void flush();
+  [[noreturn]] void fail() const;
+
+  std::string path_;
+  std::FILE* file_ = nullptr;
+  std::string buffer_;
+};
+
+}  // namespace tracesync::simulate

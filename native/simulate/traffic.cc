@@ -1,0 +1,165 @@
+#include "simulate/traffic.h"
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+
+#include "simulate/random.h"
+
+namespace tracesync::simulate {
+namespace {
+
+using model::Nanoseconds;
+
+constexpr int kMaxRetransmissions = 5;
+constexpr uint16_t kMss = 1448;               // Ethernet MTU minus IP, TCP and timestamp option
+constexpr double kTurnaroundMinNs = 5'000;    // a host answers a segment at least this late
+constexpr double kTurnaroundMeanNs = 20'000;  // plus an exponential part of this mean
+
+// The traffic of one link, generated in exchange order.
+class LinkTraffic {
+ public:
+  LinkTraffic(const Experiment& experiment, const SimulationOptions& options, uint32_t link_index)
+      : experiment_(experiment),
+        options_(options),
+        link_index_(link_index),
+        link_(experiment.links[link_index]),
+        random_(Random::stream(options.seed, "traffic", link_index)) {}
+
+  std::vector<Transmission> generate() {
+    if (options_.message_rate <= 0) return std::move(out_);
+    const double exchange_interval_ns = 2e9 / options_.message_rate;  // two segments per exchange
+
+    // Client and server sequence numbers start at random ISNs.
+    next_seq_[0] = static_cast<uint32_t>(random_.next());
+    next_seq_[1] = static_cast<uint32_t>(random_.next());
+    window_[0] = static_cast<uint16_t>(500 + random_.below(3000));
+    window_[1] = static_cast<uint16_t>(500 + random_.below(3000));
+
+    double t = static_cast<double>(experiment_.start_ns) + random_.exponential(exchange_interval_ns);
+    if (!handshake(static_cast<Nanoseconds>(t))) return std::move(out_);
+    while (true) {
+      t += random_.exponential(exchange_interval_ns);
+      if (t >= static_cast<double>(experiment_.end_ns)) break;
+      exchange(static_cast<Nanoseconds>(t));
+    }
+    return std::move(out_);
+  }
+
+ private:
+  // Side 0 is the client (link a), side 1 the server (link b).
+  uint32_t host_of(int side) const { return side == 0 ? link_.hosts.a : link_.hosts.b; }
+
+  bool handshake(Nanoseconds t) {
+    const uint32_t client_isn = next_seq_[0];
+    const uint32_t server_isn = next_seq_[1];
+    const auto syn_arrival = send_reliably(0, t, client_isn, 0, kTcpSyn, 0);
+    if (!syn_arrival) return false;
+    next_seq_[0] = client_isn + 1;
+    const auto syn_ack_arrival = send_reliably(1, turnaround(*syn_arrival), server_isn, next_seq_[0],
+                                               kTcpSyn | kTcpAck, 0);
+    if (!syn_ack_arrival) return false;
+    next_seq_[1] = server_isn + 1;
+    send_once(0, turnaround(*syn_ack_arrival), next_seq_[0], next_seq_[1], kTcpAck, 0, false);
+    return true;
+  }
+
+  // A data segment one way, the ACK that answers it the other way. Every
+  // segment's (seq, ack_seq, flags) is new: data advances its sender's seq,
+  // and an ACK only ever answers new data.
+  void exchange(Nanoseconds t) {
+    const int from = random_.chance(0.5) ? 0 : 1;
+    const int to = 1 - from;
+    const auto length = static_cast<uint16_t>(random_.chance(0.6) ? kMss : 1 + random_.below(kMss));
+    const uint32_t seq = next_seq_[from];
+    next_seq_[from] += length;
+    const auto arrival = send_reliably(from, t, seq, next_seq_[to], kTcpPsh | kTcpAck, length);
+    if (!arrival) return;
+    send_once(to, turnaround(*arrival), next_seq_[to], next_seq_[from], kTcpAck, 0, false);
+  }
+
+  // Sends until one copy arrives or the retries run out; a delivered copy is
+  // sometimes followed by a spurious retransmission. Returns the true
+  // arrival time of the first copy that arrived.
+  std::optional<Nanoseconds> send_reliably(int from, Nanoseconds t, uint32_t seq, uint32_t ack_seq, uint16_t flags,
+                                           uint16_t length) {
+    double timeout_ns = options_.retransmission_timeout_ms * 1e6;
+    for (int attempt = 0; attempt <= kMaxRetransmissions; ++attempt) {
+      const auto arrival = send_once(from, t, seq, ack_seq, flags, length, attempt > 0);
+      t += static_cast<Nanoseconds>(timeout_ns);
+      timeout_ns *= 2;
+      if (!arrival) continue;
+      if (random_.chance(options_.retransmission_rate)) send_once(from, t, seq, ack_seq, flags, length, true);
+      return arrival;
+    }
+    return std::nullopt;
+  }
+
+  // Puts one segment on the wire; returns its true arrival time unless it is lost.
+  std::optional<Nanoseconds> send_once(int from, Nanoseconds t, uint32_t seq, uint32_t ack_seq, uint16_t flags,
+                                       uint16_t length, bool retransmission) {
+    Transmission& m = out_.emplace_back();
+    m.link = link_index_;
+    m.sender = host_of(from);
+    m.receiver = host_of(1 - from);
+    m.true_send = t;
+    m.seq = seq;
+    m.ack_seq = ack_seq;
+    m.tcp_flags = flags;
+    m.payload_bytes = length;
+    m.ip_id = ip_id_[from]++;
+    m.window = static_cast<uint16_t>(window_[from] + random_.below(64));
+    m.retransmission = retransmission;
+    m.lost = random_.chance(options_.loss_rate);
+    const Nanoseconds arrival = t + delay(from, t);
+    if (m.lost) return std::nullopt;
+    m.true_receive = arrival;
+    return arrival;
+  }
+
+  Nanoseconds delay(int from, Nanoseconds t) {
+    const DelayModel& model = from == 0 ? link_.a_to_b : link_.b_to_a;
+    double ns = model.min_ns + random_.exponential(model.mean_ns);
+    const auto nominal_arrival = t + static_cast<Nanoseconds>(ns);
+    if (experiment_.hosts[host_of(from)].loaded_at(t) ||
+        experiment_.hosts[host_of(1 - from)].loaded_at(nominal_arrival)) {
+      ns += random_.exponential(options_.load_extra_delay_mean_us * 1e3);
+    }
+    return static_cast<Nanoseconds>(std::llround(ns));
+  }
+
+  Nanoseconds turnaround(Nanoseconds arrival) {
+    return arrival + static_cast<Nanoseconds>(std::llround(kTurnaroundMinNs + random_.exponential(kTurnaroundMeanNs)));
+  }
+
+  const Experiment& experiment_;
+  const SimulationOptions& options_;
+  uint32_t link_index_;
+  const SimulatedLink& link_;
+  Random random_;
+  uint32_t next_seq_[2] = {0, 0};
+  uint16_t ip_id_[2] = {0, 0};
+  uint16_t window_[2] = {0, 0};
+  std::vector<Transmission> out_;
+};
+
+}  // namespace
+
+std::vector<Transmission> generate_traffic(const Experiment& experiment, const SimulationOptions& options) {
+  std::vector<Transmission> all;
+  for (uint32_t l = 0; l < experiment.links.size(); ++l) {
+    std::vector<Transmission> link = LinkTraffic(experiment, options, l).generate();
+    all.insert(all.end(), link.begin(), link.end());
+  }
+  // Links were appended in order and each link's segments in generation
+  // order, so a stable sort gives a deterministic order.
+  std::stable_sort(all.begin(), all.end(),
+                   [](const Transmission& x, const Transmission& y) { return x.true_send < y.true_send; });
+  for (auto& m : all) {
+    m.local_send = experiment.hosts[m.sender].clock.local_ns(m.true_send);
+    if (!m.lost) m.local_receive = experiment.hosts[m.receiver].clock.local_ns(m.true_receive);
+  }
+  return all;
+}
+
+}  // namespace tracesync::simulate
