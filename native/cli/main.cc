@@ -11,8 +11,9 @@
 namespace tracesync::cli {
 namespace {
 
-constexpr std::array<Command, 2> kCommands = {{
+constexpr std::array<Command, 3> kCommands = {{
     {"sync", "synchronize traces or a match stream and report transforms and link qualities", run_sync},
+    {"simulate", "write a synthetic experiment as CTF traces, with its ground truth", run_simulate},
     {"bench", "measure the estimator, the network or the trace reader", run_bench},
 }};
 

@@ -1,0 +1,151 @@
+// `tracesync simulate`: write a synthetic experiment as real CTF traces.
+
+#include <boost/program_options.hpp>
+
+#include <iostream>
+
+#include "cli/command.h"
+#include "cli/duration.h"
+#include "cli/exit_codes.h"
+#include "cli/progress_bar.h"
+#include "simulate/simulate.h"
+
+namespace tracesync::cli {
+namespace {
+
+namespace po = boost::program_options;
+
+struct SimulateArguments {
+  simulate::SimulationOptions options;
+  std::string topology = "chain";
+  std::string start;
+  std::vector<std::string> clocks;
+  std::vector<std::string> link_delays;
+  double drift_change_at = -1;
+  bool quiet = false;
+};
+
+po::options_description simulate_options(SimulateArguments& a) {
+  simulate::SimulationOptions& o = a.options;
+  po::options_description what("what to simulate");
+  what.add_options()
+      ("help,h", "print this help and exit")
+      ("output,o", po::value(&o.output_dir)->value_name("DIR"), "write OUTPUT/<host>/kernel/ traces and OUTPUT/truth.json (required)")
+      ("overwrite", po::bool_switch(&o.overwrite), "replace a previous simulation's files in DIR")
+      ("write-matches", po::bool_switch(&o.write_matches), "also write DIR/matches.txt, readable by 'tracesync sync --matches'")
+      ("hosts,n", po::value(&o.hosts)->value_name("N"), "number of hosts (default 4)")
+      ("topology,t", po::value(&a.topology)->value_name("T"), "pairs, chain (default), star, random or fat-tree")
+      ("random-degree", po::value(&o.random_degree)->value_name("D"), "random topology: mean links per host (default 3)")
+      ("fat-tree-k", po::value(&o.fat_tree_k)->value_name("K"), "fat-tree: switch ports, even (default: smallest that fits)")
+      ("duration,d", po::value(&o.duration_s)->value_name("SECONDS"), "seconds of traffic (default 10)")
+      ("seed,s", po::value(&o.seed)->value_name("S"), "random seed; the same seed writes the same bytes (default 1)")
+      ("start", po::value(&a.start)->value_name("NS"), "true start time, ns since the epoch (default 2026-01-01T00:00:00Z)")
+      ("hostname-prefix", po::value(&o.hostname_prefix)->value_name("P"), "hosts are named P0, P1, ... (default host)")
+      ("cpus", po::value(&o.cpus_per_host)->value_name("N"), "CPUs, hence streams, per host (default 4)")
+      ("rate", po::value(&o.message_rate)->value_name("R"), "TCP segments per second per link, both ways (default 200)")
+      ("filler-ratio", po::value(&o.filler_ratio)->value_name("F"), "non-network events per network event (default 4)")
+      ("ipv6-fraction", po::value(&o.ipv6_fraction)->value_name("F"), "share of links using IPv6 (default 0.25)")
+      ("netif-receive-skb", po::bool_switch(&o.plain_receive_name), "name receive events netif_receive_skb, not net_if_receive_skb")
+      ("quiet,q", po::bool_switch(&a.quiet), "print nothing on success");
+  po::options_description clocks("clocks (host 0 is the truth unless --clock says otherwise)");
+  clocks.add_options()
+      ("offset-max", po::value(&o.clock_offset_max_ns)->value_name("NS"), "offsets uniform in [-NS, NS] (default 500000000)")
+      ("drift-max", po::value(&o.drift_max_ppm)->value_name("PPM"), "drifts uniform in [-PPM, PPM] (default 50)")
+      ("drift-change-at", po::value(&a.drift_change_at)->value_name("SECONDS"), "every host but 0 changes drift then")
+      ("drift-change-max", po::value(&o.drift_change_max_ppm)->value_name("PPM"), "by a change uniform in [-PPM, PPM] (default 5)")
+      ("clock", po::value(&a.clocks)->value_name("H:OFFSET_NS:DRIFT_PPM[:AT_S:DRIFT_PPM]")->composing(), "an explicit clock for host H; repeatable");
+  po::options_description delays("delays: min + Exp(mean) one way, times the asymmetry the other way");
+  delays.add_options()
+      ("min-delay", po::value(&o.min_delay_us)->value_name("US"), "minimum one-way delay (default 40)")
+      ("mean-delay", po::value(&o.mean_delay_us)->value_name("US"), "mean of the exponential part (default 20)")
+      ("asymmetry", po::value(&o.asymmetry)->value_name("X"), "the higher-numbered host's direction is X times slower (default 1)")
+      ("link-delay", po::value(&a.link_delays)->value_name("A-B:[MIN_US]:[MEAN_US][:ASYMMETRY]")->composing(), "delays of one link; repeatable")
+      ("loaded-hosts", po::value(&o.loaded_host_fraction)->value_name("F"), "share of hosts loaded now and then (default 0.25)")
+      ("load-rate", po::value(&o.load_episodes_per_s)->value_name("R"), "load episodes per second on a loaded host (default 0.5)")
+      ("load-length", po::value(&o.load_episode_mean_ms)->value_name("MS"), "mean episode length (default 50)")
+      ("load-delay", po::value(&o.load_extra_delay_mean_us)->value_name("US"), "mean extra delay while loaded (default 2000)")
+      ("loss", po::value(&o.loss_rate)->value_name("P"), "probability a transmission never arrives (default 0.01)")
+      ("retransmit", po::value(&o.retransmission_rate)->value_name("P"), "probability a delivered segment is resent (default 0.005)")
+      ("rto", po::value(&o.retransmission_timeout_ms)->value_name("MS"), "when a segment is resent (default 200)");
+  po::options_description all;
+  all.add(what).add(clocks).add(delays);
+  return all;
+}
+
+int usage_error(const std::string& message) {
+  std::cerr << "tracesync simulate: " << message << "\nTry 'tracesync simulate --help'.\n";
+  return kBadInput;
+}
+
+}  // namespace
+
+int run_simulate(const std::vector<std::string>& arguments) {
+  SimulateArguments a;
+  const po::options_description options = simulate_options(a);
+  po::variables_map vm;
+  try {
+    po::store(po::command_line_parser(arguments).options(options).run(), vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    return usage_error(e.what());
+  }
+  if (vm.count("help")) {
+    std::cout << "usage: tracesync simulate --output DIR [options]\n\n"
+                 "Writes a synthetic experiment as lttng-modules 2.12-style CTF kernel traces (one per host,\n"
+                 "one stream per CPU) through babeltrace2, with TCP traffic on a topology, filler kernel\n"
+                 "events, clocks with offsets and drifts, realistic delays, loss and retransmissions, and\n"
+                 "the ground truth in DIR/truth.json.\n\n"
+              << options;
+    return kSuccess;
+  }
+  simulate::SimulationOptions& o = a.options;
+  if (o.output_dir.empty()) return usage_error("--output DIR is required");
+  const auto topology = simulate::parse_topology(a.topology);
+  if (!topology) return usage_error("--topology must be pairs, chain, star, random or fat-tree, not '" + a.topology + "'");
+  o.topology = *topology;
+  if (!a.start.empty()) {
+    try {
+      std::size_t used = 0;
+      o.start_ns = std::stoll(a.start, &used);
+      if (used != a.start.size()) throw std::invalid_argument("trailing characters");
+    } catch (const std::exception&) {
+      return usage_error("--start '" + a.start + "' is not a whole number of nanoseconds");
+    }
+  }
+  if (vm.count("drift-change-at")) o.drift_change_at_s = a.drift_change_at;
+  for (const std::string& text : a.clocks) {
+    simulate::HostClockSpec spec;
+    if (std::string problem = simulate::parse_host_clock(text, spec); !problem.empty()) return usage_error(problem);
+    o.host_clocks.push_back(spec);
+  }
+  for (const std::string& text : a.link_delays) {
+    simulate::LinkDelaySpec spec;
+    if (std::string problem = simulate::parse_link_delay(text, spec); !problem.empty()) return usage_error(problem);
+    o.link_delays.push_back(spec);
+  }
+  if (std::string problem = simulate::validate(o); !problem.empty()) return usage_error(problem);
+
+  ProgressBar progress("simulating");
+  try {
+    const simulate::SimulationSummary summary = simulate::run(o, [&](const simulate::SimulationProgress& p) {
+      progress.update(p.events_written, p.events_expected);
+      return true;
+    });
+    progress.finish();
+    if (!a.quiet) {
+      std::cout << "wrote " << summary.hosts.size() << " traces, " << summary.events << " events, " << summary.links
+                << " links, " << summary.transmissions << " TCP segments (" << summary.lost << " lost, "
+                << summary.retransmissions << " retransmitted) to " << o.output_dir << "\n";
+      for (const auto& h : summary.hosts) std::cout << "  " << h.trace_path << "  (" << h.events << " events)\n";
+      std::cout << "truth: " << summary.truth_path << "\n";
+      if (!summary.matches_path.empty()) std::cout << "matches: " << summary.matches_path << "\n";
+    }
+  } catch (const simulate::SimulationError& e) {
+    progress.finish();
+    std::cerr << "tracesync simulate: " << e.what() << "\n";
+    return kBadInput;
+  }
+  return kSuccess;
+}
+
+}  // namespace tracesync::cli
