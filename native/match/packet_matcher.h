@@ -1,0 +1,162 @@
+#pragma once
+
+#include <functional>
+#include <map>
+#include <optional>
+#include <queue>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "match/match_statistics.h"
+#include "match/packet_event.h"
+#include "match/packet_key.h"
+
+namespace tracesync::match {
+
+struct MatchOptions {
+  KeyKind key = KeyKind::kTc;
+  // How long an entry waits for more events of its key (`--match-horizon`).
+  // kUnbounded keeps every entry to the end.
+  model::Nanoseconds horizon = 600'000'000'000;  // 10 minutes
+  static constexpr model::Nanoseconds kUnbounded = INT64_MAX;
+};
+
+// A matched message: the kept send and the kept receive of one key.
+struct MatchedMessage {
+  TraceIndex send_trace = 0;
+  model::Nanoseconds send = 0;
+  TraceIndex receive_trace = 0;
+  model::Nanoseconds receive = 0;
+
+  friend bool operator==(const MatchedMessage&, const MatchedMessage&) = default;
+  friend auto operator<=>(const MatchedMessage&, const MatchedMessage&) = default;
+};
+
+// Pairs the TCP send and receive events of the traces of an experiment
+// (DESIGN.md, "Matching").
+//
+// The result is defined on the experiment sorted by (time, trace), each
+// trace's time on its own clock, as a muxed reading would see it:
+//   - per key, the first send and the first receive are kept; every later
+//     send is a retransmission, every later receive a duplicate;
+//   - the kept pair is a message, emitted unless both ends are in one clock
+//     domain (then counted as same_domain).
+// Events may arrive in any order across traces (the traces are read in
+// parallel) and in any order within a trace, as long as each trace keeps the
+// promise it makes through advance(trace, w): no event of `trace` given later
+// is earlier than w. The emitted messages and all statistics then equal the
+// sorted-order result.
+//
+// When a message is emitted: once its pair can no longer change, i.e. both
+// kept ends are earlier than the progress of every trace still open (the
+// smallest w over open traces). An earlier send arriving later could
+// otherwise replace a pair already emitted. Messages are therefore emitted
+// during add / advance / close / finish, in no particular order.
+//
+// Bounded memory: an entry whose newest event is more than the horizon older
+// than the progress of every open trace is dropped; if it had one end only,
+// it counts as expired. While any trace is open, an event of its key could
+// still come. Results equal unbounded matching whenever no two consecutive
+// events of a key (in time order) are more than the horizon apart; in
+// particular when every send and its receive are less than the horizon apart.
+// Entries of traces that are not yet read wait for them (their progress is
+// the earliest time), so memory is bounded only while all traces progress.
+//
+// An event that breaks its trace's promise is still used but counted as
+// `late`; if it would have replaced an emitted end it counts as a
+// retransmission or duplicate instead, and the result may differ from the
+// sorted-order one.
+//
+// Not thread-safe: callers serialize. The callback runs inside the calls.
+class PacketMatcher {
+ public:
+  using MatchCallback = std::function<void(const MatchedMessage&)>;
+  // A link between two domains, the smaller id first (byte-wise).
+  using LinkKey = std::pair<std::string, std::string>;
+
+  // Traces 0 .. trace_count - 1, each in a domain of its own (named
+  // "#trace N") until set_domain() says otherwise.
+  PacketMatcher(MatchOptions options, std::size_t trace_count, MatchCallback on_match);
+
+  // Must be called before any message of `trace` is emitted (before its
+  // first event is simplest).
+  void set_domain(TraceIndex trace, const std::string& domain_id);
+
+  void add(const PacketEvent& event);
+  // Promise: no event of `trace` given later is earlier than `watermark`.
+  void advance(TraceIndex trace, model::Nanoseconds watermark);
+  // No more events of `trace`.
+  void close(TraceIndex trace);
+  // Closes every trace, emits what is left and counts the unmatched keys.
+  // Call once, after the last event.
+  void finish();
+
+  const MatchOptions& options() const { return options_; }
+  const MatchStatistics& total() const { return total_; }
+  // Events counted on their own trace; matches and same_domain on the trace
+  // of each end (once when both ends are in one trace); unmatched and
+  // expired keys on the trace of their end.
+  const MatchStatistics& trace_statistics(TraceIndex trace) const { return per_trace_.at(trace); }
+  // Per link: matches, and the sends, receives, retransmissions and
+  // duplicates of the keys matched on it.
+  const std::map<LinkKey, MatchStatistics>& link_statistics() const { return per_link_; }
+  // Keys held in memory now.
+  std::size_t pending_keys() const { return table_.size(); }
+
+ private:
+  // One end of a key; ends are ordered by (time, trace).
+  struct End {
+    model::Nanoseconds time = 0;
+    TraceIndex trace = 0;
+    friend auto operator<=>(const End&, const End&) = default;
+  };
+  struct Entry {
+    std::optional<End> send;     // the first send
+    std::optional<End> receive;  // the first receive
+    uint32_t sends = 0;
+    uint32_t receives = 0;
+    model::Nanoseconds newest = 0;  // the latest time of any event of the key
+    bool queued = false;            // waits in settle_queue_
+    bool emitted = false;           // its message was emitted (or counted same-domain)
+  };
+  using Table = std::unordered_map<PacketKey, Entry, PacketKeyHash>;
+  using Node = Table::value_type;
+  // An entry waiting for the progress of every open trace to pass `time`.
+  struct Waiting {
+    model::Nanoseconds time = 0;
+    Node* node = nullptr;
+    bool operator>(const Waiting& other) const { return time > other.time; }
+  };
+  using WaitQueue = std::priority_queue<Waiting, std::vector<Waiting>, std::greater<Waiting>>;
+
+  void count_repeat(const Node& node, Direction direction, TraceIndex trace);
+  void drain();
+  void emit(Node& node);
+  void drop(Node& node);
+  void recompute_progress();
+  MatchStatistics& link_of(const Entry& entry);
+  bool same_domain(TraceIndex a, TraceIndex b) const { return domain_of_[a] == domain_of_[b]; }
+  void check_trace(TraceIndex trace) const;
+
+  MatchOptions options_;
+  MatchCallback on_match_;
+
+  std::vector<uint32_t> domain_of_;        // per trace: index into domain_ids_
+  std::vector<std::string> domain_ids_;
+  std::vector<model::Nanoseconds> watermark_;  // per trace: its promise
+  std::vector<bool> closed_;
+  // The smallest watermark over open traces; nullopt once all are closed.
+  std::optional<model::Nanoseconds> progress_ = INT64_MIN;
+
+  Table table_;
+  WaitQueue settle_queue_;  // by the later kept end: emitted once progress passes it
+  WaitQueue expiry_queue_;  // by the newest event: dropped once progress passes it + horizon
+
+  MatchStatistics total_;
+  std::vector<MatchStatistics> per_trace_;
+  std::map<LinkKey, MatchStatistics> per_link_;
+};
+
+}  // namespace tracesync::match
