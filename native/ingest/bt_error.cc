@@ -22,10 +22,10 @@ std::string tidy_bt_message(std::string_view message) {
 std::string take_bt_error(std::string_view fallback) {
   const ErrorRef error(bt_current_thread_take_error());
   if (!error) return std::string(fallback);
-  // Cause 0 is the most recent, appended by the outermost caller; the last
-  // one is where the problem was found.
+  // Cause 0 was appended first, where the problem was found; each later one
+  // by a caller further out ("Component initialization method failed").
   const uint64_t count = bt_error_get_cause_count(error.get());
-  for (uint64_t i = count; i-- > 0;) {
+  for (uint64_t i = 0; i < count; ++i) {
     const char* message = bt_error_cause_get_message(bt_error_borrow_cause_by_index(error.get(), i));
     if (message != nullptr && *message != '\0') return tidy_bt_message(message);
   }

@@ -6,7 +6,7 @@
 namespace tracesync::ingest {
 
 // Takes the current thread's babeltrace2 error, if any, and says in one line
-// what went wrong: its most specific cause, without the object addresses and
+// what went wrong: its root cause (the first appended), without the object addresses and
 // line breaks babeltrace2 adds for developers. `fallback` when there is no
 // error or no cause has a message.
 std::string take_bt_error(std::string_view fallback);

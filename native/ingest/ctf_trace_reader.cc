@@ -128,6 +128,15 @@ std::string metadata_diagnosis(const fs::path& metadata) {
   return "its `metadata` file is not CTF metadata (neither packetized nor text starting with `/* CTF`)";
 }
 
+// babeltrace2's root cause when src.ctf.fs refuses a trace, made plainer.
+std::string opening_problem(std::string cause, const std::string& trace) {
+  if (cause.rfind("Cannot create trace for", 0) == 0) return metadata_diagnosis(fs::path(trace) / "metadata");
+  if (cause.rfind("Failed to index CTF stream file", 0) == 0) {
+    return cause + " (the file is truncated or corrupt: its packets do not parse)";
+  }
+  return cause;
+}
+
 }  // namespace
 
 CtfTraceReader::CtfTraceReader(TraceSource source, match::TraceIndex index, ReaderOptions options, EventSink& sink)
@@ -175,8 +184,9 @@ CtfTraceReader::State CtfTraceReader::step(std::size_t rounds) {
       sink_.trace_closed(index_);
       return state_;
     }
-    std::string problem = take_bt_error("reading failed");
-    fail(own_problem_.empty() ? problem : own_problem_);
+    std::string problem = take_bt_error("unknown error");
+    if (!own_problem_.empty()) problem = own_problem_;
+    fail("reading stopped after " + std::to_string(info_.events) + " events: " + problem);
     return state_;
   }
   flush();
@@ -204,6 +214,10 @@ bool CtfTraceReader::open() {
 bool CtfTraceReader::precheck() {
   std::error_code error;
   const fs::path directory(source_.path);
+  if (!fs::exists(directory, error)) {
+    fail("does not exist");
+    return false;
+  }
   if (!fs::is_directory(directory, error)) {
     fail("is not a directory");
     return false;
@@ -223,6 +237,7 @@ bool CtfTraceReader::precheck() {
 
 // The time range of each stream, for the progress estimate. Called with the
 // lifecycle lock held (the query references the shared source class).
+// Returns a problem only when out of memory.
 std::string CtfTraceReader::query_ranges() {
   const ValueRef params = ctf_fs_parameters(source_.path);
   QueryExecutorRef executor(bt_query_executor_create(
@@ -232,9 +247,10 @@ std::string CtfTraceReader::query_ranges() {
   bt_query_executor_set_logging_level(executor.get(), BT_LOGGING_LEVEL_NONE);
   const bt_value* result = nullptr;
   if (bt_query_executor_query(executor.get(), &result) != BT_QUERY_EXECUTOR_QUERY_STATUS_OK) {
-    std::string problem = take_bt_error("cannot be opened");
-    if (problem.rfind("Cannot create trace for", 0) == 0) problem = metadata_diagnosis(fs::path(source_.path) / "metadata");
-    return problem;
+    // The query's error says little; building the graph fails the same way
+    // and says more. Without ranges, progress only counts finished streams.
+    bt_current_thread_clear_error();
+    return {};
   }
   const ConstValueRef owned(result);
   if (bt_value_get_type(result) != BT_VALUE_TYPE_ARRAY) return {};
@@ -269,9 +285,7 @@ std::string CtfTraceReader::build_graph() {
   const bt_component_source* source = nullptr;
   if (bt_graph_add_source_component(graph_.get(), classes.ctf_fs, "source", params.get(), BT_LOGGING_LEVEL_NONE,
                                     &source) != BT_GRAPH_ADD_COMPONENT_STATUS_OK) {
-    std::string problem = take_bt_error("cannot be opened");
-    if (problem.rfind("Cannot create trace for", 0) == 0) problem = metadata_diagnosis(fs::path(source_.path) / "metadata");
-    return problem;
+    return "cannot be opened: " + opening_problem(take_bt_error("unknown error"), source_.path);
   }
   const uint64_t ports = bt_component_source_get_output_port_count(source);
   for (uint64_t i = 0; i < ports; ++i) {

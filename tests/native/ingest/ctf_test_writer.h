@@ -94,7 +94,8 @@ struct TraceShape {
   Layout layout = Layout::kLttng211;
   std::string hostname = "host";
   std::optional<std::string> clock_uuid;
-  bool with_clock = true;
+  bool with_clock = true;   // a clock block, mapped by the timestamp fields
+  bool timestamps = true;   // timestamp fields in the packet context and event header
   int64_t clock_offset_seconds = 1'700'000'000;
   std::size_t streams = 1;  // events are dealt to the stream files in turn
 };
@@ -253,16 +254,17 @@ env {
     text += "typealias integer { size = 64; align = 8; signed = false; map = clock.monotonic.value; } := uint64_clock_t;\n";
     clock_type = "uint64_clock_t";
   }
+  const std::string begin_end =
+      shape.timestamps ? clock_type + " timestamp_begin;\n    " + clock_type + " timestamp_end;\n    " : "";
+  const std::string timestamp = shape.timestamps ? " " + clock_type + " timestamp;" : "";
   text += R"(
 stream {
   id = 0;
   packet.context := struct {
-    )" + clock_type + R"( timestamp_begin;
-    )" + clock_type + R"( timestamp_end;
-    uint64_t content_size;
+    )" + begin_end + R"(uint64_t content_size;
     uint64_t packet_size;
   };
-  event.header := struct { uint32_t id; )" + clock_type + R"( timestamp; };
+  event.header := struct { uint32_t id;)" + timestamp + R"( };
 };
 )";
   const auto& names = event_names();
@@ -366,14 +368,17 @@ inline void write_payload(BitWriter& w, const NetEvent& e, Layout layout) {
 }
 
 // One packet holding `events` (sorted by time) in one stream file.
-inline std::vector<uint8_t> stream_file(const std::vector<NetEvent>& events, Layout layout) {
+inline std::vector<uint8_t> stream_file(const std::vector<NetEvent>& events, const TraceShape& shape) {
+  const Layout layout = shape.layout;
   BitWriter w;
   w.put(0xc1fc1fc1, 32, 8);  // magic
   w.put(0, 32, 8);           // stream_id
   const uint64_t begin = events.empty() ? 0 : events.front().time;
   const uint64_t end = events.empty() ? 0 : events.back().time;
-  w.put(begin, 64, 8);
-  w.put(end, 64, 8);
+  if (shape.timestamps) {
+    w.put(begin, 64, 8);
+    w.put(end, 64, 8);
+  }
   const uint64_t sizes_at = w.position();
   w.put(0, 64, 8);  // content_size, patched below
   w.put(0, 64, 8);  // packet_size
@@ -381,7 +386,7 @@ inline std::vector<uint8_t> stream_file(const std::vector<NetEvent>& events, Lay
   for (const NetEvent& e : events) {
     const auto id = std::find(names.begin(), names.end(), e.name) - names.begin();
     w.put(static_cast<uint64_t>(id), 32, 8);
-    w.put(e.time, 64, 8);
+    if (shape.timestamps) w.put(e.time, 64, 8);
     write_payload(w, e, layout);
   }
   w.align(8);
@@ -404,7 +409,7 @@ inline void write_trace(const fs::path& directory, const TraceShape& shape, cons
   std::vector<std::vector<NetEvent>> streams(shape.streams);
   for (std::size_t i = 0; i < events.size(); ++i) streams[i % shape.streams].push_back(events[i]);
   for (std::size_t s = 0; s < shape.streams; ++s) {
-    const std::vector<uint8_t> bytes = stream_file(streams[s], shape.layout);
+    const std::vector<uint8_t> bytes = stream_file(streams[s], shape);
     std::ofstream(directory / ("channel0_" + std::to_string(s)), std::ios::binary)
         .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
   }
