@@ -462,7 +462,7 @@ bool CtfTraceReader::handle_event(StreamCursor& cursor, const bt_message* messag
   match::PacketEvent& out = batch_.emplace_back();
   out.trace = index_;
   out.time = time;
-  decoder->decode(event, out);
+  decoder->decode(event, out, options_.endpoints);
   return true;
 }
 

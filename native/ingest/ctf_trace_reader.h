@@ -26,6 +26,8 @@ struct ReaderOptions {
   std::size_t batch_events = 4096;
   // false: only pull the messages through (measures babeltrace2 itself).
   bool decode = true;
+  // Decode addresses and ports too (the strict key needs them).
+  bool endpoints = true;
 };
 
 // Reads one CTF trace with babeltrace2: a graph of `src.ctf.fs` (no muxer)

@@ -8,19 +8,20 @@
 
 #include "ingest/event_sink.h"
 #include "ingest/experiment_reader.h"
+#include "match/concurrent_matcher.h"
 #include "match/packet_matcher.h"
 
 namespace tracesync::ingest {
 
-// Feeds one PacketMatcher from the readers' worker threads, under one lock.
-// The matcher's callback therefore runs on worker threads, one call at a
-// time. `on_trace_opened` (optional) runs under the same lock, before any
-// message of that trace is emitted.
+// Feeds a ConcurrentMatcher from the readers' worker threads. Its callback
+// runs on worker threads, one call at a time. `on_trace_opened` (optional)
+// runs under the same lock as the callback, before any message of that
+// trace is emitted.
 class MatchingSink final : public EventSink {
  public:
   using TraceOpened = std::function<void(match::TraceIndex, const TraceInfo&)>;
 
-  MatchingSink(match::PacketMatcher& matcher, TraceOpened on_trace_opened = {});
+  MatchingSink(match::ConcurrentMatcher& matcher, TraceOpened on_trace_opened = {});
 
   void trace_opened(match::TraceIndex trace, const TraceInfo& info) override;
   void trace_events(match::TraceIndex trace, std::span<const match::PacketEvent> events,
@@ -28,9 +29,9 @@ class MatchingSink final : public EventSink {
   void trace_closed(match::TraceIndex trace) override;
 
  private:
-  match::PacketMatcher& matcher_;
+  match::ConcurrentMatcher& matcher_;
   TraceOpened on_trace_opened_;
-  std::mutex mutex_;
+  std::mutex opened_mutex_;
 };
 
 struct ExperimentOptions {
@@ -39,8 +40,9 @@ struct ExperimentOptions {
 };
 
 // What the session hears while an experiment is read. Both callbacks run on
-// worker threads (and on the calling thread at the end), never two at once;
-// a trace's on_trace_opened comes before any message that involves it.
+// worker threads (and on the calling thread at the end), each never twice at
+// once; a trace's on_trace_opened returns before any message that involves it
+// is emitted.
 struct ExperimentCallbacks {
   MatchingSink::TraceOpened on_trace_opened;
   match::PacketMatcher::MatchCallback on_match;
@@ -54,7 +56,9 @@ struct ExperimentResult {
 };
 
 // Reads the traces and matches their packets: read_experiment into a
-// PacketMatcher, finished once reading ends (even when cancelled).
+// ConcurrentMatcher with a shard per worker, finished once reading ends
+// (even when cancelled). Addresses and ports are decoded only for the strict
+// key.
 ExperimentResult match_experiment(const std::vector<TraceSource>& traces, const ExperimentOptions& options,
                                   const ExperimentCallbacks& callbacks, const ProgressCallback& progress = {},
                                   const std::atomic<bool>* cancel = nullptr);

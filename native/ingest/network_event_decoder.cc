@@ -191,11 +191,13 @@ std::optional<NetworkEventDecoder> NetworkEventDecoder::for_class(const bt_event
   return decoder;
 }
 
-void NetworkEventDecoder::read_tcp(const bt_field* structure, const TcpPlan& plan, match::TcpFields& out,
-                                   match::Endpoints& endpoints) {
+void NetworkEventDecoder::read_tcp(const bt_field* structure, const TcpPlan& plan, match::TcpFields& out) {
   out.seq = static_cast<uint32_t>(read_unsigned(member(structure, plan.seq.index), plan.seq.is_signed));
   out.ack_seq = static_cast<uint32_t>(read_unsigned(member(structure, plan.ack_seq.index), plan.ack_seq.is_signed));
   out.flags = static_cast<uint16_t>(read_unsigned(member(structure, plan.flags.index), plan.flags.is_signed));
+}
+
+void NetworkEventDecoder::read_ports(const bt_field* structure, const TcpPlan& plan, match::Endpoints& endpoints) {
   if (plan.source_port && plan.dest_port) {
     endpoints.source_port =
         static_cast<uint16_t>(read_unsigned(member(structure, plan.source_port->index), plan.source_port->is_signed));
@@ -209,7 +211,7 @@ void NetworkEventDecoder::read_address(const bt_field* structure, const AddressP
   read_address_bytes(member(structure, plan.index), plan.is_array, plan.element_bits, out);
 }
 
-void NetworkEventDecoder::decode(const bt_event* event, match::PacketEvent& out) const {
+void NetworkEventDecoder::decode(const bt_event* event, match::PacketEvent& out, bool endpoints) const {
   out.direction = direction_;
   out.endpoints = {};
   const bt_field* payload = bt_event_borrow_payload_field_const(event);
@@ -219,16 +221,17 @@ void NetworkEventDecoder::decode(const bt_event* event, match::PacketEvent& out)
   }
   if (form_ == Form::kFlat) {
     out.layout = Layout::kTcp;
-    match::Endpoints endpoints;
-    read_tcp(payload, flat_tcp_, out.tcp, endpoints);
-    if (flat_saddr_ && flat_daddr_) {
+    read_tcp(payload, flat_tcp_, out.tcp);
+    if (endpoints && flat_saddr_ && flat_daddr_) {
+      match::Endpoints found;
+      read_ports(payload, flat_tcp_, found);
       const unsigned s = read_address_bytes(member(payload, flat_saddr_->index), flat_saddr_->is_array,
-                                            flat_saddr_->element_bits, endpoints.saddr);
+                                            flat_saddr_->element_bits, found.saddr);
       const unsigned d = read_address_bytes(member(payload, flat_daddr_->index), flat_daddr_->is_array,
-                                            flat_daddr_->element_bits, endpoints.daddr);
+                                            flat_daddr_->element_bits, found.daddr);
       if (s == d && (s == 4 || s == 16)) {
-        endpoints.family = s == 4 ? 4 : 6;
-        out.endpoints = endpoints;
+        found.family = s == 4 ? 4 : 6;
+        out.endpoints = found;
       }
     }
     return;
@@ -258,12 +261,14 @@ void NetworkEventDecoder::decode(const bt_event* event, match::PacketEvent& out)
     return;
   }
   out.layout = Layout::kTcp;
-  match::Endpoints endpoints;
-  endpoints.family = ip.family;
-  read_address(ip_header, *ip.saddr, endpoints.saddr);
-  read_address(ip_header, *ip.daddr, endpoints.daddr);
-  read_tcp(bt_field_variant_borrow_selected_option_field_const(transport_header), transport.tcp, out.tcp, endpoints);
-  if (transport.tcp.source_port && transport.tcp.dest_port) out.endpoints = endpoints;
+  const bt_field* tcp = bt_field_variant_borrow_selected_option_field_const(transport_header);
+  read_tcp(tcp, transport.tcp, out.tcp);
+  if (endpoints && transport.tcp.source_port && transport.tcp.dest_port) {
+    out.endpoints.family = ip.family;
+    read_address(ip_header, *ip.saddr, out.endpoints.saddr);
+    read_address(ip_header, *ip.daddr, out.endpoints.daddr);
+    read_ports(tcp, transport.tcp, out.endpoints);
+  }
 }
 
 }  // namespace tracesync::ingest

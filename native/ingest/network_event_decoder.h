@@ -43,8 +43,9 @@ class NetworkEventDecoder {
 
   match::Direction direction() const { return direction_; }
 
-  // Sets out.layout, out.tcp and out.endpoints from the event's payload.
-  void decode(const bt_event* event, match::PacketEvent& out) const;
+  // Sets out.layout, out.tcp and, when `endpoints`, out.endpoints from the
+  // event's payload.
+  void decode(const bt_event* event, match::PacketEvent& out, bool endpoints = true) const;
 
  private:
   struct IntegerMember {
@@ -77,8 +78,8 @@ class NetworkEventDecoder {
 
   static std::optional<TcpPlan> plan_tcp(const bt_field_class* structure);
   static std::optional<NetworkOption> plan_ip(const bt_field_class* structure, uint8_t family);
-  static void read_tcp(const bt_field* structure, const TcpPlan& plan, match::TcpFields& out,
-                       match::Endpoints& endpoints);
+  static void read_tcp(const bt_field* structure, const TcpPlan& plan, match::TcpFields& out);
+  static void read_ports(const bt_field* structure, const TcpPlan& plan, match::Endpoints& endpoints);
   static void read_address(const bt_field* structure, const AddressPlan& plan, std::array<uint8_t, 16>& out);
 
   match::Direction direction_ = match::Direction::kSend;

@@ -44,8 +44,64 @@ void PacketMatcher::set_domain(TraceIndex trace, const std::string& domain_id) {
   if (known == domain_ids_.end()) domain_ids_.push_back(domain_id);
 }
 
+PacketMatcher::HashedKey PacketMatcher::hashed(const PacketEvent& event) const {
+  HashedKey out{make_key(event, options_.key), 0};
+  out.hash = static_cast<uint32_t>(PacketKeyHash{}(out.key) >> 32);
+  return out;
+}
+
+uint32_t PacketMatcher::find_or_create(const HashedKey& hashed_key, model::Nanoseconds time) {
+  const PacketKey& key = hashed_key.key;
+  const uint32_t hash = hashed_key.hash;
+  const bool strict = options_.key == KeyKind::kStrict;
+  const uint32_t found = index_.find(hash, [&](uint32_t number) {
+    const TcpFields& tcp = records_[number].tcp;
+    return tcp.seq == key.tcp.seq && tcp.ack_seq == key.tcp.ack_seq && tcp.flags == key.tcp.flags &&
+           (!strict || endpoints_[number] == key.endpoints);
+  });
+  if (found != KeyIndex::kNone) return found;
+  const uint32_t number = records_.allocate();
+  Record& record = records_[number];
+  const uint32_t generation = record.generation + 1;
+  record = Record{};
+  record.tcp = key.tcp;
+  record.hash = hash;
+  record.generation = generation;
+  record.newest = time;
+  if (strict) {
+    endpoints_.ensure(number);
+    endpoints_[number] = key.endpoints;
+  }
+  index_.insert(hash, number);
+  if (bounded()) expiry_queue_.push_back({time, number});
+  return number;
+}
+
 void PacketMatcher::add(const PacketEvent& event) {
   check_trace(event.trace);
+  add_hashed(event, event.layout == Layout::kTcp ? hashed(event) : HashedKey{});
+}
+
+void PacketMatcher::add(std::span<const PacketEvent> events) {
+  // Lookups miss the cache once the index is large: compute the keys a few
+  // events ahead and have their index slots on the way.
+  constexpr std::size_t kAhead = 8;
+  HashedKey ahead[kAhead];
+  auto load = [&](std::size_t i) {
+    const PacketEvent& event = events[i];
+    check_trace(event.trace);
+    ahead[i % kAhead] = event.layout == Layout::kTcp ? hashed(event) : HashedKey{};
+    index_.prefetch(ahead[i % kAhead].hash);
+  };
+  for (std::size_t i = 0; i < std::min(kAhead, events.size()); ++i) load(i);
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    const HashedKey key = ahead[i % kAhead];
+    if (i + kAhead < events.size()) load(i + kAhead);
+    add_hashed(events[i], key);
+  }
+}
+
+void PacketMatcher::add_hashed(const PacketEvent& event, const HashedKey& key) {
   auto count = [&](TraceIndex trace, Counter counter) {
     ++(total_.*counter);
     ++(per_trace_[trace].*counter);
@@ -59,42 +115,40 @@ void PacketMatcher::add(const PacketEvent& event) {
   if (options_.key == KeyKind::kStrict && !event.endpoints.present()) count(event.trace, &MatchStatistics::tc_key_fallback);
   if (closed_[event.trace] || event.time < watermark_[event.trace]) count(event.trace, &MatchStatistics::late);
 
-  auto [it, inserted] = table_.try_emplace(make_key(event, options_.key));
-  Node& node = *it;
-  Entry& entry = node.second;
-  if (inserted) {
-    entry.newest = event.time;
-    expiry_queue_.push({event.time, &node});
-  } else {
-    entry.newest = std::max(entry.newest, event.time);
-  }
+  const uint32_t number = find_or_create(key, event.time);
+  Record& record = records_[number];
+  record.newest = std::max(record.newest, event.time);
 
   const End end{event.time, event.trace};
-  std::optional<End>& kept = is_send ? entry.send : entry.receive;
-  ++(is_send ? entry.sends : entry.receives);
-  if (!kept) {
-    kept = end;
-  } else if (end < *kept && !entry.emitted) {
-    count_repeat(node, event.direction, kept->trace);  // the former first one is the repeat
-    kept = end;
+  const End kept = is_send ? record.send() : record.receive();
+  ++(is_send ? record.sends : record.receives);
+  if (!kept.present()) {
+    record.set(event.direction, end);
+  } else if (end < kept && !record.emitted) {
+    count_repeat(record, event.direction, kept.trace);  // the former first one is the repeat
+    record.set(event.direction, end);
   } else {
-    count_repeat(node, event.direction, event.trace);
+    count_repeat(record, event.direction, event.trace);
   }
 
-  if (entry.send && entry.receive && !entry.emitted && !entry.queued) {
-    entry.queued = true;
-    settle_queue_.push({std::max(entry.send->time, entry.receive->time), &node});
+  if (record.send().present() && record.receive().present() && !record.emitted && !record.queued) {
+    const model::Nanoseconds settles = std::max(record.send_time, record.receive_time);
+    if (!progress_ || settles < *progress_) {
+      emit(record);  // final already
+    } else {
+      record.queued = true;
+      settle_queue_[settles >> kSliceBits].push_back({settles, number, record.generation});
+    }
   }
   drain();
 }
 
-void PacketMatcher::count_repeat(const Node& node, Direction direction, TraceIndex trace) {
+void PacketMatcher::count_repeat(const Record& record, Direction direction, TraceIndex trace) {
   const Counter counter = direction == Direction::kSend ? &MatchStatistics::retransmissions : &MatchStatistics::duplicates;
   ++(total_.*counter);
   ++(per_trace_[trace].*counter);
-  const Entry& entry = node.second;
-  if (entry.emitted && !same_domain(entry.send->trace, entry.receive->trace)) {
-    MatchStatistics& link = link_of(entry);
+  if (record.emitted && !same_domain(record.send_trace, record.receive_trace)) {
+    MatchStatistics& link = link_of(record);
     ++(link.*counter);
     ++(direction == Direction::kSend ? link.sends : link.receives);
   }
@@ -126,78 +180,98 @@ void PacketMatcher::recompute_progress() {
 void PacketMatcher::drain() {
   // An end earlier than the progress of every open trace is final: every
   // event still to come is later. With no trace open, everything is final.
-  while (!settle_queue_.empty() && (!progress_ || settle_queue_.top().time < *progress_)) {
-    Node& node = *settle_queue_.top().node;
-    settle_queue_.pop();
-    emit(node);
+  while (!settle_queue_.empty()) {
+    const auto slice = settle_queue_.begin();
+    const bool passed = !progress_ || saturating_add(slice->first, 1) <= (*progress_ >> kSliceBits);
+    if (!passed) break;
+    for (const Waiting& waiting : slice->second) {
+      Record& record = records_[waiting.record];
+      if (record.generation == waiting.generation && record.queued) emit(record);
+    }
+    settle_queue_.erase(slice);
   }
   // Expiry needs an open trace: once all are closed, what is left is
   // "unmatched at the end", not expired. Settling runs first, and a key
   // settles no later than it expires (its later end is not newer than its
-  // newest event), so no waiting entry is dropped.
+  // newest event), so a dropped record has been emitted if it had both ends.
   if (!progress_) return;
-  while (!expiry_queue_.empty() && saturating_add(expiry_queue_.top().time, options_.horizon) < *progress_) {
-    Node& node = *expiry_queue_.top().node;
-    expiry_queue_.pop();
-    if (saturating_add(node.second.newest, options_.horizon) < *progress_) {
-      drop(node);
+  while (!expiry_queue_.empty() && saturating_add(expiry_queue_.front().first, options_.horizon) < *progress_) {
+    const uint32_t number = expiry_queue_.front().second;
+    expiry_queue_.pop_front();
+    const model::Nanoseconds newest = records_[number].newest;
+    if (saturating_add(newest, options_.horizon) < *progress_) {
+      drop(number);
     } else {
-      expiry_queue_.push({node.second.newest, &node});
+      expiry_queue_.push_back({newest, number});
     }
   }
 }
 
-void PacketMatcher::emit(Node& node) {
-  Entry& entry = node.second;
-  entry.queued = false;
-  entry.emitted = true;
-  const End send = *entry.send;
-  const End receive = *entry.receive;
+void PacketMatcher::emit(Record& record) {
+  record.queued = false;
+  record.emitted = true;
+  const End send = record.send();
+  const End receive = record.receive();
   const bool same = same_domain(send.trace, receive.trace);
   const Counter counter = same ? &MatchStatistics::same_domain : &MatchStatistics::matches;
   ++(total_.*counter);
   ++(per_trace_[send.trace].*counter);
   if (receive.trace != send.trace) ++(per_trace_[receive.trace].*counter);
   if (same) return;
-  MatchStatistics& link = link_of(entry);
+  MatchStatistics& link = link_of(record);
   ++link.matches;
-  link.sends += entry.sends;
-  link.receives += entry.receives;
-  link.retransmissions += entry.sends - 1;
-  link.duplicates += entry.receives - 1;
+  link.sends += record.sends;
+  link.receives += record.receives;
+  link.retransmissions += record.sends - 1;
+  link.duplicates += record.receives - 1;
   if (on_match_) on_match_({send.trace, send.time, receive.trace, receive.time});
 }
 
-void PacketMatcher::drop(Node& node) {
-  const Entry& entry = node.second;
-  if (!entry.emitted) {
-    const End end = entry.send ? *entry.send : *entry.receive;
+void PacketMatcher::drop(uint32_t number) {
+  Record& record = records_[number];
+  if (record.queued) emit(record);  // cannot happen (see drain), but never lose a message
+  if (!record.emitted) {
+    const End end = record.send().present() ? record.send() : record.receive();
     ++total_.expired;
     ++per_trace_[end.trace].expired;
   }
-  table_.erase(node.first);
+  index_.erase(record.hash, number);
+  ++record.generation;
+  records_.release(number);
 }
 
-MatchStatistics& PacketMatcher::link_of(const Entry& entry) {
-  const std::string& a = domain_ids_[domain_of_[entry.send->trace]];
-  const std::string& b = domain_ids_[domain_of_[entry.receive->trace]];
-  return a < b ? per_link_[{a, b}] : per_link_[{b, a}];
+MatchStatistics& PacketMatcher::link_of(const Record& record) {
+  const uint32_t a = domain_of_[record.send_trace];
+  const uint32_t b = domain_of_[record.receive_trace];
+  return per_link_[{std::min(a, b), std::max(a, b)}];
+}
+
+std::map<PacketMatcher::LinkKey, MatchStatistics> PacketMatcher::link_statistics() const {
+  std::map<LinkKey, MatchStatistics> out;
+  for (const auto& [link, statistics] : per_link_) {
+    const std::string& a = domain_ids_[link.first];
+    const std::string& b = domain_ids_[link.second];
+    out[a < b ? LinkKey{a, b} : LinkKey{b, a}] += statistics;
+  }
+  return out;
 }
 
 void PacketMatcher::finish() {
   std::fill(closed_.begin(), closed_.end(), true);
   progress_.reset();
   drain();
-  for (const auto& [key, entry] : table_) {
-    if (entry.send && entry.receive) continue;  // emitted by drain()
-    const bool is_send = entry.send.has_value();
-    const TraceIndex trace = is_send ? entry.send->trace : entry.receive->trace;
+  records_.for_each_live([&](uint32_t, const Record& record) {
+    if (record.send().present() && record.receive().present()) return;  // emitted by drain()
+    const bool is_send = record.send().present();
+    const TraceIndex trace = is_send ? record.send_trace : record.receive_trace;
     const Counter counter = is_send ? &MatchStatistics::unmatched_sends : &MatchStatistics::unmatched_receives;
     ++(total_.*counter);
     ++(per_trace_[trace].*counter);
-  }
-  table_.clear();
-  expiry_queue_ = {};
+  });
+  index_.clear();
+  records_.clear();
+  endpoints_.clear();
+  expiry_queue_.clear();
 }
 
 }  // namespace tracesync::match

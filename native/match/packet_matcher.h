@@ -3,12 +3,14 @@
 #include <functional>
 #include <map>
 #include <optional>
-#include <queue>
+#include <span>
+#include <deque>
 #include <string>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
+#include "match/chunked_pool.h"
+#include "match/key_index.h"
 #include "match/match_statistics.h"
 #include "match/packet_event.h"
 #include "match/packet_key.h"
@@ -52,8 +54,11 @@ struct MatchedMessage {
 // When a message is emitted: once its pair can no longer change, i.e. both
 // kept ends are earlier than the progress of every trace still open (the
 // smallest w over open traces). An earlier send arriving later could
-// otherwise replace a pair already emitted. Messages are therefore emitted
-// during add / advance / close / finish, in no particular order.
+// otherwise replace a pair already emitted. Waiting messages are grouped in
+// slices of kSettleSlice ns and a slice leaves whole once that progress has
+// passed its end, so a message may wait up to one slice longer than needed.
+// Messages are emitted during add / advance / close / finish, in no
+// particular order.
 //
 // Bounded memory: an entry whose newest event is more than the horizon older
 // than the progress of every open trace is dropped; if it had one end only,
@@ -72,6 +77,7 @@ struct MatchedMessage {
 // Not thread-safe: callers serialize. The callback runs inside the calls.
 class PacketMatcher {
  public:
+  static constexpr model::Nanoseconds kSettleSlice = model::Nanoseconds{1} << 20;  // about 1 ms
   using MatchCallback = std::function<void(const MatchedMessage&)>;
   // A link between two domains, the smaller id first (byte-wise).
   using LinkKey = std::pair<std::string, std::string>;
@@ -85,6 +91,8 @@ class PacketMatcher {
   void set_domain(TraceIndex trace, const std::string& domain_id);
 
   void add(const PacketEvent& event);
+  // The same for several events, faster: their index slots are loaded ahead.
+  void add(std::span<const PacketEvent> events);
   // Promise: no event of `trace` given later is earlier than `watermark`.
   void advance(TraceIndex trace, model::Nanoseconds watermark);
   // No more events of `trace`.
@@ -101,44 +109,72 @@ class PacketMatcher {
   const MatchStatistics& trace_statistics(TraceIndex trace) const { return per_trace_.at(trace); }
   // Per link: matches, and the sends, receives, retransmissions and
   // duplicates of the keys matched on it.
-  const std::map<LinkKey, MatchStatistics>& link_statistics() const { return per_link_; }
+  std::map<LinkKey, MatchStatistics> link_statistics() const;
   // Keys held in memory now.
-  std::size_t pending_keys() const { return table_.size(); }
+  std::size_t pending_keys() const { return index_.size(); }
 
  private:
+  static constexpr TraceIndex kNoTrace = UINT32_MAX;
   // One end of a key; ends are ordered by (time, trace).
   struct End {
     model::Nanoseconds time = 0;
-    TraceIndex trace = 0;
+    TraceIndex trace = kNoTrace;  // kNoTrace: no such end yet
+    bool present() const { return trace != kNoTrace; }
     friend auto operator<=>(const End&, const End&) = default;
   };
-  struct Entry {
-    std::optional<End> send;     // the first send
-    std::optional<End> receive;  // the first receive
+  // What is known of one key, in 64 bytes (the strict key's addresses and
+  // ports live in endpoints_, under the same number). Numbers are reused; a
+  // number's generation changes on reuse, so stale queue items are seen.
+  struct Record {
+    TcpFields tcp;
+    bool queued = false;   // waits in settle_queue_
+    bool emitted = false;  // its message was emitted (or counted same-domain)
+    uint32_t hash = 0;
+    uint32_t generation = 0;
+    TraceIndex send_trace = kNoTrace;  // the first send ...
+    TraceIndex receive_trace = kNoTrace;  // ... and the first receive
+    model::Nanoseconds send_time = 0;
+    model::Nanoseconds receive_time = 0;
+    model::Nanoseconds newest = 0;  // the latest time of any event of the key
     uint32_t sends = 0;
     uint32_t receives = 0;
-    model::Nanoseconds newest = 0;  // the latest time of any event of the key
-    bool queued = false;            // waits in settle_queue_
-    bool emitted = false;           // its message was emitted (or counted same-domain)
+
+    End send() const { return {send_time, send_trace}; }
+    End receive() const { return {receive_time, receive_trace}; }
+    void set(Direction direction, End end) {
+      (direction == Direction::kSend ? send_time : receive_time) = end.time;
+      (direction == Direction::kSend ? send_trace : receive_trace) = end.trace;
+    }
   };
-  using Table = std::unordered_map<PacketKey, Entry, PacketKeyHash>;
-  using Node = Table::value_type;
-  // An entry waiting for the progress of every open trace to pass `time`.
+  // A record waiting for the progress of every open trace to pass `time`.
   struct Waiting {
     model::Nanoseconds time = 0;
-    Node* node = nullptr;
-    bool operator>(const Waiting& other) const { return time > other.time; }
+    uint32_t record = 0;
+    uint32_t generation = 0;
   };
-  using WaitQueue = std::priority_queue<Waiting, std::vector<Waiting>, std::greater<Waiting>>;
+  // Waiting records by time slice: a slice is emitted whole once progress
+  // has passed its end, so no sorting within it.
+  static constexpr int kSliceBits = 20;
+  static_assert(kSettleSlice == model::Nanoseconds{1} << kSliceBits);
+  using SettleQueue = std::map<model::Nanoseconds, std::vector<Waiting>>;
 
-  void count_repeat(const Node& node, Direction direction, TraceIndex trace);
+  // A key and its hash, as looked up in index_.
+  struct HashedKey {
+    PacketKey key;
+    uint32_t hash = 0;
+  };
+  HashedKey hashed(const PacketEvent& event) const;
+  void add_hashed(const PacketEvent& event, const HashedKey& key);
+  uint32_t find_or_create(const HashedKey& key, model::Nanoseconds time);
+  void count_repeat(const Record& record, Direction direction, TraceIndex trace);
   void drain();
-  void emit(Node& node);
-  void drop(Node& node);
+  void emit(Record& record);
+  void drop(uint32_t number);
   void recompute_progress();
-  MatchStatistics& link_of(const Entry& entry);
+  MatchStatistics& link_of(const Record& record);
   bool same_domain(TraceIndex a, TraceIndex b) const { return domain_of_[a] == domain_of_[b]; }
   void check_trace(TraceIndex trace) const;
+  bool bounded() const { return options_.horizon != MatchOptions::kUnbounded; }
 
   MatchOptions options_;
   MatchCallback on_match_;
@@ -150,13 +186,19 @@ class PacketMatcher {
   // The smallest watermark over open traces; nullopt once all are closed.
   std::optional<model::Nanoseconds> progress_ = INT64_MIN;
 
-  Table table_;
-  WaitQueue settle_queue_;  // by the later kept end: emitted once progress passes it
-  WaitQueue expiry_queue_;  // by the newest event: dropped once progress passes it + horizon
+  ChunkedPool<Record> records_;
+  ChunkedPool<Endpoints> endpoints_;  // strict key only: parallel to records_ (ensure(), never allocate())
+  KeyIndex index_;                    // key -> record number
+  SettleQueue settle_queue_;  // by the later kept end: emitted once progress passes it
+  // One item per live record when bounded, roughly in time order: {newest
+  // time when queued, record}. A record is dropped when its item reaches the
+  // front and progress has passed its newest time + horizon; an item behind a
+  // later one waits a little longer, which is always safe.
+  std::deque<std::pair<model::Nanoseconds, uint32_t>> expiry_queue_;
 
   MatchStatistics total_;
   std::vector<MatchStatistics> per_trace_;
-  std::map<LinkKey, MatchStatistics> per_link_;
+  std::map<std::pair<uint32_t, uint32_t>, MatchStatistics> per_link_;  // by domain numbers, smaller number first
 };
 
 }  // namespace tracesync::match

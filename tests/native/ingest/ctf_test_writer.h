@@ -16,6 +16,7 @@
 #include <filesystem>
 #include <fstream>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -35,6 +36,15 @@ class BitWriter {
   }
   void put(uint64_t value, unsigned bits, unsigned alignment, bool big_endian = false) {
     align(alignment);
+    if (position_ % 8 == 0 && bits % 8 == 0) {  // whole bytes: the common case, done bytewise
+      const unsigned n = bits / 8;
+      grow(position_ + bits);
+      for (unsigned i = 0; i < n; ++i) {
+        bytes_[position_ / 8 + i] = static_cast<uint8_t>(value >> (8 * (big_endian ? n - 1 - i : i)));
+      }
+      position_ += bits;
+      return;
+    }
     for (unsigned i = 0; i < bits; ++i) {
       const unsigned bit = big_endian ? bits - 1 - i : i;
       if ((value >> bit) & 1) {
@@ -58,7 +68,10 @@ class BitWriter {
  private:
   void grow(uint64_t bits = 0) {
     const uint64_t need = (std::max(bits, position_) + 7) / 8;
-    if (bytes_.size() < need) bytes_.resize(need, 0);
+    if (bytes_.size() < need) {
+      if (bytes_.capacity() < need) bytes_.reserve(std::max<uint64_t>(need, 2 * bytes_.capacity()));
+      bytes_.resize(need, 0);
+    }
   }
   std::vector<uint8_t> bytes_;
   uint64_t position_ = 0;
@@ -98,6 +111,7 @@ struct TraceShape {
   bool timestamps = true;   // timestamp fields in the packet context and event header
   int64_t clock_offset_seconds = 1'700'000'000;
   std::size_t streams = 1;  // events are dealt to the stream files in turn
+  std::size_t events_per_packet = 0;  // 0: one packet per stream file
 };
 
 inline const std::vector<std::string>& event_names() {
@@ -367,17 +381,14 @@ inline void write_payload(BitWriter& w, const NetEvent& e, Layout layout) {
   }
 }
 
-// One packet holding `events` (sorted by time) in one stream file.
-inline std::vector<uint8_t> stream_file(const std::vector<NetEvent>& events, const TraceShape& shape) {
-  const Layout layout = shape.layout;
-  BitWriter w;
+// One packet holding `events` (sorted by time), appended to `w`.
+inline void write_packet(BitWriter& w, std::span<const NetEvent> events, const TraceShape& shape) {
+  const uint64_t start = w.position();
   w.put(0xc1fc1fc1, 32, 8);  // magic
   w.put(0, 32, 8);           // stream_id
-  const uint64_t begin = events.empty() ? 0 : events.front().time;
-  const uint64_t end = events.empty() ? 0 : events.back().time;
   if (shape.timestamps) {
-    w.put(begin, 64, 8);
-    w.put(end, 64, 8);
+    w.put(events.empty() ? 0 : events.front().time, 64, 8);
+    w.put(events.empty() ? 0 : events.back().time, 64, 8);
   }
   const uint64_t sizes_at = w.position();
   w.put(0, 64, 8);  // content_size, patched below
@@ -387,16 +398,29 @@ inline std::vector<uint8_t> stream_file(const std::vector<NetEvent>& events, con
     const auto id = std::find(names.begin(), names.end(), e.name) - names.begin();
     w.put(static_cast<uint64_t>(id), 32, 8);
     if (shape.timestamps) w.put(e.time, 64, 8);
-    write_payload(w, e, layout);
+    write_payload(w, e, shape.layout);
   }
   w.align(8);
-  const uint64_t content_bits = w.position();
+  const uint64_t content_bits = w.position() - start;
   std::vector<uint8_t>& bytes = w.bytes();
   for (int i = 0; i < 8; ++i) {
     bytes[sizes_at / 8 + i] = static_cast<uint8_t>(content_bits >> (8 * i));
     bytes[sizes_at / 8 + 8 + i] = static_cast<uint8_t>(content_bits >> (8 * i));
   }
-  return bytes;
+}
+
+// The packets of one stream file.
+inline std::vector<uint8_t> stream_file(const std::vector<NetEvent>& events, const TraceShape& shape) {
+  BitWriter w;
+  const std::size_t per_packet = shape.events_per_packet == 0 ? std::max<std::size_t>(events.size(), 1)
+                                                              : shape.events_per_packet;
+  std::size_t at = 0;
+  do {
+    const std::size_t n = std::min(per_packet, events.size() - at);
+    write_packet(w, std::span<const NetEvent>(events).subspan(at, n), shape);
+    at += n;
+  } while (at < events.size());
+  return std::move(w.bytes());
 }
 
 inline void write_file(const fs::path& path, const std::string& text) {

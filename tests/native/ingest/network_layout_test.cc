@@ -67,8 +67,10 @@ ReadOptions one_job() {
 }
 
 testing::TraceShape shape(testing::Layout layout, const std::string& hostname = "host",
-                          std::optional<std::string> clock_uuid = std::nullopt, std::size_t streams = 1) {
+                          std::optional<std::string> clock_uuid = std::nullopt, std::size_t streams = 1,
+                          std::size_t events_per_packet = 0) {
   testing::TraceShape out;
+  out.events_per_packet = events_per_packet;
   out.layout = layout;
   out.hostname = hostname;
   out.clock_uuid = std::move(clock_uuid);
@@ -189,12 +191,12 @@ TEST(NetworkDirection, KnowsTheSendAndReceiveEvents) {
   EXPECT_FALSE(network_direction("sched_switch"));
 }
 
-TEST(TraceReading, StreamsOfOneTraceAreAllReadAndTheTraceIsDescribed) {
+TEST(TraceReading, EveryPacketOfEveryStreamIsReadAndTheTraceIsDescribed) {
   testing::TempDir dir("streams");
   std::vector<NetEvent> written;
   for (uint32_t i = 0; i < 40; ++i) written.push_back(tcp_event(i % 2 ? "net_dev_queue" : "timer_init", 1000 + 10 * i, i));
   testing::write_trace(dir.path() / "t",
-                       shape(testing::Layout::kLttng211, "alpha", "0123abcd-0000-1111-2222-333344445555", 3),
+                       shape(testing::Layout::kLttng211, "alpha", "0123abcd-0000-1111-2222-333344445555", 3, 4),
                        written);
   const Read read = read_trace(dir.path() / "t");
   const TraceReport& trace = read.report.traces[0];

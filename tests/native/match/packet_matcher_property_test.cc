@@ -6,10 +6,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
+#include "match/concurrent_matcher.h"
 #include "match/packet_matcher.h"
 #include "matching_oracle.h"
 
@@ -21,14 +24,16 @@ struct Experiment {
   std::vector<PacketEvent> events;
 };
 
+constexpr model::Nanoseconds kSkew = 2'000'000;
+
 struct Shape {
   std::size_t messages = 400;
   // Keys are drawn from this many values: few keys collide often (and far
   // apart in time); "unique" keys only collide with the next message's.
   std::size_t key_pool = 300;
   bool unique_keys = false;
-  model::Nanoseconds gap = 1000;  // between messages
-  model::Nanoseconds max_delay = 5000;
+  model::Nanoseconds gap = 1'000'000;  // between messages (at most)
+  model::Nanoseconds max_delay = 5'000'000;
   bool strict_fields = false;
 };
 
@@ -69,8 +74,8 @@ Experiment generate(uint64_t seed, const Shape& shape) {
       PacketEvent e = base;
       e.trace = to;
       e.direction = Direction::kReceive;
-      // Clocks differ: trace 3 runs 2000 ns ahead, so receives may precede sends.
-      e.time = sent + delay() + (to == 3 ? 2000 : 0);
+      // Clocks differ: trace 3 runs kSkew ahead, so receives may precede sends.
+      e.time = sent + delay() + (to == 3 ? kSkew : 0);
       x.events.push_back(e);
     }
   }
@@ -239,8 +244,8 @@ TEST(PacketMatcherProperty, StrictKeyGivesTheSortedOrderResult) {
 TEST(PacketMatcherProperty, AHorizonCoveringEveryKeyChangesNothingAndBoundsMemory) {
   // Keys recur only between neighbouring messages; every event of a key lies
   // within gap + delays + clock difference of the previous one.
-  const Shape shape{.messages = 3000, .unique_keys = true, .gap = 1000, .max_delay = 5000};
-  const model::Nanoseconds horizon = 2 * (shape.gap + 2 * shape.max_delay + 2000);
+  const Shape shape{.messages = 3000, .unique_keys = true, .gap = 1'000'000, .max_delay = 5'000'000};
+  const model::Nanoseconds horizon = 2 * (shape.gap + 2 * shape.max_delay + kSkew);
   for (uint64_t seed = 200; seed < 215; ++seed) {
     const Experiment x = generate(seed, shape);
     const std::size_t most_keys = check_against_oracle(x, {.horizon = horizon}, seed, 2).max_pending;
@@ -253,7 +258,8 @@ TEST(PacketMatcherProperty, AHorizonCoveringEveryKeyChangesNothingAndBoundsMemor
 TEST(PacketMatcherProperty, AShortHorizonLosesMatchesButKeepsEveryEventAccountedFor) {
   const Experiment x = generate(7, {.messages = 2000, .key_pool = 50});
   std::vector<MatchedMessage> emitted;
-  PacketMatcher matcher({.horizon = 3000}, x.domain_of.size(), [&](const MatchedMessage& m) { emitted.push_back(m); });
+  PacketMatcher matcher({.horizon = 3'000'000}, x.domain_of.size(),
+                        [&](const MatchedMessage& m) { emitted.push_back(m); });
   for (TraceIndex t = 0; t < x.domain_of.size(); ++t) matcher.set_domain(t, x.domain_of[t]);
   feed(matcher, x, 7, 2);
   EXPECT_GT(matcher.total().expired, 0u);
@@ -262,6 +268,57 @@ TEST(PacketMatcherProperty, AShortHorizonLosesMatchesButKeepsEveryEventAccounted
   const oracle::Result unbounded = oracle::match_sorted(x.events, KeyKind::kTc, x.domain_of);
   EXPECT_EQ(matcher.total().sends, unbounded.total.sends);
   EXPECT_NE(matcher.total().matches, unbounded.total.matches);  // keys recur far apart: they re-pair
+}
+
+// Each trace fed by its own thread, in batches, as the readers do: the
+// sharded matcher's messages and statistics still equal the oracle's.
+TEST(ConcurrentMatcherProperty, ThreadsFeedingShardsGiveTheSortedOrderResult) {
+  for (uint64_t seed = 300; seed < 310; ++seed) {
+    const Experiment x = generate(seed, {.messages = 3000, .strict_fields = true});
+    for (KeyKind kind : {KeyKind::kTc, KeyKind::kStrict}) {
+      std::vector<MatchedMessage> emitted;
+      std::atomic<int> inside = 0;  // callbacks running now: must never exceed one
+      bool overlapped = false;
+      ConcurrentMatcher matcher({.key = kind, .horizon = MatchOptions::kUnbounded}, x.domain_of.size(), 3,
+                                [&](const MatchedMessage& m) {
+                                  if (++inside > 1) overlapped = true;
+                                  emitted.push_back(m);
+                                  --inside;
+                                });
+      for (TraceIndex t = 0; t < x.domain_of.size(); ++t) matcher.set_domain(t, x.domain_of[t]);
+      std::vector<std::thread> readers;
+      for (TraceIndex t = 0; t < x.domain_of.size(); ++t) {
+        readers.emplace_back([&, t] {
+          std::vector<PacketEvent> mine;
+          for (const PacketEvent& e : x.events) {
+            if (e.trace == t) mine.push_back(e);
+          }
+          std::sort(mine.begin(), mine.end(), [](const PacketEvent& a, const PacketEvent& b) { return a.time < b.time; });
+          for (std::size_t at = 0; at < mine.size(); at += 64) {
+            const std::size_t n = std::min<std::size_t>(64, mine.size() - at);
+            const model::Nanoseconds progress = at + n < mine.size() ? mine[at + n].time : INT64_MAX - 1;
+            matcher.add(t, std::span<const PacketEvent>(mine).subspan(at, n), progress);
+          }
+          matcher.close(t);
+        });
+      }
+      for (std::thread& reader : readers) reader.join();
+      matcher.finish();
+      EXPECT_FALSE(overlapped);
+      std::sort(emitted.begin(), emitted.end());
+      const oracle::Result want = oracle::match_sorted(x.events, kind, x.domain_of);
+      const std::string where = "seed " + std::to_string(seed) + ", key " + std::string(to_string(kind));
+      EXPECT_EQ(emitted, want.messages) << where;
+      expect_equal(matcher.total(), want.total, where);
+      for (TraceIndex t = 0; t < x.domain_of.size(); ++t) {
+        expect_equal(matcher.trace_statistics(t), want.per_trace[t], where + ", trace " + std::to_string(t));
+      }
+      EXPECT_EQ(matcher.link_statistics().size(), want.per_link.size()) << where;
+      for (const auto& [link, stats] : want.per_link) {
+        expect_equal(matcher.link_statistics()[link], stats, where + ", link " + link.first + "-" + link.second);
+      }
+    }
+  }
 }
 
 }  // namespace

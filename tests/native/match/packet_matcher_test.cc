@@ -188,19 +188,22 @@ TEST(PacketMatcher, StrictKeyFallsBackToTcFieldsForEventsWithoutAddresses) {
 }
 
 TEST(PacketMatcher, EmitsOnceEveryOpenTraceHasPassedBothEnds) {
+  constexpr model::Nanoseconds kSlice = PacketMatcher::kSettleSlice;
   Harness h({"A", "B", "C"});
   h.matcher.add(send(0, 100, 1));
   h.matcher.add(receive(1, 150, 1));
   EXPECT_TRUE(h.emitted.empty());  // trace 2 could still hold an earlier send
-  h.matcher.advance(0, 1000);
-  h.matcher.advance(1, 1000);
+  h.matcher.advance(0, 10 * kSlice);
+  h.matcher.advance(1, 10 * kSlice);
   EXPECT_TRUE(h.emitted.empty());
   h.matcher.advance(2, 150);  // an event at 150 of trace 2 could still come
   EXPECT_TRUE(h.emitted.empty());
-  h.matcher.advance(2, 151);
+  h.matcher.advance(2, kSlice - 1);  // past both ends, not yet past their slice
+  EXPECT_TRUE(h.emitted.empty());
+  h.matcher.advance(2, kSlice);
   ASSERT_EQ(h.emitted.size(), 1u);
   // A later send of the key is a retransmission; the message stands.
-  h.matcher.add(send(2, 160, 1));
+  h.matcher.add(send(2, kSlice + 160, 1));
   h.matcher.finish();
   EXPECT_EQ(h.emitted.size(), 1u);
   EXPECT_EQ(h.matcher.total().retransmissions, 1u);
@@ -217,12 +220,22 @@ TEST(PacketMatcher, ClosingTheLastOpenTraceEmits) {
   EXPECT_EQ(h.emitted.size(), 1u);
 }
 
+TEST(PacketMatcher, EmitsAtOnceWhenEveryOpenTraceIsAlreadyPast) {
+  Harness h({"A", "B"});
+  h.matcher.advance(0, 200);
+  h.matcher.advance(1, 200);
+  h.matcher.add(send(0, 100, 1));  // late: breaks the promise, but tests the path
+  EXPECT_TRUE(h.emitted.empty());
+  h.matcher.add(receive(1, 150, 1));
+  EXPECT_EQ(h.emitted.size(), 1u);
+}
+
 TEST(PacketMatcher, CountsEventsThatBreakTheirTracesPromise) {
   Harness h({"A", "B"});
   h.matcher.add(send(0, 100, 1));
   h.matcher.add(receive(1, 150, 1));
-  h.matcher.advance(0, 200);
-  h.matcher.advance(1, 200);
+  h.matcher.advance(0, PacketMatcher::kSettleSlice);
+  h.matcher.advance(1, PacketMatcher::kSettleSlice);
   ASSERT_EQ(h.emitted.size(), 1u);
   h.matcher.add(send(0, 90, 1));  // earlier than promised: too late to change the message
   h.matcher.finish();
