@@ -92,7 +92,7 @@ TEST(PacketMatcher, KeepsTheEarliestSendEvenWhenItArrivesLast) {
   EXPECT_EQ(h.emitted[0], (MatchedMessage{0, 100, 1, 150}));
   EXPECT_EQ(h.matcher.total().retransmissions, 1u);
   EXPECT_EQ(h.matcher.total().duplicates, 2u);
-  const MatchStatistics& link = h.matcher.link_statistics().at({"A", "B"});
+  const MatchStatistics link = h.matcher.link_statistics().at({"A", "B"});
   EXPECT_EQ(link.sends, 2u);
   EXPECT_EQ(link.receives, 3u);
   EXPECT_EQ(link.retransmissions, 1u);
