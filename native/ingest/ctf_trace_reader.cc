@@ -164,6 +164,30 @@ void CtfTraceReader::fail(std::string problem) {
 }
 
 CtfTraceReader::State CtfTraceReader::step(std::size_t rounds) {
+  try {
+    return read_some(rounds);
+  } catch (const std::exception& e) {
+    abandon(std::string("internal error while reading: ") + e.what());
+  } catch (...) {
+    abandon("internal error while reading");
+  }
+  return state_;
+}
+
+// Ends the trace after an exception (the sink threw, or memory ran out):
+// like fail(), without trusting the sink to take more.
+void CtfTraceReader::abandon(std::string problem) {
+  problem_ = std::move(problem);
+  state_ = State::kFailed;
+  bt_current_thread_clear_error();
+  close_graph();
+  try {
+    sink_.trace_closed(index_);
+  } catch (...) {  // nothing more can be done for this trace
+  }
+}
+
+CtfTraceReader::State CtfTraceReader::read_some(std::size_t rounds) {
   if (state_ == State::kNew) {
     if (!open()) return state_;
     state_ = State::kReading;

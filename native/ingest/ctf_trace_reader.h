@@ -87,6 +87,8 @@ class CtfTraceReader {
 
   friend struct SinkMethods;
 
+  State read_some(std::size_t rounds);
+  void abandon(std::string problem);
   bool open();
   bool precheck();
   std::string query_ranges();  // a problem, or empty

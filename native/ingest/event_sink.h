@@ -26,7 +26,8 @@ class EventSink {
                             model::Nanoseconds progress) = 0;
 
   // No more events of the trace: it was read to its end, or reading failed
-  // (what was delivered before the failure stands).
+  // (what was delivered before the failure stands). Not called for traces
+  // left unfinished by a cancellation.
   virtual void trace_closed(match::TraceIndex trace) = 0;
 };
 

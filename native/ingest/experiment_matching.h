@@ -42,7 +42,8 @@ struct ExperimentOptions {
 // What the session hears while an experiment is read. Both callbacks run on
 // worker threads (and on the calling thread at the end), each never twice at
 // once; a trace's on_trace_opened returns before any message that involves it
-// is emitted.
+// is emitted. They should not throw: if one does, the trace being read when
+// it did fails with that message.
 struct ExperimentCallbacks {
   MatchingSink::TraceOpened on_trace_opened;
   match::PacketMatcher::MatchCallback on_match;

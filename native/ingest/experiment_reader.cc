@@ -133,6 +133,18 @@ ExperimentReport read_experiment(const std::vector<TraceSource>& traces, const R
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   const std::size_t jobs = std::min<std::size_t>(options.jobs == 0 ? cores : options.jobs, readers.size());
   std::vector<std::thread> workers;
+  // Whatever happens below (a throwing progress callback included), the
+  // workers are stopped and joined before the readers go.
+  struct JoinWorkers {
+    TurnScheduler& scheduler;
+    std::vector<std::thread>& workers;
+    ~JoinWorkers() {
+      scheduler.stop();
+      for (std::thread& worker : workers) {
+        if (worker.joinable()) worker.join();
+      }
+    }
+  } join_workers{scheduler, workers};
   for (std::size_t w = 0; w < jobs; ++w) {
     workers.emplace_back([&] {
       while (const auto i = scheduler.take()) {
@@ -172,6 +184,7 @@ ExperimentReport read_experiment(const std::vector<TraceSource>& traces, const R
       break;
     }
   }
+  scheduler.stop();
   for (std::thread& worker : workers) worker.join();
 
   ExperimentReport report;

@@ -228,5 +228,41 @@ TEST_F(BadInput, EveryBadTraceAtOnce) {
   }
 }
 
+// A sink that fails on the events of one trace.
+class ThrowingSink final : public EventSink {
+ public:
+  explicit ThrowingSink(match::TraceIndex victim) : victim_(victim) {}
+  void trace_opened(match::TraceIndex trace, const TraceInfo& info) override { inner.trace_opened(trace, info); }
+  void trace_events(match::TraceIndex trace, std::span<const match::PacketEvent> events,
+                    model::Nanoseconds progress) override {
+    if (trace == victim_ && !events.empty()) throw std::runtime_error("sink is full");
+    inner.trace_events(trace, events, progress);
+  }
+  void trace_closed(match::TraceIndex trace) override { inner.trace_closed(trace); }
+  testing::RecordingSink inner;
+
+ private:
+  match::TraceIndex victim_;
+};
+
+TEST_F(BadInput, ASinkThatThrowsFailsOnlyItsTrace) {
+  const std::vector<TraceSource> traces = {{(root() / "good_a").string(), "good_a", std::nullopt},
+                                           {(root() / "good_b").string(), "good_b", std::nullopt}};
+  ThrowingSink sink(1);
+  const ExperimentReport report = read_experiment(traces, {}, sink);
+  EXPECT_EQ(report.traces[0].status, TraceStatus::kComplete);
+  EXPECT_NE(report.traces[1].status, TraceStatus::kComplete);
+  EXPECT_NE(report.traces[1].problem.find("sink is full"), std::string::npos) << report.traces[1].problem;
+  EXPECT_EQ(sink.inner.closed.count(1), 1u);
+}
+
+TEST_F(BadInput, AProgressCallbackThatThrowsStopsTheReadingCleanly) {
+  const std::vector<TraceSource> traces = {{(root() / "good_a").string(), "good_a", std::nullopt},
+                                           {(root() / "good_b").string(), "good_b", std::nullopt}};
+  testing::RecordingSink sink;
+  EXPECT_THROW(read_experiment(traces, {}, sink, [](const ReadProgress&) -> bool { throw std::runtime_error("no"); }),
+               std::runtime_error);
+}
+
 }  // namespace
 }  // namespace tracesync::ingest
