@@ -112,6 +112,9 @@ struct TraceShape {
   int64_t clock_offset_seconds = 1'700'000'000;
   std::size_t streams = 1;  // events are dealt to the stream files in turn
   std::size_t events_per_packet = 0;  // 0: one packet per stream file
+  // Each packet's timestamp_begin this much before its first event, so that
+  // it may precede the previous packet's end (as real LTTng 2.1 traces do).
+  uint64_t packet_begin_step_back = 0;
 };
 
 inline const std::vector<std::string>& event_names() {
@@ -387,7 +390,7 @@ inline void write_packet(BitWriter& w, std::span<const NetEvent> events, const T
   w.put(0xc1fc1fc1, 32, 8);  // magic
   w.put(0, 32, 8);           // stream_id
   if (shape.timestamps) {
-    w.put(events.empty() ? 0 : events.front().time, 64, 8);
+    w.put(events.empty() ? 0 : events.front().time - shape.packet_begin_step_back, 64, 8);
     w.put(events.empty() ? 0 : events.back().time, 64, 8);
   }
   const uint64_t sizes_at = w.position();

@@ -220,6 +220,20 @@ TEST(TraceReading, EveryPacketOfEveryStreamIsReadAndTheTraceIsDescribed) {
                                   fs::file_size(dir.path() / "t" / "channel0_2"));
 }
 
+TEST(TraceReading, PacketBeginningsThatStepBackAreTolerated) {
+  testing::TempDir dir("stepback");
+  std::vector<NetEvent> written;
+  for (uint32_t i = 0; i < 40; ++i) written.push_back(tcp_event("net_dev_queue", 1000 + 10 * i, i));
+  testing::TraceShape stepping = shape(testing::Layout::kLttng211, "host", std::nullopt, 1, 4);
+  stepping.packet_begin_step_back = 25;  // each packet begins 15 ns before the previous one ended:
+                                         // babeltrace2's muxer stops there after 4 events
+  testing::write_trace(dir.path() / "t", stepping, written);
+  const Read read = read_trace(dir.path() / "t");
+  ASSERT_EQ(read.report.traces[0].status, TraceStatus::kComplete) << read.report.traces[0].problem;
+  EXPECT_EQ(read.events.size(), 40u);
+  EXPECT_EQ(read.report.traces[0].info.first_event, kOffsetNs + 1000);
+}
+
 TEST(TraceReading, TheDomainFallsBackToTheHostnameThenThePath) {
   testing::TempDir dir("domains");
   testing::write_trace(dir.path() / "named", shape(testing::Layout::kLttng211, "beta"), {tcp_event("net_dev_queue", 1, 1)});
