@@ -62,6 +62,8 @@ class CtfTraceReader {
   // rounds (a batch of messages from each stream). Returns the state after.
   State step(std::size_t rounds);
 
+  // These belong to the thread that steps the reader (or to whoever holds it
+  // between steps).
   State state() const { return state_; }
   const TraceSource& source() const { return source_; }
   const TraceInfo& info() const { return info_; }
@@ -71,7 +73,6 @@ class CtfTraceReader {
   // An estimate, readable from any thread: per stream, the share of its time
   // range read so far; their mean times the stream file bytes.
   uint64_t bytes_read() const { return bytes_read_.load(std::memory_order_relaxed); }
-  uint64_t bytes_total() const { return info_.bytes; }
 
  private:
   struct StreamCursor {

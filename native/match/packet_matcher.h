@@ -1,10 +1,10 @@
 #pragma once
 
+#include <deque>
 #include <functional>
 #include <map>
 #include <optional>
 #include <span>
-#include <deque>
 #include <string>
 #include <utility>
 #include <vector>
@@ -65,9 +65,12 @@ struct MatchedMessage {
 // it counts as expired. While any trace is open, an event of its key could
 // still come. Results equal unbounded matching whenever no two consecutive
 // events of a key (in time order) are more than the horizon apart; in
-// particular when every send and its receive are less than the horizon apart.
-// Entries of traces that are not yet read wait for them (their progress is
-// the earliest time), so memory is bounded only while all traces progress.
+// particular when every send and its receive are less than the horizon apart
+// (keys left with one end then count as expired rather than unmatched).
+// Times of different traces are compared as recorded, each on its own
+// clock: the horizon must also cover the offsets between the clocks.
+// Entries wait for traces that have not started (their progress is the
+// earliest time), so memory is bounded only while all traces progress.
 //
 // An event that breaks its trace's promise is still used but counted as
 // `late`; if it would have replaced an emitted end it counts as a
