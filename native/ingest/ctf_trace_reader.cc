@@ -1,0 +1,532 @@
+#include "ingest/ctf_trace_reader.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+#include <system_error>
+
+#include "ingest/bt_error.h"
+#include "ingest/trace_discovery.h"
+
+namespace tracesync::ingest {
+
+namespace fs = std::filesystem;
+
+// The sink component class's methods: babeltrace2 calls them with the
+// component, whose user data is the reader.
+struct SinkMethods {
+  static CtfTraceReader& reader_of(bt_self_component_sink* self) {
+    return *static_cast<CtfTraceReader*>(bt_self_component_get_data(bt_self_component_sink_as_self_component(self)));
+  }
+  static bt_component_class_initialize_method_status initialize(bt_self_component_sink* self,
+                                                                     bt_self_component_sink_configuration*,
+                                                                     const bt_value*, void* reader) {
+    bt_self_component_set_data(bt_self_component_sink_as_self_component(self), reader);
+    return static_cast<CtfTraceReader*>(reader)->initialize_sink(self);
+  }
+  static bt_component_class_sink_graph_is_configured_method_status graph_is_configured(bt_self_component_sink* self) {
+    return reader_of(self).create_iterators(self);
+  }
+  static bt_component_class_sink_consume_method_status consume(bt_self_component_sink* self) {
+    return reader_of(self).consume();
+  }
+};
+
+namespace {
+
+// Building and tearing down graphs touches the reference counts of the
+// component classes every reader shares; babeltrace2 counts without atomics.
+std::mutex& lifecycle_mutex() {
+  static std::mutex mutex;
+  return mutex;
+}
+
+struct SharedClasses {
+  PluginRef ctf_plugin;
+  const bt_component_class_source* ctf_fs = nullptr;
+  SinkClassRef sink;
+  std::string problem;  // why they are missing
+};
+
+const SharedClasses& shared_classes() {
+  static SharedClasses classes;
+  static std::once_flag once;
+  std::call_once(once, [] {
+    const bt_plugin* plugin = nullptr;
+    const auto found = bt_plugin_find("ctf", BT_TRUE, BT_TRUE, BT_TRUE, BT_TRUE, BT_FALSE, &plugin);
+    if (found != BT_PLUGIN_FIND_STATUS_OK || plugin == nullptr) {
+      classes.problem = take_bt_error("babeltrace2's `ctf` plugin is not installed (package babeltrace2)");
+      return;
+    }
+    classes.ctf_plugin.reset(plugin);
+    classes.ctf_fs = bt_plugin_borrow_source_component_class_by_name_const(plugin, "fs");
+    if (classes.ctf_fs == nullptr) {
+      classes.problem = "babeltrace2's `ctf` plugin has no `fs` source";
+      return;
+    }
+    bt_component_class_sink* sink = bt_component_class_sink_create("tracesync-reader", &SinkMethods::consume);
+    if (sink == nullptr) {
+      classes.problem = take_bt_error("cannot create a babeltrace2 sink component class");
+      return;
+    }
+    classes.sink.reset(sink);
+    if (bt_component_class_sink_set_initialize_method(sink, &SinkMethods::initialize) != BT_COMPONENT_CLASS_SET_METHOD_STATUS_OK ||
+        bt_component_class_sink_set_graph_is_configured_method(sink, &SinkMethods::graph_is_configured) !=
+            BT_COMPONENT_CLASS_SET_METHOD_STATUS_OK) {
+      classes.problem = take_bt_error("cannot set up the babeltrace2 sink component class");
+      classes.sink.reset();
+    }
+  });
+  return classes;
+}
+
+// {inputs: [path]}, the parameters of src.ctf.fs and of its queries.
+ValueRef ctf_fs_parameters(const std::string& path) {
+  ValueRef params(bt_value_map_create());
+  if (!params) return params;
+  bt_value* inputs = nullptr;
+  if (bt_value_map_insert_empty_array_entry(params.get(), "inputs", &inputs) != BT_VALUE_MAP_INSERT_ENTRY_STATUS_OK ||
+      bt_value_array_append_string_element(inputs, path.c_str()) != BT_VALUE_ARRAY_APPEND_ELEMENT_STATUS_OK) {
+    params.reset();
+  }
+  return params;
+}
+
+std::string uuid_text(const uint8_t* uuid) {
+  char text[37];
+  std::snprintf(text, sizeof text, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", uuid[0],
+                uuid[1], uuid[2], uuid[3], uuid[4], uuid[5], uuid[6], uuid[7], uuid[8], uuid[9], uuid[10], uuid[11],
+                uuid[12], uuid[13], uuid[14], uuid[15]);
+  return text;
+}
+
+std::optional<int64_t> integer_value(const bt_value* value) {
+  if (value == nullptr) return std::nullopt;
+  if (bt_value_get_type(value) == BT_VALUE_TYPE_SIGNED_INTEGER) return bt_value_integer_signed_get(value);
+  if (bt_value_get_type(value) == BT_VALUE_TYPE_UNSIGNED_INTEGER) {
+    return static_cast<int64_t>(bt_value_integer_unsigned_get(value));
+  }
+  return std::nullopt;
+}
+
+// Why babeltrace2 may have refused the metadata, in the words of a user.
+std::string metadata_diagnosis(const fs::path& metadata) {
+  std::ifstream in(metadata, std::ios::binary);
+  if (!in) return "its `metadata` file cannot be opened";
+  unsigned char head[8] = {};
+  in.read(reinterpret_cast<char*>(head), sizeof head);
+  const std::streamsize got = in.gcount();
+  if (got == 0) return "its `metadata` file is empty";
+  const bool packetized = got >= 4 && ((head[0] == 0x57 && head[1] == 0x1d && head[2] == 0xd1 && head[3] == 0x75) ||
+                                       (head[0] == 0x75 && head[1] == 0xd1 && head[2] == 0x1d && head[3] == 0x57));
+  if (packetized) return "its packetized `metadata` could not be decoded";
+  if (got >= 6 && std::string_view(reinterpret_cast<const char*>(head), 6) == "/* CTF") {
+    return "its `metadata` text could not be parsed";
+  }
+  return "its `metadata` file is not CTF metadata (neither packetized nor text starting with `/* CTF`)";
+}
+
+// babeltrace2's root cause when src.ctf.fs refuses a trace, made plainer.
+std::string opening_problem(std::string cause, const std::string& trace) {
+  if (cause.rfind("Cannot create trace for", 0) == 0) return metadata_diagnosis(fs::path(trace) / "metadata");
+  if (cause.rfind("Failed to index CTF stream file", 0) == 0) {
+    return cause + " (the file is truncated or corrupt: its packets do not parse)";
+  }
+  return cause;
+}
+
+}  // namespace
+
+CtfTraceReader::CtfTraceReader(TraceSource source, match::TraceIndex index, ReaderOptions options, EventSink& sink)
+    : source_(std::move(source)), index_(index), options_(options), sink_(sink) {
+  info_.path = source_.path;
+  info_.name = source_.name;
+  std::tie(info_.domain_id, info_.domain_source) = choose_domain(source_, std::nullopt, "");
+}
+
+CtfTraceReader::~CtfTraceReader() { close_graph(); }
+
+void CtfTraceReader::close_graph() {
+  if (!graph_ && cursors_.empty()) return;
+  const std::lock_guard lock(lifecycle_mutex());
+  cursors_.clear();
+  graph_.reset();
+}
+
+void CtfTraceReader::fail(std::string problem) {
+  problem_ = std::move(problem);
+  state_ = State::kFailed;
+  flush();
+  close_graph();
+  sink_.trace_closed(index_);
+}
+
+CtfTraceReader::State CtfTraceReader::step(std::size_t rounds) {
+  try {
+    return read_some(rounds);
+  } catch (const std::exception& e) {
+    abandon(std::string("internal error while reading: ") + e.what());
+  } catch (...) {
+    abandon("internal error while reading");
+  }
+  return state_;
+}
+
+// Ends the trace after an exception (the sink threw, or memory ran out):
+// like fail(), without trusting the sink to take more.
+void CtfTraceReader::abandon(std::string problem) {
+  problem_ = std::move(problem);
+  state_ = State::kFailed;
+  bt_current_thread_clear_error();
+  close_graph();
+  try {
+    sink_.trace_closed(index_);
+  } catch (...) {  // nothing more can be done for this trace
+  }
+}
+
+CtfTraceReader::State CtfTraceReader::read_some(std::size_t rounds) {
+  if (state_ == State::kNew) {
+    if (!open()) return state_;
+    state_ = State::kReading;
+  }
+  if (state_ != State::kReading) return state_;
+  for (std::size_t round = 0; round < rounds; ++round) {
+    const bt_graph_run_once_status status = bt_graph_run_once(graph_.get());
+    if (status == BT_GRAPH_RUN_ONCE_STATUS_OK || status == BT_GRAPH_RUN_ONCE_STATUS_AGAIN) continue;
+    if (status == BT_GRAPH_RUN_ONCE_STATUS_END) {
+      bytes_read_.store(info_.bytes, std::memory_order_relaxed);
+      if (!announced_) {
+        fail("holds no stream file (nothing but metadata)");
+        return state_;
+      }
+      state_ = State::kDone;
+      flush();
+      close_graph();
+      sink_.trace_closed(index_);
+      return state_;
+    }
+    std::string problem = take_bt_error("unknown error");
+    if (!own_problem_.empty()) problem = own_problem_;
+    fail("reading stopped after " + std::to_string(info_.events) + " events: " + problem);
+    return state_;
+  }
+  flush();
+  return state_;
+}
+
+bool CtfTraceReader::open() {
+  const SharedClasses& classes = shared_classes();
+  if (!classes.problem.empty()) {
+    fail(classes.problem);
+    return false;
+  }
+  if (!precheck()) return false;
+  std::string problem;
+  {
+    const std::lock_guard lock(lifecycle_mutex());
+    problem = query_ranges();
+    if (problem.empty()) problem = build_graph();
+  }
+  if (problem.empty()) return true;
+  fail(std::move(problem));
+  return false;
+}
+
+bool CtfTraceReader::precheck() {
+  std::error_code error;
+  const fs::path directory(source_.path);
+  if (!fs::exists(directory, error)) {
+    fail("does not exist");
+    return false;
+  }
+  if (!fs::is_directory(directory, error)) {
+    fail("is not a directory");
+    return false;
+  }
+  if (!fs::is_regular_file(directory / "metadata", error)) {
+    fail("has no `metadata` file");
+    return false;
+  }
+  const fs::directory_iterator readable(directory, error);
+  if (error) {
+    fail("cannot be read: " + error.message());
+    return false;
+  }
+  info_.bytes = stream_file_bytes(source_.path);
+  return true;
+}
+
+// The time range of each stream, for the progress estimate. Called with the
+// lifecycle lock held (the query references the shared source class).
+// Returns a problem only when out of memory.
+std::string CtfTraceReader::query_ranges() {
+  const ValueRef params = ctf_fs_parameters(source_.path);
+  QueryExecutorRef executor(bt_query_executor_create(
+      bt_component_class_source_as_component_class_const(shared_classes().ctf_fs), "babeltrace.trace-infos",
+      params.get()));
+  if (!params || !executor) return take_bt_error("out of memory");
+  bt_query_executor_set_logging_level(executor.get(), BT_LOGGING_LEVEL_NONE);
+  const bt_value* result = nullptr;
+  if (bt_query_executor_query(executor.get(), &result) != BT_QUERY_EXECUTOR_QUERY_STATUS_OK) {
+    // The query's error says little; building the graph fails the same way
+    // and says more. Without ranges, progress only counts finished streams.
+    bt_current_thread_clear_error();
+    return {};
+  }
+  const ConstValueRef owned(result);
+  if (bt_value_get_type(result) != BT_VALUE_TYPE_ARRAY) return {};
+  for (uint64_t t = 0; t < bt_value_array_get_length(result); ++t) {
+    const bt_value* trace = bt_value_array_borrow_element_by_index_const(result, t);
+    if (bt_value_get_type(trace) != BT_VALUE_TYPE_MAP) continue;
+    const bt_value* streams = bt_value_map_borrow_entry_value_const(trace, "stream-infos");
+    if (streams == nullptr || bt_value_get_type(streams) != BT_VALUE_TYPE_ARRAY) continue;
+    for (uint64_t s = 0; s < bt_value_array_get_length(streams); ++s) {
+      const bt_value* stream = bt_value_array_borrow_element_by_index_const(streams, s);
+      if (bt_value_get_type(stream) != BT_VALUE_TYPE_MAP) continue;
+      const bt_value* port = bt_value_map_borrow_entry_value_const(stream, "port-name");
+      const bt_value* range = bt_value_map_borrow_entry_value_const(stream, "range-ns");
+      if (port == nullptr || range == nullptr || bt_value_get_type(port) != BT_VALUE_TYPE_STRING ||
+          bt_value_get_type(range) != BT_VALUE_TYPE_MAP) {
+        continue;
+      }
+      const auto begin = integer_value(bt_value_map_borrow_entry_value_const(range, "begin"));
+      const auto end = integer_value(bt_value_map_borrow_entry_value_const(range, "end"));
+      if (begin && end && *end > *begin) ranges_[bt_value_string_get(port)] = {*begin, *end};
+    }
+  }
+  return {};
+}
+
+// Called with the lifecycle lock held.
+std::string CtfTraceReader::build_graph() {
+  const SharedClasses& classes = shared_classes();
+  graph_.reset(bt_graph_create(0));
+  const ValueRef params = ctf_fs_parameters(source_.path);
+  if (!graph_ || !params) return take_bt_error("out of memory");
+  const bt_component_source* source = nullptr;
+  if (bt_graph_add_source_component(graph_.get(), classes.ctf_fs, "source", params.get(), BT_LOGGING_LEVEL_NONE,
+                                    &source) != BT_GRAPH_ADD_COMPONENT_STATUS_OK) {
+    return "cannot be opened: " + opening_problem(take_bt_error("unknown error"), source_.path);
+  }
+  const uint64_t ports = bt_component_source_get_output_port_count(source);
+  for (uint64_t i = 0; i < ports; ++i) {
+    port_names_.push_back(
+        bt_port_get_name(bt_port_output_as_port_const(bt_component_source_borrow_output_port_by_index_const(source, i))));
+  }
+  const bt_component_sink* sink = nullptr;
+  if (bt_graph_add_sink_component_with_initialize_method_data(graph_.get(), classes.sink.get(), "tracesync", nullptr,
+                                                              this, BT_LOGGING_LEVEL_NONE,
+                                                              &sink) != BT_GRAPH_ADD_COMPONENT_STATUS_OK) {
+    return take_bt_error("cannot create the reading sink");
+  }
+  for (uint64_t i = 0; i < ports; ++i) {
+    if (bt_graph_connect_ports(graph_.get(), bt_component_source_borrow_output_port_by_index_const(source, i),
+                               bt_component_sink_borrow_input_port_by_index_const(sink, i),
+                               nullptr) != BT_GRAPH_CONNECT_PORTS_STATUS_OK) {
+      return take_bt_error("cannot connect a stream");
+    }
+  }
+  return {};
+}
+
+bt_component_class_initialize_method_status CtfTraceReader::initialize_sink(bt_self_component_sink* self) {
+  for (std::size_t i = 0; i < port_names_.size(); ++i) {
+    const std::string name = "in" + std::to_string(i);
+    if (bt_self_component_sink_add_input_port(self, name.c_str(), nullptr, nullptr) !=
+        BT_SELF_COMPONENT_ADD_PORT_STATUS_OK) {
+      return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_ERROR;
+    }
+  }
+  return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_OK;
+}
+
+bt_component_class_sink_graph_is_configured_method_status CtfTraceReader::create_iterators(
+    bt_self_component_sink* self) {
+  cursors_.clear();
+  for (uint64_t i = 0; i < port_names_.size(); ++i) {
+    bt_message_iterator* iterator = nullptr;
+    if (bt_message_iterator_create_from_sink_component(self, bt_self_component_sink_borrow_input_port_by_index(self, i),
+                                                       &iterator) !=
+        BT_MESSAGE_ITERATOR_CREATE_FROM_SINK_COMPONENT_STATUS_OK) {
+      return BT_COMPONENT_CLASS_SINK_GRAPH_IS_CONFIGURED_METHOD_STATUS_ERROR;
+    }
+    StreamCursor cursor;
+    cursor.iterator.reset(iterator);
+    cursor.port_name = port_names_[i];
+    if (const auto range = ranges_.find(cursor.port_name); range != ranges_.end()) cursor.range = range->second;
+    cursors_.push_back(std::move(cursor));
+  }
+  return BT_COMPONENT_CLASS_SINK_GRAPH_IS_CONFIGURED_METHOD_STATUS_OK;
+}
+
+bt_component_class_sink_consume_method_status CtfTraceReader::consume() {
+  try {
+    bool any_open = false;
+    for (StreamCursor& cursor : cursors_) {
+      if (cursor.ended) continue;
+      bt_message_array_const messages = nullptr;
+      uint64_t count = 0;
+      switch (bt_message_iterator_next(cursor.iterator.get(), &messages, &count)) {
+        case BT_MESSAGE_ITERATOR_NEXT_STATUS_OK: {
+          bool fine = true;
+          for (uint64_t i = 0; i < count; ++i) {
+            if (fine) fine = handle(cursor, messages[i]);
+            bt_message_put_ref(messages[i]);
+          }
+          if (!fine) return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_ERROR;
+          any_open = true;
+          break;
+        }
+        case BT_MESSAGE_ITERATOR_NEXT_STATUS_END:
+          cursor.ended = true;
+          cursor.iterator.reset();
+          break;
+        case BT_MESSAGE_ITERATOR_NEXT_STATUS_AGAIN:
+          any_open = true;
+          break;
+        default:
+          return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_ERROR;
+      }
+    }
+    update_progress();
+    if (batch_.size() >= options_.batch_events) flush();
+    return any_open ? BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_OK : BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_END;
+  } catch (const std::exception& e) {
+    own_problem_ = std::string("internal error while reading: ") + e.what();
+  } catch (...) {
+    own_problem_ = "internal error while reading";
+  }
+  return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_ERROR;
+}
+
+bool CtfTraceReader::time_of(const bt_clock_snapshot* snapshot, model::Nanoseconds& out) {
+  if (bt_clock_snapshot_get_ns_from_origin(snapshot, &out) == BT_CLOCK_SNAPSHOT_GET_NS_FROM_ORIGIN_STATUS_OK) {
+    return true;
+  }
+  own_problem_ = "a timestamp does not fit in 64-bit nanoseconds from the clock's origin";
+  return false;
+}
+
+bool CtfTraceReader::handle(StreamCursor& cursor, const bt_message* message) {
+  model::Nanoseconds time = 0;
+  switch (bt_message_get_type(message)) {
+    case BT_MESSAGE_TYPE_EVENT:
+      return handle_event(cursor, message);
+    case BT_MESSAGE_TYPE_STREAM_BEGINNING:
+      return begin_stream(cursor, message);
+    case BT_MESSAGE_TYPE_PACKET_BEGINNING:
+      if (!cursor.packets_have_time) return true;
+      if (!time_of(bt_message_packet_beginning_borrow_default_clock_snapshot_const(message), time)) return false;
+      cursor.reached = std::max(cursor.reached, time);
+      return true;
+    case BT_MESSAGE_TYPE_DISCARDED_EVENTS: {
+      uint64_t lost = 0;
+      if (bt_message_discarded_events_get_count(message, &lost) == BT_PROPERTY_AVAILABILITY_AVAILABLE) {
+        info_.discarded_events += lost;
+      }
+      return true;
+    }
+    case BT_MESSAGE_TYPE_MESSAGE_ITERATOR_INACTIVITY:
+      if (!time_of(bt_message_message_iterator_inactivity_borrow_clock_snapshot_const(message), time)) return false;
+      cursor.reached = std::max(cursor.reached, time);
+      return true;
+    default:
+      return true;
+  }
+}
+
+bool CtfTraceReader::begin_stream(StreamCursor& cursor, const bt_message* message) {
+  const bt_stream* stream = bt_message_stream_beginning_borrow_stream_const(message);
+  const bt_stream_class* stream_class = bt_stream_borrow_class_const(stream);
+  const bt_clock_class* clock = bt_stream_class_borrow_default_clock_class_const(stream_class);
+  if (clock == nullptr) {
+    own_problem_ = "stream `" + cursor.port_name + "` has no clock: its events carry no time";
+    return false;
+  }
+  cursor.has_clock = true;
+  cursor.packets_have_time = bt_stream_class_packets_have_beginning_default_clock_snapshot(stream_class);
+  ++info_.streams;
+  if (announced_) return true;
+
+  const bt_trace* trace = bt_stream_borrow_trace_const(stream);
+  const bt_value* hostname = bt_trace_borrow_environment_entry_value_by_name_const(trace, "hostname");
+  if (hostname != nullptr && bt_value_get_type(hostname) == BT_VALUE_TYPE_STRING) {
+    info_.hostname = bt_value_string_get(hostname);
+  }
+  ClockInfo clock_info;
+  const char* name = bt_clock_class_get_name(clock);
+  clock_info.name = name == nullptr ? "" : name;
+  if (const uint8_t* uuid = bt_clock_class_get_uuid(clock)) clock_info.uuid = uuid_text(uuid);
+  clock_info.frequency = bt_clock_class_get_frequency(clock);
+  bt_clock_class_get_offset(clock, &clock_info.offset_seconds, &clock_info.offset_cycles);
+  clock_info.origin_is_unix_epoch = bt_clock_class_origin_is_unix_epoch(clock);
+  info_.clock = clock_info;
+  std::tie(info_.domain_id, info_.domain_source) = choose_domain(source_, info_.clock, info_.hostname);
+  announced_ = true;
+  sink_.trace_opened(index_, info_);
+  return true;
+}
+
+bool CtfTraceReader::handle_event(StreamCursor& cursor, const bt_message* message) {
+  ++info_.events;
+  if (!options_.decode) return true;
+  model::Nanoseconds time = 0;
+  if (!time_of(bt_message_event_borrow_default_clock_snapshot_const(message), time)) return false;
+  cursor.reached = std::max(cursor.reached, time);
+  if (!info_.first_event || time < *info_.first_event) info_.first_event = time;
+  if (!info_.last_event || time > *info_.last_event) info_.last_event = time;
+
+  const bt_event* event = bt_message_event_borrow_event_const(message);
+  const NetworkEventDecoder* decoder = decoder_for(bt_event_borrow_class_const(event));
+  if (decoder == nullptr) return true;
+  ++info_.network_events;
+  match::PacketEvent& out = batch_.emplace_back();
+  out.trace = index_;
+  out.time = time;
+  decoder->decode(event, out, options_.endpoints);
+  return true;
+}
+
+const NetworkEventDecoder* CtfTraceReader::decoder_for(const bt_event_class* event_class) {
+  if (event_class == last_class_) return last_decoder_;
+  auto found = decoders_.find(event_class);
+  if (found == decoders_.end()) found = decoders_.emplace(event_class, NetworkEventDecoder::for_class(event_class)).first;
+  last_class_ = event_class;
+  last_decoder_ = found->second ? &*found->second : nullptr;
+  return last_decoder_;
+}
+
+void CtfTraceReader::update_progress() {
+  model::Nanoseconds slowest = INT64_MAX;
+  double share = 0;
+  for (const StreamCursor& cursor : cursors_) {
+    if (cursor.ended) {
+      share += 1;
+      continue;
+    }
+    slowest = std::min(slowest, cursor.reached);
+    if (cursor.range && cursor.reached != INT64_MIN) {
+      const auto [begin, end] = *cursor.range;
+      share += std::clamp(static_cast<double>(cursor.reached - begin) / static_cast<double>(end - begin), 0.0, 1.0);
+    }
+  }
+  if (!cursors_.empty()) {
+    const double read = static_cast<double>(info_.bytes) * share / static_cast<double>(cursors_.size());
+    bytes_read_.store(static_cast<uint64_t>(read), std::memory_order_relaxed);
+  }
+  if (slowest == INT64_MAX || slowest == INT64_MIN) return;  // all ended, or a stream not started
+  model::Nanoseconds promise = 0;
+  if (__builtin_sub_overflow(slowest, options_.step_back_tolerance, &promise)) promise = INT64_MIN;
+  progress_ = std::max(progress_, promise);
+}
+
+void CtfTraceReader::flush() {
+  if (!announced_) return;
+  sink_.trace_events(index_, batch_, progress_);
+  batch_.clear();
+}
+
+}  // namespace tracesync::ingest

@@ -1,0 +1,135 @@
+#pragma once
+
+#include <babeltrace2/babeltrace.h>
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "ingest/bt_ref.h"
+#include "ingest/event_sink.h"
+#include "ingest/network_event_decoder.h"
+#include "ingest/trace_info.h"
+#include "ingest/trace_source.h"
+
+namespace tracesync::ingest {
+
+struct ReaderOptions {
+  // How far back a stream's timestamps may step (LTTng 2.1 packet beginnings
+  // step back ~1 us): the progress a reader promises is this much earlier
+  // than what its streams have reached.
+  model::Nanoseconds step_back_tolerance = 1'000'000'000;
+  // Network events gathered before they are handed to the sink.
+  std::size_t batch_events = 4096;
+  // false: only pull the messages through (measures babeltrace2 itself).
+  bool decode = true;
+  // Decode addresses and ports too (the strict key needs them).
+  bool endpoints = true;
+};
+
+// Reads one CTF trace with babeltrace2: a graph of `src.ctf.fs` (no muxer)
+// whose every output port feeds one input port of an in-process sink; the
+// sink takes a batch from each stream in turn. Events are recognised by
+// class once (NetworkEventDecoder); only network events' payloads are read.
+//
+// Time is ns from origin (the CTF clock offset applied). The reader promises
+// the sink, as progress, the smallest time over its unfinished streams (each
+// stream's latest timestamp so far) minus the step-back tolerance.
+//
+// Reading happens in steps so that a scheduler can interleave traces and
+// stop on request. A failure (unreadable directory, bad metadata, no clock,
+// corrupt or truncated stream) ends the trace with a one-line problem; the
+// network events delivered before it stand (they were decoded from data that
+// parsed, and matches already emitted cannot be taken back).
+//
+// babeltrace2 objects are not thread-safe, but a graph touches only its own
+// objects once built: a reader may step on any thread, one at a time. Graph
+// construction and destruction, which touch the shared component classes,
+// hold a process-wide lock.
+class CtfTraceReader {
+ public:
+  enum class State { kNew, kReading, kDone, kFailed };
+
+  CtfTraceReader(TraceSource source, match::TraceIndex index, ReaderOptions options, EventSink& sink);
+  ~CtfTraceReader();
+  CtfTraceReader(const CtfTraceReader&) = delete;
+  CtfTraceReader& operator=(const CtfTraceReader&) = delete;
+
+  // Reads on: opens the trace first if needed, then runs up to `rounds`
+  // rounds (a batch of messages from each stream). Returns the state after.
+  State step(std::size_t rounds);
+
+  // These belong to the thread that steps the reader (or to whoever holds it
+  // between steps).
+  State state() const { return state_; }
+  const TraceSource& source() const { return source_; }
+  const TraceInfo& info() const { return info_; }
+  const std::string& problem() const { return problem_; }  // when kFailed
+  // What the trace promised so far (INT64_MIN before any timestamp).
+  model::Nanoseconds progress() const { return progress_; }
+  // An estimate, readable from any thread: per stream, the share of its time
+  // range read so far; their mean times the stream file bytes.
+  uint64_t bytes_read() const { return bytes_read_.load(std::memory_order_relaxed); }
+
+ private:
+  struct StreamCursor {
+    MessageIteratorRef iterator;
+    std::string port_name;
+    bool ended = false;
+    bool has_clock = false;          // its stream class has a default clock class
+    bool packets_have_time = false;  // packet beginnings carry a clock snapshot
+    bool discards_have_time = false;
+    model::Nanoseconds reached = INT64_MIN;  // the latest timestamp seen
+    std::optional<std::pair<model::Nanoseconds, model::Nanoseconds>> range;  // from the trace-infos query
+  };
+
+  friend struct SinkMethods;
+
+  State read_some(std::size_t rounds);
+  void abandon(std::string problem);
+  bool open();
+  bool precheck();
+  std::string query_ranges();  // a problem, or empty
+  std::string build_graph();
+  bt_component_class_initialize_method_status initialize_sink(bt_self_component_sink* self);
+  bt_component_class_sink_graph_is_configured_method_status create_iterators(bt_self_component_sink* self);
+  bt_component_class_sink_consume_method_status consume();
+  bool handle(StreamCursor& cursor, const bt_message* message);
+  bool begin_stream(StreamCursor& cursor, const bt_message* message);
+  bool handle_event(StreamCursor& cursor, const bt_message* message);
+  bool time_of(const bt_clock_snapshot* snapshot, model::Nanoseconds& out);
+  const NetworkEventDecoder* decoder_for(const bt_event_class* event_class);
+  void update_progress();
+  void flush();
+  void fail(std::string problem);
+  void close_graph();
+
+  TraceSource source_;
+  match::TraceIndex index_;
+  ReaderOptions options_;
+  EventSink& sink_;
+
+  State state_ = State::kNew;
+  TraceInfo info_;
+  std::string problem_;
+  std::string own_problem_;  // found by our own sink (set before it reports an error)
+  bool announced_ = false;   // trace_opened sent
+
+  GraphRef graph_;
+  std::vector<std::string> port_names_;
+  std::vector<StreamCursor> cursors_;
+  std::unordered_map<std::string, std::pair<model::Nanoseconds, model::Nanoseconds>> ranges_;
+
+  std::unordered_map<const bt_event_class*, std::optional<NetworkEventDecoder>> decoders_;
+  const bt_event_class* last_class_ = nullptr;
+  const NetworkEventDecoder* last_decoder_ = nullptr;
+
+  std::vector<match::PacketEvent> batch_;
+  model::Nanoseconds progress_ = INT64_MIN;
+  std::atomic<uint64_t> bytes_read_{0};
+};
+
+}  // namespace tracesync::ingest

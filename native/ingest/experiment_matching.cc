@@ -1,0 +1,46 @@
+#include "ingest/experiment_matching.h"
+
+#include <algorithm>
+#include <thread>
+
+namespace tracesync::ingest {
+
+MatchingSink::MatchingSink(match::ConcurrentMatcher& matcher, TraceOpened on_trace_opened)
+    : matcher_(matcher), on_trace_opened_(std::move(on_trace_opened)) {}
+
+void MatchingSink::trace_opened(match::TraceIndex trace, const TraceInfo& info) {
+  // The trace has no event in the matcher yet, so none of its messages can be
+  // emitted before this returns.
+  if (on_trace_opened_) {
+    const std::lock_guard lock(opened_mutex_);
+    on_trace_opened_(trace, info);
+  }
+  matcher_.set_domain(trace, info.domain_id);
+}
+
+void MatchingSink::trace_events(match::TraceIndex trace, std::span<const match::PacketEvent> events,
+                                model::Nanoseconds progress) {
+  matcher_.add(trace, events, progress);
+}
+
+void MatchingSink::trace_closed(match::TraceIndex trace) { matcher_.close(trace); }
+
+ExperimentResult match_experiment(const std::vector<TraceSource>& traces, const ExperimentOptions& options,
+                                  const ExperimentCallbacks& callbacks, const ProgressCallback& progress,
+                                  const std::atomic<bool>* cancel) {
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  const std::size_t workers = std::min<std::size_t>(options.read.jobs == 0 ? cores : options.read.jobs, traces.size());
+  match::ConcurrentMatcher matcher(options.match, traces.size(), workers, callbacks.on_match);
+  MatchingSink sink(matcher, callbacks.on_trace_opened);
+  ReadOptions read = options.read;
+  read.reader.endpoints = options.match.key == match::KeyKind::kStrict;
+  ExperimentResult result;
+  result.read = read_experiment(traces, read, sink, progress, cancel);
+  matcher.finish();
+  result.total = matcher.total();
+  for (match::TraceIndex t = 0; t < traces.size(); ++t) result.per_trace.push_back(matcher.trace_statistics(t));
+  result.per_link = matcher.link_statistics();
+  return result;
+}
+
+}  // namespace tracesync::ingest

@@ -1,0 +1,209 @@
+#include "ingest/experiment_reader.h"
+
+#include "ingest/trace_discovery.h"
+
+#include <chrono>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+namespace tracesync::ingest {
+
+std::string_view to_string(TraceStatus status) {
+  switch (status) {
+    case TraceStatus::kComplete:
+      return "complete";
+    case TraceStatus::kPartial:
+      return "partial";
+    case TraceStatus::kSkipped:
+      return "skipped";
+    case TraceStatus::kCancelled:
+      return "cancelled";
+  }
+  return "?";
+}
+
+uint64_t ExperimentReport::events() const {
+  uint64_t sum = 0;
+  for (const TraceReport& trace : traces) sum += trace.info.events;
+  return sum;
+}
+
+uint64_t ExperimentReport::bytes() const {
+  uint64_t sum = 0;
+  for (const TraceReport& trace : traces) sum += trace.info.bytes;
+  return sum;
+}
+
+bool ExperimentReport::any_skipped() const {
+  for (const TraceReport& trace : traces) {
+    if (trace.status == TraceStatus::kSkipped) return true;
+  }
+  return false;
+}
+
+namespace {
+
+// Hands out reading turns: the free, unfinished trace that is earliest in
+// time goes next (unopened traces first, in the order given).
+class TurnScheduler {
+ public:
+  explicit TurnScheduler(std::vector<std::unique_ptr<CtfTraceReader>>& readers)
+      : readers_(readers), busy_(readers.size(), false), finished_(readers.size(), false), unfinished_(readers.size()) {}
+
+  // Blocks until a trace is free; nullopt when all are finished or on stop.
+  std::optional<std::size_t> take() {
+    std::unique_lock lock(mutex_);
+    for (;;) {
+      if (stop_ || unfinished_ == 0) return std::nullopt;
+      std::optional<std::size_t> best;
+      for (std::size_t i = 0; i < readers_.size(); ++i) {
+        if (busy_[i] || finished_[i]) continue;
+        if (!best || earlier(i, *best)) best = i;
+      }
+      if (best) {
+        busy_[*best] = true;
+        return best;
+      }
+      changed_.wait(lock);
+    }
+  }
+
+  void give_back(std::size_t i, bool finished) {
+    {
+      const std::lock_guard lock(mutex_);
+      busy_[i] = false;
+      if (finished && !finished_[i]) {
+        finished_[i] = true;
+        --unfinished_;
+      }
+    }
+    changed_.notify_all();
+  }
+
+  void stop() {
+    {
+      const std::lock_guard lock(mutex_);
+      stop_ = true;
+    }
+    changed_.notify_all();
+  }
+
+  // Waits up to `period` for all traces to finish; true when they have.
+  bool wait_all(std::chrono::milliseconds period) {
+    std::unique_lock lock(mutex_);
+    return changed_.wait_for(lock, period, [&] { return unfinished_ == 0; });
+  }
+
+  bool finished(std::size_t i) {
+    const std::lock_guard lock(mutex_);
+    return finished_[i];
+  }
+
+ private:
+  bool earlier(std::size_t a, std::size_t b) const {
+    const bool a_new = readers_[a]->state() == CtfTraceReader::State::kNew;
+    const bool b_new = readers_[b]->state() == CtfTraceReader::State::kNew;
+    if (a_new != b_new) return a_new;
+    if (a_new) return a < b;
+    return readers_[a]->progress() < readers_[b]->progress();
+  }
+
+  std::vector<std::unique_ptr<CtfTraceReader>>& readers_;
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::vector<bool> busy_;
+  std::vector<bool> finished_;
+  std::size_t unfinished_;
+  bool stop_ = false;
+};
+
+}  // namespace
+
+ExperimentReport read_experiment(const std::vector<TraceSource>& traces, const ReadOptions& options, EventSink& sink,
+                                 const ProgressCallback& progress, const std::atomic<bool>* cancel) {
+  const auto start = std::chrono::steady_clock::now();
+  std::vector<std::unique_ptr<CtfTraceReader>> readers;
+  for (std::size_t i = 0; i < traces.size(); ++i) {
+    readers.push_back(
+        std::make_unique<CtfTraceReader>(traces[i], static_cast<match::TraceIndex>(i), options.reader, sink));
+  }
+  TurnScheduler scheduler(readers);
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  const std::size_t jobs = std::min<std::size_t>(options.jobs == 0 ? cores : options.jobs, readers.size());
+  std::vector<std::thread> workers;
+  // Whatever happens below (a throwing progress callback included), the
+  // workers are stopped and joined before the readers go.
+  struct JoinWorkers {
+    TurnScheduler& scheduler;
+    std::vector<std::thread>& workers;
+    ~JoinWorkers() {
+      scheduler.stop();
+      for (std::thread& worker : workers) {
+        if (worker.joinable()) worker.join();
+      }
+    }
+  } join_workers{scheduler, workers};
+  for (std::size_t w = 0; w < jobs; ++w) {
+    workers.emplace_back([&] {
+      while (const auto i = scheduler.take()) {
+        const auto state = readers[*i]->step(options.rounds_per_step);
+        scheduler.give_back(*i, state == CtfTraceReader::State::kDone || state == CtfTraceReader::State::kFailed);
+      }
+    });
+  }
+
+  std::vector<TraceProgress> per_trace(readers.size());
+  for (std::size_t i = 0; i < traces.size(); ++i) per_trace[i].bytes_total = stream_file_bytes(traces[i].path);
+  bool cancelled = false;
+  auto report_progress = [&] {
+    ReadProgress total;
+    total.traces_total = static_cast<uint32_t>(readers.size());
+    for (std::size_t i = 0; i < readers.size(); ++i) {
+      TraceProgress& trace = per_trace[i];
+      trace.done = scheduler.finished(i);
+      trace.bytes_read = trace.done ? trace.bytes_total : std::min(readers[i]->bytes_read(), trace.bytes_total);
+      total.bytes_read += trace.bytes_read;
+      total.bytes_total += trace.bytes_total;
+      total.traces_done += trace.done ? 1 : 0;
+    }
+    total.traces = per_trace;
+    return total;
+  };
+  for (;;) {
+    const bool all_done = scheduler.wait_all(std::chrono::milliseconds(100));
+    if (cancel != nullptr && cancel->load()) cancelled = true;
+    if (progress) {
+      ReadProgress now = report_progress();
+      if (!progress(now)) cancelled = true;
+    }
+    if (all_done) break;
+    if (cancelled) {
+      scheduler.stop();
+      break;
+    }
+  }
+  scheduler.stop();
+  for (std::thread& worker : workers) worker.join();
+
+  ExperimentReport report;
+  report.cancelled = cancelled;
+  for (const auto& reader : readers) {
+    TraceReport trace{reader->info(), TraceStatus::kComplete, reader->problem()};
+    switch (reader->state()) {
+      case CtfTraceReader::State::kDone:
+        break;
+      case CtfTraceReader::State::kFailed:
+        trace.status = reader->info().events > 0 ? TraceStatus::kPartial : TraceStatus::kSkipped;
+        break;
+      default:
+        trace.status = TraceStatus::kCancelled;
+    }
+    report.traces.push_back(std::move(trace));
+  }
+  report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return report;
+}
+
+}  // namespace tracesync::ingest

@@ -1,0 +1,27 @@
+#include "ingest/trace_info.h"
+
+namespace tracesync::ingest {
+
+std::string_view to_string(DomainSource source) {
+  switch (source) {
+    case DomainSource::kClockUuid:
+      return "clock-uuid";
+    case DomainSource::kHostname:
+      return "hostname";
+    case DomainSource::kPath:
+      return "path";
+    case DomainSource::kOverride:
+      return "override";
+  }
+  return "?";
+}
+
+std::pair<std::string, DomainSource> choose_domain(const TraceSource& source, const std::optional<ClockInfo>& clock,
+                                                   std::string_view hostname) {
+  if (source.domain_override) return {*source.domain_override, DomainSource::kOverride};
+  if (clock && clock->uuid) return {*clock->uuid, DomainSource::kClockUuid};
+  if (!hostname.empty()) return {std::string(hostname), DomainSource::kHostname};
+  return {source.path, DomainSource::kPath};
+}
+
+}  // namespace tracesync::ingest

@@ -1,0 +1,50 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "ingest/trace_source.h"
+#include "model/point.h"
+
+namespace tracesync::ingest {
+
+// Where a trace's clock domain id came from (DESIGN.md, "Clock domain").
+enum class DomainSource : uint8_t { kClockUuid, kHostname, kPath, kOverride };
+std::string_view to_string(DomainSource source);
+
+// The default clock class of a trace's streams.
+struct ClockInfo {
+  std::string name;
+  std::optional<std::string> uuid;  // lower-case 8-4-4-4-12 text
+  uint64_t frequency = 0;           // Hz
+  int64_t offset_seconds = 0;       // origin to clock zero: seconds ...
+  uint64_t offset_cycles = 0;       // ... plus cycles
+  bool origin_is_unix_epoch = false;
+};
+
+// What a trace is and what reading it found.
+struct TraceInfo {
+  std::string path;
+  std::string name;
+  std::string hostname;  // the `hostname` environment entry; empty when absent
+  std::string domain_id;
+  DomainSource domain_source = DomainSource::kPath;
+  std::optional<ClockInfo> clock;  // of its first stream
+  std::optional<model::Nanoseconds> first_event;
+  std::optional<model::Nanoseconds> last_event;
+  uint64_t streams = 0;
+  uint64_t events = 0;            // all events read
+  uint64_t network_events = 0;    // send and receive events among them
+  uint64_t discarded_events = 0;  // the tracer's count of events it lost
+  uint64_t bytes = 0;             // of its stream files
+};
+
+// The domain id DESIGN.md gives a trace: the override when there is one, else
+// the clock class UUID, else the hostname, else the trace path.
+std::pair<std::string, DomainSource> choose_domain(const TraceSource& source, const std::optional<ClockInfo>& clock,
+                                                   std::string_view hostname);
+
+}  // namespace tracesync::ingest

@@ -1,0 +1,68 @@
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace tracesync::match {
+
+// Numbered slots of T in fixed 2 MiB chunks: numbers stay valid, growing
+// never copies (or touches again) what is already there, and released
+// numbers are reused first. Memory is returned only by clear().
+template <typename T>
+class ChunkedPool {
+ public:
+  static constexpr std::size_t kChunkBytes = std::size_t{2} << 20;
+  static constexpr std::size_t kChunk = kChunkBytes / sizeof(T);
+
+  // A free number. Its slot holds what its last user left there (a default
+  // T in a new chunk): callers reset what they need, and may keep the rest
+  // (a generation count, say).
+  uint32_t allocate() {
+    uint32_t number = 0;
+    if (!released_.empty()) {
+      number = released_.back();
+      released_.pop_back();
+    } else {
+      ensure(static_cast<uint32_t>(used_));
+      number = static_cast<uint32_t>(used_++);
+    }
+    return number;
+  }
+  void release(uint32_t number) { released_.push_back(number); }
+
+  // Makes slot `number` exist without allocating it: for arrays kept
+  // parallel to another pool's numbers.
+  void ensure(uint32_t number) {
+    while (chunks_.size() * kChunk <= number) chunks_.push_back(new_chunk());
+  }
+
+  T& operator[](uint32_t number) { return chunks_[number / kChunk].get()[number % kChunk]; }
+  const T& operator[](uint32_t number) const { return chunks_[number / kChunk].get()[number % kChunk]; }
+
+  // Calls f(number, slot) for every allocated, unreleased slot.
+  template <typename F>
+  void for_each_live(F f) const {
+    std::vector<bool> released(used_, false);
+    for (const uint32_t number : released_) released[number] = true;
+    for (uint32_t number = 0; number < used_; ++number) {
+      if (!released[number]) f(number, (*this)[number]);
+    }
+  }
+
+  void clear() {
+    chunks_.clear();
+    released_.clear();
+    used_ = 0;
+  }
+
+ private:
+  using Chunk = std::unique_ptr<T[]>;
+  static Chunk new_chunk() { return std::make_unique<T[]>(kChunk); }
+
+  std::vector<Chunk> chunks_;
+  std::vector<uint32_t> released_;
+  std::size_t used_ = 0;
+};
+
+}  // namespace tracesync::match

@@ -1,0 +1,94 @@
+#pragma once
+
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+namespace tracesync::match {
+
+// An open-addressing hash index from keys to record numbers: the records
+// live elsewhere (stable numbers the matcher's queues can hold), the index
+// keeps only {hash, number} pairs, 8 bytes a slot, at most half full, with
+// linear probing and backward-shift deletion (no tombstones). Usually one
+// cache miss per lookup instead of the two or three of a node-based map.
+class KeyIndex {
+ public:
+  static constexpr uint32_t kNone = UINT32_MAX;
+
+  // The record whose key `same(record)` says equals the one sought, or kNone.
+  template <typename Same>
+  uint32_t find(uint32_t hash, Same same) const {
+    if (slots_.empty()) return kNone;
+    for (std::size_t at = hash & mask_;; at = (at + 1) & mask_) {
+      const Slot& slot = slots_[at];
+      if (slot.record == kNone) return kNone;
+      if (slot.hash == hash && same(slot.record)) return slot.record;
+    }
+  }
+
+  // Starts loading the slot a lookup of `hash` begins at.
+  void prefetch(uint32_t hash) const {
+    if (!slots_.empty()) __builtin_prefetch(&slots_[hash & mask_]);
+  }
+
+  // Adds `record` under `hash`; the key must not be present.
+  void insert(uint32_t hash, uint32_t record) {
+    if (2 * (size_ + 1) > slots_.size()) grow();
+    place(hash, record);
+    ++size_;
+  }
+
+  // Removes `record`, stored under `hash`.
+  void erase(uint32_t hash, uint32_t record) {
+    std::size_t hole = hash & mask_;
+    while (slots_[hole].record != record) hole = (hole + 1) & mask_;
+    // Shift back the slots of the run after the hole that may move into it.
+    for (std::size_t next = (hole + 1) & mask_;; next = (next + 1) & mask_) {
+      const Slot& slot = slots_[next];
+      if (slot.record == kNone) break;
+      const std::size_t home = slot.hash & mask_;
+      // `slot` may fill the hole unless its home lies cyclically in (hole, next].
+      const bool home_after_hole = hole <= next ? (home > hole && home <= next) : (home > hole || home <= next);
+      if (!home_after_hole) {
+        slots_[hole] = slot;
+        hole = next;
+      }
+    }
+    slots_[hole] = Slot{};
+    --size_;
+  }
+
+  void clear() {
+    slots_.clear();
+    mask_ = 0;
+    size_ = 0;
+  }
+  std::size_t size() const { return size_; }
+
+ private:
+  struct Slot {
+    uint32_t hash = 0;
+    uint32_t record = kNone;
+  };
+
+  void place(uint32_t hash, uint32_t record) {
+    std::size_t at = hash & mask_;
+    while (slots_[at].record != kNone) at = (at + 1) & mask_;
+    slots_[at] = {hash, record};
+  }
+
+  void grow() {
+    std::vector<Slot> old = std::move(slots_);
+    slots_.assign(old.empty() ? 1024 : 2 * old.size(), Slot{});
+    mask_ = slots_.size() - 1;
+    for (const Slot& slot : old) {
+      if (slot.record != kNone) place(slot.hash, slot.record);
+    }
+  }
+
+  std::vector<Slot> slots_;
+  std::size_t mask_ = 0;
+  std::size_t size_ = 0;
+};
+
+}  // namespace tracesync::match

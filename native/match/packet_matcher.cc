@@ -1,0 +1,277 @@
+#include "match/packet_matcher.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace tracesync::match {
+
+namespace {
+
+using Counter = uint64_t MatchStatistics::*;
+
+model::Nanoseconds saturating_add(model::Nanoseconds a, model::Nanoseconds b) {
+  model::Nanoseconds sum = 0;
+  return __builtin_add_overflow(a, b, &sum) ? INT64_MAX : sum;
+}
+
+}  // namespace
+
+PacketMatcher::PacketMatcher(MatchOptions options, std::size_t trace_count, MatchCallback on_match)
+    : options_(options),
+      on_match_(std::move(on_match)),
+      watermark_(trace_count, INT64_MIN),
+      closed_(trace_count, false),
+      per_trace_(trace_count) {
+  if (options_.horizon < 0) throw std::invalid_argument("the match horizon must not be negative");
+  for (std::size_t trace = 0; trace < trace_count; ++trace) {
+    domain_of_.push_back(static_cast<uint32_t>(domain_ids_.size()));
+    domain_ids_.push_back("#trace " + std::to_string(trace));
+  }
+  if (trace_count == 0) progress_.reset();
+}
+
+void PacketMatcher::check_trace(TraceIndex trace) const {
+  if (trace >= watermark_.size()) {
+    throw std::out_of_range("trace " + std::to_string(trace) + " is not one of the " +
+                            std::to_string(watermark_.size()) + " traces of the matcher");
+  }
+}
+
+void PacketMatcher::set_domain(TraceIndex trace, const std::string& domain_id) {
+  check_trace(trace);
+  const auto known = std::find(domain_ids_.begin(), domain_ids_.end(), domain_id);
+  domain_of_[trace] = static_cast<uint32_t>(known - domain_ids_.begin());
+  if (known == domain_ids_.end()) domain_ids_.push_back(domain_id);
+}
+
+PacketMatcher::HashedKey PacketMatcher::hashed(const PacketEvent& event) const {
+  HashedKey out{make_key(event, options_.key), 0};
+  out.hash = static_cast<uint32_t>(PacketKeyHash{}(out.key) >> 32);
+  return out;
+}
+
+uint32_t PacketMatcher::find_or_create(const HashedKey& hashed_key, model::Nanoseconds time) {
+  const PacketKey& key = hashed_key.key;
+  const uint32_t hash = hashed_key.hash;
+  const bool strict = options_.key == KeyKind::kStrict;
+  const uint32_t found = index_.find(hash, [&](uint32_t number) {
+    const TcpFields& tcp = records_[number].tcp;
+    return tcp.seq == key.tcp.seq && tcp.ack_seq == key.tcp.ack_seq && tcp.flags == key.tcp.flags &&
+           (!strict || endpoints_[number] == key.endpoints);
+  });
+  if (found != KeyIndex::kNone) return found;
+  const uint32_t number = records_.allocate();
+  Record& record = records_[number];
+  const uint32_t generation = record.generation + 1;
+  record = Record{};
+  record.tcp = key.tcp;
+  record.hash = hash;
+  record.generation = generation;
+  record.newest = time;
+  if (strict) {
+    endpoints_.ensure(number);
+    endpoints_[number] = key.endpoints;
+  }
+  index_.insert(hash, number);
+  if (bounded()) expiry_queue_.push_back({time, number});
+  return number;
+}
+
+void PacketMatcher::add(const PacketEvent& event) {
+  check_trace(event.trace);
+  add_hashed(event, event.layout == Layout::kTcp ? hashed(event) : HashedKey{});
+}
+
+void PacketMatcher::add(std::span<const PacketEvent> events) {
+  // Lookups miss the cache once the index is large: compute the keys a few
+  // events ahead and have their index slots on the way.
+  constexpr std::size_t kAhead = 8;
+  HashedKey ahead[kAhead];
+  auto load = [&](std::size_t i) {
+    const PacketEvent& event = events[i];
+    check_trace(event.trace);
+    ahead[i % kAhead] = event.layout == Layout::kTcp ? hashed(event) : HashedKey{};
+    index_.prefetch(ahead[i % kAhead].hash);
+  };
+  for (std::size_t i = 0; i < std::min(kAhead, events.size()); ++i) load(i);
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    const HashedKey key = ahead[i % kAhead];
+    if (i + kAhead < events.size()) load(i + kAhead);
+    add_hashed(events[i], key);
+  }
+}
+
+void PacketMatcher::add_hashed(const PacketEvent& event, const HashedKey& key) {
+  auto count = [&](TraceIndex trace, Counter counter) {
+    ++(total_.*counter);
+    ++(per_trace_[trace].*counter);
+  };
+  if (event.layout != Layout::kTcp) {
+    count(event.trace, event.layout == Layout::kNonTcp ? &MatchStatistics::non_tcp : &MatchStatistics::unknown_layout);
+    return;
+  }
+  const bool is_send = event.direction == Direction::kSend;
+  count(event.trace, is_send ? &MatchStatistics::sends : &MatchStatistics::receives);
+  if (options_.key == KeyKind::kStrict && !event.endpoints.present()) count(event.trace, &MatchStatistics::tc_key_fallback);
+  if (closed_[event.trace] || event.time < watermark_[event.trace]) count(event.trace, &MatchStatistics::late);
+
+  const uint32_t number = find_or_create(key, event.time);
+  Record& record = records_[number];
+  record.newest = std::max(record.newest, event.time);
+
+  const End end{event.time, event.trace};
+  const End kept = is_send ? record.send() : record.receive();
+  ++(is_send ? record.sends : record.receives);
+  if (!kept.present()) {
+    record.set(event.direction, end);
+  } else if (end < kept && !record.emitted) {
+    count_repeat(record, event.direction, kept.trace);  // the former first one is the repeat
+    record.set(event.direction, end);
+  } else {
+    count_repeat(record, event.direction, event.trace);
+  }
+
+  if (record.send().present() && record.receive().present() && !record.emitted && !record.queued) {
+    const model::Nanoseconds settles = std::max(record.send_time, record.receive_time);
+    if (!progress_ || settles < *progress_) {
+      emit(record);  // final already
+    } else {
+      record.queued = true;
+      settle_queue_[settles >> kSliceBits].push_back({settles, number, record.generation});
+    }
+  }
+  drain();
+}
+
+void PacketMatcher::count_repeat(const Record& record, Direction direction, TraceIndex trace) {
+  const Counter counter = direction == Direction::kSend ? &MatchStatistics::retransmissions : &MatchStatistics::duplicates;
+  ++(total_.*counter);
+  ++(per_trace_[trace].*counter);
+  if (record.emitted && !same_domain(record.send_trace, record.receive_trace)) {
+    MatchStatistics& link = link_of(record);
+    ++(link.*counter);
+    ++(direction == Direction::kSend ? link.sends : link.receives);
+  }
+}
+
+void PacketMatcher::advance(TraceIndex trace, model::Nanoseconds watermark) {
+  check_trace(trace);
+  if (closed_[trace] || watermark <= watermark_[trace]) return;
+  watermark_[trace] = watermark;
+  recompute_progress();
+  drain();
+}
+
+void PacketMatcher::close(TraceIndex trace) {
+  check_trace(trace);
+  if (closed_[trace]) return;
+  closed_[trace] = true;
+  recompute_progress();
+  drain();
+}
+
+void PacketMatcher::recompute_progress() {
+  progress_.reset();
+  for (std::size_t trace = 0; trace < watermark_.size(); ++trace) {
+    if (!closed_[trace]) progress_ = std::min(progress_.value_or(INT64_MAX), watermark_[trace]);
+  }
+}
+
+void PacketMatcher::drain() {
+  // An end earlier than the progress of every open trace is final: every
+  // event still to come is later. With no trace open, everything is final.
+  while (!settle_queue_.empty()) {
+    const auto slice = settle_queue_.begin();
+    const bool passed = !progress_ || saturating_add(slice->first, 1) <= (*progress_ >> kSliceBits);
+    if (!passed) break;
+    for (const Waiting& waiting : slice->second) {
+      Record& record = records_[waiting.record];
+      if (record.generation == waiting.generation && record.queued) emit(record);
+    }
+    settle_queue_.erase(slice);
+  }
+  // Expiry needs an open trace: once all are closed, what is left is
+  // "unmatched at the end", not expired. Settling runs first, and a key
+  // settles no later than it expires (its later end is not newer than its
+  // newest event), so a dropped record has been emitted if it had both ends.
+  if (!progress_) return;
+  while (!expiry_queue_.empty() && saturating_add(expiry_queue_.front().first, options_.horizon) < *progress_) {
+    const uint32_t number = expiry_queue_.front().second;
+    expiry_queue_.pop_front();
+    const model::Nanoseconds newest = records_[number].newest;
+    if (saturating_add(newest, options_.horizon) < *progress_) {
+      drop(number);
+    } else {
+      expiry_queue_.push_back({newest, number});
+    }
+  }
+}
+
+void PacketMatcher::emit(Record& record) {
+  record.queued = false;
+  record.emitted = true;
+  const End send = record.send();
+  const End receive = record.receive();
+  const bool same = same_domain(send.trace, receive.trace);
+  const Counter counter = same ? &MatchStatistics::same_domain : &MatchStatistics::matches;
+  ++(total_.*counter);
+  ++(per_trace_[send.trace].*counter);
+  if (receive.trace != send.trace) ++(per_trace_[receive.trace].*counter);
+  if (same) return;
+  MatchStatistics& link = link_of(record);
+  ++link.matches;
+  link.sends += record.sends;
+  link.receives += record.receives;
+  link.retransmissions += record.sends - 1;
+  link.duplicates += record.receives - 1;
+  if (on_match_) on_match_({send.trace, send.time, receive.trace, receive.time});
+}
+
+void PacketMatcher::drop(uint32_t number) {
+  Record& record = records_[number];
+  if (record.queued) emit(record);  // cannot happen (see drain), but never lose a message
+  if (!record.emitted) {
+    const End end = record.send().present() ? record.send() : record.receive();
+    ++total_.expired;
+    ++per_trace_[end.trace].expired;
+  }
+  index_.erase(record.hash, number);
+  ++record.generation;
+  records_.release(number);
+}
+
+MatchStatistics& PacketMatcher::link_of(const Record& record) {
+  const uint32_t a = domain_of_[record.send_trace];
+  const uint32_t b = domain_of_[record.receive_trace];
+  return per_link_[{std::min(a, b), std::max(a, b)}];
+}
+
+std::map<PacketMatcher::LinkKey, MatchStatistics> PacketMatcher::link_statistics() const {
+  std::map<LinkKey, MatchStatistics> out;
+  for (const auto& [link, statistics] : per_link_) {
+    const std::string& a = domain_ids_[link.first];
+    const std::string& b = domain_ids_[link.second];
+    out[a < b ? LinkKey{a, b} : LinkKey{b, a}] += statistics;
+  }
+  return out;
+}
+
+void PacketMatcher::finish() {
+  std::fill(closed_.begin(), closed_.end(), true);
+  progress_.reset();
+  drain();
+  records_.for_each_live([&](uint32_t, const Record& record) {
+    if (record.send().present() && record.receive().present()) return;  // emitted by drain()
+    const bool is_send = record.send().present();
+    const TraceIndex trace = is_send ? record.send_trace : record.receive_trace;
+    const Counter counter = is_send ? &MatchStatistics::unmatched_sends : &MatchStatistics::unmatched_receives;
+    ++(total_.*counter);
+    ++(per_trace_[trace].*counter);
+  });
+  index_.clear();
+  records_.clear();
+  endpoints_.clear();
+  expiry_queue_.clear();
+}
+
+}  // namespace tracesync::match

@@ -1,0 +1,207 @@
+#pragma once
+
+#include <deque>
+#include <functional>
+#include <map>
+#include <optional>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "match/chunked_pool.h"
+#include "match/key_index.h"
+#include "match/match_statistics.h"
+#include "match/packet_event.h"
+#include "match/packet_key.h"
+
+namespace tracesync::match {
+
+struct MatchOptions {
+  KeyKind key = KeyKind::kTc;
+  // How long an entry waits for more events of its key (`--match-horizon`).
+  // kUnbounded keeps every entry to the end.
+  model::Nanoseconds horizon = 600'000'000'000;  // 10 minutes
+  static constexpr model::Nanoseconds kUnbounded = INT64_MAX;
+};
+
+// A matched message: the kept send and the kept receive of one key.
+struct MatchedMessage {
+  TraceIndex send_trace = 0;
+  model::Nanoseconds send = 0;
+  TraceIndex receive_trace = 0;
+  model::Nanoseconds receive = 0;
+
+  friend bool operator==(const MatchedMessage&, const MatchedMessage&) = default;
+  friend auto operator<=>(const MatchedMessage&, const MatchedMessage&) = default;
+};
+
+// Pairs the TCP send and receive events of the traces of an experiment
+// (DESIGN.md, "Matching").
+//
+// The result is defined on the experiment sorted by (time, trace), each
+// trace's time on its own clock, as a muxed reading would see it:
+//   - per key, the first send and the first receive are kept; every later
+//     send is a retransmission, every later receive a duplicate;
+//   - the kept pair is a message, emitted unless both ends are in one clock
+//     domain (then counted as same_domain).
+// Events may arrive in any order across traces (the traces are read in
+// parallel) and in any order within a trace, as long as each trace keeps the
+// promise it makes through advance(trace, w): no event of `trace` given later
+// is earlier than w. The emitted messages and all statistics then equal the
+// sorted-order result.
+//
+// When a message is emitted: once its pair can no longer change, i.e. both
+// kept ends are earlier than the progress of every trace still open (the
+// smallest w over open traces). An earlier send arriving later could
+// otherwise replace a pair already emitted. Waiting messages are grouped in
+// slices of kSettleSlice ns and a slice leaves whole once that progress has
+// passed its end, so a message may wait up to one slice longer than needed.
+// Messages are emitted during add / advance / close / finish, in no
+// particular order.
+//
+// Bounded memory: an entry whose newest event is more than the horizon older
+// than the progress of every open trace is dropped; if it had one end only,
+// it counts as expired. While any trace is open, an event of its key could
+// still come. Results equal unbounded matching whenever no two consecutive
+// events of a key (in time order) are more than the horizon apart; in
+// particular when every send and its receive are less than the horizon apart
+// (keys left with one end then count as expired rather than unmatched).
+// Times of different traces are compared as recorded, each on its own
+// clock: the horizon must also cover the offsets between the clocks.
+// Entries wait for traces that have not started (their progress is the
+// earliest time), so memory is bounded only while all traces progress.
+//
+// An event that breaks its trace's promise is still used but counted as
+// `late`; if it would have replaced an emitted end it counts as a
+// retransmission or duplicate instead, and the result may differ from the
+// sorted-order one.
+//
+// Not thread-safe: callers serialize. The callback runs inside the calls.
+class PacketMatcher {
+ public:
+  static constexpr model::Nanoseconds kSettleSlice = model::Nanoseconds{1} << 20;  // about 1 ms
+  using MatchCallback = std::function<void(const MatchedMessage&)>;
+  // A link between two domains, the smaller id first (byte-wise).
+  using LinkKey = std::pair<std::string, std::string>;
+
+  // Traces 0 .. trace_count - 1, each in a domain of its own (named
+  // "#trace N") until set_domain() says otherwise.
+  PacketMatcher(MatchOptions options, std::size_t trace_count, MatchCallback on_match);
+
+  // Must be called before any message of `trace` is emitted (before its
+  // first event is simplest).
+  void set_domain(TraceIndex trace, const std::string& domain_id);
+
+  void add(const PacketEvent& event);
+  // The same for several events, faster: their index slots are loaded ahead.
+  void add(std::span<const PacketEvent> events);
+  // Promise: no event of `trace` given later is earlier than `watermark`.
+  void advance(TraceIndex trace, model::Nanoseconds watermark);
+  // No more events of `trace`.
+  void close(TraceIndex trace);
+  // Closes every trace, emits what is left and counts the unmatched keys.
+  // Call once, after the last event.
+  void finish();
+
+  const MatchOptions& options() const { return options_; }
+  const MatchStatistics& total() const { return total_; }
+  // Events counted on their own trace; matches and same_domain on the trace
+  // of each end (once when both ends are in one trace); unmatched and
+  // expired keys on the trace of their end.
+  const MatchStatistics& trace_statistics(TraceIndex trace) const { return per_trace_.at(trace); }
+  // Per link: matches, and the sends, receives, retransmissions and
+  // duplicates of the keys matched on it.
+  std::map<LinkKey, MatchStatistics> link_statistics() const;
+  // Keys held in memory now.
+  std::size_t pending_keys() const { return index_.size(); }
+
+ private:
+  static constexpr TraceIndex kNoTrace = UINT32_MAX;
+  // One end of a key; ends are ordered by (time, trace).
+  struct End {
+    model::Nanoseconds time = 0;
+    TraceIndex trace = kNoTrace;  // kNoTrace: no such end yet
+    bool present() const { return trace != kNoTrace; }
+    friend auto operator<=>(const End&, const End&) = default;
+  };
+  // What is known of one key, in 64 bytes (the strict key's addresses and
+  // ports live in endpoints_, under the same number). Numbers are reused; a
+  // number's generation changes on reuse, so stale queue items are seen.
+  struct Record {
+    TcpFields tcp;
+    bool queued = false;   // waits in settle_queue_
+    bool emitted = false;  // its message was emitted (or counted same-domain)
+    uint32_t hash = 0;
+    uint32_t generation = 0;
+    TraceIndex send_trace = kNoTrace;  // the first send ...
+    TraceIndex receive_trace = kNoTrace;  // ... and the first receive
+    model::Nanoseconds send_time = 0;
+    model::Nanoseconds receive_time = 0;
+    model::Nanoseconds newest = 0;  // the latest time of any event of the key
+    uint32_t sends = 0;
+    uint32_t receives = 0;
+
+    End send() const { return {send_time, send_trace}; }
+    End receive() const { return {receive_time, receive_trace}; }
+    void set(Direction direction, End end) {
+      (direction == Direction::kSend ? send_time : receive_time) = end.time;
+      (direction == Direction::kSend ? send_trace : receive_trace) = end.trace;
+    }
+  };
+  // A record waiting for the progress of every open trace to pass `time`.
+  struct Waiting {
+    model::Nanoseconds time = 0;
+    uint32_t record = 0;
+    uint32_t generation = 0;
+  };
+  // Waiting records by time slice: a slice is emitted whole once progress
+  // has passed its end, so no sorting within it.
+  static constexpr int kSliceBits = 20;
+  static_assert(kSettleSlice == model::Nanoseconds{1} << kSliceBits);
+  using SettleQueue = std::map<model::Nanoseconds, std::vector<Waiting>>;
+
+  // A key and its hash, as looked up in index_.
+  struct HashedKey {
+    PacketKey key;
+    uint32_t hash = 0;
+  };
+  HashedKey hashed(const PacketEvent& event) const;
+  void add_hashed(const PacketEvent& event, const HashedKey& key);
+  uint32_t find_or_create(const HashedKey& key, model::Nanoseconds time);
+  void count_repeat(const Record& record, Direction direction, TraceIndex trace);
+  void drain();
+  void emit(Record& record);
+  void drop(uint32_t number);
+  void recompute_progress();
+  MatchStatistics& link_of(const Record& record);
+  bool same_domain(TraceIndex a, TraceIndex b) const { return domain_of_[a] == domain_of_[b]; }
+  void check_trace(TraceIndex trace) const;
+  bool bounded() const { return options_.horizon != MatchOptions::kUnbounded; }
+
+  MatchOptions options_;
+  MatchCallback on_match_;
+
+  std::vector<uint32_t> domain_of_;        // per trace: index into domain_ids_
+  std::vector<std::string> domain_ids_;
+  std::vector<model::Nanoseconds> watermark_;  // per trace: its promise
+  std::vector<bool> closed_;
+  // The smallest watermark over open traces; nullopt once all are closed.
+  std::optional<model::Nanoseconds> progress_ = INT64_MIN;
+
+  ChunkedPool<Record> records_;
+  ChunkedPool<Endpoints> endpoints_;  // strict key only: parallel to records_ (ensure(), never allocate())
+  KeyIndex index_;                    // key -> record number
+  SettleQueue settle_queue_;  // by the later kept end: emitted once progress passes it
+  // One item per live record when bounded, roughly in time order: {newest
+  // time when queued, record}. A record is dropped when its item reaches the
+  // front and progress has passed its newest time + horizon; an item behind a
+  // later one waits a little longer, which is always safe.
+  std::deque<std::pair<model::Nanoseconds, uint32_t>> expiry_queue_;
+
+  MatchStatistics total_;
+  std::vector<MatchStatistics> per_trace_;
+  std::map<std::pair<uint32_t, uint32_t>, MatchStatistics> per_link_;  // by domain numbers, smaller number first
+};
+
+}  // namespace tracesync::match

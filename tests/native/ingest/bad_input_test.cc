@@ -1,0 +1,268 @@
+// Bad traces: each gives one clear problem naming the trace, never a crash,
+// and the other traces of the experiment are still read and matched.
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "ctf_test_writer.h"
+#include "ingest/experiment_matching.h"
+#include "recording_sink.h"
+
+namespace tracesync::ingest {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::NetEvent;
+
+NetEvent event(const std::string& name, uint64_t time, uint32_t seq) {
+  NetEvent e;
+  e.name = name;
+  e.time = time;
+  e.saddr = {10, 0, 0, 1};
+  e.daddr = {10, 0, 0, 2};
+  e.seq = seq;
+  e.ack_seq = 1;
+  e.flags = 0x10;
+  return e;
+}
+
+testing::TraceShape host(const std::string& name, const std::string& uuid) {
+  testing::TraceShape shape;
+  shape.hostname = name;
+  shape.clock_uuid = uuid;
+  return shape;
+}
+
+// Two good hosts exchanging `messages` messages both ways.
+void write_good_pair(const fs::path& root, int messages) {
+  std::vector<NetEvent> a, b;
+  for (int i = 0; i < messages; ++i) {
+    const uint64_t t = 1000 + 1000 * static_cast<uint64_t>(i);
+    const uint32_t seq = static_cast<uint32_t>(i);
+    if (i % 2 == 0) {
+      a.push_back(event("net_dev_queue", t, seq));
+      b.push_back(event("net_if_receive_skb", t + 300, seq));
+    } else {
+      b.push_back(event("net_dev_queue", t, seq));
+      a.push_back(event("net_if_receive_skb", t + 300, seq));
+    }
+  }
+  testing::write_trace(root / "good_a", host("A", "aaaaaaaa-0000-0000-0000-000000000001"), a);
+  testing::write_trace(root / "good_b", host("B", "bbbbbbbb-0000-0000-0000-000000000002"), b);
+}
+
+struct Outcome {
+  ExperimentResult result;
+  std::vector<match::MatchedMessage> messages;
+};
+
+// Reads the good pair plus `bad` (its path named `bad`), returns what came out.
+Outcome read_with(const fs::path& root, const fs::path& bad) {
+  std::vector<TraceSource> traces = {{(root / "good_a").string(), "good_a", std::nullopt},
+                                     {bad.string(), "bad", std::nullopt},
+                                     {(root / "good_b").string(), "good_b", std::nullopt}};
+  Outcome out;
+  std::mutex mutex;
+  out.result = match_experiment(traces, {}, {nullptr, [&](const match::MatchedMessage& m) {
+                                               const std::lock_guard lock(mutex);
+                                               out.messages.push_back(m);
+                                             }});
+  return out;
+}
+
+// The good pair was read and matched in full despite the bad trace.
+void expect_good_pair_intact(const Outcome& out, int messages) {
+  EXPECT_EQ(out.result.read.traces[0].status, TraceStatus::kComplete) << out.result.read.traces[0].problem;
+  EXPECT_EQ(out.result.read.traces[2].status, TraceStatus::kComplete) << out.result.read.traces[2].problem;
+  std::size_t between_good = 0;
+  for (const auto& m : out.messages) between_good += (m.send_trace != 1 && m.receive_trace != 1) ? 1 : 0;
+  EXPECT_EQ(between_good, static_cast<std::size_t>(messages));
+}
+
+class BadInput : public ::testing::Test {
+ protected:
+  void SetUp() override { write_good_pair(dir_.path(), kMessages); }
+  const fs::path& root() const { return dir_.path(); }
+  static constexpr int kMessages = 20;
+
+ private:
+  testing::TempDir dir_{"bad"};
+};
+
+TEST_F(BadInput, AMissingDirectory) {
+  const Outcome out = read_with(root(), root() / "nowhere");
+  expect_good_pair_intact(out, kMessages);
+  const TraceReport& bad = out.result.read.traces[1];
+  EXPECT_EQ(bad.status, TraceStatus::kSkipped);
+  EXPECT_EQ(bad.info.path, (root() / "nowhere").string());
+  EXPECT_EQ(bad.problem, "does not exist");
+  EXPECT_TRUE(out.result.read.any_skipped());
+}
+
+TEST_F(BadInput, ADirectoryWithoutMetadata) {
+  fs::create_directories(root() / "empty");
+  const Outcome out = read_with(root(), root() / "empty");
+  expect_good_pair_intact(out, kMessages);
+  EXPECT_EQ(out.result.read.traces[1].status, TraceStatus::kSkipped);
+  EXPECT_EQ(out.result.read.traces[1].problem, "has no `metadata` file");
+}
+
+TEST_F(BadInput, MetadataThatIsNotCtf) {
+  testing::write_trace(root() / "garbage", host("G", "cccccccc-0000-0000-0000-000000000003"), {event("net_dev_queue", 1, 5001)});
+  testing::write_file(root() / "garbage" / "metadata", "this is not metadata {\n");
+  const Outcome out = read_with(root(), root() / "garbage");
+  expect_good_pair_intact(out, kMessages);
+  EXPECT_EQ(out.result.read.traces[1].status, TraceStatus::kSkipped);
+  EXPECT_EQ(out.result.read.traces[1].problem,
+            "cannot be opened: its `metadata` file is not CTF metadata (neither packetized nor text starting with "
+            "`/* CTF`)");
+}
+
+TEST_F(BadInput, MetadataTextThatDoesNotParse) {
+  testing::write_trace(root() / "broken", host("G", "cccccccc-0000-0000-0000-000000000003"), {event("net_dev_queue", 1, 5001)});
+  testing::write_file(root() / "broken" / "metadata", "/* CTF 1.8 */\ntrace { major = 1; minor = 8; byte_order = ;\n");
+  const Outcome out = read_with(root(), root() / "broken");
+  expect_good_pair_intact(out, kMessages);
+  EXPECT_EQ(out.result.read.traces[1].status, TraceStatus::kSkipped);
+  EXPECT_FALSE(out.result.read.traces[1].problem.empty());
+  EXPECT_EQ(out.result.read.traces[1].problem.find("0x"), std::string::npos) << out.result.read.traces[1].problem;
+}
+
+TEST_F(BadInput, ATruncatedStreamFile) {
+  std::vector<NetEvent> events;
+  for (uint32_t i = 0; i < 50; ++i) events.push_back(event("net_dev_queue", 10 + i, 5000 + i));
+  testing::write_trace(root() / "truncated", host("T", "dddddddd-0000-0000-0000-000000000004"), events);
+  const fs::path stream = root() / "truncated" / "channel0_0";
+  fs::resize_file(stream, fs::file_size(stream) / 2);
+  const Outcome out = read_with(root(), root() / "truncated");
+  expect_good_pair_intact(out, kMessages);
+  const TraceReport& bad = out.result.read.traces[1];
+  EXPECT_EQ(bad.status, TraceStatus::kSkipped);
+  EXPECT_NE(bad.problem.find(stream.string()), std::string::npos) << bad.problem;  // names the file
+  EXPECT_NE(bad.problem.find("truncated or corrupt"), std::string::npos) << bad.problem;
+}
+
+TEST_F(BadInput, ACorruptEventMidStreamKeepsWhatCameBefore) {
+  std::vector<NetEvent> events;
+  for (uint32_t i = 0; i < 10; ++i) events.push_back(event("net_dev_queue", 10 + i, 1000 + i));
+  events.push_back(event("timer_init", 100, 0));  // 4 + 8 bytes of header, 8 of payload, last in the packet
+  testing::write_trace(root() / "corrupt", host("C", "eeeeeeee-0000-0000-0000-000000000005"), events);
+  const fs::path stream = root() / "corrupt" / "channel0_0";
+  {
+    std::fstream file(stream, std::ios::in | std::ios::out | std::ios::binary);
+    file.seekp(static_cast<std::streamoff>(fs::file_size(stream) - 20));
+    const char no_such_class[4] = {99, 0, 0, 0};
+    file.write(no_such_class, 4);
+  }
+  const Outcome out = read_with(root(), root() / "corrupt");
+  expect_good_pair_intact(out, kMessages);
+  const TraceReport& bad = out.result.read.traces[1];
+  EXPECT_EQ(bad.status, TraceStatus::kPartial);
+  EXPECT_EQ(bad.info.events, 10u);
+  EXPECT_EQ(out.result.per_trace[1].sends, 10u);  // delivered before the failure
+  EXPECT_EQ(bad.problem.rfind("reading stopped after 10 events: ", 0), 0u) << bad.problem;
+  EXPECT_NE(bad.problem.find("event class"), std::string::npos) << bad.problem;
+  EXPECT_EQ(bad.problem.find("addr=0x"), std::string::npos) << bad.problem;
+}
+
+testing::TraceShape clockless() {
+  testing::TraceShape shape = host("N", "ffffffff-0000-0000-0000-000000000006");
+  shape.with_clock = false;
+  shape.timestamps = false;
+  return shape;
+}
+
+TEST_F(BadInput, ATraceWithoutClock) {
+  testing::write_trace(root() / "clockless", clockless(), {event("net_dev_queue", 1, 5001)});
+  const Outcome out = read_with(root(), root() / "clockless");
+  expect_good_pair_intact(out, kMessages);
+  const TraceReport& bad = out.result.read.traces[1];
+  EXPECT_EQ(bad.status, TraceStatus::kSkipped);
+  EXPECT_NE(bad.problem.find("has no clock"), std::string::npos) << bad.problem;
+}
+
+TEST_F(BadInput, TimestampsWithoutAClockBlockGetADefaultClock) {
+  // babeltrace2 gives such streams a 1 GHz clock of unknown origin: readable,
+  // though its times only mean something relative to each other.
+  testing::TraceShape shape = host("U", "ffffffff-0000-0000-0000-000000000006");
+  shape.with_clock = false;
+  testing::write_trace(root() / "unmapped", shape, {event("net_dev_queue", 7, 5001)});
+  const Outcome out = read_with(root(), root() / "unmapped");
+  expect_good_pair_intact(out, kMessages);
+  const TraceReport& trace = out.result.read.traces[1];
+  ASSERT_EQ(trace.status, TraceStatus::kComplete) << trace.problem;
+  ASSERT_TRUE(trace.info.clock.has_value());
+  EXPECT_FALSE(trace.info.clock->origin_is_unix_epoch);
+  EXPECT_FALSE(trace.info.clock->uuid.has_value());
+  EXPECT_EQ(trace.info.domain_id, "U");  // no clock UUID: the hostname
+  EXPECT_EQ(trace.info.first_event, 7);
+}
+
+TEST_F(BadInput, MetadataWithoutStreams) {
+  testing::write_trace(root() / "hollow", host("H", "12345678-0000-0000-0000-000000000007"), {});
+  fs::remove(root() / "hollow" / "channel0_0");
+  const Outcome out = read_with(root(), root() / "hollow");
+  expect_good_pair_intact(out, kMessages);
+  EXPECT_EQ(out.result.read.traces[1].status, TraceStatus::kSkipped);
+  EXPECT_FALSE(out.result.read.traces[1].problem.empty());
+}
+
+TEST_F(BadInput, EveryBadTraceAtOnce) {
+  fs::create_directories(root() / "empty");
+  testing::write_trace(root() / "clockless", clockless(), {event("net_dev_queue", 1, 5001)});
+  std::vector<TraceSource> traces = {{(root() / "nowhere").string(), "nowhere", std::nullopt},
+                                     {(root() / "good_a").string(), "good_a", std::nullopt},
+                                     {(root() / "empty").string(), "empty", std::nullopt},
+                                     {(root() / "clockless").string(), "clockless", std::nullopt},
+                                     {(root() / "good_b").string(), "good_b", std::nullopt}};
+  for (unsigned jobs : {1u, 3u}) {
+    ExperimentOptions options;
+    options.read.jobs = jobs;
+    const ExperimentResult result = match_experiment(traces, options, {});
+    EXPECT_EQ(result.total.matches, static_cast<uint64_t>(kMessages));
+    int skipped = 0;
+    for (const auto& trace : result.read.traces) skipped += trace.status == TraceStatus::kSkipped ? 1 : 0;
+    EXPECT_EQ(skipped, 3);
+  }
+}
+
+// A sink that fails on the events of one trace.
+class ThrowingSink final : public EventSink {
+ public:
+  explicit ThrowingSink(match::TraceIndex victim) : victim_(victim) {}
+  void trace_opened(match::TraceIndex trace, const TraceInfo& info) override { inner.trace_opened(trace, info); }
+  void trace_events(match::TraceIndex trace, std::span<const match::PacketEvent> events,
+                    model::Nanoseconds progress) override {
+    if (trace == victim_ && !events.empty()) throw std::runtime_error("sink is full");
+    inner.trace_events(trace, events, progress);
+  }
+  void trace_closed(match::TraceIndex trace) override { inner.trace_closed(trace); }
+  testing::RecordingSink inner;
+
+ private:
+  match::TraceIndex victim_;
+};
+
+TEST_F(BadInput, ASinkThatThrowsFailsOnlyItsTrace) {
+  const std::vector<TraceSource> traces = {{(root() / "good_a").string(), "good_a", std::nullopt},
+                                           {(root() / "good_b").string(), "good_b", std::nullopt}};
+  ThrowingSink sink(1);
+  const ExperimentReport report = read_experiment(traces, {}, sink);
+  EXPECT_EQ(report.traces[0].status, TraceStatus::kComplete);
+  EXPECT_NE(report.traces[1].status, TraceStatus::kComplete);
+  EXPECT_NE(report.traces[1].problem.find("sink is full"), std::string::npos) << report.traces[1].problem;
+  EXPECT_EQ(sink.inner.closed.count(1), 1u);
+}
+
+TEST_F(BadInput, AProgressCallbackThatThrowsStopsTheReadingCleanly) {
+  const std::vector<TraceSource> traces = {{(root() / "good_a").string(), "good_a", std::nullopt},
+                                           {(root() / "good_b").string(), "good_b", std::nullopt}};
+  testing::RecordingSink sink;
+  EXPECT_THROW(read_experiment(traces, {}, sink, [](const ReadProgress&) -> bool { throw std::runtime_error("no"); }),
+               std::runtime_error);
+}
+
+}  // namespace
+}  // namespace tracesync::ingest
