@@ -27,15 +27,6 @@ EdgeTable::Edge* EdgeTable::find(Vertex a, Vertex b) {
   return const_cast<Edge*>(std::as_const(*this).find(a, b));
 }
 
-EdgeTable::Edge& EdgeTable::insert(Edge edge) {
-  // At most half full, so probes stay short.
-  if (2 * (edges_.size() + 1) > slots_.size()) grow();
-  const uint64_t k = key(edge.low, edge.high);
-  slots_[probe(k)] = {k, static_cast<EdgeId>(edges_.size())};
-  edges_.push_back(edge);
-  return edges_.back();
-}
-
 EdgeTable::Found EdgeTable::find_or_add(Vertex low, Vertex high) {
   if (2 * (edges_.size() + 1) > slots_.size()) grow();
   const uint64_t k = key(low, high);

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "model/linear_transform.h"
+#include "network/huge_page_vector.h"
 #include "network/network.h"
 
 namespace tracesync::network {
@@ -17,12 +18,15 @@ class EdgeTable {
   static constexpr uint32_t kNotInTree = 0;
 
   struct Edge {
-    model::LinearTransform high_onto_low;  // maps high's time onto low's
+    // As given to set_edge, in the caller's direction (inverting it costs a
+    // quad division, so it waits until the edge enters the tree).
+    model::LinearTransform transform;
     double weight;
     double uncertainty_ns;
     Vertex low;                       // the endpoint with the smaller index
     Vertex high;
     uint32_t tree_node = kNotInTree;  // its LinkCutTree node while it is a tree edge
+    bool maps_high_onto_low;          // else `transform` maps low onto high
   };
 
   // The edge between a and b, if any (either order).
@@ -30,8 +34,6 @@ class EdgeTable {
   Edge* find(Vertex a, Vertex b);
   // Room for `edges` edges without regrowth.
   void reserve(std::size_t edges);
-  // Adds a new edge; it must not exist.
-  Edge& insert(Edge edge);
   // The edge (low, high) with low < high, added with only its ends set if
   // it is new (then `added`): one probe for a lookup that may insert.
   struct Found {
@@ -43,7 +45,7 @@ class EdgeTable {
   std::size_t size() const { return edges_.size(); }
   Edge& operator[](EdgeId id) { return edges_[id]; }
   const Edge& operator[](EdgeId id) const { return edges_[id]; }
-  std::vector<Edge>& edges() { return edges_; }
+  HugePageVector<Edge>& edges() { return edges_; }
 
  private:
   static constexpr EdgeId kEmpty = UINT32_MAX;
@@ -54,12 +56,12 @@ class EdgeTable {
   void grow();
   void rehash(std::size_t capacity);
 
-  std::vector<Edge> edges_;
+  HugePageVector<Edge> edges_;
   struct Slot {
     uint64_t key = 0;
     EdgeId edge = kEmpty;
   };
-  std::vector<Slot> slots_;  // key and edge side by side: one cache miss per probe
+  HugePageVector<Slot> slots_;  // key and edge side by side: one cache miss per probe
   unsigned shift_ = 64;  // 64 - log2(capacity)
 };
 

@@ -5,6 +5,13 @@
 
 namespace tracesync::network {
 
+void IncrementalNetwork::reserve(std::size_t vertices, std::size_t edges) {
+  forest_.reserve(vertices, edges);
+  references_.reserve(vertices);
+  propagation_.reserve(vertices);
+  by_id_.reserve(vertices);
+}
+
 Vertex IncrementalNetwork::add_vertex(std::string id) {
   const auto [it, inserted] = by_id_.try_emplace(id, static_cast<Vertex>(forest_.vertex_count()));
   if (!inserted) {
@@ -12,8 +19,7 @@ Vertex IncrementalNetwork::add_vertex(std::string id) {
   }
   const Vertex v = forest_.add_vertex(std::move(id));
   references_.add_vertex(v);
-  island_version_.push_back(next_version_++);
-  cache_.emplace_back();
+  propagation_.add_vertex();
   return v;
 }
 
@@ -47,32 +53,28 @@ void IncrementalNetwork::set_edge(Vertex a, Vertex b, const EdgeEstimate& estima
   const ForestChange change = forest_.set_edge(a, b, estimate);
   if (!change.tree_changed()) return;
   references_.apply(change);
-  touch_island(a);
+  propagation_.island_changed(a);
 }
 
 void IncrementalNetwork::force_reference(Vertex v) {
   check_vertex(v, "force_reference");
   references_.force(v);
-  touch_island(v);
+  propagation_.island_changed(v);
 }
-
-void IncrementalNetwork::touch_island(Vertex v) { island_version_[forest_.island_of(v)] = next_version_++; }
 
 Vertex IncrementalNetwork::reference_of(Vertex v) const {
   check_vertex(v, "reference_of");
   return references_.reference_of(v);
 }
 
-const IncrementalNetwork::PathToReference& IncrementalNetwork::path_to_reference(Vertex v) const {
+model::LinearTransform IncrementalNetwork::transform(Vertex v) const {
   check_vertex(v, "transform");
-  PathToReference& cached = cache_[v];
-  const uint64_t version = island_version_[forest_.island_of(v)];
-  if (cached.version != version) {
-    // first = the reference, last = v: last_onto_first maps v onto the reference.
-    const PathTransform path = forest_.tree().path_transform(references_.reference_of(v), v);
-    cached = PathToReference{version, path.last_onto_first, static_cast<double>(path.uncertainty_ns)};
-  }
-  return cached;
+  return propagation_.read(v).transform;
+}
+
+double IncrementalNetwork::uncertainty_ns(Vertex v) const {
+  check_vertex(v, "uncertainty_ns");
+  return static_cast<double>(propagation_.read(v).uncertainty_ns);
 }
 
 }  // namespace tracesync::network

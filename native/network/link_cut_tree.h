@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "network/huge_page_vector.h"
 #include "network/network.h"
 #include "network/path_transform.h"
 
@@ -54,6 +55,8 @@ class LinkCutTree {
   Vertex edge_low(Node edge) const { return edge_ends_[slot(edge)].low; }
   Vertex edge_high(Node edge) const { return edge_ends_[slot(edge)].high; }
   double edge_weight(Node edge) const { return weight_[edge]; }
+  // The edge's own transform, as given to link or set_edge_transform.
+  const PathTransform& edge_transform(Node edge) const { return leaf_[edge]; }
   // Changes an edge's key or transform in place (the tree is unchanged).
   void set_edge_weight(Node edge, double weight);
   void set_edge_transform(Node edge, const PathTransform& leaf);
@@ -156,13 +159,13 @@ class LinkCutTree {
   const PathTransform& fresh_transform(Node x);
 
   const std::vector<std::string>* vertex_ids_;
-  std::vector<NodeData> nodes_;
-  std::vector<double> weight_;     // per node: the edge's weight; kNoWeight for vertices
-  std::vector<uint64_t> key_;      // per node: key_of(weight); kNoKey for vertices
+  HugePageVector<NodeData> nodes_;
+  HugePageVector<double> weight_;     // per node: the edge's weight; kNoWeight for vertices
+  HugePageVector<uint64_t> key_;      // per node: key_of(weight); kNoKey for vertices
   std::vector<uint8_t> reversed_;  // per node: its children's subtrees still have to be flipped
-  std::vector<EdgeEnds> edge_ends_;
-  std::vector<PathTransform> leaf_;        // per node: its own transform
-  std::vector<PathTransform> aggregate_;   // per node: the composition over its splay subtree
+  HugePageVector<EdgeEnds> edge_ends_;
+  HugePageVector<PathTransform> leaf_;        // per node: its own transform
+  HugePageVector<PathTransform> aggregate_;   // per node: the composition over its splay subtree
   std::vector<uint8_t> aggregate_fresh_;
   std::vector<uint32_t> free_slots_;
   std::vector<Node> scratch_;

@@ -34,6 +34,12 @@ struct PathTransform {
                             double uncertainty_ns) {
     return PathTransform{low, high, false, false, high_onto_low, high_onto_low.inverse(), uncertainty_ns};
   }
+  // The same from whichever direction is at hand.
+  static PathTransform edge(Vertex low, Vertex high, const model::LinearTransform& transform,
+                            bool maps_high_onto_low, double uncertainty_ns) {
+    if (maps_high_onto_low) return edge(low, high, transform, uncertainty_ns);
+    return PathTransform{low, high, false, false, transform.inverse(), transform, uncertainty_ns};
+  }
 
   // The same stretch read from the other end.
   PathTransform reversed() const {

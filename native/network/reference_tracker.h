@@ -38,6 +38,11 @@ class ReferenceTracker {
  public:
   explicit ReferenceTracker(SpanningForest& forest) : forest_(&forest) {}
 
+  void reserve(std::size_t vertices) {
+    islands_.reserve(vertices);
+    zero_neighbours_.reserve(vertices);
+    visit_mark_.reserve(vertices);
+  }
   // Registers the vertex just added to the forest, alone in its island.
   void add_vertex(Vertex v);
   // Follows one forest change. Returns true when some reference may have changed.

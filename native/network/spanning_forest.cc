@@ -9,11 +9,13 @@ namespace tracesync::network {
 Vertex SpanningForest::add_vertex(std::string id) {
   ids_.push_back(std::move(id));
   tree_.add_vertex();
+  tree_neighbours_.emplace_back();
   return islands_.add();
 }
 
 void SpanningForest::reserve(std::size_t vertices, std::size_t edges) {
   ids_.reserve(vertices);
+  tree_neighbours_.reserve(vertices);
   tree_.reserve(vertices);
   islands_.reserve(vertices);
   edges_.reserve(edges);
@@ -37,36 +39,54 @@ bool SpanningForest::key_less(const EdgeTable::Edge& x, const EdgeTable::Edge& y
 }
 
 PathTransform SpanningForest::leaf(const EdgeTable::Edge& edge) const {
-  return PathTransform::edge(edge.low, edge.high, edge.high_onto_low, edge.uncertainty_ns);
+  return PathTransform::edge(edge.low, edge.high, edge.transform, edge.maps_high_onto_low, edge.uncertainty_ns);
 }
 
 void SpanningForest::link(EdgeTable::Edge& edge) {
   edge.tree_node = tree_.link(edge.low, edge.high, edge.weight, leaf(edge));
+  if (neighbour_position_.size() <= edge.tree_node) neighbour_position_.resize(2 * vertex_count() + 1);
+  for (const auto& [v, other] : {std::pair{edge.low, edge.high}, std::pair{edge.high, edge.low}}) {
+    neighbour_position_[edge.tree_node][v == edge.low ? 0 : 1] = static_cast<uint32_t>(tree_neighbours_[v].size());
+    tree_neighbours_[v].push_back({other, edge.tree_node});
+  }
 }
 
 void SpanningForest::unlink(EdgeTable::Edge& edge) {
   tree_.cut(edge.tree_node);
+  // O(1) removal from both neighbour lists (a star's centre has thousands).
+  for (const Vertex v : {edge.low, edge.high}) {
+    auto& list = tree_neighbours_[v];
+    const uint32_t position = neighbour_position_[edge.tree_node][v == edge.low ? 0 : 1];
+    const TreeNeighbour moved = list.back();
+    list[position] = moved;
+    list.pop_back();
+    neighbour_position_[moved.edge][tree_.edge_low(moved.edge) == v ? 0 : 1] = position;
+  }
   edge.tree_node = EdgeTable::kNotInTree;
 }
 
 ForestChange SpanningForest::set_edge(Vertex a, Vertex b, const EdgeEstimate& estimate) {
   const Vertex low = std::min(a, b);
   const Vertex high = std::max(a, b);
-  const model::LinearTransform high_onto_low = a == low ? estimate.b_onto_a : estimate.b_onto_a.inverse();
+  const bool maps_high_onto_low = a == low;  // b_onto_a maps b onto a
 
   const auto [edge, added] = edges_.find_or_add(low, high);
   if (added) {
-    edge.high_onto_low = high_onto_low;
+    edge.transform = estimate.b_onto_a;
+    edge.maps_high_onto_low = maps_high_onto_low;
     edge.weight = estimate.weight;
     edge.uncertainty_ns = estimate.uncertainty_ns;
     return offer(edge);
   }
   const double old_weight = edge.weight;
-  const bool transform_changed = edge.high_onto_low.slope != high_onto_low.slope ||
-                                 edge.high_onto_low.offset != high_onto_low.offset ||
+  const model::LinearTransform& given = edge.maps_high_onto_low == maps_high_onto_low
+                                            ? estimate.b_onto_a
+                                            : estimate.b_onto_a.inverse();  // a caller switching sides: rare
+  const bool transform_changed = edge.transform.slope != given.slope || edge.transform.offset != given.offset ||
                                  edge.uncertainty_ns != estimate.uncertainty_ns;
   edge.weight = estimate.weight;
-  edge.high_onto_low = high_onto_low;
+  edge.transform = estimate.b_onto_a;
+  edge.maps_high_onto_low = maps_high_onto_low;
   edge.uncertainty_ns = estimate.uncertainty_ns;
 
   if (edge.tree_node == EdgeTable::kNotInTree) {

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <array>
 #include <optional>
 #include <string>
 #include <utility>
@@ -67,6 +68,13 @@ class SpanningForest {
 
   // Island representative and size (vertex count).
   Vertex island_of(Vertex v) { return islands_.find(v); }
+
+  // v's neighbours in the forest, with the link-cut tree node of each edge.
+  struct TreeNeighbour {
+    Vertex vertex;
+    LinkCutTree::Node edge;
+  };
+  const std::vector<TreeNeighbour>& tree_neighbours(Vertex v) const { return tree_neighbours_[v]; }
   uint32_t island_size(Vertex representative) const { return islands_.size(representative); }
 
   LinkCutTree& tree() { return tree_; }
@@ -84,6 +92,9 @@ class SpanningForest {
   LinkCutTree tree_;
   EdgeTable edges_;
   Islands islands_;
+  std::vector<std::vector<TreeNeighbour>> tree_neighbours_;
+  // Per tree edge node: its index in its low end's and high end's lists.
+  std::vector<std::array<uint32_t, 2>> neighbour_position_;
 };
 
 }  // namespace tracesync::network

@@ -5,6 +5,8 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <ctime>
+#include <limits>
 #include <random>
 
 #include "network/baseline_network.h"
@@ -155,7 +157,7 @@ void WorkloadBuilder::record(WorkloadKind kind, uint8_t new_vertices, Vertex a, 
   workload_.operations.push_back({kind, new_vertices, a, b, estimate});
   ++workload_.counts[kind];
   if (kind != WorkloadKind::kWeightDecrease) {
-    edges_.insert({estimate.b_onto_a, weight, estimate.uncertainty_ns, std::min(a, b), std::max(a, b)});
+    edges_.find_or_add(std::min(a, b), std::max(a, b)).edge.weight = weight;
   }
 }
 
@@ -195,7 +197,7 @@ bool WorkloadBuilder::grow(WorkloadKind kind) {
 bool WorkloadBuilder::add_cycle_edge(WorkloadKind kind) {
   // A missing edge inside a tree: a random vertex and a random member of
   // its tree (small trees may be complete, hence a few tries).
-  for (int attempt = 0; attempt < 64; ++attempt) {
+  for (int attempt = 0; attempt < 64 && !workload_.ids.empty(); ++attempt) {
     const Vertex a = static_cast<Vertex>(random_.below(workload_.ids.size()));
     const Vertex island = islands_.find(a);
     if (members_[island].size() < 3) continue;
@@ -282,11 +284,12 @@ WorkloadCounts thesis_operation_mix(std::size_t vertices, std::size_t operations
   if (vertices < 2) return mix;
   const double n = static_cast<double>(vertices);
   const double scale = static_cast<double>(operations) / kTableOperations;
-  // New trees bring two vertices each and insertions one: together n.
-  const std::size_t insertions_wanted = rounded(n * interpolate(n, [](const TableRow& r) {
-                                                  return r.insertions / r.vertices;
-                                                }));
-  const std::size_t new_trees = std::max<std::size_t>(1, (vertices - std::min(vertices, insertions_wanted)) / 2);
+  // Joins leave one tree, so there is one new tree more than joins; new
+  // trees bring two vertices each and insertions one, n in all. (The
+  // table's insertions are then off by at most two: its rows do not quite
+  // add up to n.)
+  const std::size_t joins = rounded(n * interpolate(n, [](const TableRow& r) { return r.joins / r.vertices; }));
+  const std::size_t new_trees = std::clamp<std::size_t>(joins + 1, 1, vertices / 2);
   mix[WorkloadKind::kNewTree] = new_trees;
   mix[WorkloadKind::kInsertion] = vertices - 2 * new_trees;
   mix[WorkloadKind::kJoin] = new_trees - 1;
@@ -312,10 +315,19 @@ void apply_operation(const ThesisWorkload& workload, std::size_t i, Network& net
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
+using WallClock = std::chrono::steady_clock;
 
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
+double seconds_since(WallClock::time_point start) {
+  return std::chrono::duration<double>(WallClock::now() - start).count();
+}
+
+// CPU time of this thread: the replays are single-threaded, so on an idle
+// machine it is their wall time, and on a shared one it leaves out the
+// time spent waiting for a core.
+double cpu_seconds() {
+  timespec now{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  return static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) * 1e-9;
 }
 
 double median(std::vector<double> values) {
@@ -327,8 +339,9 @@ double median(std::vector<double> values) {
 // The spanning forest alone, replaying the same operations; counts the
 // cycle outcomes on the way.
 double replay_forest(const ThesisWorkload& workload, NetworkBenchmarkRow& row) {
-  const auto start = Clock::now();
+  const double start = cpu_seconds();
   SpanningForest forest;
+  forest.reserve(workload.ids.size(), workload.operations.size());
   std::size_t entered = 0;
   std::size_t ignored = 0;
   for (const WorkloadOperation& op : workload.operations) {
@@ -339,7 +352,7 @@ double replay_forest(const ThesisWorkload& workload, NetworkBenchmarkRow& row) {
       ++(change.entered ? entered : ignored);
     }
   }
-  const double elapsed = seconds_since(start);
+  const double elapsed = cpu_seconds() - start;
   row.cycle_edges_entered = entered;
   row.cycle_edges_ignored = ignored;
   return elapsed;
@@ -360,12 +373,12 @@ double read_transforms(const ThesisWorkload& workload, int snapshots, Incrementa
     EdgeEstimate refreshed = last->estimate;
     refreshed.uncertainty_ns += s + 1;
     network.set_edge(last->a, last->b, refreshed);
-    const auto start = Clock::now();
+    const double start = cpu_seconds();
     for (Vertex v = 0; v < n; ++v) {
       network.transform(v);
       network.uncertainty_ns(v);
     }
-    elapsed += seconds_since(start);
+    elapsed += cpu_seconds() - start;
     row.transforms_read += n;
   }
   // Against the generating clocks: v onto its reference r is r's clock after v's inverse.
@@ -391,10 +404,11 @@ NetworkBenchmarkReport run_network_benchmark(const NetworkBenchmarkOptions& opti
     std::vector<double> forest_times, full_times, propagation_times;
     for (int r = 0; r < std::max(1, options.repetitions); ++r) {
       forest_times.push_back(replay_forest(workload, row));
-      const auto start = Clock::now();
+      const double start = cpu_seconds();
       IncrementalNetwork network;
+      network.reserve(workload.ids.size(), workload.operations.size());
       for (std::size_t i = 0; i < workload.operations.size(); ++i) apply_operation(workload, i, network);
-      full_times.push_back(seconds_since(start));
+      full_times.push_back(cpu_seconds() - start);
       row.transforms_read = 0;
       propagation_times.push_back(read_transforms(workload, options.snapshots, network, row));
     }
@@ -404,7 +418,8 @@ NetworkBenchmarkReport run_network_benchmark(const NetworkBenchmarkOptions& opti
     row.propagation_seconds = median(propagation_times);
 
     if (options.run_baseline) {
-      const auto start = Clock::now();
+      const auto start = WallClock::now();
+      const double cpu_start = cpu_seconds();
       BaselineNetwork baseline;
       row.baseline_finished = true;
       for (std::size_t i = 0; i < workload.operations.size(); ++i) {
@@ -415,7 +430,7 @@ NetworkBenchmarkReport run_network_benchmark(const NetworkBenchmarkOptions& opti
         apply_operation(workload, i, baseline);
         row.baseline_operations = i + 1;
       }
-      row.baseline_seconds = seconds_since(start);
+      row.baseline_seconds = cpu_seconds() - cpu_start;
     }
     report.rows.push_back(row);
   }

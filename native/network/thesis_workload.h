@@ -38,8 +38,8 @@ struct WorkloadCounts {
 
 // The mix of the thesis' tables for n vertices and `operations` counted
 // operations. The six datasets (n = 10,000 ... 60,000, a million
-// operations) give the table's row, up to one insertion where the table's
-// counts do not add up to n. Between and beyond them, fractions are
+// operations) give the table's row, up to two insertions (and as many
+// ignored cycle edges) where the table's counts do not add up to n. Between and beyond them, fractions are
 // interpolated (clamped). New trees and insertions add up to n vertices,
 // and joins leave a single tree.
 WorkloadCounts thesis_operation_mix(std::size_t vertices, std::size_t operations = 1'000'000);
@@ -80,7 +80,7 @@ struct NetworkBenchmarkOptions {
   uint64_t seed = 1;
   int repetitions = 3;  // the report keeps the median of each figure
   bool run_baseline = true;
-  double baseline_budget_seconds = 10;  // per size
+  double baseline_budget_seconds = 10;  // per size, wall time
   // Propagation: transforms read after the replay, of every vertex, this many times
   // (each after a batch of weight refreshes that invalidates every cached transform).
   int snapshots = 10;
@@ -92,7 +92,7 @@ struct NetworkBenchmarkRow {
   // Outcomes observed on replay, which must match the generated kinds.
   std::size_t cycle_edges_entered = 0;
   std::size_t cycle_edges_ignored = 0;
-  // Incremental network, seconds (medians). forest: the spanning forest
+  // Incremental network, CPU seconds of the replaying thread (medians). forest: the spanning forest
   // alone; reference: what reference maintenance adds (the full network
   // minus the forest alone, measured in separate runs); propagation: the
   // snapshot reads of every transform and uncertainty.
@@ -103,7 +103,7 @@ struct NetworkBenchmarkRow {
   std::size_t transforms_read = 0;
   // Largest deviation of a read transform from the generating clocks, in ns at t = 1.7e18.
   double max_transform_error_ns = 0;
-  // Baseline: replayed until done or out of budget.
+  // Baseline: replayed until done or out of budget (CPU seconds).
   std::size_t baseline_operations = 0;
   double baseline_seconds = 0;
   bool baseline_finished = false;
