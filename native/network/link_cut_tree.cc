@@ -9,7 +9,6 @@ namespace tracesync::network {
 LinkCutTree::LinkCutTree(const std::vector<std::string>& vertex_ids)
     : vertex_ids_(&vertex_ids),
       nodes_(1),
-      weight_(1, kNoWeight),
       key_(1, kNoKey),
       reversed_(1, 0),
       leaf_(1),
@@ -24,7 +23,6 @@ void LinkCutTree::add_vertex() {
   vertex.size = 1;
   nodes_.push_back(vertex);
   nodes_.push_back(NodeData{});
-  weight_.resize(nodes_.size(), kNoWeight);
   key_.resize(nodes_.size(), kNoKey);
   reversed_.resize(nodes_.size(), 0);
   edge_ends_.push_back({});
@@ -38,7 +36,6 @@ void LinkCutTree::add_vertex() {
 void LinkCutTree::reserve(std::size_t vertices) {
   const std::size_t nodes = 2 * vertices + 1;
   nodes_.reserve(nodes);
-  weight_.reserve(nodes);
   key_.reserve(nodes);
   reversed_.reserve(nodes);
   leaf_.reserve(nodes);
@@ -52,7 +49,7 @@ bool LinkCutTree::tie_less(Node a, Node b) const {
   const auto& ids = *vertex_ids_;
   const EdgeEnds& x = edge_ends_[slot(a)];
   const EdgeEnds& y = edge_ends_[slot(b)];
-  const double weight = weight_[a];
+  const double weight = weight_of(key_[a]);
   return edge_key(weight, ids[x.low], ids[x.high]) < edge_key(weight, ids[y.low], ids[y.high]);
 }
 
@@ -173,7 +170,6 @@ LinkCutTree::Node LinkCutTree::link(Vertex low, Vertex high, double weight, cons
   free_slots_.pop_back();
   const Node e = edge_node(s);
   nodes_[e] = NodeData{};
-  weight_[e] = weight;
   key_[e] = key_of(weight);
   reversed_[e] = 0;
   edge_ends_[s] = {low, high};
@@ -203,11 +199,10 @@ void LinkCutTree::detach_child(Node parent_node, Node child) {
 
 void LinkCutTree::cut(Node edge) {
   const EdgeEnds ends = edge_ends_[slot(edge)];
-  // No re-rooting: expose the edge node; the path above it ends at its
+  // No re-rooting: access the edge node; the path above it ends at its
   // tree parent, one endpoint, and comes off as a tree of its own. The
-  // other endpoint then hangs right below the edge node.
-  // Trees are only ever re-rooted at vertices, so an edge node always has
-  // a tree parent.
+  // other endpoint then hangs right below the edge node. (Trees are only
+  // ever re-rooted at vertices, so an edge node always has a tree parent.)
   access(edge);
   const Node upper = nodes_[edge].child[0];
   Node above = upper;
@@ -224,7 +219,6 @@ void LinkCutTree::cut(Node edge) {
   const Vertex below = vertex_of(above) == ends.low ? ends.high : ends.low;
   detach_child(edge, vertex_node(below));
   nodes_[edge] = NodeData{};
-  weight_[edge] = kNoWeight;
   key_[edge] = kNoKey;
   reversed_[edge] = 0;
   free_slots_.push_back(slot(edge));
@@ -232,7 +226,6 @@ void LinkCutTree::cut(Node edge) {
 
 void LinkCutTree::set_edge_weight(Node edge, double weight) {
   splay(edge);  // at its splay root, only its own aggregate depends on it
-  weight_[edge] = weight;
   key_[edge] = key_of(weight);
   pull(edge);
 }

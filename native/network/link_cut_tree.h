@@ -2,7 +2,6 @@
 
 #include <bit>
 #include <cstdint>
-#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -54,7 +53,7 @@ class LinkCutTree {
 
   Vertex edge_low(Node edge) const { return edge_ends_[slot(edge)].low; }
   Vertex edge_high(Node edge) const { return edge_ends_[slot(edge)].high; }
-  double edge_weight(Node edge) const { return weight_[edge]; }
+  double edge_weight(Node edge) const { return weight_of(key_[edge]); }
   // The edge's own transform, as given to link or set_edge_transform.
   const PathTransform& edge_transform(Node edge) const { return leaf_[edge]; }
   // Changes an edge's key or transform in place (the tree is unchanged).
@@ -111,7 +110,6 @@ class LinkCutTree {
     Vertex low = 0;
     Vertex high = 0;
   };
-  static constexpr double kNoWeight = -std::numeric_limits<double>::infinity();
   static constexpr uint64_t kNoKey = 0;
   static constexpr uint32_t kSplayRoot = 0x80000000U;
   // A weight's place in the order as an integer: the bits of a non-negative
@@ -160,8 +158,7 @@ class LinkCutTree {
 
   const std::vector<std::string>* vertex_ids_;
   HugePageVector<NodeData> nodes_;
-  HugePageVector<double> weight_;     // per node: the edge's weight; kNoWeight for vertices
-  HugePageVector<uint64_t> key_;      // per node: key_of(weight); kNoKey for vertices
+  HugePageVector<uint64_t> key_;      // per node: key_of(the edge's weight); kNoKey for vertices
   std::vector<uint8_t> reversed_;  // per node: its children's subtrees still have to be flipped
   HugePageVector<EdgeEnds> edge_ends_;
   HugePageVector<PathTransform> leaf_;        // per node: its own transform
