@@ -92,10 +92,11 @@ struct NetworkBenchmarkRow {
   // Outcomes observed on replay, which must match the generated kinds.
   std::size_t cycle_edges_entered = 0;
   std::size_t cycle_edges_ignored = 0;
-  // Incremental network, CPU seconds of the replaying thread (medians). forest: the spanning forest
-  // alone; reference: what reference maintenance adds (the full network
-  // minus the forest alone, measured in separate runs); propagation: the
-  // snapshot reads of every transform and uncertainty.
+  // Incremental network, CPU seconds of the replaying thread (medians).
+  // forest: the spanning forest alone. reference: what the full network
+  // adds to it (reference maintenance, plus its own bookkeeping: argument
+  // checks, ids, island versions), the difference of separate runs.
+  // propagation: the snapshot reads of every transform and uncertainty.
   double forest_seconds = 0;
   double reference_seconds = 0;
   double incremental_seconds = 0;  // forest and references: one full replay
