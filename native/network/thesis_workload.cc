@@ -365,6 +365,7 @@ double replay_forest(const ThesisWorkload& workload, NetworkBenchmarkRow& row) {
 double read_transforms(const ThesisWorkload& workload, int snapshots, IncrementalNetwork& network,
                        NetworkBenchmarkRow& row) {
   const auto n = static_cast<Vertex>(network.vertex_count());
+  if (workload.operations.empty()) return 0;
   // The latest estimate of some tree edge: the last operation on a tree edge.
   auto last = workload.operations.rbegin();
   while (!network.in_tree(last->a, last->b)) ++last;
