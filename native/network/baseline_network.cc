@@ -44,6 +44,21 @@ void BaselineNetwork::remove_edge(Vertex a, Vertex b) {
 }
 
 void BaselineNetwork::force_reference(Vertex v) {
+  // v is its island's reference from now on, even over a vertex forced
+  // earlier: that one stops being forced.
+  std::vector<Vertex> island{v};
+  std::vector<bool> seen(ids_.size(), false);
+  seen[v] = true;
+  for (std::size_t i = 0; i < island.size(); ++i) {
+    for (const auto& [u, w] : tree_) {
+      const Vertex next = u == island[i] ? w : w == island[i] ? u : island[i];
+      if (!seen[next]) {
+        seen[next] = true;
+        island.push_back(next);
+      }
+    }
+  }
+  for (const Vertex u : island) forced_[u] = false;
   forced_[v] = true;
   recompute();
 }

@@ -1,4 +1,5 @@
 #include "network/baseline_network.h"
+#include "network/incremental_network.h"
 #include "network/network.h"
 
 namespace tracesync::network {
@@ -8,9 +9,8 @@ std::string_view to_string(NetworkKind kind) {
 }
 
 std::unique_ptr<Network> make_network(NetworkKind kind) {
-  // Until the incremental forest lands, both kinds are the baseline.
-  (void)kind;
-  return std::make_unique<BaselineNetwork>();
+  if (kind == NetworkKind::kBaseline) return std::make_unique<BaselineNetwork>();
+  return std::make_unique<IncrementalNetwork>();
 }
 
 }  // namespace tracesync::network

@@ -92,7 +92,10 @@ void Session::add_message(DomainIndex sender, model::Nanoseconds send, DomainInd
 
 void Session::update_network(Link& link) {
   const hull::LinkEstimate e = link.estimator->estimate();
-  if (!hull::usable(e.quality)) {
+  // A clock cannot run backwards or stop: an estimate with alpha <= 0 (only
+  // absurd input gives one) relates nothing, whatever its quality.
+  const bool sane = e.alpha > 0 && model::to_double(e.alpha) < 1e300;
+  if (!hull::usable(e.quality) || !sane) {
     if (link.in_network) network_->remove_edge(link.a, link.b);
     link.in_network = false;
     return;

@@ -83,6 +83,20 @@ TEST(Session, TracesOfOneDomainShareATransformAndAreNeverLinked) {
   EXPECT_EQ(snapshot.traces(0).domain(), "boot-a");
 }
 
+TEST(Session, ALinkWhoseClockWouldRunBackwardsIsNotUsed) {
+  // Every feasible line has a negative slope: ACCURATE, but meaningless.
+  Session s({});
+  s.add_host_message("a", 0, "b", 100);
+  s.add_host_message("b", 40, "a", 50);
+  s.add_host_message("a", 100, "b", 0);
+  const auto snapshot = s.snapshot();
+  ASSERT_EQ(snapshot.links_size(), 1);
+  EXPECT_EQ(snapshot.links(0).quality(), v1::ACCURATE);
+  EXPECT_LT(snapshot.links(0).alpha().approx(), 0);
+  EXPECT_FALSE(snapshot.links(0).in_tree());
+  EXPECT_EQ(snapshot.islands_size(), 2);
+}
+
 TEST(Synchronization, ValidatesOptions) {
   IngestOptions ingest;
   ingest.match_key = "loose";

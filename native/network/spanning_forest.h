@@ -1,0 +1,105 @@
+#pragma once
+
+#include <array>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "network/edge_table.h"
+#include "network/islands.h"
+#include "network/link_cut_tree.h"
+#include "network/network.h"
+
+namespace tracesync::network {
+
+// A tree edge as reported in a ForestChange.
+struct ForestEdge {
+  Vertex low;
+  Vertex high;
+  double weight;
+};
+
+// What one set_edge did to the forest.
+struct ForestChange {
+  std::optional<ForestEdge> entered;     // became a tree edge
+  std::optional<ForestEdge> left;        // stopped being one; `entered` replaced it in the same island
+  std::optional<ForestEdge> reweighted;  // a tree edge that stayed, with its new weight
+  // Set when `entered` joined two islands: their representatives before
+  // (kept is also the representative after).
+  std::optional<std::pair<Vertex, Vertex>> joined;
+  bool transform_changed = false;  // a tree edge kept its place but got a new transform or uncertainty
+
+  bool tree_changed() const { return entered || left || reweighted || transform_changed; }
+};
+
+// The minimum spanning forest of the synchronization graph under the total
+// edge order of edge_order.h, kept incrementally (the thesis' ch. 5, with
+// link-cut trees):
+//  - an edge between two islands joins them;
+//  - an edge inside an island enters when its key is below the largest key
+//    on the tree path between its ends, which it then replaces (cycle rule);
+//  - a decrease of a tree edge's weight changes nothing else; a decrease of
+//    a non-tree edge is the cycle rule again;
+//  - an increase of a non-tree edge changes nothing; an increase of a tree
+//    edge cuts it and takes the smallest edge that reconnects the two sides,
+//    itself included. That scan is O(m log n) over the island's edges, but
+//    the default estimator only ever improves links, so it never runs there.
+// Each update is O(log n) amortized otherwise.
+class SpanningForest {
+ public:
+  SpanningForest() : tree_(ids_) {}
+  SpanningForest(const SpanningForest&) = delete;
+  SpanningForest& operator=(const SpanningForest&) = delete;
+
+  Vertex add_vertex(std::string id);
+  // Capacity hints (like std::vector::reserve): no regrowth below these sizes.
+  void reserve(std::size_t vertices, std::size_t edges);
+  std::size_t vertex_count() const { return ids_.size(); }
+  const std::string& id(Vertex v) const { return ids_[v]; }
+
+  // Inserts or updates edge (a, b); `estimate.b_onto_a` maps b onto a.
+  // Preconditions (checked by the network): valid distinct vertices, weight >= 0.
+  ForestChange set_edge(Vertex a, Vertex b, const EdgeEstimate& estimate);
+
+  bool in_tree(Vertex a, Vertex b) const;
+  const EdgeTable::Edge* edge(Vertex a, Vertex b) const { return edges_.find(a, b); }
+  std::size_t edge_count() const { return edges_.size(); }
+  // Every edge, tree edge or not, in the order they were first set.
+  template <typename F>
+  void for_each_edge(F&& f) {
+    for (const EdgeTable::Edge& e : edges_.edges()) f(e);
+  }
+
+  // Island representative and size (vertex count).
+  Vertex island_of(Vertex v) { return islands_.find(v); }
+
+  // v's neighbours in the forest, with the link-cut tree node of each edge.
+  struct TreeNeighbour {
+    Vertex vertex;
+    LinkCutTree::Node edge;
+  };
+  const std::vector<TreeNeighbour>& tree_neighbours(Vertex v) const { return tree_neighbours_[v]; }
+  uint32_t island_size(Vertex representative) const { return islands_.size(representative); }
+
+  LinkCutTree& tree() { return tree_; }
+
+ private:
+  bool key_less(const EdgeTable::Edge& x, const EdgeTable::Edge& y) const;
+  bool beats(const EdgeTable::Edge& edge, const LinkCutTree::MaxEdge& tree_edge) const;
+  PathTransform leaf(const EdgeTable::Edge& edge) const;
+  void link(EdgeTable::Edge& edge);
+  void unlink(EdgeTable::Edge& edge);
+  ForestChange offer(EdgeTable::Edge& edge);
+  ForestChange replace_after_increase(EdgeTable::Edge& edge);
+
+  std::vector<std::string> ids_;
+  LinkCutTree tree_;
+  EdgeTable edges_;
+  Islands islands_;
+  std::vector<std::vector<TreeNeighbour>> tree_neighbours_;
+  // Per tree edge node: its index in its low end's and high end's lists.
+  std::vector<std::array<uint32_t, 2>> neighbour_position_;
+};
+
+}  // namespace tracesync::network
