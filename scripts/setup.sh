@@ -56,8 +56,17 @@ cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTRACESYN
 cmake --build "$build_dir" -j "$jobs"
 
 # --- 3. The main job: synchronize the bundled fixtures -----------------------
+tracesync="$build_dir/bin/tracesync"
+shared=${TRACESYNC_SHARED_DIR:-../shared}/fixtures/lttng-modules-2.1-addons
+if [[ -d "$shared" ]]; then
+  echo "== tracesync sync $shared   (real LTTng 2.1 kernel traces of two hosts)"
+  "$tracesync" sync "$shared"
+fi
+echo "== tracesync simulate + sync: a generated 6-host experiment checked against its truth"
+"$tracesync" simulate --output "$build_dir/fixtures/simulated" --overwrite --hosts 6 --topology random --duration 5
+"$tracesync" sync "$build_dir/fixtures/simulated"
 echo "== tracesync sync --matches fixtures/matches/chain_three_hosts.txt"
-"$build_dir/bin/tracesync" sync --matches fixtures/matches/chain_three_hosts.txt
+"$tracesync" sync --matches fixtures/matches/chain_three_hosts.txt
 
 # --- 4. Every test ------------------------------------------------------------
 if $run_tests; then

@@ -2,6 +2,8 @@
 
 #include <boost/program_options.hpp>
 
+#include <atomic>
+#include <csignal>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -11,8 +13,9 @@
 #include "cli/exit_codes.h"
 #include "cli/progress_bar.h"
 #include "cli/report_writer.h"
+#include "ingest/domain_overrides.h"
 #include "ingest/match_stream.h"
-#include "session/session.h"
+#include "session/synchronization.h"
 #include "snapshot/json_report.h"
 #include "snapshot/text_report.h"
 
@@ -32,6 +35,10 @@ struct SyncArguments {
   std::string network = "incremental";
   std::vector<std::string> references;
   bool history = false;
+  unsigned jobs = 0;
+  std::string match_key = "tc";
+  std::string match_horizon = "10min";
+  std::vector<std::string> domains;
 };
 
 po::options_description sync_options(SyncArguments& a) {
@@ -52,22 +59,44 @@ po::options_description sync_options(SyncArguments& a) {
       ("reference,r", po::value(&a.references)->value_name("ID")->composing(),
        "make this clock domain (id, hostname or trace name) the reference of its island; repeatable")
       ("history", po::bool_switch(&a.history),
-       "print each link's state after every message (JSON Lines with --format json), then the report");
+       "print each link's state after every message (JSON Lines with --format json), then the report")
+      ("jobs,j", po::value(&a.jobs)->value_name("N"), "traces read at once (default: the number of cores)")
+      ("match-key", po::value(&a.match_key)->value_name("KEY"),
+       "packet key: tc (default: seq, ack_seq, flags as Trace Compass) or strict (adds addresses and ports)")
+      ("match-horizon", po::value(&a.match_horizon)->value_name("DURATION"),
+       "how long an unmatched packet waits for its other end before it is dropped (default 10min)")
+      ("domain", po::value(&a.domains)->value_name("TRACE=ID")->composing(),
+       "put TRACE (a path, a trace name, or a directory above traces) in clock domain ID; repeatable");
   return options;
 }
 
 void print_help(const po::options_description& options) {
-  std::cout << "usage: tracesync sync [options] --matches FILE\n\n"
+  std::cout << "usage: tracesync sync [options] TRACE_DIR...\n"
+               "       tracesync sync [options] --matches FILE\n\n"
                "Synchronizes the clocks of several hosts from the messages they exchanged and prints,\n"
                "for every trace, the transform t_ref = slope * t + offset onto its island's reference,\n"
                "and for every pair of hosts, the link's quality and bounds.\n\n"
             << options
+            << "\nTRACE_DIR is searched recursively: every directory holding a CTF 'metadata' file is a trace.\n"
+               "A trace's clock domain is its clock's UUID, else its hostname, else its path (see --domain).\n"
             << "\nexit codes: 0 success, 1 internal error, 2 bad usage or input (the report of what was\n"
                "read before the error is still printed), 3 a trace was skipped\n";
 }
 
-// Parses the arguments into a session's options; returns an error message.
-std::string to_session_options(const SyncArguments& a, session::SessionOptions& options) {
+// Parses the arguments into the pipeline's options; returns an error message.
+std::string to_options(const SyncArguments& a, session::SessionOptions& options, session::IngestOptions& ingest) {
+  ingest.jobs = a.jobs;
+  ingest.match_key = a.match_key;
+  const auto horizon = parse_duration(a.match_horizon);
+  if (!horizon || *horizon == 0) {
+    return "--match-horizon '" + a.match_horizon + "' is not a positive duration (e.g. 10min, 30s)";
+  }
+  ingest.match_horizon = *horizon;
+  for (const std::string& text : a.domains) {
+    const auto pair = ingest::parse_domain_override(text);
+    if (!pair) return "--domain '" + text + "' is not TRACE=ID";
+    ingest.domain_overrides[pair->first] = pair->second;
+  }
   options.estimator.algorithm = a.algorithm;
   const auto window = parse_duration(a.window);
   if (!window || *window == 0) return "--window '" + a.window + "' is not a positive duration (e.g. 3s, 500ms)";
@@ -81,8 +110,29 @@ std::string to_session_options(const SyncArguments& a, session::SessionOptions& 
     return "--network must be 'incremental' or 'baseline', not '" + a.network + "'";
   }
   options.forced_references = a.references;
-  return session::validate(options);
+  return session::Synchronization::validate(options, ingest);
 }
+
+// While alive, SIGINT (Ctrl-C) sets a flag that cancels trace reading
+// instead of killing the process, so the report of what was read is printed.
+class InterruptGuard {
+ public:
+  InterruptGuard() {
+    interrupted().store(false);
+    previous_ = std::signal(SIGINT, [](int) { interrupted().store(true); });
+  }
+  ~InterruptGuard() { std::signal(SIGINT, previous_); }
+  InterruptGuard(const InterruptGuard&) = delete;
+  InterruptGuard& operator=(const InterruptGuard&) = delete;
+  const std::atomic<bool>* flag() const { return &interrupted(); }
+
+ private:
+  static std::atomic<bool>& interrupted() {
+    static std::atomic<bool> flag{false};
+    return flag;
+  }
+  void (*previous_)(int) = SIG_DFL;
+};
 
 int usage_error(const std::string& message) {
   std::cerr << "tracesync sync: " << message << "\nTry 'tracesync sync --help'.\n";
@@ -135,11 +185,16 @@ int run_sync(const std::vector<std::string>& arguments) {
   if (!format) return usage_error("--format must be text, json or protobuf, not '" + a.format + "'");
   if (a.history && *format == ReportFormat::kProtobuf) return usage_error("--history prints text or json, not protobuf");
   session::SessionOptions session_options;
-  if (const std::string problem = to_session_options(a, session_options); !problem.empty()) return usage_error(problem);
+  session::IngestOptions ingest_options;
+  if (const std::string problem = to_options(a, session_options, ingest_options); !problem.empty()) {
+    return usage_error(problem);
+  }
   if (a.matches.empty() && a.traces.empty()) return usage_error("nothing to synchronize: give trace directories or --matches FILE");
-  if (!a.traces.empty()) return usage_error("reading CTF traces is not part of this build yet; use --matches");
 
-  session::Session session(session_options);
+  session::Synchronization sync(session_options, ingest_options);
+  session::Session& session = sync.session();
+  session.set_matching_options(a.match_key, ingest_options.match_horizon, ingest_options.jobs);
+  session.set_domain_overrides(ingest_options.domain_overrides);
   if (a.history) {
     session.set_history_observer([&](uint64_t message, const v1::Link& link) {
       std::cout << (*format == ReportFormat::kJson ? snapshot::history_json_line(message, link)
@@ -148,17 +203,52 @@ int run_sync(const std::vector<std::string>& arguments) {
   }
 
   int exit_code = kSuccess;
-  if (a.matches == "-") {
-    if (!read_matches("<stdin>", std::cin, 0, session)) exit_code = kBadInput;
-  } else {
-    std::ifstream in(a.matches, std::ios::binary | std::ios::ate);
-    if (!in) {
-      std::cerr << "tracesync: cannot open match file '" << a.matches << "'\n";
-      return kBadInput;
+  bool interrupted = false;
+  if (!a.traces.empty()) {
+    for (const std::string& path : a.traces) {
+      if (const std::string error = sync.add_trace_path(path); !error.empty()) {
+        std::cerr << "tracesync: " << error << "\n";
+        v1::Problem problem;
+        problem.set_source(path);
+        problem.set_message(error);
+        problem.set_skipped(true);
+        session.add_problem(problem);
+        exit_code = kTraceSkipped;
+      }
     }
-    const auto size = static_cast<uint64_t>(in.tellg());
-    in.seekg(0);
-    if (!read_matches(a.matches, in, size, session)) exit_code = kBadInput;
+    ProgressBar progress("reading traces");
+    const InterruptGuard interrupt;
+    const session::RunOutcome outcome = sync.run(
+        [&](const session::RunProgress& p) {
+          progress.update(p.bytes_done, p.bytes_total);
+          return true;
+        },
+        interrupt.flag());
+    progress.finish();
+    for (const auto& p : outcome.skipped) std::cerr << "tracesync: skipped " << p.source() << ": " << p.message() << "\n";
+    for (const auto& p : outcome.damaged) std::cerr << "tracesync: " << p.source() << ": " << p.message() << " (read up to the damage)\n";
+    for (const auto& p : outcome.usage) std::cerr << "tracesync: --domain " << p.source() << ": " << p.message() << "\n";
+    if (!outcome.skipped.empty() || !outcome.damaged.empty()) exit_code = kTraceSkipped;
+    if (!outcome.usage.empty()) exit_code = kBadInput;
+    if (outcome.traces_read == 0 && a.matches.empty()) {
+      std::cerr << "tracesync: no trace could be read\n";
+      exit_code = kBadInput;
+    }
+    interrupted = outcome.cancelled;
+  }
+  if (!a.matches.empty()) {
+    if (a.matches == "-") {
+      if (!read_matches("<stdin>", std::cin, 0, session)) exit_code = kBadInput;
+    } else {
+      std::ifstream in(a.matches, std::ios::binary | std::ios::ate);
+      if (!in) {
+        std::cerr << "tracesync: cannot open match file '" << a.matches << "'\n";
+        return kBadInput;
+      }
+      const auto size = static_cast<uint64_t>(in.tellg());
+      in.seekg(0);
+      if (!read_matches(a.matches, in, size, session)) exit_code = kBadInput;
+    }
   }
   session.finish();
 
@@ -170,10 +260,14 @@ int run_sync(const std::vector<std::string>& arguments) {
     session.add_problem(problem);
     exit_code = kBadInput;
   }
-  const v1::Snapshot snapshot = session.snapshot();
+  const v1::Snapshot snapshot = sync.snapshot();
   if (const std::string error = write_report(snapshot, *format, a.output, a.history); !error.empty()) {
     std::cerr << "tracesync: " << error << "\n";
     return kInternalError;
+  }
+  if (interrupted) {
+    std::cerr << "tracesync: interrupted; the report covers what was read\n";
+    return kInterrupted;
   }
   return exit_code;
 }

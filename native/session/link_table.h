@@ -6,6 +6,7 @@
 
 #include "hull/estimator_factory.h"
 #include "hull/link_estimator.h"
+#include "match/match_statistics.h"
 #include "session/domain_table.h"
 #include "snapshot/tracesync.pb.h"
 
@@ -17,7 +18,8 @@ struct Link {
   DomainIndex b;
   std::unique_ptr<hull::LinkEstimator> estimator;
   bool in_network = false;          // currently an edge of the network
-  v1::MatchingStatistics matching;  // filled by trace ingest
+  match::MatchStatistics matching;  // filled by trace ingest
+  bool has_matching = false;
 };
 
 // The links of a session, created on their first message.

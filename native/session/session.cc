@@ -5,6 +5,7 @@
 
 #include "hull/quality.h"
 #include "session/link_report.h"
+#include "session/matching_report.h"
 #include "snapshot/decimal.h"
 
 namespace tracesync::session {
@@ -119,23 +120,19 @@ void Session::set_trace_extent(TraceIndex trace, model::Nanoseconds first, model
   domains_[t.domain].observe(last);
 }
 
-void Session::add_link_matching(TraceIndex one, TraceIndex other, const v1::MatchingStatistics& statistics) {
-  const DomainIndex x = traces_[one].domain;
-  const DomainIndex y = traces_[other].domain;
-  if (x == y) return;
+void Session::add_link_matching(const std::string& one, const std::string& other,
+                                const match::MatchStatistics& statistics) {
+  const auto x = domains_.find(one);
+  const auto y = domains_.find(other);
+  if (!x || !y || *x == *y) return;
   bool a_first = false;
-  v1::MatchingStatistics& m = links_.between(domains_, x, y, &a_first).matching;
-  const auto* reflection = m.GetReflection();
-  const auto* descriptor = m.GetDescriptor();
-  // Every field is a counter: add them all.
-  for (int i = 0; i < descriptor->field_count(); ++i) {
-    const auto* field = descriptor->field(i);
-    reflection->SetUInt64(&m, field, reflection->GetUInt64(m, field) + statistics.GetReflection()->GetUInt64(statistics, field));
-  }
+  Link& link = links_.between(domains_, *x, *y, &a_first);
+  link.matching += statistics;  // a link read in several runs adds up
+  link.has_matching = true;
 }
 
-void Session::set_matching_totals(const v1::MatchingStatistics& totals) {
-  matching_totals_ = totals;
+void Session::add_matching_totals(const match::MatchStatistics& totals) {
+  matching_totals_ += totals;
   has_matching_ = true;
 }
 
@@ -227,11 +224,11 @@ v1::Snapshot Session::snapshot() {
       q->set_x(p.x);
       q->set_y(p.y);
     }
-    if (link.matching.ByteSizeLong() > 0) *out->mutable_matching() = link.matching;
+    if (link.has_matching) *out->mutable_matching() = matching_report(link.matching);
   });
 
-  v1::MatchingStatistics totals = matching_totals_;
-  if (!has_matching_) totals.set_matches(messages_);
+  v1::MatchingStatistics totals = matching_report(matching_totals_);
+  if (!has_matching_) totals.set_matches(messages_);  // a match stream: every message was matched
   totals.set_same_domain(totals.same_domain() + same_domain_messages_);
   *s.mutable_matching() = totals;
   for (const v1::Problem& p : problems_) *s.add_problems() = p;

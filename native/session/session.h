@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "match/match_statistics.h"
 #include "network/network.h"
 #include "session/domain_table.h"
 #include "session/link_table.h"
@@ -35,9 +36,9 @@ class Session {
   TraceIndex add_trace(const TraceDescription& trace);
   void add_trace_message(TraceIndex sender, model::Nanoseconds send, TraceIndex receiver, model::Nanoseconds receive);
   void set_trace_extent(TraceIndex trace, model::Nanoseconds first, model::Nanoseconds last, uint64_t events);
-  // Matching statistics of the link between the domains of two traces.
-  void add_link_matching(TraceIndex one, TraceIndex other, const v1::MatchingStatistics& statistics);
-  void set_matching_totals(const v1::MatchingStatistics& totals);
+  // Matching statistics of the link between two domains (by id).
+  void add_link_matching(const std::string& one, const std::string& other, const match::MatchStatistics& statistics);
+  void add_matching_totals(const match::MatchStatistics& totals);
   // How the input was matched, for the report.
   void set_matching_options(const std::string& key, model::Nanoseconds horizon, unsigned jobs);
   void set_domain_overrides(std::map<std::string, std::string> overrides);
@@ -76,7 +77,7 @@ class Session {
   LinkTable links_;
   std::unique_ptr<network::Network> network_;
   std::vector<v1::Problem> problems_;
-  v1::MatchingStatistics matching_totals_;
+  match::MatchStatistics matching_totals_;
   bool has_matching_ = false;
   std::string match_key_;
   model::Nanoseconds match_horizon_ = 0;

@@ -2,11 +2,16 @@
 
 #include <filesystem>
 
+#include "ingest/domain_overrides.h"
+#include "ingest/experiment_matching.h"
+#include "ingest/trace_discovery.h"
+#include "match/packet_key.h"
+
 namespace tracesync::session {
 
 std::string Synchronization::validate(const SessionOptions& session, const IngestOptions& ingest) {
   if (std::string problem = session::validate(session); !problem.empty()) return problem;
-  if (ingest.match_key != "tc" && ingest.match_key != "strict") {
+  if (!match::parse_key_kind(ingest.match_key)) {
     return "the match key must be 'tc' or 'strict', not '" + ingest.match_key + "'";
   }
   if (ingest.match_horizon <= 0) return "the match horizon must be positive";
@@ -23,20 +28,66 @@ std::string Synchronization::add_trace_path(const std::string& path) {
   return {};
 }
 
-RunOutcome Synchronization::run(const ProgressCallback& progress) {
+namespace {
+
+v1::Problem problem(const std::string& source, const std::string& message, bool skipped) {
+  v1::Problem p;
+  p.set_source(source);
+  p.set_message(message);
+  p.set_skipped(skipped);
+  return p;
+}
+
+}  // namespace
+
+RunOutcome Synchronization::run(const ProgressCallback& progress, const std::atomic<bool>* cancel) {
   RunOutcome outcome;
-  // CTF reading arrives with the ingest layer; until then every queued
-  // trace is reported as skipped rather than silently ignored.
-  for (const std::string& path : pending_paths_) {
-    v1::Problem problem;
-    problem.set_source(path);
-    problem.set_message("reading CTF traces is not part of this build yet");
-    problem.set_skipped(true);
-    session_.add_problem(problem);
-    outcome.skipped.push_back(problem);
-  }
+  if (pending_paths_.empty()) return outcome;
+  ingest::Discovery discovery = ingest::discover_traces(pending_paths_);
   pending_paths_.clear();
-  if (progress) outcome.cancelled = !progress(RunProgress{});
+  for (const ingest::Problem& p : discovery.problems) outcome.skipped.push_back(problem(p.source, p.message, true));
+  for (const ingest::Problem& p : ingest::apply_domain_overrides(discovery.traces, ingest_.domain_overrides)) {
+    outcome.usage.push_back(problem(p.source, p.message, false));
+  }
+
+  ingest::ExperimentOptions options;
+  options.read.jobs = ingest_.jobs;
+  options.match.key = *match::parse_key_kind(ingest_.match_key);
+  options.match.horizon = ingest_.match_horizon;
+  std::vector<TraceIndex> session_trace(discovery.traces.size());
+  ingest::ExperimentCallbacks callbacks;
+  // The reader calls these one at a time, so the session needs no lock.
+  callbacks.on_trace_opened = [&](match::TraceIndex trace, const ingest::TraceInfo& info) {
+    session_trace[trace] = session_.add_trace({info.name, info.path, info.hostname, info.domain_id});
+  };
+  callbacks.on_match = [&](const match::MatchedMessage& m) {
+    session_.add_trace_message(session_trace[m.send_trace], m.send, session_trace[m.receive_trace], m.receive);
+  };
+  const ingest::ExperimentResult result = ingest::match_experiment(
+      discovery.traces, options, callbacks,
+      [&](const ingest::ReadProgress& p) {
+        return !progress || progress(RunProgress{p.bytes_read, p.bytes_total, p.traces_done, p.traces_total});
+      },
+      cancel);
+
+  for (std::size_t i = 0; i < result.read.traces.size(); ++i) {
+    const ingest::TraceReport& t = result.read.traces[i];
+    const bool opened = t.status != ingest::TraceStatus::kSkipped;
+    if (opened) {
+      ++outcome.traces_read;
+      session_.set_trace_extent(session_trace[i], t.info.first_event.value_or(0), t.info.last_event.value_or(0),
+                                t.info.events);
+    }
+    if (t.status == ingest::TraceStatus::kSkipped) outcome.skipped.push_back(problem(t.info.path, t.problem, true));
+    if (t.status == ingest::TraceStatus::kPartial) outcome.damaged.push_back(problem(t.info.path, t.problem, false));
+  }
+  outcome.cancelled = result.read.cancelled;
+  session_.add_matching_totals(result.total);
+  for (const auto& [key, statistics] : result.per_link) session_.add_link_matching(key.first, key.second, statistics);
+  for (const auto* list : {&outcome.skipped, &outcome.damaged, &outcome.usage}) {
+    for (const v1::Problem& p : *list) session_.add_problem(p);
+  }
+  if (outcome.cancelled) session_.add_problem(problem("", "reading was cancelled before the end of the traces", false));
   return outcome;
 }
 

@@ -30,7 +30,10 @@ using ProgressCallback = std::function<bool(const RunProgress&)>;
 
 struct RunOutcome {
   bool cancelled = false;
-  std::vector<v1::Problem> skipped;  // traces that could not be read
+  uint32_t traces_read = 0;          // read in full or in part
+  std::vector<v1::Problem> skipped;  // traces that could not be read at all
+  std::vector<v1::Problem> damaged;  // traces read in part: what came before the damage stands
+  std::vector<v1::Problem> usage;    // --domain options that select nothing or conflict
 };
 
 // The whole pipeline behind one facade, as the CLI and the JNI layer use
@@ -54,8 +57,11 @@ class Synchronization {
     session_.add_host_message(sender, send, receiver, receive);
   }
 
-  // Reads every queued trace, matches packets and feeds the links.
-  RunOutcome run(const ProgressCallback& progress);
+  // Reads every queued trace (one worker per trace, `jobs` at a time),
+  // matches packets and feeds the links. A trace that fails is reported
+  // and the others are still synchronized. `cancel`, when set from another
+  // thread, stops the reading as the progress callback returning false does.
+  RunOutcome run(const ProgressCallback& progress, const std::atomic<bool>* cancel = nullptr);
 
   v1::Snapshot snapshot() {
     session_.finish();

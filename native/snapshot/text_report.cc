@@ -51,13 +51,29 @@ class Table {
   std::vector<std::vector<std::string>> rows_;
 };
 
+// Domains are keyed by id (a clock UUID for real traces) but shown by hostname.
+class DomainNames {
+ public:
+  explicit DomainNames(const v1::Snapshot& s) {
+    for (const v1::Trace& t : s.traces()) hostname_.emplace(t.domain(), t.hostname());
+  }
+  std::string operator()(const std::string& id) const {
+    const auto it = hostname_.find(id);
+    return it == hostname_.end() || it->second.empty() ? id : it->second;
+  }
+
+ private:
+  std::map<std::string, std::string> hostname_;
+};
+
 struct TreeEdge {
   std::string to;
   const v1::Link* link;
 };
 
 void draw_subtree(std::ostream& out, const std::string& node, const std::string& parent,
-                  const std::map<std::string, std::vector<TreeEdge>>& edges, const std::string& prefix) {
+                  const std::map<std::string, std::vector<TreeEdge>>& edges, const std::string& prefix,
+                  const DomainNames& name) {
   const auto it = edges.find(node);
   if (it == edges.end()) return;
   std::vector<const TreeEdge*> children;
@@ -67,10 +83,10 @@ void draw_subtree(std::ostream& out, const std::string& node, const std::string&
   for (std::size_t i = 0; i < children.size(); ++i) {
     const bool last = i + 1 == children.size();
     const v1::Link& l = *children[i]->link;
-    out << prefix << (last ? "`-- " : "|-- ") << children[i]->to << "  (" << quality_text(l.quality())
+    out << prefix << (last ? "`-- " : "|-- ") << name(children[i]->to) << "  (" << quality_text(l.quality())
         << ", accuracy " << accuracy_text(l) << ", +/- " << uncertainty_text(l.has_uncertainty_ns(), l.uncertainty_ns())
         << ")\n";
-    draw_subtree(out, children[i]->to, node, edges, prefix + (last ? "    " : "|   "));
+    draw_subtree(out, children[i]->to, node, edges, prefix + (last ? "    " : "|   "), name);
   }
 }
 
@@ -78,14 +94,15 @@ void draw_subtree(std::ostream& out, const std::string& node, const std::string&
 
 std::string to_text(const v1::Snapshot& s) {
   std::ostringstream out;
+  const DomainNames name(s);
   out << "tracesync: " << s.traces_size() << " trace(s), " << s.links_size() << " link(s), " << s.islands_size()
       << " island(s), " << s.messages() << " message(s), algorithm " << s.options().algorithm() << ", network "
       << s.options().network() << (s.complete() ? "" : "  [INCOMPLETE INPUT]") << "\n";
 
   out << "\nTraces (t_ref = slope * t + offset)\n";
-  Table traces({"NAME", "DOMAIN", "ISLAND", "REF", "SLOPE", "OFFSET (ns)", "UNCERTAINTY"});
+  Table traces({"NAME", "HOST", "DOMAIN", "ISLAND", "REF", "SLOPE", "OFFSET (ns)", "UNCERTAINTY"});
   for (const v1::Trace& t : s.traces()) {
-    traces.add({t.name(), t.domain(), std::to_string(t.island()), t.reference() ? "*" : "", slope_text(t.slope()),
+    traces.add({t.name(), t.hostname(), t.domain(), std::to_string(t.island()), t.reference() ? "*" : "", slope_text(t.slope()),
                 offset_text(t.offset()), uncertainty_text(true, t.uncertainty_ns())});
   }
   traces.print(out);
@@ -94,7 +111,7 @@ std::string to_text(const v1::Snapshot& s) {
   Table links({"A", "B", "QUALITY", "ALPHA", "BETA (ns)", "ACCURACY", "MESSAGES", "ACCURATE", "HULL L/U",
                "CONTRADICTIONS", "TREE", "UNCERTAINTY"});
   for (const v1::Link& l : s.links()) {
-    links.add({l.a(), l.b(), quality_text(l.quality()), slope_text(l.alpha()), offset_text(l.beta()), accuracy_text(l),
+    links.add({name(l.a()), name(l.b()), quality_text(l.quality()), slope_text(l.alpha()), offset_text(l.beta()), accuracy_text(l),
                std::to_string(l.messages()), std::to_string(l.accurate_messages()),
                std::to_string(l.lower_hull()) + "/" + std::to_string(l.upper_hull()),
                std::to_string(l.contradictions()), l.in_tree() ? "yes" : "no",
@@ -111,9 +128,9 @@ std::string to_text(const v1::Snapshot& s) {
   out << "\nIslands (spanning trees from their references)\n";
   for (const v1::Island& island : s.islands()) {
     out << "  island " << island.id() << ": " << island.domains_size() << " domain(s), reference "
-        << island.reference() << (island.forced() ? " (forced)" : "") << "\n";
-    out << "    " << island.reference() << "\n";
-    draw_subtree(out, island.reference(), "", edges, "    ");
+        << name(island.reference()) << (island.forced() ? " (forced)" : "") << "\n";
+    out << "    " << name(island.reference()) << "\n";
+    draw_subtree(out, island.reference(), "", edges, "    ", name);
   }
 
   if (s.has_matching()) {

@@ -1,0 +1,202 @@
+// `tracesync sync TRACE_DIR...` end to end: the real LTTng 2.1 fixtures
+// (when ../shared is present), and experiments written by `tracesync
+// simulate`, checked against their ground truth.
+
+#include <gtest/gtest.h>
+
+#include <quadmath.h>
+
+#include <filesystem>
+#include <map>
+#include <set>
+#include <nlohmann/json.hpp>
+
+#include "model/linear_transform.h"
+#include "model/quad.h"
+#include "support/run_command.h"
+
+namespace tracesync {
+namespace {
+
+using nlohmann::json;
+using testing::run_command;
+using testing::tracesync_binary;
+namespace fs = std::filesystem;
+
+model::Quad decimal(const json& j) { return *model::parse_decimal(j.get<std::string>()); }
+
+// Writes a simulated experiment into dir (quietly); fails the test if it cannot.
+json simulate(const testing::TempDir& dir, std::vector<std::string> options) {
+  std::vector<std::string> args = {"simulate", "--quiet", "--output", dir.path()};
+  args.insert(args.end(), options.begin(), options.end());
+  const auto r = run_command(tracesync_binary(), args);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  return json::parse(testing::read_file(dir.file("truth.json")));
+}
+
+json sync(const std::vector<std::string>& paths, std::vector<std::string> extra = {}, int expected_exit = 0) {
+  std::vector<std::string> args = {"sync", "--format", "json"};
+  args.insert(args.end(), paths.begin(), paths.end());
+  args.insert(args.end(), extra.begin(), extra.end());
+  const auto r = run_command(tracesync_binary(), args);
+  EXPECT_EQ(r.exit_code, expected_exit) << r.err;
+  return r.out.empty() ? json() : json::parse(r.out);
+}
+
+model::LinearTransform to_host0(const json& host) {
+  const json& t = host["transform_to_host0"];
+  return {decimal(t["slope"]), decimal(t["offset"])};
+}
+
+// Every trace's reported transform agrees with the truth, at both ends of
+// its span, within its reported uncertainty (+1 ns for the integer clocks).
+void expect_truth_within_uncertainty(const json& report, const json& truth) {
+  std::map<std::string, model::LinearTransform> truth_by_domain;
+  for (const json& h : truth["hosts"]) truth_by_domain[h["domain"]] = to_host0(h);
+  std::map<int, std::string> reference_of_island;
+  for (const json& island : report["islands"]) reference_of_island[island["id"]] = island["reference"];
+  ASSERT_EQ(report["traces"].size(), truth["hosts"].size());
+  for (const json& t : report["traces"]) {
+    const model::LinearTransform host_to_0 = truth_by_domain.at(t["domain"]);
+    const model::LinearTransform reference_to_0 = truth_by_domain.at(reference_of_island.at(t["island"]));
+    const model::LinearTransform true_transform = reference_to_0.inverse().after(host_to_0);
+    const model::LinearTransform reported{decimal(t["slope"]), decimal(t["offset"])};
+    for (const char* end : {"first_ns", "last_ns"}) {
+      const int64_t local = t[end].get<int64_t>();
+      EXPECT_LE(fabsq(reported.apply(local) - true_transform.apply(local)), t["uncertainty_ns"].get<double>() + 1)
+          << t["hostname"] << " at " << end;
+    }
+  }
+}
+
+TEST(SyncTraces, SharedLttng21FixturesGiveAnAccurateLink) {
+  const std::string fixtures = std::string(TRACESYNC_SHARED_DIR) + "/fixtures/lttng-modules-2.1-addons";
+  if (!fs::exists(fixtures)) GTEST_SKIP() << "shared fixtures absent: " << fixtures;
+  const json report = sync({fixtures});
+  ASSERT_EQ(report["traces"].size(), 2u);
+  ASSERT_EQ(report["links"].size(), 1u);
+  const json& link = report["links"][0];
+  EXPECT_EQ(link["quality"], "ACCURATE");
+  EXPECT_EQ(link["messages"], 46);
+  EXPECT_TRUE(link["in_tree"]);
+  // Counted independently from babeltrace2 text dumps (see the ingest tests).
+  EXPECT_EQ(report["matching"]["matches"], 46);
+  EXPECT_EQ(report["matching"]["sends"], 49);
+  EXPECT_EQ(report["matching"]["receives"], 51);
+  EXPECT_EQ(report["matching"]["unmatched_sends"], 3);
+  EXPECT_EQ(report["matching"]["unmatched_receives"], 5);
+  std::set<std::string> hosts;
+  for (const json& t : report["traces"]) hosts.insert(t["hostname"]);
+  EXPECT_EQ(hosts, (std::set<std::string>{"VM1", "VM3"}));
+  EXPECT_TRUE(report["complete"]);
+}
+
+TEST(SyncTraces, GeneratedExperimentsOfTwoToTwentyHosts) {
+  struct Case {
+    int hosts;
+    const char* topology;
+  };
+  const Case cases[] = {{2, "pairs"}, {5, "chain"}, {8, "star"}, {12, "random"}, {16, "fat-tree"}, {20, "random"}};
+  for (const Case& c : cases) {
+    SCOPED_TRACE(std::to_string(c.hosts) + " hosts, " + c.topology);
+    testing::TempDir dir;
+    const json truth = simulate(dir, {"--hosts", std::to_string(c.hosts), "--topology", c.topology, "--duration", "4",
+                                      "--seed", std::to_string(c.hosts), "--filler-ratio", "1"});
+    const json report = sync({dir.path()});
+    EXPECT_TRUE(report["complete"]);
+    // Every simulated link carries traffic both ways: all are ACCURATE.
+    EXPECT_EQ(report["links"].size(), truth["links"].size());
+    for (const json& link : report["links"]) EXPECT_EQ(link["quality"], "ACCURATE") << link["a"] << "-" << link["b"];
+    EXPECT_EQ(report["islands"].size(), 1u);
+    expect_truth_within_uncertainty(report, truth);
+  }
+}
+
+TEST(SyncTraces, TheIndirectPathThroughBetterLinksIsChosen) {
+  // A triangle (random topology on 3 hosts with every link) where the
+  // direct link 0-2 has slow, noisy delays: the tree goes through host 1.
+  testing::TempDir dir;
+  const json truth = simulate(dir, {"--hosts", "3", "--topology", "random", "--random-degree", "2", "--duration", "4",
+                                    "--link-delay", "0-2:400:3000", "--loaded-hosts", "0", "--seed", "5"});
+  ASSERT_EQ(truth["links"].size(), 3u) << "the topology must be a triangle";
+  const json report = sync({dir.path()});
+  std::map<std::string, std::string> host_of_domain;
+  for (const json& h : truth["hosts"]) host_of_domain[h["domain"]] = h["name"];
+  for (const json& link : report["links"]) {
+    const std::set<std::string> ends = {host_of_domain[link["a"]], host_of_domain[link["b"]]};
+    const bool direct = ends == std::set<std::string>{"host0", "host2"};
+    EXPECT_EQ(link["in_tree"], !direct) << *ends.begin() << "-" << *ends.rbegin();
+  }
+  expect_truth_within_uncertainty(report, truth);
+}
+
+TEST(SyncTraces, OptionsThatMustNotChangeTheResult) {
+  testing::TempDir dir;
+  simulate(dir, {"--hosts", "4", "--topology", "star", "--duration", "3", "--ipv6-fraction", "0.5"});
+  const json base = sync({dir.path()});
+  for (const std::vector<std::string>& extra :
+       {std::vector<std::string>{"--jobs", "1"}, {"--match-key", "strict"}, {"--match-horizon", "30s"}}) {
+    const json other = sync({dir.path()}, extra);
+    EXPECT_EQ(other["traces"], base["traces"]) << extra[0];
+    EXPECT_EQ(other["matching"]["matches"], base["matching"]["matches"]) << extra[0];
+  }
+}
+
+TEST(SyncTraces, DomainOverrideMergesTwoHostsIntoOneDomain) {
+  testing::TempDir dir;
+  simulate(dir, {"--hosts", "3", "--topology", "chain", "--duration", "2"});
+  // host0 and host1 declared one clock (a directory above a trace selects
+  // it): their messages are then within one domain.
+  const json report =
+      sync({dir.path()}, {"--domain", dir.file("host0") + "=shared", "--domain", dir.file("host1/kernel") + "=shared"});
+  std::set<std::string> domains;
+  for (const json& t : report["traces"]) domains.insert(t["domain"]);
+  EXPECT_EQ(domains.size(), 2u);
+  EXPECT_TRUE(domains.contains("shared"));
+  EXPECT_GT(report["matching"]["same_domain"].get<int>(), 0);
+  EXPECT_EQ(report["links"].size(), 1u);
+  EXPECT_EQ(report["options"].value("match_key", ""), "tc");
+}
+
+TEST(SyncTraces, DamagedTracesAreSkippedAndTheRestIsSynchronized) {
+  testing::TempDir dir;
+  const json truth = simulate(dir, {"--hosts", "4", "--topology", "star", "--duration", "3", "--seed", "9"});
+  // host3's metadata is garbage; host2's first stream is cut in the middle of a packet.
+  testing::write_file(dir.file("host3/kernel/metadata"), "this is not CTF metadata\n");
+  const std::string stream = dir.file("host2/kernel/channel0_0");
+  fs::resize_file(stream, fs::file_size(stream) / 2 + 3);
+  const auto r = run_command(tracesync_binary(), {"sync", "--format", "json", dir.path()});
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  EXPECT_NE(r.err.find("host3/kernel"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("host2/kernel"), std::string::npos) << r.err;
+  const json report = json::parse(r.out);
+  EXPECT_FALSE(report["complete"]);
+  EXPECT_GE(report["problems"].size(), 2u);
+  // host0 and host1 still synchronized, accurately.
+  bool found = false;
+  for (const json& link : report["links"]) {
+    if (link["quality"] == "ACCURATE" && link["in_tree"]) found = true;
+  }
+  EXPECT_TRUE(found);
+}
+
+TEST(SyncTraces, MissingAndEmptyPaths) {
+  testing::TempDir dir;
+  auto r = run_command(tracesync_binary(), {"sync", "/nonexistent/traces"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("'/nonexistent/traces' does not exist"), std::string::npos) << r.err;
+  r = run_command(tracesync_binary(), {"sync", dir.path()});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find(dir.path()), std::string::npos) << r.err;
+  r = run_command(tracesync_binary(), {"sync", dir.path(), "--domain", "nonsense"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--domain 'nonsense' is not TRACE=ID"), std::string::npos) << r.err;
+  simulate(dir, {"--hosts", "2", "--duration", "1"});
+  r = run_command(tracesync_binary(), {"sync", dir.path(), "--domain", "elsewhere=x"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("selects no trace"), std::string::npos) << r.err;
+  EXPECT_FALSE(r.out.empty());  // the report of the traces is still printed
+}
+
+}  // namespace
+}  // namespace tracesync
