@@ -3,8 +3,11 @@
 #include <boost/program_options.hpp>
 
 #include <iostream>
+#include <sstream>
 
 #include "cli/bench_hull.h"
+#include "cli/bench_ingest.h"
+#include "cli/bench_network.h"
 #include "cli/command.h"
 #include "cli/exit_codes.h"
 
@@ -14,52 +17,111 @@ namespace {
 namespace po = boost::program_options;
 
 void print_help(const po::options_description& options) {
-  std::cout << "usage: tracesync bench hull [options]\n\n"
+  std::cout << "usage: tracesync bench hull|network|ingest [options] [TRACE_DIR...]\n\n"
                "  hull     the exact incremental hull on synthetic two-clock traffic, in arrival order and\n"
-               "           shuffled, against the batch hull on the same messages\n\n"
+               "           shuffled, against the batch hull on the same messages\n"
+               "  network  the thesis' workload (10,000 to 60,000 vertices, a million operations each) on\n"
+               "           the incremental network, and the Boost.Graph baseline within a time budget\n"
+               "  ingest   'tracesync sync' on TRACE_DIR... against babeltrace2 reading the same traces into\n"
+               "           a sink that drops everything, per --jobs value\n\n"
             << options;
+}
+
+// "1,0" -> {1, 0}; "10000,20000" -> sizes.
+template <typename T>
+bool parse_list(const std::string& text, std::vector<T>& out) {
+  out.clear();
+  std::istringstream in(text);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    std::size_t used = 0;
+    try {
+      out.push_back(static_cast<T>(std::stoull(item, &used)));
+    } catch (const std::exception&) {
+      return false;
+    }
+    if (used != item.size()) return false;
+  }
+  return !out.empty();
+}
+
+int usage_error(const std::string& message) {
+  std::cerr << "tracesync bench: " << message << "\nTry 'tracesync bench --help'.\n";
+  return kBadInput;
 }
 
 }  // namespace
 
 int run_bench(const std::vector<std::string>& arguments) {
   HullBenchOptions hull;
+  network::NetworkBenchmarkOptions net;
+  IngestBenchOptions ingest;
   std::string format = "text";
-  std::string what;
+  std::string sizes;
+  std::string jobs = "1,0";
+  int repeat = 0;
+  std::vector<std::string> positional_args;
   po::options_description options("options");
-  options.add_options()("help,h", "print this help and exit")(
-      "messages", po::value(&hull.messages)->value_name("N"), "messages to generate (default 10000000)")(
-      "repeat", po::value(&hull.repeat)->value_name("K"), "runs per measurement; the median is reported (default 5)")(
-      "seed", po::value(&hull.seed)->value_name("S"), "random seed (default 1)")(
-      "format,f", po::value(&format)->value_name("FORMAT"), "text (default) or json");
+  options.add_options()
+      ("help,h", "print this help and exit")
+      ("format,f", po::value(&format)->value_name("FORMAT"), "text (default) or json")
+      ("repeat", po::value(&repeat)->value_name("K"), "runs per figure, the median is reported (hull 5, network 3, ingest 3)")
+      ("seed", po::value(&hull.seed)->value_name("S"), "random seed of the generated workload (default 1)")
+      ("messages", po::value(&hull.messages)->value_name("N"), "hull: messages to generate (default 10000000)")
+      ("sizes", po::value(&sizes)->value_name("N,..."), "network: vertex counts (default 10000,...,60000)")
+      ("operations", po::value(&net.operations)->value_name("N"), "network: operations per size (default 1000000)")
+      ("snapshots", po::value(&net.snapshots)->value_name("K"), "network: full transform reads timed (default 10)")
+      ("baseline-budget", po::value(&net.baseline_budget_seconds)->value_name("SECONDS"), "network: CPU time the baseline may use per size (default 10)")
+      ("no-baseline", "network: do not run the baseline")
+      ("jobs", po::value(&jobs)->value_name("N,..."), "ingest: job counts to measure, 0 = one per core (default 1,0)");
   po::options_description all;
-  all.add(options).add_options()("what", po::value(&what));
+  all.add(options).add_options()("args", po::value(&positional_args)->composing());
   po::positional_options_description positional;
-  positional.add("what", 1);
+  positional.add("args", -1);
   po::variables_map vm;
   try {
     po::store(po::command_line_parser(arguments).options(all).positional(positional).run(), vm);
     po::notify(vm);
   } catch (const po::error& e) {
-    std::cerr << "tracesync bench: " << e.what() << "\nTry 'tracesync bench --help'.\n";
-    return kBadInput;
+    return usage_error(e.what());
   }
   if (vm.count("help")) {
     print_help(options);
     return kSuccess;
   }
-  if (format != "text" && format != "json") {
-    std::cerr << "tracesync bench: --format must be text or json\n";
-    return kBadInput;
+  if (format != "text" && format != "json") return usage_error("--format must be text or json");
+  const bool json = format == "json";
+  if (vm.count("repeat") && repeat < 1) return usage_error("--repeat must be at least 1");
+  if (positional_args.empty()) return usage_error("say what to measure: hull, network or ingest");
+  const std::string what = positional_args.front();
+  const std::vector<std::string> rest(positional_args.begin() + 1, positional_args.end());
+  if (what != "ingest" && !rest.empty()) return usage_error("unexpected argument '" + rest.front() + "'");
+
+  if (what == "hull") {
+    if (hull.messages < 1) return usage_error("--messages must be at least 1");
+    if (repeat) hull.repeat = repeat;
+    hull.json = json;
+    return run_bench_hull(hull) == 0 ? kSuccess : kInternalError;
   }
-  hull.json = format == "json";
-  if (hull.repeat < 1 || hull.messages < 1) {
-    std::cerr << "tracesync bench: --messages and --repeat must be at least 1\n";
-    return kBadInput;
+  if (what == "network") {
+    if (!sizes.empty() && !parse_list(sizes, net.vertex_counts)) return usage_error("--sizes takes N,N,...");
+    for (const std::size_t n : net.vertex_counts) {
+      if (n < 2) return usage_error("--sizes: a network needs at least 2 vertices");
+    }
+    net.seed = hull.seed;
+    if (repeat) net.repetitions = repeat;
+    net.run_baseline = vm.count("no-baseline") == 0;
+    return run_bench_network(net, json);
   }
-  if (what == "hull") return run_bench_hull(hull) == 0 ? kSuccess : kInternalError;
-  std::cerr << "tracesync bench: say what to measure: hull\nTry 'tracesync bench --help'.\n";
-  return kBadInput;
+  if (what == "ingest") {
+    if (rest.empty()) return usage_error("ingest needs trace directories (e.g. one written by 'tracesync simulate')");
+    if (!parse_list(jobs, ingest.jobs)) return usage_error("--jobs takes N,N,...");
+    ingest.paths = rest;
+    if (repeat) ingest.repeat = repeat;
+    ingest.json = json;
+    return run_bench_ingest(ingest);
+  }
+  return usage_error("unknown benchmark '" + what + "' (hull, network or ingest)");
 }
 
 }  // namespace tracesync::cli

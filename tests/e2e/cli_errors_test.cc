@@ -117,3 +117,42 @@ TEST(CliErrors, UnwritableOutput) {
 
 }  // namespace
 }  // namespace tracesync
+
+namespace tracesync {
+namespace {
+
+TEST(CliBench, SmallRunsPrintTheirFiguresAsJson) {
+  auto r = run_command(tracesync_binary(), {"bench", "hull", "--messages", "20000", "--repeat", "1", "-f", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto j = json::parse(r.out);
+  EXPECT_EQ(j["format"], "tracesync-bench-hull/1");
+  EXPECT_EQ(j["messages"], 20000);
+  EXPECT_GT(j["incremental_messages_per_s"].get<double>(), 0);
+  r = run_command(tracesync_binary(), {"bench", "network", "--sizes", "200", "--operations", "2000", "--repeat", "1",
+                                       "--baseline-budget", "1", "-f", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  j = json::parse(r.out);
+  ASSERT_EQ(j["rows"].size(), 1u);
+  EXPECT_EQ(j["rows"][0]["vertices"], 200);
+  EXPECT_LT(j["rows"][0]["max_transform_error_ns"].get<double>(), 1e-6);
+}
+
+TEST(CliBench, UsageErrors) {
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"bench"}, "say what to measure"},
+      {{"bench", "frob"}, "unknown benchmark 'frob'"},
+      {{"bench", "ingest"}, "ingest needs trace directories"},
+      {{"bench", "ingest", "/nonexistent"}, "no trace to read"},
+      {{"bench", "network", "--sizes", "10,x"}, "--sizes takes N,N"},
+      {{"bench", "hull", "--repeat", "0"}, "--repeat must be at least 1"},
+      {{"bench", "hull", "extra"}, "unexpected argument 'extra'"},
+  };
+  for (const auto& [args, message] : cases) {
+    const auto r = run_command(tracesync_binary(), args);
+    EXPECT_EQ(r.exit_code, 2) << args.back();
+    EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
+  }
+}
+
+}  // namespace
+}  // namespace tracesync

@@ -1,0 +1,130 @@
+#include "cli/bench_ingest.h"
+
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/exit_codes.h"
+#include "ingest/experiment_reader.h"
+#include "ingest/trace_discovery.h"
+#include "session/synchronization.h"
+
+namespace tracesync::cli {
+namespace {
+
+// Takes what the readers deliver and drops it.
+class DroppingSink final : public ingest::EventSink {
+ public:
+  void trace_opened(match::TraceIndex, const ingest::TraceInfo&) override {}
+  void trace_events(match::TraceIndex, std::span<const match::PacketEvent>, model::Nanoseconds) override {}
+  void trace_closed(match::TraceIndex) override {}
+};
+
+double cpu_seconds() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  auto s = [](const timeval& t) { return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) * 1e-6; };
+  return s(usage.ru_utime) + s(usage.ru_stime);
+}
+
+struct Run {
+  double seconds = 0;
+  double cpu = 0;
+  uint64_t events = 0;
+};
+
+// babeltrace2 alone: src.ctf.fs, every stream port, into a sink that drops
+// every message without looking at payloads.
+Run babeltrace_alone(const std::vector<ingest::TraceSource>& traces, unsigned jobs) {
+  ingest::ReadOptions options;
+  options.jobs = jobs;
+  options.reader.decode = false;
+  DroppingSink sink;
+  const double cpu = cpu_seconds();
+  const auto start = std::chrono::steady_clock::now();
+  const ingest::ExperimentReport report = ingest::read_experiment(traces, options, sink);
+  return {std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), cpu_seconds() - cpu,
+          report.events()};
+}
+
+// The whole pipeline, as `tracesync sync` runs it, report included.
+Run tracesync_sync(const std::vector<std::string>& paths, unsigned jobs) {
+  session::IngestOptions ingest;
+  ingest.jobs = jobs;
+  const double cpu = cpu_seconds();
+  const auto start = std::chrono::steady_clock::now();
+  session::Synchronization sync({}, ingest);
+  for (const auto& p : paths) sync.add_trace_path(p);
+  sync.run({});
+  const v1::Snapshot snapshot = sync.snapshot();
+  uint64_t events = 0;
+  for (const auto& t : snapshot.traces()) events += t.events();
+  return {std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), cpu_seconds() - cpu, events};
+}
+
+template <typename F>
+Run median_of(int repeat, F&& f) {
+  std::vector<Run> runs;
+  for (int i = 0; i < repeat; ++i) runs.push_back(f());
+  std::sort(runs.begin(), runs.end(), [](const Run& x, const Run& y) { return x.seconds < y.seconds; });
+  return runs[runs.size() / 2];
+}
+
+}  // namespace
+
+int run_bench_ingest(const IngestBenchOptions& options) {
+  const ingest::Discovery discovery = ingest::discover_traces(options.paths);
+  for (const auto& p : discovery.problems) std::cerr << "tracesync bench: " << p.source << ": " << p.message << "\n";
+  if (discovery.traces.empty()) {
+    std::cerr << "tracesync bench ingest: no trace to read\n";
+    return kBadInput;
+  }
+  uint64_t bytes = 0;
+  for (const auto& t : discovery.traces) bytes += ingest::stream_file_bytes(t.path);
+  nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+  if (!options.json) {
+    std::printf("ingest benchmark: %zu traces, %.1f MB of streams, median of %d runs (wall), %u cores\n",
+                discovery.traces.size(), static_cast<double>(bytes) / 1e6, options.repeat,
+                std::thread::hardware_concurrency());
+    std::printf("%6s | %14s %14s | %14s %14s | %s\n", "jobs", "bt2 Mev/s", "bt2 Mev/cpu-s", "sync Mev/s",
+                "sync Mev/cpu-s", "sync / bt2 (wall, cpu)");
+  }
+  for (const unsigned jobs : options.jobs) {
+    const Run bt2 = median_of(options.repeat, [&] { return babeltrace_alone(discovery.traces, jobs); });
+    const Run sync = median_of(options.repeat, [&] { return tracesync_sync(options.paths, jobs); });
+    const auto rate = [](const Run& r, double t) { return static_cast<double>(r.events) / t / 1e6; };
+    const unsigned shown = jobs == 0 ? std::thread::hardware_concurrency() : jobs;
+    if (options.json) {
+      rows.push_back({{"jobs", shown},
+                      {"events", sync.events},
+                      {"babeltrace2_s", bt2.seconds},
+                      {"babeltrace2_cpu_s", bt2.cpu},
+                      {"sync_s", sync.seconds},
+                      {"sync_cpu_s", sync.cpu},
+                      {"sync_over_babeltrace2_wall", sync.seconds / bt2.seconds},
+                      {"sync_over_babeltrace2_cpu", sync.cpu / bt2.cpu}});
+    } else {
+      std::printf("%6u | %14.2f %14.2f | %14.2f %14.2f | %.3f, %.3f\n", shown, rate(bt2, bt2.seconds),
+                  rate(bt2, bt2.cpu), rate(sync, sync.seconds), rate(sync, sync.cpu), sync.seconds / bt2.seconds,
+                  sync.cpu / bt2.cpu);
+    }
+  }
+  if (options.json) {
+    std::cout << nlohmann::ordered_json{{"format", "tracesync-bench-ingest/1"},
+                                        {"traces", discovery.traces.size()},
+                                        {"bytes", bytes},
+                                        {"repeat", options.repeat},
+                                        {"rows", rows}}
+                     .dump(2)
+              << "\n";
+  }
+  return kSuccess;
+}
+
+}  // namespace tracesync::cli
