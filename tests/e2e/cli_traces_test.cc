@@ -200,3 +200,29 @@ TEST(SyncTraces, MissingAndEmptyPaths) {
 
 }  // namespace
 }  // namespace tracesync
+
+namespace tracesync {
+namespace {
+
+TEST(SyncTraces, ProgressBarOnlyWhenStderrIsATerminal) {
+  if (!std::filesystem::exists("/usr/bin/script")) GTEST_SKIP() << "script(1) from bsdutils is not installed";
+  testing::TempDir dir;
+  const auto sim = run_command(tracesync_binary(), {"simulate", "-q", "-o", dir.file("exp"), "--hosts", "3",
+                                                    "--duration", "20"});
+  ASSERT_EQ(sim.exit_code, 0) << sim.err;
+  // Without a terminal: nothing but the report.
+  auto r = run_command(tracesync_binary(), {"sync", dir.file("exp")});
+  ASSERT_EQ(r.exit_code, 0);
+  EXPECT_TRUE(r.err.empty()) << r.err;
+  // On a pseudo-terminal (script(1)), stdout still redirected to a file.
+  const std::string command = tracesync_binary() + " sync " + dir.file("exp") + " > " + dir.file("report.txt");
+  r = run_command("/usr/bin/script", {"-qfec", command, dir.file("tty.log")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string tty = testing::read_file(dir.file("tty.log"));
+  EXPECT_NE(tty.find("reading traces ["), std::string::npos) << tty;
+  EXPECT_NE(tty.find("100%"), std::string::npos);
+  EXPECT_NE(testing::read_file(dir.file("report.txt")).find("Islands"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace tracesync
