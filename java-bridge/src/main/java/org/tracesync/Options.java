@@ -1,0 +1,143 @@
+package org.tracesync;
+
+import java.time.Duration;
+import java.util.Objects;
+import org.tracesync.proto.EngineOptions;
+
+/**
+ * What a session is opened with, as the engine's {@code tracesync.v1.EngineOptions}. Anything not
+ * set keeps the engine's default (the exact hull, 3 s windows, 90 % confidence, the incremental
+ * network, the {@code tc} match key, a 10 min match horizon, one reading job per core). The engine
+ * validates the options when a session is opened: {@link TraceSync#open(Options)} throws {@link
+ * IllegalArgumentException} with its message.
+ *
+ * <p>Immutable; built with {@link #builder()}.
+ */
+public final class Options {
+  private final EngineOptions proto;
+
+  private Options(EngineOptions proto) {
+    this.proto = proto;
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** The engine's defaults. */
+  public static Options defaults() {
+    return builder().build();
+  }
+
+  /** Options as a snapshot reports them, or as {@link #toProto()} gave them. */
+  public static Options fromProto(EngineOptions proto) {
+    return new Options(Objects.requireNonNull(proto, "proto"));
+  }
+
+  /** The options as the engine reads them; zero or empty fields mean "the default". */
+  public EngineOptions toProto() {
+    return proto;
+  }
+
+  @Override
+  public boolean equals(Object other) {
+    return other instanceof Options && ((Options) other).proto.equals(proto);
+  }
+
+  @Override
+  public int hashCode() {
+    return proto.hashCode();
+  }
+
+  @Override
+  public String toString() {
+    return "Options{" + proto.toString().trim().replace('\n', ' ') + "}";
+  }
+
+  /** Sets options one by one; each setter replaces an earlier value except the repeatable ones. */
+  public static final class Builder {
+    private final EngineOptions.Builder proto = EngineOptions.newBuilder();
+
+    private Builder() {}
+
+    /**
+     * The link estimator: {@code hull} (exact, the default), {@code linreg}, {@code
+     * window-independent}, {@code window-replace} or {@code window-correlated}.
+     */
+    public Builder algorithm(String algorithm) {
+      proto.setAlgorithm(Objects.requireNonNull(algorithm, "algorithm"));
+      return this;
+    }
+
+    /** The window length of the window-* estimators; zero means the default (3 s). */
+    public Builder window(Duration window) {
+      proto.setWindowNs(nanoseconds(window, "window"));
+      return this;
+    }
+
+    /** linreg's confidence level in percent: 90, 95 or 99; zero means the default (90). */
+    public Builder confidence(int percent) {
+      proto.setConfidence(percent / 100.0);
+      return this;
+    }
+
+    /** {@code incremental} (the default) or {@code baseline}. */
+    public Builder network(String network) {
+      proto.setNetwork(Objects.requireNonNull(network, "network"));
+      return this;
+    }
+
+    /**
+     * Makes this clock domain (its id, hostname or trace name) the reference of its island.
+     * Repeatable: one per island.
+     */
+    public Builder reference(String domain) {
+      proto.addForcedReferences(Objects.requireNonNull(domain, "reference"));
+      return this;
+    }
+
+    /** How packets are paired: {@code tc} (the default) or {@code strict}. */
+    public Builder matchKey(String matchKey) {
+      proto.setMatchKey(Objects.requireNonNull(matchKey, "matchKey"));
+      return this;
+    }
+
+    /**
+     * How long an unmatched packet waits for its other end; zero means the default (10 min).
+     */
+    public Builder matchHorizon(Duration horizon) {
+      proto.setMatchHorizonNs(nanoseconds(horizon, "matchHorizon"));
+      return this;
+    }
+
+    /** How many traces are read at once; zero (the default) means one per core. */
+    public Builder jobs(int jobs) {
+      if (jobs < 0) {
+        throw new IllegalArgumentException("jobs must be zero (one per core) or positive, not " + jobs);
+      }
+      proto.setJobs(jobs);
+      return this;
+    }
+
+    /** Puts this trace (its path or name) in this clock domain, whatever its metadata says. */
+    public Builder domainOverride(String trace, String domain) {
+      proto.putDomainOverrides(
+          Objects.requireNonNull(trace, "trace"), Objects.requireNonNull(domain, "domain"));
+      return this;
+    }
+
+    public Options build() {
+      return new Options(proto.build());
+    }
+
+    private static long nanoseconds(Duration duration, String what) {
+      Objects.requireNonNull(duration, what);
+      try {
+        return duration.toNanos();
+      } catch (ArithmeticException e) {
+        throw new IllegalArgumentException(
+            what + " " + duration + " does not fit in 64-bit nanoseconds", e);
+      }
+    }
+  }
+}

@@ -1,0 +1,143 @@
+package org.tracesync;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import java.io.IOException;
+import java.lang.ref.Cleaner;
+import java.lang.ref.Reference;
+import java.nio.file.FileSystems;
+import java.nio.file.Path;
+import java.util.Objects;
+import org.tracesync.proto.Snapshot;
+
+/**
+ * One synchronization in the native engine: trace directories or matched messages in, a {@link
+ * Snapshot} of every trace's transform and every link's bounds out.
+ *
+ * <pre>{@code
+ * try (TraceSync sync = TraceSync.open(Options.defaults())) {
+ *   sync.addTrace(Path.of("traces/host1"));
+ *   sync.addTrace(Path.of("traces/host2"));
+ *   sync.run(null);
+ *   for (Trace trace : sync.snapshot().getTracesList()) {
+ *     LinearTransform toReference = LinearTransform.of(trace);
+ *   }
+ * }
+ * }</pre>
+ *
+ * <p>Thread-safe: calls from several threads are serialized by the engine, and different sessions
+ * run in parallel. {@link #close()} may be called at any time from any thread: it cancels a run in
+ * progress and waits for it. A session that is not closed is freed when it becomes unreachable.
+ */
+public final class TraceSync implements AutoCloseable {
+  private static final Cleaner CLEANER = Cleaner.create();
+
+  private final long handle;
+  private final Cleaner.Cleanable closer;
+  private volatile boolean closed;
+
+  private TraceSync(long handle) {
+    this.handle = handle;
+    // The action holds the handle, never this object.
+    this.closer = CLEANER.register(this, () -> NativeBridge.close(handle));
+  }
+
+  /**
+   * Opens a session, loading the native library from {@code java.library.path} if no library is
+   * loaded yet.
+   *
+   * @throws IllegalArgumentException when the engine rejects the options (its message says why)
+   * @throws UnsatisfiedLinkError when the native library cannot be loaded
+   */
+  public static TraceSync open(Options options) {
+    Objects.requireNonNull(options, "options");
+    NativeLibrary.load();
+    return new TraceSync(NativeBridge.open(options.toProto().toByteArray()));
+  }
+
+  /**
+   * Queues a trace directory (searched recursively for CTF traces) for the next {@link #run}.
+   *
+   * @throws IOException when the directory does not exist or holds no trace
+   */
+  public void addTrace(Path traceDirectory) throws IOException {
+    Objects.requireNonNull(traceDirectory, "traceDirectory");
+    if (traceDirectory.getFileSystem() != FileSystems.getDefault()) {
+      throw new IllegalArgumentException(
+          traceDirectory + " is not on the default file system: the native engine cannot read it");
+    }
+    checkOpen();
+    try {
+      NativeBridge.addTracePath(handle, traceDirectory.toString());
+    } finally {
+      Reference.reachabilityFence(this);
+    }
+  }
+
+  /**
+   * Adds one matched message, for streaming use: each host name is a trace and a clock domain.
+   *
+   * @param sender the host that sent the message
+   * @param sendNs when it was sent, on the sender's clock
+   * @param receiver the host that received it
+   * @param receiveNs when it was received, on the receiver's clock
+   */
+  public void addMatch(String sender, long sendNs, String receiver, long receiveNs) {
+    Objects.requireNonNull(sender, "sender");
+    Objects.requireNonNull(receiver, "receiver");
+    checkOpen();
+    try {
+      NativeBridge.addMatch(handle, sender, sendNs, receiver, receiveNs);
+    } finally {
+      Reference.reachabilityFence(this);
+    }
+  }
+
+  /**
+   * Reads every queued trace, matches its packets and feeds the links. The listener (which may be
+   * null) hears of the progress and may cancel; the snapshot then holds what was read.
+   *
+   * @throws IOException when traces had to be skipped, naming them and why; the run completed with
+   *     the others and the snapshot holds the result
+   * @throws IllegalStateException when the session was closed meanwhile
+   */
+  public void run(ProgressListener listener) throws IOException {
+    checkOpen();
+    try {
+      NativeBridge.run(handle, listener);
+    } finally {
+      Reference.reachabilityFence(this);
+    }
+  }
+
+  /** Everything the engine knows now. Matches may still be added afterwards. */
+  public Snapshot snapshot() {
+    checkOpen();
+    byte[] bytes;
+    try {
+      bytes = NativeBridge.snapshot(handle);
+    } finally {
+      Reference.reachabilityFence(this);
+    }
+    try {
+      return Snapshot.parseFrom(bytes);
+    } catch (InvalidProtocolBufferException e) {
+      throw new IllegalStateException(
+          "the native library sent a snapshot this jar cannot parse (a library and a jar of"
+              + " different builds?)",
+          e);
+    }
+  }
+
+  /** Frees the native session; waits for, and cancels, a run in progress. Idempotent. */
+  @Override
+  public void close() {
+    closed = true;
+    closer.clean();
+  }
+
+  private void checkOpen() {
+    if (closed) {
+      throw new IllegalStateException("this tracesync session is closed");
+    }
+  }
+}

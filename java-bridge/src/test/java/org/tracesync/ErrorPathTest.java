@@ -1,0 +1,229 @@
+package org.tracesync;
+
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.tracesync.proto.Snapshot;
+
+/** Every way a call can go wrong ends in a Java exception that says what happened. */
+class ErrorPathTest {
+  @TempDir Path temporary;
+
+  private static void assertMessageContains(Throwable e, String part) {
+    assertTrue(
+        e.getMessage() != null && e.getMessage().contains(part),
+        "message '" + e.getMessage() + "' should contain '" + part + "'");
+  }
+
+  @Test
+  void aMissingTraceIsAnIOExceptionNamingIt() {
+    Path missing = temporary.resolve("no-such-trace");
+    try (TraceSync sync = TraceSync.open(Options.defaults())) {
+      IOException e = assertThrows(IOException.class, () -> sync.addTrace(missing));
+      assertMessageContains(e, missing.toString());
+      assertMessageContains(e, "does not exist");
+      // The session is still usable.
+      sync.addMatch("A", 0, "B", 1);
+      assertEquals(1, sync.snapshot().getMessages());
+    }
+  }
+
+  @Test
+  void aFolderWithoutTracesIsAnIOExceptionNamingIt() throws Exception {
+    Path empty = Files.createDirectory(temporary.resolve("empty"));
+    try (TraceSync sync = TraceSync.open(Options.defaults())) {
+      sync.addMatch("A", 0, "B", 1);
+      // Refused when added, or skipped by the run: an IOException either way.
+      IOException e =
+          assertThrows(
+              IOException.class,
+              () -> {
+                sync.addTrace(empty);
+                sync.run(null);
+              });
+      assertMessageContains(e, empty.toString());
+      // What was given besides is kept.
+      Snapshot snapshot = sync.snapshot();
+      assertEquals(1, snapshot.getMessages());
+    }
+  }
+
+  @Test
+  void aClosedSessionIsAnIllegalStateException() {
+    TraceSync sync = TraceSync.open(Options.defaults());
+    sync.close();
+    assertThrows(IllegalStateException.class, () -> sync.addMatch("A", 0, "B", 1));
+    assertThrows(IllegalStateException.class, () -> sync.addTrace(temporary));
+    assertThrows(IllegalStateException.class, () -> sync.run(null));
+    assertThrows(IllegalStateException.class, sync::snapshot);
+    assertDoesNotThrow(sync::close); // idempotent
+  }
+
+  @Test
+  void nullArgumentsAreNamed() {
+    try (TraceSync sync = TraceSync.open(Options.defaults())) {
+      assertEquals("sender", assertThrows(NullPointerException.class, () -> sync.addMatch(null, 0, "B", 1)).getMessage());
+      assertEquals("receiver", assertThrows(NullPointerException.class, () -> sync.addMatch("A", 0, null, 1)).getMessage());
+      assertEquals("traceDirectory", assertThrows(NullPointerException.class, () -> sync.addTrace(null)).getMessage());
+      assertDoesNotThrow(() -> sync.run(null)); // a null listener is allowed
+    }
+  }
+
+  @Test
+  void theNativeSideRefusesNullsToo() {
+    try (TraceSync sync = TraceSync.open(Options.defaults())) {
+      long handle = handleOf(sync);
+      assertMessageContains(
+          assertThrows(NullPointerException.class, () -> NativeBridge.addMatch(handle, null, 0, "B", 1)),
+          "the sender must not be null");
+      assertMessageContains(
+          assertThrows(NullPointerException.class, () -> NativeBridge.addMatch(handle, "A", 0, null, 1)),
+          "the receiver must not be null");
+      assertMessageContains(
+          assertThrows(NullPointerException.class, () -> NativeBridge.addTracePath(handle, null)),
+          "the trace path must not be null");
+      assertMessageContains(
+          assertThrows(IllegalArgumentException.class, () -> NativeBridge.addTracePath(handle, "/tmp\0/x")),
+          "NUL");
+    }
+    assertMessageContains(
+        assertThrows(NullPointerException.class, () -> NativeBridge.open(null)), "the engine options must not be null");
+    assertMessageContains(
+        assertThrows(IllegalArgumentException.class, () -> NativeBridge.open(new byte[] {(byte) 0xff, 1, 2})),
+        "not a serialized tracesync.v1.EngineOptions");
+  }
+
+  @Test
+  void aListenerThatThrowsCancelsTheRunAndItsExceptionReachesTheCaller() {
+    IllegalStateException thrown = new IllegalStateException("the listener gives up");
+    try (TraceSync sync = TraceSync.open(Options.defaults())) {
+      sync.addMatch("A", 0, "B", 1);
+      IllegalStateException caught =
+          assertThrows(
+              IllegalStateException.class,
+              () ->
+                  sync.run(
+                      (bytesDone, bytesTotal, tracesDone, tracesTotal) -> {
+                        throw thrown;
+                      }));
+      assertTrue(caught == thrown, "the listener's own exception, not a copy: " + caught);
+      // The session stays usable.
+      assertEquals(1, sync.snapshot().getMessages());
+      assertDoesNotThrow(() -> sync.run(null));
+    }
+  }
+
+  @Test
+  void aListenerThatThrowsAnErrorPassesItOn() {
+    try (TraceSync sync = TraceSync.open(Options.defaults())) {
+      AssertionError error =
+          assertThrows(
+              AssertionError.class,
+              () -> sync.run((bd, bt, td, tt) -> { throw new AssertionError("from the listener"); }));
+      assertEquals("from the listener", error.getMessage());
+    }
+  }
+
+  @Test
+  void aListenerThatReturnsFalseCancelsTheRunQuietly() throws Exception {
+    AtomicInteger calls = new AtomicInteger();
+    try (TraceSync sync = TraceSync.open(Options.defaults())) {
+      sync.addMatch("A", 0, "B", 1);
+      sync.run(
+          (bytesDone, bytesTotal, tracesDone, tracesTotal) -> {
+            calls.incrementAndGet();
+            assertTrue(bytesDone <= bytesTotal && tracesDone <= tracesTotal);
+            return false;
+          });
+      // Cancelled after the first report, and what was given is kept.
+      assertEquals(1, calls.get());
+      assertEquals(1, sync.snapshot().getMessages());
+    }
+  }
+
+  @Test
+  void aListenerCannotCallItsOwnSession() {
+    try (TraceSync sync = TraceSync.open(Options.defaults())) {
+      IllegalStateException e =
+          assertThrows(
+              IllegalStateException.class,
+              () ->
+                  sync.run(
+                      (bd, bt, td, tt) -> {
+                        sync.snapshot(); // would wait for itself
+                        return true;
+                      }));
+      assertMessageContains(e, "from within its own call");
+      assertEquals(0, sync.snapshot().getMessages());
+    }
+  }
+
+  @Test
+  void aListenerMayCloseItsOwnSession() {
+    TraceSync sync = TraceSync.open(Options.defaults());
+    sync.addMatch("A", 0, "B", 1);
+    IllegalStateException e =
+        assertThrows(
+            IllegalStateException.class,
+            () ->
+                sync.run(
+                    (bd, bt, td, tt) -> {
+                      sync.close();
+                      return true;
+                    }));
+    assertMessageContains(e, "closed while it was running");
+    assertThrows(IllegalStateException.class, sync::snapshot);
+    assertDoesNotThrow(sync::close);
+  }
+
+  @Test
+  void aListenerMayUseAnotherSession() throws Exception {
+    try (TraceSync outer = TraceSync.open(Options.defaults());
+        TraceSync inner = TraceSync.open(Options.defaults())) {
+      outer.run(
+          (bd, bt, td, tt) -> {
+            inner.addMatch("X", 1, "Y", 2);
+            return true;
+          });
+      assertEquals(1, inner.snapshot().getMessages());
+    }
+  }
+
+  @Test
+  void textSurvivesTheCrossingWhateverItHolds() {
+    String emoji = "h\u00f4te-\uD83D\uDE80";
+    String withNul = "a\0b";
+    String unpaired = "x\uD800y";
+    try (TraceSync sync = TraceSync.open(Options.defaults())) {
+      sync.addMatch(emoji, 0, withNul, 1);
+      sync.addMatch(unpaired, 0, withNul, 1);
+      Snapshot snapshot = sync.snapshot();
+      assertEquals(3, snapshot.getTracesCount());
+      assertTrue(snapshot.getTracesList().stream().anyMatch(t -> t.getName().equals(emoji)));
+      assertTrue(snapshot.getTracesList().stream().anyMatch(t -> t.getName().equals(withNul)));
+      // An unpaired surrogate is not text: it becomes U+FFFD.
+      assertTrue(snapshot.getTracesList().stream().anyMatch(t -> t.getName().equals("x\uFFFDy")));
+      assertFalse(snapshot.getTracesList().stream().anyMatch(t -> t.getName().equals(unpaired)));
+    }
+  }
+
+  /** The handle of an open session, for the tests that call NativeBridge directly. */
+  static long handleOf(TraceSync sync) {
+    try {
+      java.lang.reflect.Field field = TraceSync.class.getDeclaredField("handle");
+      field.setAccessible(true);
+      return field.getLong(sync);
+    } catch (ReflectiveOperationException e) {
+      throw new AssertionError(e);
+    }
+  }
+}

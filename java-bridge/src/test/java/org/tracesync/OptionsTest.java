@@ -1,0 +1,151 @@
+package org.tracesync;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.tracesync.proto.EngineOptions;
+import org.tracesync.proto.Island;
+import org.tracesync.proto.Snapshot;
+
+class OptionsTest {
+  private static Options everyOption() {
+    return Options.builder()
+        .algorithm("window-replace")
+        .window(Duration.ofMillis(1500))
+        .confidence(95)
+        .network("baseline")
+        .reference("B")
+        .reference("D")
+        .matchKey("strict")
+        .matchHorizon(Duration.ofMinutes(2))
+        .jobs(3)
+        .domainOverride("/traces/kernel", "host-1")
+        .domainOverride("/traces/ust", "host-1")
+        .build();
+  }
+
+  @Test
+  void everyOptionReachesTheProto() {
+    EngineOptions proto = everyOption().toProto();
+    assertEquals("window-replace", proto.getAlgorithm());
+    assertEquals(1_500_000_000L, proto.getWindowNs());
+    assertEquals(0.95, proto.getConfidence());
+    assertEquals("baseline", proto.getNetwork());
+    assertEquals(List.of("B", "D"), proto.getForcedReferencesList());
+    assertEquals("strict", proto.getMatchKey());
+    assertEquals(120_000_000_000L, proto.getMatchHorizonNs());
+    assertEquals(3, proto.getJobs());
+    assertEquals(
+        Map.of("/traces/kernel", "host-1", "/traces/ust", "host-1"), proto.getDomainOverridesMap());
+  }
+
+  @Test
+  void optionsSurviveSerialization() throws Exception {
+    Options options = everyOption();
+    Options back = Options.fromProto(EngineOptions.parseFrom(options.toProto().toByteArray()));
+    assertEquals(options, back);
+    assertEquals(options.hashCode(), back.hashCode());
+  }
+
+  @Test
+  void defaultsAreEmptyAndTheEngineFillsThemIn() {
+    assertEquals(EngineOptions.getDefaultInstance(), Options.defaults().toProto());
+    try (TraceSync sync = TraceSync.open(Options.defaults())) {
+      EngineOptions used = sync.snapshot().getOptions();
+      assertEquals("hull", used.getAlgorithm());
+      assertEquals(3_000_000_000L, used.getWindowNs());
+      assertEquals(0.90, used.getConfidence());
+      assertEquals("incremental", used.getNetwork());
+    }
+  }
+
+  @Test
+  void theEngineReportsTheOptionsItWasOpenedWith() {
+    Options options =
+        Options.builder()
+            .algorithm("linreg")
+            .window(Duration.ofSeconds(7))
+            .confidence(99)
+            .network("baseline")
+            .reference("B")
+            .build();
+    try (TraceSync sync = TraceSync.open(options)) {
+      sync.addMatch("A", 0, "B", 10);
+      Snapshot snapshot = sync.snapshot();
+      EngineOptions used = snapshot.getOptions();
+      assertEquals("linreg", used.getAlgorithm());
+      assertEquals(7_000_000_000L, used.getWindowNs());
+      assertEquals(0.99, used.getConfidence());
+      assertEquals("baseline", used.getNetwork());
+      assertEquals(List.of("B"), used.getForcedReferencesList());
+      // Whatever the links, B's island has B for reference, because it was forced.
+      Island island =
+          snapshot.getIslandsList().stream()
+              .filter(i -> i.getDomainsList().contains("B"))
+              .findFirst()
+              .orElseThrow();
+      assertEquals("B", island.getReference());
+      assertTrue(island.getForced());
+    }
+  }
+
+  private static void assertRejected(Options options, String expectedMessagePart) {
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> TraceSync.open(options).close());
+    assertTrue(
+        e.getMessage().contains(expectedMessagePart),
+        "message '" + e.getMessage() + "' should contain '" + expectedMessagePart + "'");
+  }
+
+  @Test
+  void theEngineRejectsBadOptionsWithItsMessage() {
+    assertRejected(
+        Options.builder().algorithm("magic").build(),
+        "unknown algorithm 'magic' (choose one of: hull, linreg,");
+    assertRejected(
+        Options.builder().window(Duration.ofSeconds(-1)).build(), "the window length must be positive");
+    assertRejected(
+        Options.builder().confidence(42).build(), "the confidence level must be 90, 95 or 99");
+    assertRejected(
+        Options.builder().network("mesh").build(),
+        "the network must be 'incremental' or 'baseline', not 'mesh'");
+    assertRejected(
+        Options.builder().matchKey("loose").build(), "the match key must be 'tc' or 'strict'");
+    assertRejected(
+        Options.builder().matchHorizon(Duration.ofNanos(-5)).build(),
+        "the match horizon must be positive");
+    assertRejected(Options.builder().reference("").build(), "--reference needs a domain id");
+  }
+
+  @Test
+  void theBuilderRejectsWhatTheProtoCannotSay() {
+    assertThrows(IllegalArgumentException.class, () -> Options.builder().jobs(-1));
+    IllegalArgumentException tooLong =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> Options.builder().matchHorizon(Duration.ofDays(365L * 1000)));
+    assertTrue(tooLong.getMessage().contains("does not fit in 64-bit nanoseconds"));
+  }
+
+  @Test
+  void nullsAreRefusedWithTheirName() {
+    Options.Builder builder = Options.builder();
+    assertEquals("algorithm", assertThrows(NullPointerException.class, () -> builder.algorithm(null)).getMessage());
+    assertEquals("window", assertThrows(NullPointerException.class, () -> builder.window(null)).getMessage());
+    assertEquals("network", assertThrows(NullPointerException.class, () -> builder.network(null)).getMessage());
+    assertEquals("reference", assertThrows(NullPointerException.class, () -> builder.reference(null)).getMessage());
+    assertEquals("matchKey", assertThrows(NullPointerException.class, () -> builder.matchKey(null)).getMessage());
+    assertEquals(
+        "matchHorizon", assertThrows(NullPointerException.class, () -> builder.matchHorizon(null)).getMessage());
+    assertEquals(
+        "trace", assertThrows(NullPointerException.class, () -> builder.domainOverride(null, "d")).getMessage());
+    assertEquals(
+        "domain", assertThrows(NullPointerException.class, () -> builder.domainOverride("t", null)).getMessage());
+    assertEquals("options", assertThrows(NullPointerException.class, () -> TraceSync.open(null)).getMessage());
+  }
+}

@@ -1,0 +1,50 @@
+#include "jni/engine_options.h"
+
+#include "jni/java_exceptions.h"
+#include "network/network.h"
+#include "snapshot/tracesync.pb.h"
+
+namespace tracesync::jni {
+namespace {
+
+[[noreturn]] void reject(const std::string& problem) { throw JavaException(JavaError::kIllegalArgument, problem); }
+
+network::NetworkKind parse_network(const std::string& name) {
+  for (const auto kind : {network::NetworkKind::kIncremental, network::NetworkKind::kBaseline}) {
+    if (name == network::to_string(kind)) return kind;
+  }
+  reject("the network must be '" + std::string(network::to_string(network::NetworkKind::kIncremental)) + "' or '" +
+         std::string(network::to_string(network::NetworkKind::kBaseline)) + "', not '" + name + "'");
+}
+
+}  // namespace
+
+EngineSettings parse_engine_options(std::string_view serialized) {
+  v1::EngineOptions options;
+  if (serialized.size() > static_cast<std::size_t>(INT32_MAX) ||
+      !options.ParseFromArray(serialized.data(), static_cast<int>(serialized.size()))) {
+    reject("the engine options are not a serialized tracesync.v1.EngineOptions message");
+  }
+
+  // Only what the message sets replaces the defaults of the structs.
+  EngineSettings settings;
+  hull::EstimatorOptions& estimator = settings.session.estimator;
+  if (!options.algorithm().empty()) estimator.algorithm = options.algorithm();
+  if (options.window_ns() != 0) estimator.window = options.window_ns();
+  if (options.confidence() != 0) estimator.confidence = options.confidence();
+  if (!options.network().empty()) settings.session.network = parse_network(options.network());
+  settings.session.forced_references.assign(options.forced_references().begin(), options.forced_references().end());
+
+  session::IngestOptions& ingest = settings.ingest;
+  if (!options.match_key().empty()) ingest.match_key = options.match_key();
+  if (options.match_horizon_ns() != 0) ingest.match_horizon = options.match_horizon_ns();
+  ingest.jobs = options.jobs();
+  ingest.domain_overrides.insert(options.domain_overrides().begin(), options.domain_overrides().end());
+
+  if (const std::string problem = session::Synchronization::validate(settings.session, ingest); !problem.empty()) {
+    reject(problem);
+  }
+  return settings;
+}
+
+}  // namespace tracesync::jni

@@ -1,0 +1,130 @@
+// The native methods of org.tracesync.NativeBridge, and JNI_OnLoad, which
+// registers them. Each method only marshals: it finds the session by its
+// handle, converts the arguments, calls session::Synchronization under the
+// session's lock, and converts the result or the error.
+
+#include <jni.h>
+
+#include <iterator>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "jni/engine_options.h"
+#include "jni/java_arrays.h"
+#include "jni/java_classes.h"
+#include "jni/java_exceptions.h"
+#include "jni/java_strings.h"
+#include "jni/progress_forwarder.h"
+#include "jni/session_registry.h"
+
+namespace tracesync::jni {
+namespace {
+
+// "tracesync skipped 2 traces: 'a': why; 'b': why".
+std::string describe_skipped(const std::vector<v1::Problem>& skipped) {
+  std::string text = "tracesync skipped " + std::to_string(skipped.size()) +
+                     (skipped.size() == 1 ? " trace: " : " traces: ");
+  for (std::size_t i = 0; i < skipped.size(); ++i) {
+    text += (i == 0 ? "'" : "; '") + skipped[i].source() + "': " + skipped[i].message();
+  }
+  return text;
+}
+
+// long open(byte[] engineOptions)
+jlong open_session(JNIEnv* env, jclass, jbyteArray engine_options) {
+  return at_boundary(env, [&] {
+    EngineSettings settings = parse_engine_options(to_bytes(env, engine_options, "the engine options"));
+    auto synchronization =
+        std::make_unique<session::Synchronization>(std::move(settings.session), std::move(settings.ingest));
+    return SessionRegistry::instance().add(std::make_shared<SessionSlot>(std::move(synchronization)));
+  });
+}
+
+// void addTracePath(long session, String path) throws IOException
+void add_trace_path(JNIEnv* env, jclass, jlong handle, jstring java_path) {
+  at_boundary(env, [&] {
+    const std::string path = to_utf8(env, java_path, "the trace path");
+    if (path.find('\0') != std::string::npos) {
+      throw JavaException(JavaError::kIllegalArgument, "the trace path contains a NUL character");
+    }
+    const std::string error =
+        SessionRegistry::instance().find(handle)->with_session([&](auto& s) { return s.add_trace_path(path); });
+    if (!error.empty()) throw JavaException(JavaError::kIo, error);
+  });
+}
+
+// void addMatch(long session, String sender, long sendNs, String receiver, long receiveNs)
+void add_match(JNIEnv* env, jclass, jlong handle, jstring java_sender, jlong send, jstring java_receiver,
+               jlong receive) {
+  at_boundary(env, [&] {
+    const std::string sender = to_utf8(env, java_sender, "the sender");
+    const std::string receiver = to_utf8(env, java_receiver, "the receiver");
+    SessionRegistry::instance().find(handle)->with_session(
+        [&](auto& s) { s.add_match(sender, send, receiver, receive); });
+  });
+}
+
+// void run(long session, ProgressListener listener) throws IOException
+void run_session(JNIEnv* env, jclass, jlong handle, jobject listener) {
+  at_boundary(env, [&] {
+    const std::shared_ptr<SessionSlot> slot = SessionRegistry::instance().find(handle);
+    slot->with_session([&](session::Synchronization& s) {
+      const session::RunOutcome outcome = s.run(ProgressForwarder(env, listener, *slot));
+      if (env->ExceptionCheck()) throw JavaExceptionPending{};  // the listener's, for run()'s caller
+      if (slot->closing()) {
+        throw JavaException(JavaError::kIllegalState, "the tracesync session was closed while it was running");
+      }
+      if (!outcome.skipped.empty()) throw JavaException(JavaError::kIo, describe_skipped(outcome.skipped));
+    });
+  });
+}
+
+// byte[] snapshot(long session)
+jbyteArray take_snapshot(JNIEnv* env, jclass, jlong handle) {
+  return at_boundary(env, [&] {
+    const v1::Snapshot snapshot =
+        SessionRegistry::instance().find(handle)->with_session([](auto& s) { return s.snapshot(); });
+    return to_byte_array(env, snapshot);  // outside the lock: the snapshot is a copy
+  });
+}
+
+// void close(long session)
+void close_session(JNIEnv* env, jclass, jlong handle) {
+  at_boundary(env, [&] { SessionRegistry::instance().remove(handle)->close(); });
+}
+
+template <typename Function>
+JNINativeMethod method(const char* name, const char* signature, Function* function) {
+  // JNINativeMethod predates const char*; the JVM does not write through them.
+  return {const_cast<char*>(name), const_cast<char*>(signature), reinterpret_cast<void*>(function)};
+}
+
+bool register_natives(JNIEnv* env) {
+  const JNINativeMethod methods[] = {
+      method("open", "([B)J", &open_session),
+      method("addTracePath", "(JLjava/lang/String;)V", &add_trace_path),
+      method("addMatch", "(JLjava/lang/String;JLjava/lang/String;J)V", &add_match),
+      method("run", "(JLorg/tracesync/ProgressListener;)V", &run_session),
+      method("snapshot", "(J)[B", &take_snapshot),
+      method("close", "(J)V", &close_session),
+  };
+  const jclass bridge = env->FindClass("org/tracesync/NativeBridge");
+  if (bridge == nullptr) return false;
+  const jint status = env->RegisterNatives(bridge, methods, static_cast<jint>(std::size(methods)));
+  env->DeleteLocalRef(bridge);
+  return status == JNI_OK;
+}
+
+}  // namespace
+}  // namespace tracesync::jni
+
+// Called by System.load / System.loadLibrary. A failure here (a class or
+// method missing: the jar and the library do not match) leaves the Java
+// exception pending, and the JVM reports it as an UnsatisfiedLinkError.
+extern "C" JNIEXPORT jint JNI_OnLoad(JavaVM* vm, void*) {
+  JNIEnv* env = nullptr;
+  if (vm->GetEnv(reinterpret_cast<void**>(&env), JNI_VERSION_10) != JNI_OK) return JNI_ERR;
+  if (!tracesync::jni::load_java_classes(env) || !tracesync::jni::register_natives(env)) return JNI_ERR;
+  return JNI_VERSION_10;
+}
