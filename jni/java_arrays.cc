@@ -14,21 +14,15 @@ std::string to_bytes(JNIEnv* env, jbyteArray array, std::string_view what) {
   return bytes;
 }
 
-jbyteArray to_byte_array(JNIEnv* env, const google::protobuf::MessageLite& message) {
-  const std::size_t size = message.ByteSizeLong();
-  if (size > static_cast<std::size_t>(INT32_MAX)) {
-    throw JavaException(JavaError::kRuntime, "the snapshot is " + std::to_string(size) +
+jbyteArray to_byte_array(JNIEnv* env, std::string_view bytes) {
+  if (bytes.size() > static_cast<std::size_t>(INT32_MAX)) {
+    throw JavaException(JavaError::kRuntime, "the snapshot is " + std::to_string(bytes.size()) +
                                                  " bytes long, more than a Java array can hold");
   }
-  const auto length = static_cast<jsize>(size);
+  const auto length = static_cast<jsize>(bytes.size());
   const jbyteArray array = env->NewByteArray(length);
   if (array == nullptr) throw JavaExceptionPending{};  // OutOfMemoryError
-  // Serialized straight into the Java array. Between Get and Release the
-  // code makes no JNI call and does not block: serializing is plain CPU work.
-  void* bytes = env->GetPrimitiveArrayCritical(array, nullptr);
-  if (bytes == nullptr) throw JavaExceptionPending{};
-  message.SerializeWithCachedSizesToArray(static_cast<uint8_t*>(bytes));
-  env->ReleasePrimitiveArrayCritical(array, bytes, 0);
+  env->SetByteArrayRegion(array, 0, length, reinterpret_cast<const jbyte*>(bytes.data()));
   return array;
 }
 

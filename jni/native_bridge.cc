@@ -83,9 +83,11 @@ void run_session(JNIEnv* env, jclass, jlong handle, jobject listener) {
 // byte[] snapshot(long session)
 jbyteArray take_snapshot(JNIEnv* env, jclass, jlong handle) {
   return at_boundary(env, [&] {
-    const v1::Snapshot snapshot =
-        SessionRegistry::instance().find(handle)->with_session([](auto& s) { return s.snapshot(); });
-    return to_byte_array(env, snapshot);  // outside the lock: the snapshot is a copy
+    // The session keeps its serialized snapshot until it changes; a copy
+    // leaves the lock, and the Java array is filled outside it.
+    const std::string bytes = SessionRegistry::instance().find(handle)->with_session(
+        [](session::Synchronization& s) { return s.serialized_snapshot(); });
+    return to_byte_array(env, bytes);
   });
 }
 

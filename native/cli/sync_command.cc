@@ -193,8 +193,6 @@ int run_sync(const std::vector<std::string>& arguments) {
 
   session::Synchronization sync(session_options, ingest_options);
   session::Session& session = sync.session();
-  session.set_matching_options(a.match_key, ingest_options.match_horizon, ingest_options.jobs);
-  session.set_domain_overrides(ingest_options.domain_overrides);
   if (a.history) {
     session.set_history_observer([&](uint64_t message, const v1::Link& link) {
       std::cout << (*format == ReportFormat::kJson ? snapshot::history_json_line(message, link)

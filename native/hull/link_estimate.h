@@ -68,6 +68,8 @@ struct HullPoints {
 struct TimeSpan {
   model::Nanoseconds first = 0;
   model::Nanoseconds last = 0;
+
+  friend bool operator==(const TimeSpan&, const TimeSpan&) = default;
 };
 
 }  // namespace tracesync::hull

@@ -1,5 +1,6 @@
 #include "session/link_report.h"
 
+#include "session/matching_report.h"
 #include "snapshot/decimal.h"
 
 namespace tracesync::session {
@@ -27,8 +28,8 @@ void fill_line(v1::Line* out, const hull::Line& line) {
 
 hull::TimeSpan report_span(const Domain& a) { return {a.first.value_or(0), a.last.value_or(0)}; }
 
-v1::Link link_report(const DomainTable& domains, const Link& link, bool in_tree) {
-  const hull::LinkEstimate e = link.estimator->estimate();
+v1::Link link_report(const DomainTable& domains, const Link& link, const hull::LinkEstimate& e,
+                     const std::optional<model::Quad>& uncertainty, bool in_tree, bool detail) {
   v1::Link out;
   out.set_a(domains[link.a].id);
   out.set_b(domains[link.b].id);
@@ -47,12 +48,27 @@ v1::Link link_report(const DomainTable& domains, const Link& link, bool in_tree)
   const hull::TimeSpan span = report_span(domains[link.a]);
   out.set_span_first_ns(span.first);
   out.set_span_last_ns(span.last);
-  if (const auto u = link.estimator->offset_uncertainty(span)) out.set_uncertainty_ns(model::to_double(*u));
-  if (e.lmin) fill_line(out.mutable_lmin(), *e.lmin);
-  if (e.lmax) fill_line(out.mutable_lmax(), *e.lmax);
+  if (uncertainty) out.set_uncertainty_ns(model::to_double(*uncertainty));
+  if (!detail) return out;
+
+  v1::LinkDetail d;
+  if (e.lmin) fill_line(d.mutable_lmin(), *e.lmin);
+  if (e.lmax) fill_line(d.mutable_lmax(), *e.lmax);
+  const hull::HullPoints points = link.estimator->hull_points();
+  for (const model::Point& p : points.lower) {
+    v1::Point* q = d.add_lower_hull_points();
+    q->set_x(p.x);
+    q->set_y(p.y);
+  }
+  for (const model::Point& p : points.upper) {
+    v1::Point* q = d.add_upper_hull_points();
+    q->set_x(p.x);
+    q->set_y(p.y);
+  }
+  if (link.has_matching) *d.mutable_matching() = matching_report(link.matching);
   if (e.regression) {
     const hull::RegressionStatistics& r = *e.regression;
-    v1::Regression* p = out.mutable_regression();
+    v1::Regression* p = d.mutable_regression();
     p->set_origin_ns(r.origin);
     p->set_exchanges(r.exchanges);
     p->set_used_exchanges(r.used_exchanges);
@@ -63,6 +79,7 @@ v1::Link link_report(const DomainTable& domains, const Link& link, bool in_tree)
     *p->mutable_e_ij() = to_decimal_message(r.e_ij);
     *p->mutable_e_d0() = to_decimal_message(r.e_d0);
   }
+  d.SerializeToString(out.mutable_detail());
   return out;
 }
 

@@ -11,7 +11,10 @@ namespace tracesync::session {
 // the experiment saw of domain a.
 hull::TimeSpan report_span(const Domain& a);
 
-// The proto form of a link's current state.
-v1::Link link_report(const DomainTable& domains, const Link& link, bool in_tree);
+// The proto form of a link's state, given its estimate and its uncertainty
+// over report_span(); with `detail`, also its LinkDetail (lines, hull
+// points, regression, matching statistics).
+v1::Link link_report(const DomainTable& domains, const Link& link, const hull::LinkEstimate& estimate,
+                     const std::optional<model::Quad>& uncertainty, bool in_tree, bool detail);
 
 }  // namespace tracesync::session

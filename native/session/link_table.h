@@ -1,6 +1,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <memory>
 #include <utility>
 
@@ -20,6 +21,20 @@ struct Link {
   bool in_network = false;          // currently an edge of the network
   match::MatchStatistics matching;  // filled by trace ingest
   bool has_matching = false;
+
+  // Bumped by every message and by every change finish() makes: what a
+  // snapshot computed for the link stays valid while the version and the
+  // span it covers stay the same.
+  uint64_t version = 0;
+  struct Computed {
+    uint64_t version = 0;
+    hull::TimeSpan span;
+    hull::LinkEstimate estimate;
+    std::optional<model::Quad> uncertainty;
+    std::optional<v1::Link> report;  // with this in_tree
+    bool report_in_tree = false;
+  };
+  std::optional<Computed> computed;
 };
 
 // The links of a session, created on their first message.
@@ -31,9 +46,10 @@ class LinkTable {
   // whether the domain ids sort as (first, second) or the reverse.
   Link& between(const DomainTable& domains, DomainIndex first, DomainIndex second, bool* a_first);
 
-  // In (a id, b id) order.
+  // In (a id, b id) order: the order of reports.
   template <typename F>
-  void for_each(const DomainTable& domains, F&& f) const;
+  void for_each_in_order(const DomainTable& domains, F&& f);
+  // In no particular order.
   template <typename F>
   void for_each_mutable(F&& f) {
     for (auto& [key, link] : links_) f(link);
@@ -46,13 +62,13 @@ class LinkTable {
 };
 
 template <typename F>
-void LinkTable::for_each(const DomainTable& domains, F&& f) const {
-  std::vector<const Link*> ordered;
-  for (const auto& [key, link] : links_) ordered.push_back(&link);
+void LinkTable::for_each_in_order(const DomainTable& domains, F&& f) {
+  std::vector<Link*> ordered;
+  for (auto& [key, link] : links_) ordered.push_back(&link);
   std::sort(ordered.begin(), ordered.end(), [&](const Link* x, const Link* y) {
     return std::pair(domains[x->a].id, domains[x->b].id) < std::pair(domains[y->a].id, domains[y->b].id);
   });
-  for (const Link* link : ordered) f(*link);
+  for (Link* link : ordered) f(*link);
 }
 
 }  // namespace tracesync::session

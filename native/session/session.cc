@@ -46,6 +46,7 @@ std::vector<std::string> Session::unresolved_references() const {
 }
 
 TraceIndex Session::add_trace(const TraceDescription& trace) {
+  ++revision_;
   const auto index = static_cast<TraceIndex>(traces_.size());
   traces_.push_back(TraceRecord{trace, 0, std::nullopt, std::nullopt, 0});
   // Register the domain after the trace, so a --reference naming the trace resolves.
@@ -74,6 +75,7 @@ void Session::add_trace_message(TraceIndex sender, model::Nanoseconds send, Trac
 
 void Session::add_message(DomainIndex sender, model::Nanoseconds send, DomainIndex receiver,
                           model::Nanoseconds receive) {
+  ++revision_;
   if (sender == receiver) {
     ++same_domain_messages_;  // DESIGN.md: ignored
     return;
@@ -88,30 +90,47 @@ void Session::add_message(DomainIndex sender, model::Nanoseconds send, DomainInd
   // The network learns of the change at the next snapshot: estimators like
   // linreg change with every message, and only snapshots read the network.
   link.estimator->add(message);
-  if (history_) history_(messages_, link_report(domains_, link, network_->in_tree(link.a, link.b)));
+  ++link.version;
+  if (history_) {
+    history_(messages_, link_report(domains_, link, link.estimator->estimate(),
+                                    link.estimator->offset_uncertainty(report_span(domains_[link.a])), false, false));
+  }
 }
 
-void Session::update_network(Link& link) {
-  const hull::LinkEstimate e = link.estimator->estimate();
+const Link::Computed& Session::refresh(Link& link) {
+  const hull::TimeSpan span = report_span(domains_[link.a]);
+  if (link.computed && link.computed->version == link.version && link.computed->span == span) return *link.computed;
+  Link::Computed& c = link.computed.emplace();
+  c.version = link.version;
+  c.span = span;
+  c.estimate = link.estimator->estimate();
+  c.uncertainty = link.estimator->offset_uncertainty(span);
   // A clock cannot run backwards or stop: an estimate with alpha <= 0 (only
   // absurd input gives one) relates nothing, whatever its quality.
+  const hull::LinkEstimate& e = c.estimate;
   const bool sane = e.alpha > 0 && model::to_double(e.alpha) < 1e300;
   if (!hull::usable(e.quality) || !sane) {
     if (link.in_network) network_->remove_edge(link.a, link.b);
     link.in_network = false;
-    return;
+  } else {
+    network_->set_edge(link.a, link.b,
+                       {model::to_double(e.accuracy.value_or(0)), e.b_onto_a(), model::to_double(c.uncertainty.value_or(0))});
+    link.in_network = true;
   }
-  const auto uncertainty = link.estimator->offset_uncertainty(report_span(domains_[link.a]));
-  network_->set_edge(link.a, link.b,
-                     {model::to_double(e.accuracy.value_or(0)), e.b_onto_a(), model::to_double(uncertainty.value_or(0))});
-  link.in_network = true;
+  return c;
 }
 
 void Session::finish() {
-  links_.for_each_mutable([&](Link& link) { link.estimator->finish(); });
+  links_.for_each_mutable([&](Link& link) {
+    if (link.estimator->finish()) {
+      ++revision_;
+      ++link.version;
+    }
+  });
 }
 
 void Session::set_trace_extent(TraceIndex trace, model::Nanoseconds first, model::Nanoseconds last, uint64_t events) {
+  ++revision_;
   TraceRecord& t = traces_[trace];
   t.first = first;
   t.last = last;
@@ -122,6 +141,7 @@ void Session::set_trace_extent(TraceIndex trace, model::Nanoseconds first, model
 
 void Session::add_link_matching(const std::string& one, const std::string& other,
                                 const match::MatchStatistics& statistics) {
+  ++revision_;
   const auto x = domains_.find(one);
   const auto y = domains_.find(other);
   if (!x || !y || *x == *y) return;
@@ -129,29 +149,36 @@ void Session::add_link_matching(const std::string& one, const std::string& other
   Link& link = links_.between(domains_, *x, *y, &a_first);
   link.matching += statistics;  // a link read in several runs adds up
   link.has_matching = true;
+  ++link.version;
 }
 
 void Session::add_matching_totals(const match::MatchStatistics& totals) {
+  ++revision_;
   matching_totals_ += totals;
   has_matching_ = true;
 }
 
 void Session::set_matching_options(const std::string& key, model::Nanoseconds horizon, unsigned jobs) {
+  ++revision_;
   match_key_ = key;
   match_horizon_ = horizon;
   jobs_ = jobs;
 }
 
 void Session::set_domain_overrides(std::map<std::string, std::string> overrides) {
+  ++revision_;
   domain_overrides_ = std::move(overrides);
 }
 
-void Session::add_problem(v1::Problem problem) { problems_.push_back(std::move(problem)); }
+void Session::add_problem(v1::Problem problem) {
+  ++revision_;
+  problems_.push_back(std::move(problem));
+}
 
 v1::Snapshot Session::snapshot() {
-  // Bring the network up to date with every link; uncertainties also grow
-  // with the spans they cover, so even unchanged links are refreshed.
-  links_.for_each_mutable([&](Link& link) { update_network(link); });
+  // Bring the network up to date with every link that changed, or whose
+  // span grew (uncertainties grow with the spans they cover).
+  links_.for_each_mutable([&](Link& link) { refresh(link); });
 
   v1::Snapshot s;
   s.set_format_version(1);
@@ -201,8 +228,14 @@ v1::Snapshot Session::snapshot() {
     out->set_island(island_of_reference.at(reference));
     out->set_reference(reference == t->domain);
     const model::LinearTransform transform = network_->transform(t->domain);
-    *out->mutable_slope() = snapshot::to_decimal_message(transform.slope);
-    *out->mutable_offset() = snapshot::to_decimal_message(transform.offset);
+    if (domain_reports_.size() < domains_.size()) domain_reports_.resize(domains_.size());
+    std::optional<DomainReport>& cached = domain_reports_[t->domain];
+    if (!cached || cached->transform.slope != transform.slope || cached->transform.offset != transform.offset) {
+      cached = DomainReport{transform, snapshot::to_decimal_message(transform.slope),
+                            snapshot::to_decimal_message(transform.offset)};
+    }
+    *out->mutable_slope() = cached->slope;
+    *out->mutable_offset() = cached->offset;
     out->set_uncertainty_ns(network_->uncertainty_ns(t->domain));
     const Domain& d = domains_[t->domain];
     out->set_first_ns(t->first.value_or(d.first.value_or(0)));
@@ -210,21 +243,14 @@ v1::Snapshot Session::snapshot() {
     out->set_events(t->events);
   }
 
-  links_.for_each(domains_, [&](const Link& link) {
-    v1::Link* out = s.add_links();
-    *out = link_report(domains_, link, link.in_network && network_->in_tree(link.a, link.b));
-    const hull::HullPoints points = link.estimator->hull_points();
-    for (const model::Point& p : points.lower) {
-      v1::Point* q = out->add_lower_hull_points();
-      q->set_x(p.x);
-      q->set_y(p.y);
+  links_.for_each_in_order(domains_, [&](Link& link) {
+    Link::Computed& c = *link.computed;
+    const bool in_tree = link.in_network && network_->in_tree(link.a, link.b);
+    if (!c.report || c.report_in_tree != in_tree) {
+      c.report = link_report(domains_, link, c.estimate, c.uncertainty, in_tree, true);
+      c.report_in_tree = in_tree;
     }
-    for (const model::Point& p : points.upper) {
-      v1::Point* q = out->add_upper_hull_points();
-      q->set_x(p.x);
-      q->set_y(p.y);
-    }
-    if (link.has_matching) *out->mutable_matching() = matching_report(link.matching);
+    *s.add_links() = *c.report;
   });
 
   v1::MatchingStatistics totals = matching_report(matching_totals_);

@@ -60,6 +60,9 @@ class Session {
   v1::Snapshot snapshot();
 
   uint64_t messages() const { return messages_; }
+  // Changes whenever what a snapshot would say changes (snapshots themselves
+  // do not change it).
+  uint64_t revision() const { return revision_; }
   std::size_t trace_count() const { return traces_.size(); }
   // --reference names that match no domain so far.
   std::vector<std::string> unresolved_references() const;
@@ -67,7 +70,9 @@ class Session {
  private:
   DomainIndex register_domain(const std::string& id, const std::string& hostname);
   void add_message(DomainIndex sender, model::Nanoseconds send, DomainIndex receiver, model::Nanoseconds receive);
-  void update_network(Link& link);
+  // Recomputes what changed of the link since the last snapshot and tells
+  // the network; returns the up-to-date computation.
+  const Link::Computed& refresh(Link& link);
   bool names_domain(const std::string& name, DomainIndex domain) const;
 
   SessionOptions options_;
@@ -84,8 +89,17 @@ class Session {
   unsigned jobs_ = 0;
   std::map<std::string, std::string> domain_overrides_;
   uint64_t messages_ = 0;
+  uint64_t revision_ = 0;
   uint64_t same_domain_messages_ = 0;
   HistoryObserver history_;
+  // Domain transforms are mostly unchanged from one snapshot to the next:
+  // their decimals (slow to print) are kept per domain.
+  struct DomainReport {
+    model::LinearTransform transform;
+    v1::Decimal slope;
+    v1::Decimal offset;
+  };
+  std::vector<std::optional<DomainReport>> domain_reports_;
 };
 
 }  // namespace tracesync::session

@@ -19,7 +19,19 @@ std::string Synchronization::validate(const SessionOptions& session, const Inges
 }
 
 Synchronization::Synchronization(SessionOptions session, IngestOptions ingest)
-    : ingest_(std::move(ingest)), session_(std::move(session)) {}
+    : ingest_(std::move(ingest)), session_(std::move(session)) {
+  // The report states every option, whichever front end set it.
+  session_.set_matching_options(ingest_.match_key, ingest_.match_horizon, ingest_.jobs);
+  session_.set_domain_overrides(ingest_.domain_overrides);
+}
+
+const std::string& Synchronization::serialized_snapshot() {
+  if (serialized_revision_ != session_.revision()) {
+    session_.snapshot().SerializeToString(&serialized_);
+    serialized_revision_ = session_.revision();
+  }
+  return serialized_;
+}
 
 std::string Synchronization::add_trace_path(const std::string& path) {
   std::error_code error;
@@ -42,7 +54,11 @@ v1::Problem problem(const std::string& source, const std::string& message, bool 
 
 RunOutcome Synchronization::run(const ProgressCallback& progress, const std::atomic<bool>* cancel) {
   RunOutcome outcome;
-  if (pending_paths_.empty()) return outcome;
+  if (pending_paths_.empty()) {
+    // The callback hears of every run at least once, even one with nothing to read.
+    if (progress) outcome.cancelled = !progress(RunProgress{});
+    return outcome;
+  }
   ingest::Discovery discovery = ingest::discover_traces(pending_paths_);
   pending_paths_.clear();
   for (const ingest::Problem& p : discovery.problems) outcome.skipped.push_back(problem(p.source, p.message, true));
@@ -87,7 +103,11 @@ RunOutcome Synchronization::run(const ProgressCallback& progress, const std::ato
   for (const auto* list : {&outcome.skipped, &outcome.damaged, &outcome.usage}) {
     for (const v1::Problem& p : *list) session_.add_problem(p);
   }
-  if (outcome.cancelled) session_.add_problem(problem("", "reading was cancelled before the end of the traces", false));
+  if (outcome.cancelled) {
+    session_.add_problem(problem("", "reading was cancelled before the end of the traces", false));
+  } else {
+    session_.finish();  // the traces' end closes the last windows
+  }
   return outcome;
 }
 

@@ -3,6 +3,7 @@
 #include <atomic>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,7 +26,8 @@ struct RunProgress {
   uint32_t traces_total = 0;
 };
 
-// Called from the thread that runs run(); returning false cancels the run.
+// Called from the thread that runs run(), about ten times a second and at
+// least once (at the end); returning false cancels the run.
 using ProgressCallback = std::function<bool(const RunProgress&)>;
 
 struct RunOutcome {
@@ -63,10 +65,14 @@ class Synchronization {
   // thread, stops the reading as the progress callback returning false does.
   RunOutcome run(const ProgressCallback& progress, const std::atomic<bool>* cancel = nullptr);
 
-  v1::Snapshot snapshot() {
-    session_.finish();
-    return session_.snapshot();
-  }
+  // What is known now. Window estimators publish at window ends, so a
+  // snapshot never closes a window early: run() closes them when its traces
+  // are read to their end (a stream of matches has no end).
+  v1::Snapshot snapshot() { return session_.snapshot(); }
+
+  // The snapshot serialized, as the JNI layer hands it to Java: built once
+  // per change of the session and reused until the next change.
+  const std::string& serialized_snapshot();
 
   Session& session() { return session_; }
 
@@ -74,6 +80,8 @@ class Synchronization {
   IngestOptions ingest_;
   Session session_;
   std::vector<std::string> pending_paths_;
+  std::optional<uint64_t> serialized_revision_;
+  std::string serialized_;
 };
 
 }  // namespace tracesync::session

@@ -53,10 +53,12 @@ ordered_json link_json(const v1::Link& link) {
   j["span_ns"] = {link.span_first_ns(), link.span_last_ns()};
   j["lower_messages"] = link.lower_messages();
   j["upper_messages"] = link.upper_messages();
-  if (link.has_lmin()) j["lmin"] = line_json(link.lmin());
-  if (link.has_lmax()) j["lmax"] = line_json(link.lmax());
-  if (link.has_regression()) {
-    const v1::Regression& r = link.regression();
+  v1::LinkDetail detail;
+  detail.ParseFromString(link.detail());
+  if (detail.has_lmin()) j["lmin"] = line_json(detail.lmin());
+  if (detail.has_lmax()) j["lmax"] = line_json(detail.lmax());
+  if (detail.has_regression()) {
+    const v1::Regression& r = detail.regression();
     j["regression"] = {{"origin_ns", r.origin_ns()},
                        {"exchanges", r.exchanges()},
                        {"used_exchanges", r.used_exchanges()},
@@ -67,7 +69,7 @@ ordered_json link_json(const v1::Link& link) {
                        {"E_ij", r.e_ij().exact()},
                        {"E_D0", r.e_d0().exact()}};
   }
-  if (link.has_matching()) j["matching"] = matching_json(link.matching());
+  if (detail.has_matching()) j["matching"] = matching_json(detail.matching());
   return j;
 }
 

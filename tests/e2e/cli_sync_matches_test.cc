@@ -156,9 +156,13 @@ TEST(SyncMatches, ProtobufCarriesTheSameValuesAsJson) {
   EXPECT_EQ(s.links(0).quality(), v1::ACCURATE);
   EXPECT_EQ(s.links(0).beta().exact(), "5.000000000000000000000000000000000");
   EXPECT_EQ(s.links(0).beta().approx(), 5.0);
-  EXPECT_EQ(s.links(0).lower_hull_points_size(), 2);
-  EXPECT_EQ(s.links(0).upper_hull_points(0).x(), 50);
-  EXPECT_EQ(s.links(0).upper_hull_points(0).y(), 55);
+  v1::LinkDetail detail;
+  ASSERT_TRUE(detail.ParseFromString(s.links(0).detail()));
+  EXPECT_EQ(detail.lower_hull_points_size(), 2);
+  EXPECT_EQ(detail.upper_hull_points(0).x(), 50);
+  EXPECT_EQ(detail.upper_hull_points(0).y(), 55);
+  EXPECT_EQ(detail.lmax().slope().exact().substr(0, 6), "1.1000");
+  EXPECT_FALSE(detail.has_regression());
   EXPECT_EQ(s.traces_size(), 2);
   EXPECT_EQ(s.traces(1).offset().exact(), "-5.000000000000000000000000000000000");
 }

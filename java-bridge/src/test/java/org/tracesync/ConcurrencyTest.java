@@ -103,8 +103,7 @@ class ConcurrencyTest {
         Link b = concurrent.getLinks(k);
         assertEquals(a.getMessages(), b.getMessages());
         assertEquals(a.getQuality(), b.getQuality());
-        assertEquals(a.getLmin(), b.getLmin());
-        assertEquals(a.getLmax(), b.getLmax());
+        assertEquals(Links.detail(a), Links.detail(b));
       }
       for (int k = 0; k < expected.getTracesCount(); k++) {
         Trace a = expected.getTraces(k);

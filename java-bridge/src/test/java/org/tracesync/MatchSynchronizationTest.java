@@ -66,9 +66,9 @@ class MatchSynchronizationTest {
       assertDecimal("2", link.getAlpha().getExact());
       assertDecimal("1000", link.getBeta().getExact());
       assertDecimal("0", link.getAccuracy().getExact());
-      assertDecimal("2", link.getLmin().getSlope().getExact());
-      assertDecimal("2", link.getLmax().getSlope().getExact());
-      assertDecimal("1000", link.getLmin().getIntercept().getExact());
+      assertDecimal("2", Links.detail(link).getLmin().getSlope().getExact());
+      assertDecimal("2", Links.detail(link).getLmax().getSlope().getExact());
+      assertDecimal("1000", Links.detail(link).getLmin().getIntercept().getExact());
       assertEquals(2, link.getLowerMessages());
       assertEquals(2, link.getUpperMessages());
       assertTrue(link.getInTree());
@@ -106,10 +106,10 @@ class MatchSynchronizationTest {
       Snapshot snapshot = sync.snapshot();
       Link link = snapshot.getLinks(0);
       assertEquals(Quality.ACCURATE, link.getQuality());
-      assertNearRational(11, 9, link.getLmax().getSlope().getExact());
-      assertNearRational(5900, 9, link.getLmax().getIntercept().getExact());
-      assertNearRational(29, 31, link.getLmin().getSlope().getExact());
-      assertNearRational(1100, 1, link.getLmin().getIntercept().getExact());
+      assertNearRational(11, 9, Links.detail(link).getLmax().getSlope().getExact());
+      assertNearRational(5900, 9, Links.detail(link).getLmax().getIntercept().getExact());
+      assertNearRational(29, 31, Links.detail(link).getLmin().getSlope().getExact());
+      assertNearRational(1100, 1, Links.detail(link).getLmin().getIntercept().getExact());
       assertNearRational(301, 279, link.getAlpha().getExact());
       assertNearRational(7900, 9, link.getBeta().getExact());
       assertNearRational(80, 279, link.getAccuracy().getExact());
