@@ -23,7 +23,7 @@ import org.tracesync.tracecompass.view.model.NanosecondFormat;
 public final class LinkPlotPainter {
   static final int LEFT = 78;
   static final int RIGHT = 16;
-  static final int TOP = 28;
+  static final int TOP = 48;  // title row, legend row
   static final int BOTTOM = 44;
   static final int MARKER = 5;
 
@@ -90,9 +90,12 @@ public final class LinkPlotPainter {
     gc.setClipping(geometry.plotArea());
     drawHull(gc, geometry, model.lowerHull(), Palette.LOWER_HULL);
     drawHull(gc, geometry, model.upperHull(), Palette.UPPER_HULL);
-    drawLine(gc, geometry, model.lmin(), Palette.LMIN, SWT.LINE_DASH);
-    drawLine(gc, geometry, model.lmax(), Palette.LMAX, SWT.LINE_DASH);
-    drawLine(gc, geometry, model.estimate(), Palette.ESTIMATE, SWT.LINE_SOLID);
+    drawLine(gc, geometry, model.lmin(), Palette.LMIN);
+    drawLine(gc, geometry, model.lmax(), Palette.LMAX);
+    drawLine(gc, geometry, model.estimate(), Palette.ESTIMATE);
+    // Vertices last: Lmin and Lmax touch hull vertices, and those are the points worth seeing.
+    drawVertices(gc, geometry, model.lowerHull(), Palette.LOWER_HULL);
+    drawVertices(gc, geometry, model.upperHull(), Palette.UPPER_HULL);
     gc.setClipping(clip);
     drawLegend(gc, geometry);
   }
@@ -105,7 +108,7 @@ public final class LinkPlotPainter {
       gc.setForeground(color(Palette.GRID));
       gc.drawLine(x, plot.y, x, plot.y + plot.height);
       gc.setForeground(color(Palette.AXIS));
-      String label = "+" + NanosecondFormat.format(tick);
+      String label = tick == 0 ? "0" : "+" + NanosecondFormat.format(tick);
       gc.drawText(label, x - gc.textExtent(label).x / 2, plot.y + plot.height + 4, true);
     }
     for (double tick : geometry.vAxis().ticks(Math.max(2, plot.height / 40))) {
@@ -131,42 +134,42 @@ public final class LinkPlotPainter {
       polyline[2 * i + 1] = p.y;
     }
     gc.setForeground(color(rgb));
-    gc.setBackground(color(rgb));
     gc.setLineWidth(2);
     gc.drawPolyline(polyline);
-    for (int i = 0; i < polyline.length; i += 2) {
-      gc.fillRectangle(polyline[i] - MARKER / 2, polyline[i + 1] - MARKER / 2, MARKER, MARKER);
-    }
     gc.setLineWidth(1);
   }
 
-  private static void drawLine(GC gc, Geometry geometry, Optional<Segment> segment, RGB rgb, int style) {
+  private static void drawVertices(GC gc, Geometry geometry, List<PlotPoint> hull, RGB rgb) {
+    gc.setBackground(color(rgb));
+    for (PlotPoint vertex : hull) {
+      Point p = geometry.toPixel(vertex);
+      gc.fillRectangle(p.x - MARKER / 2, p.y - MARKER / 2, MARKER, MARKER);
+    }
+  }
+
+  private static void drawLine(GC gc, Geometry geometry, Optional<Segment> segment, RGB rgb) {
     if (segment.isEmpty()) return;
     Point from = geometry.toPixel(segment.get().from());
     Point to = geometry.toPixel(segment.get().to());
     gc.setForeground(color(rgb));
-    gc.setLineWidth(3);
-    gc.setLineStyle(style);
+    gc.setLineWidth(2);
     gc.drawLine(from.x, from.y, to.x, to.y);
-    gc.setLineStyle(SWT.LINE_SOLID);
     gc.setLineWidth(1);
   }
 
+  /** The legend, left to right on its own row under the title. */
   private static void drawLegend(GC gc, Geometry geometry) {
-    Rectangle plot = geometry.plotArea();
     String[] names = {"a \u2192 b hull", "b \u2192 a hull", "Lmin", "Lmax", "estimate"};
     RGB[] colours = {Palette.LOWER_HULL, Palette.UPPER_HULL, Palette.LMIN, Palette.LMAX, Palette.ESTIMATE};
-    int x = plot.x + plot.width - 8;
-    int y = plot.y - TOP + 8;
-    for (int i = names.length - 1; i >= 0; i--) {
+    int x = geometry.plotArea().x;
+    int y = geometry.plotArea().y - TOP + 24;
+    for (int i = 0; i < names.length; i++) {
       Point extent = gc.textExtent(names[i]);
-      x -= extent.x;
-      gc.setForeground(color(Palette.TEXT));
-      gc.drawText(names[i], x, y, true);
-      x -= 16;
       gc.setBackground(color(colours[i]));
       gc.fillRectangle(x, y + extent.y / 2 - 2, 12, 4);
-      x -= 12;
+      gc.setForeground(color(Palette.TEXT));
+      gc.drawText(names[i], x + 16, y, true);
+      x += 16 + extent.x + 14;
     }
   }
 }
