@@ -15,8 +15,8 @@ function(tracesync_javac target)
   if(ARG_NOWARN)
     list(APPEND flags -nowarn)
   else()
-    # serial: SWT widgets and Trace Compass' serializable algorithm need no UID warnings from code we do not own.
-    list(APPEND flags -Xlint:all,-serial,-processing)
+    # serial: no UID warnings for SWT widgets; path: jars of an installation may name absent Class-Path entries.
+    list(APPEND flags -Xlint:all,-serial,-processing,-path)
     if(ARG_WERROR)
       list(APPEND flags -Werror)
     endif()
