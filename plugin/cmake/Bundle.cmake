@@ -17,7 +17,7 @@ endif()
 # The bridge's jar and JNI library, as the java-bridge and jni folders build them.
 set(TRACESYNC_BRIDGE_JAR "${CMAKE_BINARY_DIR}/java/tracesync-bridge.jar" CACHE FILEPATH "The Java bridge's jar")
 set(TRACESYNC_JNI_LIBRARY "${CMAKE_BINARY_DIR}/lib/libtracesync_jni.so" CACHE FILEPATH "The JNI library")
-set(TRACESYNC_BRIDGE_TARGETS "tracesync_jni;tracesync_bridge" CACHE STRING
+set(TRACESYNC_BRIDGE_TARGETS "tracesync_jni;tracesync_bridge_jar" CACHE STRING
   "Targets that build the bridge jar and the JNI library (those that exist are built first)")
 
 # Trace Compass's bundles: jars, and unpacked bundles (folders, with their own jars inside).

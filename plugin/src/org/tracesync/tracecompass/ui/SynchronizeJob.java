@@ -84,11 +84,16 @@ final class SynchronizeJob extends Job {
     Map<TmfTraceElement, String> locations = locations(experiment.getTraces());
     String tracesKey = ExperimentResults.tracesKey(locations.values());
     Optional<Snapshot> cached = cached(cache, tracesKey);
-    Snapshot snapshot = cached.isPresent() ? cached.get()
-        : EngineRun.synchronize(List.copyOf(locations.values()), reference, progress.split(8));
-    progress.setWorkRemaining(2);
-
     List<String> problems = new ArrayList<>();
+    Snapshot snapshot;
+    if (cached.isPresent()) {
+      snapshot = cached.get();
+    } else {
+      EngineRun.Result run = EngineRun.synchronize(List.copyOf(locations.values()), reference, progress.split(8));
+      snapshot = run.snapshot();
+      problems.addAll(run.problems());
+    }
+    progress.setWorkRemaining(2);
     for (Problem problem : snapshot.getProblemsList()) problems.add(describe(problem));
     List<Step> steps = plan(locations, snapshot, problems);
     boolean wasOpen = experiment.getTrace() != null;
