@@ -1,0 +1,62 @@
+package org.tracesync.tracecompass.ui;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.eclipse.core.commands.AbstractHandler;
+import org.eclipse.core.commands.ExecutionEvent;
+import org.eclipse.core.commands.ExecutionException;
+import org.eclipse.core.runtime.IPath;
+import org.eclipse.jface.dialogs.MessageDialog;
+import org.eclipse.jface.viewers.ISelection;
+import org.eclipse.jface.viewers.IStructuredSelection;
+import org.eclipse.jface.window.Window;
+import org.eclipse.swt.widgets.Shell;
+import org.eclipse.tracecompass.tmf.ui.project.model.TmfExperimentElement;
+import org.eclipse.tracecompass.tmf.ui.project.model.TmfTraceElement;
+import org.eclipse.ui.handlers.HandlerUtil;
+import org.tracesync.tracecompass.sync.ReferenceChoice;
+import org.tracesync.tracecompass.view.widgets.ReferenceChoiceDialog;
+import org.tracesync.tracecompass.view.widgets.ReferenceChoiceDialog.TraceEntry;
+
+/**
+ * "Synchronize Traces (tracesync)" on an experiment: asks for the reference clock, then runs a
+ * {@link SynchronizeJob} in the background.
+ */
+public class SynchronizeHandler extends AbstractHandler {
+  static final String TITLE = "Synchronize Traces (tracesync)";
+
+  @Override
+  public Object execute(ExecutionEvent event) throws ExecutionException {
+    Shell shell = HandlerUtil.getActiveShellChecked(event);
+    TmfExperimentElement experiment = selectedExperiment(HandlerUtil.getCurrentSelectionChecked(event));
+    if (experiment == null) {
+      MessageDialog.openInformation(shell, TITLE, "Select one experiment to synchronize.");
+      return null;
+    }
+    List<TraceEntry> traces = new ArrayList<>();
+    for (TmfTraceElement trace : experiment.getTraces()) {
+      IPath location = trace.getElementUnderTraceFolder().getResource().getLocation();
+      if (location == null) {
+        MessageDialog.openError(shell, TITLE, "Trace " + trace.getElementPath()
+            + " is not on the local file system: tracesync reads traces from disk.");
+        return null;
+      }
+      traces.add(new TraceEntry(trace.getElementPath(), location.toOSString()));
+    }
+    if (traces.size() < 2) {
+      MessageDialog.openInformation(shell, TITLE,
+          "Experiment " + experiment.getName() + " has " + traces.size() + " trace(s): synchronizing needs two.");
+      return null;
+    }
+    ReferenceChoiceDialog dialog = new ReferenceChoiceDialog(shell, experiment.getName(), traces);
+    if (dialog.open() != Window.OK) return null;
+    ReferenceChoice reference = dialog.choice();
+    new SynchronizeJob(experiment, reference).schedule();
+    return null;
+  }
+
+  private static TmfExperimentElement selectedExperiment(ISelection selection) {
+    if (!(selection instanceof IStructuredSelection structured) || structured.size() != 1) return null;
+    return structured.getFirstElement() instanceof TmfExperimentElement experiment ? experiment : null;
+  }
+}

@@ -1,0 +1,105 @@
+package org.tracesync.tracecompass.ui;
+
+import java.util.Optional;
+import org.eclipse.swt.widgets.Composite;
+import org.eclipse.swt.widgets.Display;
+import org.eclipse.tracecompass.tmf.core.signal.TmfSignalHandler;
+import org.eclipse.tracecompass.tmf.core.signal.TmfTraceClosedSignal;
+import org.eclipse.tracecompass.tmf.core.signal.TmfTraceOpenedSignal;
+import org.eclipse.tracecompass.tmf.core.signal.TmfTraceSelectedSignal;
+import org.eclipse.tracecompass.tmf.core.signal.TmfTraceSynchronizedSignal;
+import org.eclipse.tracecompass.tmf.core.trace.ITmfTrace;
+import org.eclipse.tracecompass.tmf.core.trace.TmfTraceManager;
+import org.eclipse.tracecompass.tmf.core.trace.experiment.TmfExperiment;
+import org.eclipse.tracecompass.tmf.ui.views.TmfView;
+import org.tracesync.proto.Snapshot;
+import org.tracesync.tracecompass.core.ExperimentResults;
+import org.tracesync.tracecompass.core.TracesyncAlgorithm;
+import org.tracesync.tracecompass.view.widgets.SynchronizationPanel;
+
+/**
+ * The "Trace Synchronization" view: the link table, the spanning tree and the plot of the selected link for the
+ * experiment at hand. It shows each new tracesync result as it is announced (TmfTraceSynchronizedSignal), and the
+ * cached result of an experiment when it is opened or selected.
+ */
+public class TracesyncView extends TmfView {
+  public static final String ID = "org.tracesync.tracecompass.view";
+
+  private SynchronizationPanel panel;
+  private String shownExperiment;
+
+  public TracesyncView() {
+    super("Trace Synchronization");
+  }
+
+  @Override
+  public void createPartControl(Composite parent) {
+    super.createPartControl(parent);
+    panel = new SynchronizationPanel(parent);
+    ITmfTrace active = TmfTraceManager.getInstance().getActiveTrace();
+    if (active instanceof TmfExperiment experiment) showCached(experiment);
+  }
+
+  @Override
+  public void setFocus() {
+    if (panel != null) panel.setFocus();
+  }
+
+  @TmfSignalHandler
+  public void traceSynchronized(TmfTraceSynchronizedSignal signal) {
+    if (!(signal.getSyncAlgo() instanceof TracesyncAlgorithm algorithm)) return;
+    String caption;
+    String experiment;
+    if (signal.getSource() instanceof SynchronizedExperiment source) {
+      caption = source.caption();
+      experiment = source.name();
+    } else if (signal.getSource() instanceof TmfExperiment source) {
+      caption = "Experiment " + source.getName();
+      experiment = source.getName();
+    } else {
+      caption = "Latest synchronization";
+      experiment = null;
+    }
+    show(experiment, algorithm.snapshot(), caption);
+  }
+
+  @TmfSignalHandler
+  public void traceOpened(TmfTraceOpenedSignal signal) {
+    if (signal.getTrace() instanceof TmfExperiment experiment) showCached(experiment);
+  }
+
+  @TmfSignalHandler
+  public void traceSelected(TmfTraceSelectedSignal signal) {
+    if (signal.getTrace() instanceof TmfExperiment experiment) showCached(experiment);
+  }
+
+  @TmfSignalHandler
+  public void traceClosed(TmfTraceClosedSignal signal) {
+    if (signal.getTrace() instanceof TmfExperiment experiment && experiment.getName().equals(shownExperiment)) {
+      inUiThread(() -> panel.clear("Experiment " + experiment.getName() + " was closed."));
+    }
+  }
+
+  private void showCached(TmfExperiment experiment) {
+    Optional<Snapshot> cached = ExperimentResults.lookup(experiment);
+    if (cached.isPresent()) {
+      show(experiment.getName(), cached.get(), "Experiment " + experiment.getName() + " (cached result)");
+    } else {
+      shownExperiment = experiment.getName();
+      inUiThread(() -> panel.clear("Experiment " + experiment.getName()
+          + " has no tracesync result for its current traces: run Synchronize Traces (tracesync) on it."));
+    }
+  }
+
+  private void show(String experiment, Snapshot snapshot, String caption) {
+    shownExperiment = experiment;
+    inUiThread(() -> panel.show(snapshot, caption));
+  }
+
+  /** Signals arrive on any thread; widgets are touched on the UI thread, and not once the view is gone. */
+  private void inUiThread(Runnable action) {
+    Display.getDefault().asyncExec(() -> {
+      if (panel != null && !panel.isDisposed()) action.run();
+    });
+  }
+}

@@ -1,0 +1,189 @@
+package org.tracesync.tracecompass.view.model;
+
+import java.math.BigDecimal;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
+import org.tracesync.proto.Line;
+import org.tracesync.Links;
+import org.tracesync.proto.Link;
+import org.tracesync.proto.LinkDetail;
+import org.tracesync.proto.Point;
+import org.tracesync.tracecompass.snapshot.Decimals;
+
+/**
+ * What the plot of one link (a, b) shows, in plot coordinates. A message a -> b is a lower point (x = send time on a,
+ * y = receive time on b), a message b -> a an upper point (DESIGN.md). Drawn as they are, with x near 1.7e18 ns and a
+ * latency of microseconds, both hulls and every line would fall on one diagonal; so the plot shows
+ * <ul>
+ * <li>u = x - origin, nanoseconds since the start of the link's span on a's clock, and
+ * <li>v = y - (alpha * x + beta), how far a point or line lies from the estimate, in nanoseconds,
+ * </ul>
+ * both computed exactly (long and BigDecimal arithmetic) before they become doubles: the differences are small even
+ * when the timestamps are not. The estimate is the line v = 0; feasible lines pass below the lower points and above
+ * the upper points.
+ */
+public final class LinkPlotModel {
+  /** A position in plot coordinates: u and v in nanoseconds. */
+  public record PlotPoint(double u, double v) {}
+
+  /** A line of the link (Lmin, Lmax or the estimate) drawn across the span. */
+  public record Segment(PlotPoint from, PlotPoint to) {
+    /** v on this segment's line at {@code u}. */
+    public double vAt(double u) {
+      double t = (u - from.u()) / (to.u() - from.u());
+      return from.v() + t * (to.v() - from.v());
+    }
+  }
+
+  private final String title;
+  private final long originNs;
+  private final List<PlotPoint> lowerHull;
+  private final List<PlotPoint> upperHull;
+  private final Optional<Segment> lmin;
+  private final Optional<Segment> lmax;
+  private final Optional<Segment> estimate;
+  private final double uMax;
+  private final double vMin;
+  private final double vMax;
+
+  private LinkPlotModel(String title, long originNs, List<PlotPoint> lowerHull, List<PlotPoint> upperHull,
+      Optional<Segment> lmin, Optional<Segment> lmax, Optional<Segment> estimate, double uMax) {
+    this.title = title;
+    this.originNs = originNs;
+    this.lowerHull = lowerHull;
+    this.upperHull = upperHull;
+    this.lmin = lmin;
+    this.lmax = lmax;
+    this.estimate = estimate;
+    this.uMax = uMax;
+    List<Double> vs = Stream.of(lowerHull.stream(), upperHull.stream(), segmentEnds(lmin), segmentEnds(lmax),
+        segmentEnds(estimate)).flatMap(s -> s).map(PlotPoint::v).toList();
+    double low = vs.stream().mapToDouble(Double::doubleValue).min().orElse(-1);
+    double high = vs.stream().mapToDouble(Double::doubleValue).max().orElse(1);
+    double margin = Math.max((high - low) * 0.08, 1);  // never a zero-height range
+    this.vMin = low - margin;
+    this.vMax = high + margin;
+  }
+
+  public static LinkPlotModel empty(String title) {
+    return new LinkPlotModel(title, 0, List.of(), List.of(), Optional.empty(), Optional.empty(), Optional.empty(), 0);
+  }
+
+  /** The plot of {@code link}; {@code title} names its ends for people. */
+  public static LinkPlotModel of(Link link, String title) {
+    LinkDetail detail = Links.detail(link);
+    List<Point> all = Stream.concat(detail.getLowerHullPointsList().stream(), detail.getUpperHullPointsList().stream())
+        .toList();
+    long first;
+    long last;
+    if (link.getSpanLastNs() > link.getSpanFirstNs()) {
+      first = link.getSpanFirstNs();
+      last = link.getSpanLastNs();
+    } else if (!all.isEmpty()) {
+      first = all.stream().mapToLong(Point::getX).min().getAsLong();
+      last = all.stream().mapToLong(Point::getX).max().getAsLong();
+    } else {
+      return empty(title);
+    }
+    first = Math.min(first, all.stream().mapToLong(Point::getX).min().orElse(first));
+    last = Math.max(last, all.stream().mapToLong(Point::getX).max().orElse(last));
+    if (last == first) last = first + 1;  // a single instant still gets a width
+
+    BigDecimal alpha = Decimals.exactOr(link.getAlpha(), BigDecimal.ONE);
+    BigDecimal beta = Decimals.exactOr(link.getBeta(), BigDecimal.ZERO);
+    Residuals residuals = new Residuals(first, alpha, beta);
+    return new LinkPlotModel(title, first,
+        residuals.points(detail.getLowerHullPointsList()), residuals.points(detail.getUpperHullPointsList()),
+        detail.hasLmin() ? Optional.of(residuals.segment(detail.getLmin(), first, last)) : Optional.empty(),
+        detail.hasLmax() ? Optional.of(residuals.segment(detail.getLmax(), first, last)) : Optional.empty(),
+        link.getQuality() == org.tracesync.proto.Quality.ABSENT ? Optional.empty()
+            : Optional.of(new Segment(new PlotPoint(0, 0), new PlotPoint((double) (last - first), 0))),
+        (double) (last - first));
+  }
+
+  /** The exact distance of (x, y) from the line y = slope * x + intercept, as v is measured. */
+  public static BigDecimal residual(long x, BigDecimal y, BigDecimal slope, BigDecimal intercept) {
+    return y.subtract(slope.multiply(BigDecimal.valueOf(x))).subtract(intercept);
+  }
+
+  public boolean isEmpty() {
+    return lowerHull.isEmpty() && upperHull.isEmpty() && estimate.isEmpty();
+  }
+
+  public String title() {
+    return title;
+  }
+
+  /** The instant of a's clock where u = 0, in ns since the epoch. */
+  public long originNs() {
+    return originNs;
+  }
+
+  /** Hull vertices of the a -> b messages, by increasing u. */
+  public List<PlotPoint> lowerHull() {
+    return lowerHull;
+  }
+
+  /** Hull vertices of the b -> a messages, by increasing u. */
+  public List<PlotPoint> upperHull() {
+    return upperHull;
+  }
+
+  /** The feasible line of minimal slope, when it exists. */
+  public Optional<Segment> lmin() {
+    return lmin;
+  }
+
+  /** The feasible line of maximal slope, when it exists. */
+  public Optional<Segment> lmax() {
+    return lmax;
+  }
+
+  /** The estimate, v = 0 across the span; empty for an absent link. */
+  public Optional<Segment> estimate() {
+    return estimate;
+  }
+
+  public double uMin() {
+    return 0;
+  }
+
+  public double uMax() {
+    return uMax;
+  }
+
+  public double vMin() {
+    return vMin;
+  }
+
+  public double vMax() {
+    return vMax;
+  }
+
+  private static Stream<PlotPoint> segmentEnds(Optional<Segment> segment) {
+    return segment.stream().flatMap(s -> Stream.of(s.from(), s.to()));
+  }
+
+  /** Exact u and v for one link: relative to its origin and to its estimate. */
+  private record Residuals(long origin, BigDecimal alpha, BigDecimal beta) {
+    List<PlotPoint> points(List<Point> points) {
+      return points.stream()
+          .map(p -> new PlotPoint((double) (p.getX() - origin),
+              residual(p.getX(), BigDecimal.valueOf(p.getY()), alpha, beta).doubleValue()))
+          .sorted(Comparator.comparingDouble(PlotPoint::u)).toList();
+    }
+
+    Segment segment(Line line, long first, long last) {
+      BigDecimal slope = Decimals.exactOr(line.getSlope(), BigDecimal.ONE);
+      BigDecimal intercept = Decimals.exactOr(line.getIntercept(), BigDecimal.ZERO);
+      return new Segment(at(slope, intercept, first), at(slope, intercept, last));
+    }
+
+    private PlotPoint at(BigDecimal slope, BigDecimal intercept, long x) {
+      BigDecimal y = slope.multiply(BigDecimal.valueOf(x)).add(intercept);
+      return new PlotPoint((double) (x - origin), residual(x, y, alpha, beta).doubleValue());
+    }
+  }
+}

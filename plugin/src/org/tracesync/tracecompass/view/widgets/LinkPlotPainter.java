@@ -1,0 +1,175 @@
+package org.tracesync.tracecompass.view.widgets;
+
+import static org.tracesync.tracecompass.view.widgets.SpanningTreePainter.color;
+
+import java.util.List;
+import java.util.Optional;
+import org.eclipse.swt.SWT;
+import org.eclipse.swt.graphics.GC;
+import org.eclipse.swt.graphics.Point;
+import org.eclipse.swt.graphics.RGB;
+import org.eclipse.swt.graphics.Rectangle;
+import org.tracesync.tracecompass.view.model.LinearAxis;
+import org.tracesync.tracecompass.view.model.LinkPlotModel;
+import org.tracesync.tracecompass.view.model.LinkPlotModel.PlotPoint;
+import org.tracesync.tracecompass.view.model.LinkPlotModel.Segment;
+import org.tracesync.tracecompass.view.model.NanosecondFormat;
+
+/**
+ * Draws a {@link LinkPlotModel}: the hull vertices of both directions joined into their hulls, Lmin, Lmax and the
+ * estimate, on axes of time since the link's origin (horizontal) and distance from the estimate (vertical). It draws
+ * on any GC; {@link #geometry} maps plot coordinates to pixels.
+ */
+public final class LinkPlotPainter {
+  static final int LEFT = 78;
+  static final int RIGHT = 16;
+  static final int TOP = 48;  // title row, legend row
+  static final int BOTTOM = 44;
+  static final int MARKER = 5;
+
+  /** The axes of a model drawn inside an area. */
+  public static final class Geometry {
+    private final LinearAxis u;
+    private final LinearAxis v;
+    private final Rectangle plotArea;
+
+    Geometry(LinkPlotModel model, Rectangle area) {
+      plotArea = new Rectangle(area.x + LEFT, area.y + TOP, Math.max(1, area.width - LEFT - RIGHT),
+          Math.max(1, area.height - TOP - BOTTOM));
+      double uMax = model.uMax() > model.uMin() ? model.uMax() : model.uMin() + 1;
+      u = new LinearAxis(model.uMin(), uMax, plotArea.x, plotArea.x + plotArea.width);
+      v = new LinearAxis(model.vMin(), model.vMax(), plotArea.y + plotArea.height, plotArea.y);
+    }
+
+    public Point toPixel(PlotPoint point) {
+      return new Point((int) Math.round(u.toPixel(point.u())), (int) Math.round(v.toPixel(point.v())));
+    }
+
+    public Rectangle plotArea() {
+      return plotArea;
+    }
+
+    public LinearAxis uAxis() {
+      return u;
+    }
+
+    public LinearAxis vAxis() {
+      return v;
+    }
+  }
+
+  private LinkPlotModel model = LinkPlotModel.empty("");
+
+  public void setModel(LinkPlotModel model) {
+    this.model = model;
+  }
+
+  public LinkPlotModel model() {
+    return model;
+  }
+
+  public Geometry geometry(Rectangle area) {
+    return new Geometry(model, area);
+  }
+
+  public void paint(GC gc, Rectangle area) {
+    gc.setAntialias(SWT.ON);
+    gc.setBackground(color(Palette.BACKGROUND));
+    gc.fillRectangle(area);
+    gc.setForeground(color(Palette.TEXT));
+    String title = model.title().isEmpty() ? "Link plot" : model.title();
+    gc.drawText(title + "  (vertical: distance from the estimate)", area.x + 8, area.y + 6, true);
+    if (model.isEmpty()) {
+      gc.drawText(model.title().isEmpty() ? "Select a link" : "No messages on this link", area.x + LEFT,
+          area.y + TOP + 10, true);
+      return;
+    }
+    Geometry geometry = geometry(area);
+    drawAxes(gc, geometry, area);
+    Rectangle clip = gc.getClipping();
+    gc.setClipping(geometry.plotArea());
+    drawHull(gc, geometry, model.lowerHull(), Palette.LOWER_HULL);
+    drawHull(gc, geometry, model.upperHull(), Palette.UPPER_HULL);
+    drawLine(gc, geometry, model.lmin(), Palette.LMIN);
+    drawLine(gc, geometry, model.lmax(), Palette.LMAX);
+    drawLine(gc, geometry, model.estimate(), Palette.ESTIMATE);
+    // Vertices last: Lmin and Lmax touch hull vertices, and those are the points worth seeing.
+    drawVertices(gc, geometry, model.lowerHull(), Palette.LOWER_HULL);
+    drawVertices(gc, geometry, model.upperHull(), Palette.UPPER_HULL);
+    gc.setClipping(clip);
+    drawLegend(gc, geometry);
+  }
+
+  private void drawAxes(GC gc, Geometry geometry, Rectangle area) {
+    Rectangle plot = geometry.plotArea();
+    gc.setLineWidth(1);
+    for (double tick : geometry.uAxis().ticks(Math.max(2, plot.width / 90))) {
+      int x = (int) Math.round(geometry.uAxis().toPixel(tick));
+      gc.setForeground(color(Palette.GRID));
+      gc.drawLine(x, plot.y, x, plot.y + plot.height);
+      gc.setForeground(color(Palette.AXIS));
+      String label = tick == 0 ? "0" : "+" + NanosecondFormat.format(tick);
+      gc.drawText(label, x - gc.textExtent(label).x / 2, plot.y + plot.height + 4, true);
+    }
+    for (double tick : geometry.vAxis().ticks(Math.max(2, plot.height / 40))) {
+      int y = (int) Math.round(geometry.vAxis().toPixel(tick));
+      gc.setForeground(color(Palette.GRID));
+      gc.drawLine(plot.x, y, plot.x + plot.width, y);
+      gc.setForeground(color(Palette.AXIS));
+      String label = NanosecondFormat.format(tick);
+      Point extent = gc.textExtent(label);
+      gc.drawText(label, plot.x - extent.x - 6, y - extent.y / 2, true);
+    }
+    gc.setForeground(color(Palette.AXIS));
+    gc.drawRectangle(plot);
+    gc.drawText("time since " + model.originNs() + " ns", plot.x, area.y + area.height - 18, true);
+  }
+
+  private static void drawHull(GC gc, Geometry geometry, List<PlotPoint> hull, RGB rgb) {
+    if (hull.isEmpty()) return;
+    int[] polyline = new int[hull.size() * 2];
+    for (int i = 0; i < hull.size(); i++) {
+      Point p = geometry.toPixel(hull.get(i));
+      polyline[2 * i] = p.x;
+      polyline[2 * i + 1] = p.y;
+    }
+    gc.setForeground(color(rgb));
+    gc.setLineWidth(2);
+    gc.drawPolyline(polyline);
+    gc.setLineWidth(1);
+  }
+
+  private static void drawVertices(GC gc, Geometry geometry, List<PlotPoint> hull, RGB rgb) {
+    gc.setBackground(color(rgb));
+    for (PlotPoint vertex : hull) {
+      Point p = geometry.toPixel(vertex);
+      gc.fillRectangle(p.x - MARKER / 2, p.y - MARKER / 2, MARKER, MARKER);
+    }
+  }
+
+  private static void drawLine(GC gc, Geometry geometry, Optional<Segment> segment, RGB rgb) {
+    if (segment.isEmpty()) return;
+    Point from = geometry.toPixel(segment.get().from());
+    Point to = geometry.toPixel(segment.get().to());
+    gc.setForeground(color(rgb));
+    gc.setLineWidth(2);
+    gc.drawLine(from.x, from.y, to.x, to.y);
+    gc.setLineWidth(1);
+  }
+
+  /** The legend, left to right on its own row under the title. */
+  private static void drawLegend(GC gc, Geometry geometry) {
+    String[] names = {"a \u2192 b hull", "b \u2192 a hull", "Lmin", "Lmax", "estimate"};
+    RGB[] colours = {Palette.LOWER_HULL, Palette.UPPER_HULL, Palette.LMIN, Palette.LMAX, Palette.ESTIMATE};
+    int x = geometry.plotArea().x;
+    int y = geometry.plotArea().y - TOP + 24;
+    for (int i = 0; i < names.length; i++) {
+      Point extent = gc.textExtent(names[i]);
+      gc.setBackground(color(colours[i]));
+      gc.fillRectangle(x, y + extent.y / 2 - 2, 12, 4);
+      gc.setForeground(color(Palette.TEXT));
+      gc.drawText(names[i], x + 16, y, true);
+      x += 16 + extent.x + 14;
+    }
+  }
+}

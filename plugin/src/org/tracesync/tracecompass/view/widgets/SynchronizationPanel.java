@@ -1,0 +1,124 @@
+package org.tracesync.tracecompass.view.widgets;
+
+import org.eclipse.swt.SWT;
+import org.eclipse.swt.custom.SashForm;
+import org.eclipse.swt.layout.GridData;
+import org.eclipse.swt.layout.GridLayout;
+import org.eclipse.swt.widgets.Composite;
+import org.eclipse.swt.widgets.Label;
+import org.tracesync.proto.Link;
+import org.tracesync.proto.Snapshot;
+import org.tracesync.tracecompass.snapshot.DomainLabels;
+import org.tracesync.tracecompass.view.model.LinkPlotModel;
+import org.tracesync.tracecompass.view.model.LinkTableModel;
+import org.tracesync.tracecompass.view.model.SpanningTreeLayout;
+
+/**
+ * The body of the Trace Synchronization view: a summary line, the link table, and below it the spanning tree beside
+ * the plot of the selected link. Selecting a link in the table plots it and highlights it in the tree.
+ */
+public final class SynchronizationPanel extends Composite {
+  private final Label summary;
+  private final LinkTable table;
+  private final SpanningTreeCanvas tree;
+  private final LinkPlotCanvas plot;
+  private Snapshot snapshot = Snapshot.getDefaultInstance();
+
+  public SynchronizationPanel(Composite parent) {
+    super(parent, SWT.NONE);
+    GridLayout layout = new GridLayout(1, false);
+    layout.marginWidth = 0;
+    layout.marginHeight = 0;
+    setLayout(layout);
+    summary = new Label(this, SWT.NONE);
+    summary.setLayoutData(new GridData(SWT.FILL, SWT.CENTER, true, false));
+    SashForm rows = new SashForm(this, SWT.VERTICAL);
+    rows.setLayoutData(new GridData(SWT.FILL, SWT.FILL, true, true));
+    table = new LinkTable(rows);
+    SashForm pictures = new SashForm(rows, SWT.HORIZONTAL);
+    tree = new SpanningTreeCanvas(pictures);
+    plot = new LinkPlotCanvas(pictures);
+    pictures.setWeights(2, 3);
+    rows.setWeights(1, 2);
+    table.onSelection(this::showLink);
+    clear("No synchronization yet: run Synchronize Traces (tracesync) on an experiment.");
+  }
+
+  /** Shows a synchronization result; {@code caption} says what it is (the experiment, and whether it was cached). */
+  public void show(Snapshot result, String caption) {
+    checkWidget();
+    snapshot = result;
+    summary.setText(caption + " \u2014 " + describe(result));
+    table.setModel(LinkTableModel.of(result));
+    tree.setLayout(SpanningTreeLayout.of(result));
+    int first = firstTreeLink(result);
+    table.select(first);  // plots it through the selection listener
+    if (first < 0) showLink(-1);
+    layout(true, true);
+  }
+
+  /** Empties the panel, with a line saying why. */
+  public void clear(String message) {
+    checkWidget();
+    snapshot = Snapshot.getDefaultInstance();
+    summary.setText(message);
+    table.setModel(LinkTableModel.empty());
+    tree.setLayout(SpanningTreeLayout.empty());
+    showLink(-1);
+  }
+
+  /** Selects (and plots) the link at this index of the snapshot. */
+  public void selectLink(int linkIndex) {
+    table.select(linkIndex);
+  }
+
+  public Snapshot snapshot() {
+    return snapshot;
+  }
+
+  public LinkTable table() {
+    return table;
+  }
+
+  public SpanningTreeCanvas tree() {
+    return tree;
+  }
+
+  public LinkPlotCanvas plot() {
+    return plot;
+  }
+
+  public String summaryText() {
+    return summary.getText();
+  }
+
+  private void showLink(int linkIndex) {
+    tree.setSelectedLink(linkIndex);
+    if (linkIndex < 0 || linkIndex >= snapshot.getLinksCount()) {
+      plot.setModel(LinkPlotModel.empty(""));
+      return;
+    }
+    Link link = snapshot.getLinks(linkIndex);
+    DomainLabels labels = DomainLabels.of(snapshot);
+    plot.setModel(LinkPlotModel.of(link, labels.shortLabel(link.getA()) + " \u2192 " + labels.shortLabel(link.getB())));
+  }
+
+  private static int firstTreeLink(Snapshot result) {
+    for (int i = 0; i < result.getLinksCount(); i++) {
+      if (result.getLinks(i).getInTree()) return i;
+    }
+    return result.getLinksCount() > 0 ? 0 : -1;
+  }
+
+  private static String describe(Snapshot result) {
+    long inTree = result.getLinksList().stream().filter(Link::getInTree).count();
+    StringBuilder text = new StringBuilder();
+    text.append(result.getTracesCount()).append(" traces, ").append(result.getLinksCount()).append(" links (")
+        .append(inTree).append(" in the tree), ").append(result.getIslandsCount())
+        .append(result.getIslandsCount() == 1 ? " island, " : " islands, ").append(result.getMessages())
+        .append(" messages");
+    if (result.getProblemsCount() > 0) text.append(", ").append(result.getProblemsCount()).append(" problems");
+    if (!result.getComplete()) text.append(", incomplete");
+    return text.toString();
+  }
+}

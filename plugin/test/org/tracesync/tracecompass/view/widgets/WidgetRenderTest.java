@@ -1,0 +1,229 @@
+package org.tracesync.tracecompass.view.widgets;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.eclipse.swt.graphics.GC;
+import org.eclipse.swt.graphics.Image;
+import org.eclipse.swt.graphics.Point;
+import org.eclipse.swt.graphics.RGB;
+import org.eclipse.swt.graphics.Rectangle;
+import org.eclipse.swt.layout.FillLayout;
+import org.eclipse.swt.widgets.Display;
+import org.eclipse.swt.widgets.Shell;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.tracesync.proto.Snapshot;
+import org.tracesync.tracecompass.testing.TestSnapshots;
+import org.tracesync.tracecompass.view.model.LinkPlotModel;
+import org.tracesync.tracecompass.view.model.LinkPlotModel.PlotPoint;
+import org.tracesync.tracecompass.view.model.LinkPlotModel.Segment;
+import org.tracesync.tracecompass.view.model.SpanningTreeLayout;
+import org.tracesync.tracecompass.view.model.SpanningTreeLayout.Node;
+
+/** Renders the widgets on a real display (Xvfb under CTest) and checks the pixels where the models put things. */
+@Tag("gui")
+class WidgetRenderTest {
+  private static Display display;
+  private final Snapshot snapshot = TestSnapshots.threeHosts();
+
+  @BeforeAll
+  static void openDisplay() {
+    display = new Display();
+  }
+
+  @AfterAll
+  static void closeDisplay() {
+    display.dispose();
+  }
+
+  @Test
+  void treeFillsTheReferenceAndOnlyItWithTheHighlight() throws Exception {
+    SpanningTreePainter painter = new SpanningTreePainter();
+    painter.setLayout(SpanningTreeLayout.of(snapshot));
+    painter.setSelectedLink(0);
+    Rectangle area = new Rectangle(0, 0, 520, 300);
+    Pixels pixels = render(area, gc -> painter.paint(gc, area));
+    pixels.save("spanning-tree.png");
+
+    SpanningTreePainter.Geometry geometry = painter.geometry(area);
+    for (Node node : painter.layout().nodes()) {
+      Rectangle box = geometry.bounds(node);
+      RGB fill = node.reference() ? Palette.REFERENCE_FILL : Palette.NODE_FILL;
+      // Inside the box, clear of the centred label: the left and right ends of its middle row.
+      assertTrue(Pixels.same(fill, pixels.at(box.x + 4, box.y + box.height / 2)), node.label());
+      assertTrue(Pixels.same(fill, pixels.at(box.x + box.width - 5, box.y + box.height / 2)), node.label());
+    }
+    Rectangle reference = geometry.bounds(painter.layout().node(TestSnapshots.VM2).orElseThrow());
+    int highlighted = 0;
+    for (int y = 0; y < pixels.height(); y++) {
+      for (int x = 0; x < pixels.width(); x++) {
+        if (!Pixels.same(pixels.at(x, y), Palette.REFERENCE_FILL)) continue;
+        highlighted++;
+        assertTrue(reference.contains(x, y), "highlight colour outside the reference node at " + x + "," + y);
+      }
+    }
+    assertTrue(highlighted > reference.width * reference.height / 2, "reference barely filled: " + highlighted);
+
+    // The selected link (VM1 - VM2) is drawn in the selection colour between the two nodes.
+    Point vm1 = geometry.centre(painter.layout().node(TestSnapshots.VM1).orElseThrow());
+    Point vm2 = geometry.centre(painter.layout().node(TestSnapshots.VM2).orElseThrow());
+    Point quarter = new Point((3 * vm1.x + vm2.x) / 4, (3 * vm1.y + vm2.y) / 4);
+    Point between = new Point((vm1.x + vm2.x) / 2, (vm1.y + vm2.y) / 2);
+    assertTrue(pixels.near(between.x, between.y, 1, Palette.SELECTED_EDGE) || pixels.near(quarter.x, quarter.y, 1,
+        Palette.SELECTED_EDGE), "selected link not drawn");
+  }
+
+  @Test
+  void plotDrawsHullsAndLinesWhereTheModelPutsThem() throws Exception {
+    LinkPlotPainter painter = new LinkPlotPainter();
+    LinkPlotModel model = LinkPlotModel.of(snapshot.getLinks(0), "VM1 \u2192 VM2");
+    painter.setModel(model);
+    Rectangle area = new Rectangle(0, 0, 900, 420);
+    Pixels pixels = render(area, gc -> painter.paint(gc, area));
+    pixels.save("link-plot.png");
+    LinkPlotPainter.Geometry geometry = painter.geometry(area);
+    Rectangle plot = geometry.plotArea();
+
+    // Every hull vertex shows its marker.
+    assertVerticesDrawn(pixels, geometry, model.lowerHull(), Palette.LOWER_HULL);
+    assertVerticesDrawn(pixels, geometry, model.upperHull(), Palette.UPPER_HULL);
+    // Each line is drawn along its segment...
+    assertDrawnAlong(pixels, geometry, model.lmin().orElseThrow(), Palette.LMIN);
+    assertDrawnAlong(pixels, geometry, model.lmax().orElseThrow(), Palette.LMAX);
+    assertDrawnAlong(pixels, geometry, model.estimate().orElseThrow(), Palette.ESTIMATE);
+    // ...and nowhere else in the plot area.
+    for (int y = plot.y + 1; y < plot.y + plot.height; y++) {
+      for (int x = plot.x + 1; x < plot.x + plot.width; x++) {
+        if (Pixels.same(pixels.at(x, y), Palette.LMAX)) {
+          assertTrue(distance(geometry, model.lmax().orElseThrow(), x, y) <= 3, "Lmax colour at " + x + "," + y);
+        }
+        if (Pixels.same(pixels.at(x, y), Palette.LMIN)) {
+          assertTrue(distance(geometry, model.lmin().orElseThrow(), x, y) <= 3, "Lmin colour at " + x + "," + y);
+        }
+      }
+    }
+    // Lower points above the lines, upper points below: the picture keeps the order of the exact values.
+    PlotPoint lowest = model.lowerHull().stream().min((a, b) -> Double.compare(a.v(), b.v())).orElseThrow();
+    PlotPoint highest = model.upperHull().stream().max((a, b) -> Double.compare(a.v(), b.v())).orElseThrow();
+    assertTrue(geometry.toPixel(lowest).y <= geometry.toPixel(new PlotPoint(lowest.u(), 0)).y);
+    assertTrue(geometry.toPixel(highest).y >= geometry.toPixel(new PlotPoint(highest.u(), 0)).y);
+  }
+
+  @Test
+  void panelShowsTheTableTreeAndPlotOfASnapshot() throws Exception {
+    Shell shell = new Shell(display);
+    shell.setLayout(new FillLayout());
+    shell.setSize(1200, 760);
+    SynchronizationPanel panel = new SynchronizationPanel(shell);
+    panel.show(snapshot, "Experiment scp");
+    shell.open();
+    settle();
+
+    assertEquals(3, panel.table().table().getItemCount());
+    assertEquals(0, panel.table().table().getSelectionIndex(), "the first tree link is selected");
+    assertEquals("VM1 \u2192 VM2", panel.plot().painter().model().title());
+    assertTrue(panel.summaryText().startsWith("Experiment scp \u2014 3 traces, 3 links (2 in the tree), 1 island"),
+        panel.summaryText());
+
+    Image image = new Image(display, shell.getClientArea().width, shell.getClientArea().height);
+    GC gc = new GC(image);
+    shell.print(gc);
+    gc.dispose();
+    Pixels pixels = new Pixels(image);
+    Path png = pixels.save("synchronization-panel.png");
+    image.dispose();
+    assertTrue(Files.size(png) > 10_000, "PNG suspiciously small");
+    assertTrue(contains(pixels, Palette.REFERENCE_FILL), "the tree's reference is not on screen");
+    assertTrue(contains(pixels, Palette.LOWER_HULL) && contains(pixels, Palette.UPPER_HULL), "no hulls on screen");
+
+    // Selecting the VM2 - VM3 link plots it and highlights it in the tree.
+    panel.selectLink(2);
+    settle();
+    assertEquals("VM2 \u2192 VM3", panel.plot().painter().model().title());
+    assertEquals(2, panel.table().table().getSelectionIndex());
+    shell.dispose();
+  }
+
+  @Test
+  void clearedPanelSaysWhy() {
+    Shell shell = new Shell(display);
+    shell.setLayout(new FillLayout());
+    SynchronizationPanel panel = new SynchronizationPanel(shell);
+    panel.show(snapshot, "x");
+    panel.clear("Experiment closed");
+    assertEquals("Experiment closed", panel.summaryText());
+    assertEquals(0, panel.table().table().getItemCount());
+    assertTrue(panel.plot().painter().model().isEmpty());
+    assertTrue(panel.tree().painter().layout().nodes().isEmpty());
+    shell.dispose();
+  }
+
+  private static void assertVerticesDrawn(Pixels pixels, LinkPlotPainter.Geometry geometry, List<PlotPoint> vertices,
+      RGB colour) {
+    assertTrue(vertices.size() >= 3, "a hull worth drawing");
+    for (PlotPoint vertex : vertices) {
+      Point p = geometry.toPixel(vertex);
+      assertTrue(pixels.near(p.x, p.y, 1, colour), "vertex " + vertex + " not drawn at " + p);
+    }
+  }
+
+  private static void assertDrawnAlong(Pixels pixels, LinkPlotPainter.Geometry geometry, Segment segment, RGB colour) {
+    int samples = 20;
+    int hits = 0;
+    for (int i = 1; i < samples; i++) {
+      double u = segment.from().u() + (segment.to().u() - segment.from().u()) * i / samples;
+      Point p = geometry.toPixel(new PlotPoint(u, segment.vAt(u)));
+      if (pixels.near(p.x, p.y, 1, colour)) hits++;
+    }
+    assertTrue(hits >= samples * 0.6, hits + " of " + (samples - 1) + " samples on the line");
+  }
+
+  private static double distance(LinkPlotPainter.Geometry geometry, Segment segment, int x, int y) {
+    Point a = geometry.toPixel(segment.from());
+    Point b = geometry.toPixel(segment.to());
+    double dx = b.x - a.x;
+    double dy = b.y - a.y;
+    double t = Math.max(0, Math.min(1, ((x - a.x) * dx + (y - a.y) * dy) / (dx * dx + dy * dy)));
+    return Math.hypot(a.x + t * dx - x, a.y + t * dy - y);
+  }
+
+  private static boolean contains(Pixels pixels, RGB colour) {
+    for (int y = 0; y < pixels.height(); y++) {
+      for (int x = 0; x < pixels.width(); x++) {
+        if (Pixels.same(pixels.at(x, y), colour)) return true;
+      }
+    }
+    return false;
+  }
+
+  private interface Painting {
+    void paint(GC gc);
+  }
+
+  private static Pixels render(Rectangle area, Painting painting) {
+    Image image = new Image(display, area.width, area.height);
+    GC gc = new GC(image);
+    painting.paint(gc);
+    gc.dispose();
+    Pixels pixels = new Pixels(image);
+    image.dispose();
+    return pixels;
+  }
+
+  /** Runs the event loop for half a second, so layouts and paints happen; a timer wakes each sleep. */
+  private static void settle() {
+    long until = System.currentTimeMillis() + 500;
+    while (System.currentTimeMillis() < until) {
+      if (!display.readAndDispatch()) {
+        display.timerExec(20, () -> {});
+        display.sleep();
+      }
+    }
+  }
+}
