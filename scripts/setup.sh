@@ -29,8 +29,9 @@ packages=(
   protobuf-compiler libprotobuf-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   openjdk-17-jdk-headless libprotobuf-java junit5
-  libswt-gtk-4-java libeclipse-jface-java libeclipse-ui-workbench-java
-  xvfb xauth
+  libswt-gtk-4-java libswt-cairo-gtk-4-jni libeclipse-jface-java
+  libeclipse-core-commands-java libequinox-common-java
+  xvfb xauth bsdutils
 )
 missing=()
 for p in "${packages[@]}"; do
