@@ -372,10 +372,9 @@ bt_component_class_sink_consume_method_status CtfTraceReader::consume() {
       switch (bt_message_iterator_next(cursor.iterator.get(), &messages, &count)) {
         case BT_MESSAGE_ITERATOR_NEXT_STATUS_OK: {
           bool fine = true;
-          for (uint64_t i = 0; i < count; ++i) {
-            if (fine) fine = handle(cursor, messages[i]);
-            bt_message_put_ref(messages[i]);
-          }
+          for (uint64_t i = 0; i < count && fine; ++i) fine = handle(cursor, messages[i]);
+          if (fine && options_.decode) fine = note_event_times(cursor, messages, count);
+          for (uint64_t i = 0; i < count; ++i) bt_message_put_ref(messages[i]);
           if (!fine) return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_ERROR;
           any_open = true;
           break;
@@ -473,15 +472,12 @@ bool CtfTraceReader::begin_stream(StreamCursor& cursor, const bt_message* messag
 bool CtfTraceReader::handle_event(StreamCursor& cursor, const bt_message* message) {
   ++info_.events;
   if (!options_.decode) return true;
+  const bt_event* event = bt_message_event_borrow_event_const(message);
+  const NetworkEventDecoder* decoder = decoder_for(bt_event_borrow_class_const(event));
+  if (decoder == nullptr) return true;  // timed with its batch (note_event_times)
   model::Nanoseconds time = 0;
   if (!time_of(bt_message_event_borrow_default_clock_snapshot_const(message), time)) return false;
   cursor.reached = std::max(cursor.reached, time);
-  if (!info_.first_event || time < *info_.first_event) info_.first_event = time;
-  if (!info_.last_event || time > *info_.last_event) info_.last_event = time;
-
-  const bt_event* event = bt_message_event_borrow_event_const(message);
-  const NetworkEventDecoder* decoder = decoder_for(bt_event_borrow_class_const(event));
-  if (decoder == nullptr) return true;
   ++info_.network_events;
   match::PacketEvent& out = batch_.emplace_back();
   out.trace = index_;
@@ -490,13 +486,40 @@ bool CtfTraceReader::handle_event(StreamCursor& cursor, const bt_message* messag
   return true;
 }
 
+bool CtfTraceReader::note_event_times(StreamCursor& cursor, const bt_message_array_const messages, uint64_t count) {
+  // Most events are not network events and are never timed one by one: a
+  // stream's events come in time order, so its first event and the last one
+  // of each batch give the trace's span and the stream's progress (one
+  // clock conversion per batch instead of one per event).
+  const auto is_event = [](const bt_message* m) { return bt_message_get_type(m) == BT_MESSAGE_TYPE_EVENT; };
+  const auto event_time = [&](const bt_message* m, model::Nanoseconds& out) {
+    return time_of(bt_message_event_borrow_default_clock_snapshot_const(m), out);
+  };
+  uint64_t last = count;
+  while (last > 0 && !is_event(messages[last - 1])) --last;
+  if (last == 0) return true;
+  model::Nanoseconds time = 0;
+  if (!event_time(messages[last - 1], time)) return false;
+  cursor.reached = std::max(cursor.reached, time);
+  if (!info_.last_event || time > *info_.last_event) info_.last_event = time;
+  if (!cursor.saw_event) {
+    uint64_t first = 0;
+    while (!is_event(messages[first])) ++first;
+    if (!event_time(messages[first], time)) return false;
+    if (!info_.first_event || time < *info_.first_event) info_.first_event = time;
+    cursor.saw_event = true;
+  }
+  return true;
+}
+
 const NetworkEventDecoder* CtfTraceReader::decoder_for(const bt_event_class* event_class) {
-  if (event_class == last_class_) return last_decoder_;
+  // Event classes are heap objects: the bits above the allocator's alignment tell them apart.
+  CachedDecoder& cached = recent_decoders_[(reinterpret_cast<uintptr_t>(event_class) >> 4) % recent_decoders_.size()];
+  if (cached.event_class == event_class) return cached.decoder;
   auto found = decoders_.find(event_class);
   if (found == decoders_.end()) found = decoders_.emplace(event_class, NetworkEventDecoder::for_class(event_class)).first;
-  last_class_ = event_class;
-  last_decoder_ = found->second ? &*found->second : nullptr;
-  return last_decoder_;
+  cached = {event_class, found->second ? &*found->second : nullptr};
+  return cached.decoder;
 }
 
 void CtfTraceReader::update_progress() {
