@@ -9,10 +9,13 @@
 #include "cli/bench_ingest.h"
 #include "cli/bench_network.h"
 #include "cli/command.h"
+#include "cli/command_line.h"
 #include "cli/exit_codes.h"
 
 namespace tracesync::cli {
 namespace {
+
+constexpr std::string_view kCommand = "bench";
 
 namespace po = boost::program_options;
 
@@ -45,10 +48,6 @@ bool parse_list(const std::string& text, std::vector<T>& out) {
   return !out.empty();
 }
 
-int usage_error(const std::string& message) {
-  std::cerr << "tracesync bench: " << message << "\nTry 'tracesync bench --help'.\n";
-  return kBadInput;
-}
 
 }  // namespace
 
@@ -74,39 +73,32 @@ int run_bench(const std::vector<std::string>& arguments) {
       ("baseline-budget", po::value(&net.baseline_budget_seconds)->value_name("SECONDS"), "network: CPU time the baseline may use per size (default 10)")
       ("no-baseline", "network: do not run the baseline")
       ("jobs", po::value(&jobs)->value_name("N,..."), "ingest: job counts to measure, 0 = one per core (default 1,0)");
-  po::options_description all;
-  all.add(options).add_options()("args", po::value(&positional_args)->composing());
-  po::positional_options_description positional;
-  positional.add("args", -1);
   po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(arguments).options(all).positional(positional).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    return usage_error(e.what());
+  if (const std::string problem = parse_arguments(arguments, options, &positional_args, vm); !problem.empty()) {
+    return usage_error(kCommand, problem);
   }
   if (vm.count("help")) {
     print_help(options);
     return kSuccess;
   }
-  if (format != "text" && format != "json") return usage_error("--format must be text or json");
+  if (format != "text" && format != "json") return usage_error(kCommand, "--format must be text or json");
   const bool json = format == "json";
-  if (vm.count("repeat") && repeat < 1) return usage_error("--repeat must be at least 1");
-  if (positional_args.empty()) return usage_error("say what to measure: hull, network or ingest");
+  if (vm.count("repeat") && repeat < 1) return usage_error(kCommand, "--repeat must be at least 1");
+  if (positional_args.empty()) return usage_error(kCommand, "say what to measure: hull, network or ingest");
   const std::string what = positional_args.front();
   const std::vector<std::string> rest(positional_args.begin() + 1, positional_args.end());
-  if (what != "ingest" && !rest.empty()) return usage_error("unexpected argument '" + rest.front() + "'");
+  if (what != "ingest" && !rest.empty()) return usage_error(kCommand, "unexpected argument '" + rest.front() + "'");
 
   if (what == "hull") {
-    if (hull.messages < 1) return usage_error("--messages must be at least 1");
+    if (hull.messages < 1) return usage_error(kCommand, "--messages must be at least 1");
     if (repeat) hull.repeat = repeat;
     hull.json = json;
     return run_bench_hull(hull) == 0 ? kSuccess : kInternalError;
   }
   if (what == "network") {
-    if (!sizes.empty() && !parse_list(sizes, net.vertex_counts)) return usage_error("--sizes takes N,N,...");
+    if (!sizes.empty() && !parse_list(sizes, net.vertex_counts)) return usage_error(kCommand, "--sizes takes N,N,...");
     for (const std::size_t n : net.vertex_counts) {
-      if (n < 2) return usage_error("--sizes: a network needs at least 2 vertices");
+      if (n < 2) return usage_error(kCommand, "--sizes: a network needs at least 2 vertices");
     }
     net.seed = hull.seed;
     if (repeat) net.repetitions = repeat;
@@ -114,14 +106,14 @@ int run_bench(const std::vector<std::string>& arguments) {
     return run_bench_network(net, json);
   }
   if (what == "ingest") {
-    if (rest.empty()) return usage_error("ingest needs trace directories (e.g. one written by 'tracesync simulate')");
-    if (!parse_list(jobs, ingest.jobs)) return usage_error("--jobs takes N,N,...");
+    if (rest.empty()) return usage_error(kCommand, "ingest needs trace directories (e.g. one written by 'tracesync simulate')");
+    if (!parse_list(jobs, ingest.jobs)) return usage_error(kCommand, "--jobs takes N,N,...");
     ingest.paths = rest;
     if (repeat) ingest.repeat = repeat;
     ingest.json = json;
     return run_bench_ingest(ingest);
   }
-  return usage_error("unknown benchmark '" + what + "' (hull, network or ingest)");
+  return usage_error(kCommand, "unknown benchmark '" + what + "' (hull, network or ingest)");
 }
 
 }  // namespace tracesync::cli

@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "cli/command.h"
+#include "cli/command_line.h"
 #include "cli/duration.h"
 #include "cli/exit_codes.h"
 #include "cli/progress_bar.h"
@@ -12,6 +13,8 @@
 
 namespace tracesync::cli {
 namespace {
+
+constexpr std::string_view kCommand = "simulate";
 
 namespace po = boost::program_options;
 
@@ -72,10 +75,6 @@ po::options_description simulate_options(SimulateArguments& a) {
   return all;
 }
 
-int usage_error(const std::string& message) {
-  std::cerr << "tracesync simulate: " << message << "\nTry 'tracesync simulate --help'.\n";
-  return kBadInput;
-}
 
 }  // namespace
 
@@ -83,11 +82,8 @@ int run_simulate(const std::vector<std::string>& arguments) {
   SimulateArguments a;
   const po::options_description options = simulate_options(a);
   po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(arguments).options(options).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    return usage_error(e.what());
+  if (const std::string problem = parse_arguments(arguments, options, nullptr, vm); !problem.empty()) {
+    return usage_error(kCommand, problem);
   }
   if (vm.count("help")) {
     std::cout << "usage: tracesync simulate --output DIR [options]\n\n"
@@ -99,9 +95,9 @@ int run_simulate(const std::vector<std::string>& arguments) {
     return kSuccess;
   }
   simulate::SimulationOptions& o = a.options;
-  if (o.output_dir.empty()) return usage_error("--output DIR is required");
+  if (o.output_dir.empty()) return usage_error(kCommand, "--output DIR is required");
   const auto topology = simulate::parse_topology(a.topology);
-  if (!topology) return usage_error("--topology must be pairs, chain, star, random or fat-tree, not '" + a.topology + "'");
+  if (!topology) return usage_error(kCommand, "--topology must be pairs, chain, star, random or fat-tree, not '" + a.topology + "'");
   o.topology = *topology;
   if (!a.start.empty()) {
     try {
@@ -109,21 +105,21 @@ int run_simulate(const std::vector<std::string>& arguments) {
       o.start_ns = std::stoll(a.start, &used);
       if (used != a.start.size()) throw std::invalid_argument("trailing characters");
     } catch (const std::exception&) {
-      return usage_error("--start '" + a.start + "' is not a whole number of nanoseconds");
+      return usage_error(kCommand, "--start '" + a.start + "' is not a whole number of nanoseconds");
     }
   }
   if (vm.count("drift-change-at")) o.drift_change_at_s = a.drift_change_at;
   for (const std::string& text : a.clocks) {
     simulate::HostClockSpec spec;
-    if (std::string problem = simulate::parse_host_clock(text, spec); !problem.empty()) return usage_error(problem);
+    if (std::string problem = simulate::parse_host_clock(text, spec); !problem.empty()) return usage_error(kCommand, problem);
     o.host_clocks.push_back(spec);
   }
   for (const std::string& text : a.link_delays) {
     simulate::LinkDelaySpec spec;
-    if (std::string problem = simulate::parse_link_delay(text, spec); !problem.empty()) return usage_error(problem);
+    if (std::string problem = simulate::parse_link_delay(text, spec); !problem.empty()) return usage_error(kCommand, problem);
     o.link_delays.push_back(spec);
   }
-  if (std::string problem = simulate::validate(o); !problem.empty()) return usage_error(problem);
+  if (std::string problem = simulate::validate(o); !problem.empty()) return usage_error(kCommand, problem);
 
   ProgressBar progress("simulating");
   try {

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "cli/command.h"
+#include "cli/command_line.h"
 #include "cli/duration.h"
 #include "cli/exit_codes.h"
 #include "cli/progress_bar.h"
@@ -21,6 +22,8 @@
 
 namespace tracesync::cli {
 namespace {
+
+constexpr std::string_view kCommand = "sync";
 
 namespace po = boost::program_options;
 
@@ -134,10 +137,6 @@ class InterruptGuard {
   void (*previous_)(int) = SIG_DFL;
 };
 
-int usage_error(const std::string& message) {
-  std::cerr << "tracesync sync: " << message << "\nTry 'tracesync sync --help'.\n";
-  return kBadInput;
-}
 
 // Feeds a match stream to the session; on a malformed line, records the
 // problem and returns false (what was read before it is kept).
@@ -164,32 +163,23 @@ bool read_matches(const std::string& name, std::istream& in, uint64_t size, sess
 int run_sync(const std::vector<std::string>& arguments) {
   SyncArguments a;
   const po::options_description options = sync_options(a);
-  po::options_description hidden;
-  hidden.add_options()("trace", po::value(&a.traces)->composing());
-  po::options_description all;
-  all.add(options).add(hidden);
-  po::positional_options_description positional;
-  positional.add("trace", -1);
   po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(arguments).options(all).positional(positional).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    return usage_error(e.what());
+  if (const std::string problem = parse_arguments(arguments, options, &a.traces, vm); !problem.empty()) {
+    return usage_error(kCommand, problem);
   }
   if (vm.count("help")) {
     print_help(options);
     return kSuccess;
   }
   const auto format = parse_report_format(a.format);
-  if (!format) return usage_error("--format must be text, json or protobuf, not '" + a.format + "'");
-  if (a.history && *format == ReportFormat::kProtobuf) return usage_error("--history prints text or json, not protobuf");
+  if (!format) return usage_error(kCommand, "--format must be text, json or protobuf, not '" + a.format + "'");
+  if (a.history && *format == ReportFormat::kProtobuf) return usage_error(kCommand, "--history prints text or json, not protobuf");
   session::SessionOptions session_options;
   session::IngestOptions ingest_options;
   if (const std::string problem = to_options(a, session_options, ingest_options); !problem.empty()) {
-    return usage_error(problem);
+    return usage_error(kCommand, problem);
   }
-  if (a.matches.empty() && a.traces.empty()) return usage_error("nothing to synchronize: give trace directories or --matches FILE");
+  if (a.matches.empty() && a.traces.empty()) return usage_error(kCommand, "nothing to synchronize: give trace directories or --matches FILE");
 
   session::Synchronization sync(session_options, ingest_options);
   session::Session& session = sync.session();
