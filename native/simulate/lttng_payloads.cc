@@ -1,5 +1,7 @@
 #include "simulate/lttng_payloads.h"
 
+#include <array>
+
 #include "simulate/lttng_kernel_schema.h"
 
 namespace tracesync::simulate {
@@ -22,6 +24,15 @@ void set_unsigned(bt_field* structure, uint64_t index, uint64_t value) {
 
 void set_signed(bt_field* structure, uint64_t index, int64_t value) {
   bt_field_integer_signed_set_value(member(structure, index), value);
+}
+
+// Sets the elements of the integer array member `index` to `values`, in order.
+template <typename Values>
+void set_elements(bt_field* structure, uint64_t index, const Values& values) {
+  bt_field* array = member(structure, index);
+  for (uint64_t i = 0; i < values.size(); ++i) {
+    bt_field_integer_unsigned_set_value(bt_field_array_borrow_element_field_by_index(array, i), values[i]);
+  }
 }
 
 // Selects option `option` of the variant member `index` and returns its content.
@@ -118,14 +129,8 @@ void LttngPayloads::fill_ipv4(bt_field* header, const Transmission& m) const {
   set_unsigned(header, kTtl, kDefaultTtl);
   set_unsigned(header, kProtocol, kIpProtocolTcp);
   set_unsigned(header, kChecksum, hash(uint64_t{m.seq} << 16 ^ m.ip_id) & 0xffff);
-  const auto& source = experiment_.hosts[m.sender].ipv4;
-  const auto& destination = experiment_.hosts[m.receiver].ipv4;
-  bt_field* saddr = member(header, kSaddr);
-  bt_field* daddr = member(header, kDaddr);
-  for (uint64_t i = 0; i < 4; ++i) {
-    bt_field_integer_unsigned_set_value(bt_field_array_borrow_element_field_by_index(saddr, i), source[i]);
-    bt_field_integer_unsigned_set_value(bt_field_array_borrow_element_field_by_index(daddr, i), destination[i]);
-  }
+  set_elements(header, kSaddr, experiment_.hosts[m.sender].ipv4);
+  set_elements(header, kDaddr, experiment_.hosts[m.receiver].ipv4);
   set_unsigned(header, kTransportHeaderType, kTransportHeaderTcp);
   fill_tcp(select(header, kTransportHeader, kTransportHeaderTcp), m);
 }
@@ -135,22 +140,13 @@ void LttngPayloads::fill_ipv6(bt_field* header, const Transmission& m) const {
   set_unsigned(header, kVersion, 6);
   set_unsigned(header, kPrio, 0);
   const uint64_t flow_label = hash(m.link + 0x51ULL) & 0xfffff;  // one 20-bit flow label per connection
-  bt_field* flow = member(header, kFlowLbl);
-  for (uint64_t i = 0; i < 3; ++i) {
-    bt_field_integer_unsigned_set_value(bt_field_array_borrow_element_field_by_index(flow, i),
-                                        (flow_label >> (8 * (2 - i))) & 0xff);
-  }
+  set_elements(header, kFlowLbl,
+               std::array<uint64_t, 3>{(flow_label >> 16) & 0xff, (flow_label >> 8) & 0xff, flow_label & 0xff});
   set_unsigned(header, kPayloadLen, kTcpHeaderBytes + m.payload_bytes);
   set_unsigned(header, kNexthdr, kIpProtocolTcp);
   set_unsigned(header, kHopLimit, kDefaultTtl);
-  const auto& source = experiment_.hosts[m.sender].ipv6;
-  const auto& destination = experiment_.hosts[m.receiver].ipv6;
-  bt_field* saddr = member(header, kSaddr);
-  bt_field* daddr = member(header, kDaddr);
-  for (uint64_t i = 0; i < 8; ++i) {
-    bt_field_integer_unsigned_set_value(bt_field_array_borrow_element_field_by_index(saddr, i), source[i]);
-    bt_field_integer_unsigned_set_value(bt_field_array_borrow_element_field_by_index(daddr, i), destination[i]);
-  }
+  set_elements(header, kSaddr, experiment_.hosts[m.sender].ipv6);
+  set_elements(header, kDaddr, experiment_.hosts[m.receiver].ipv6);
   set_unsigned(header, kTransportHeaderType, kTransportHeaderTcp);
   fill_tcp(select(header, kTransportHeader, kTransportHeaderTcp), m);
 }
