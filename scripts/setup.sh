@@ -63,7 +63,7 @@ if [[ -d "$shared" ]]; then
   echo "== tracesync sync $shared   (real LTTng 2.1 kernel traces of two hosts)"
   "$tracesync" sync "$shared"
 fi
-echo "== tracesync simulate + sync: a generated 6-host experiment checked against its truth"
+echo "== tracesync simulate + sync: a generated 6-host experiment (its true clocks are in truth.json beside it)"
 "$tracesync" simulate --output "$build_dir/fixtures/simulated" --overwrite --hosts 6 --topology random --duration 5
 "$tracesync" sync "$build_dir/fixtures/simulated"
 echo "== tracesync sync --matches fixtures/matches/chain_three_hosts.txt"
