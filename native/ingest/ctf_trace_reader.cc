@@ -372,7 +372,12 @@ bt_component_class_sink_consume_method_status CtfTraceReader::consume() {
       switch (bt_message_iterator_next(cursor.iterator.get(), &messages, &count)) {
         case BT_MESSAGE_ITERATOR_NEXT_STATUS_OK: {
           bool fine = true;
-          for (uint64_t i = 0; i < count && fine; ++i) fine = handle(cursor, messages[i]);
+          for (uint64_t i = 0; i < count && fine; ++i) {
+            // Events are nearly every message: their common case stays in this loop.
+            const bt_message* message = messages[i];
+            fine = bt_message_get_type(message) == BT_MESSAGE_TYPE_EVENT ? handle_event(cursor, message)
+                                                                          : handle(cursor, message);
+          }
           if (fine && options_.decode) fine = note_event_times(cursor, messages, count);
           for (uint64_t i = 0; i < count; ++i) bt_message_put_ref(messages[i]);
           if (!fine) return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_ERROR;
@@ -413,7 +418,7 @@ bool CtfTraceReader::handle(StreamCursor& cursor, const bt_message* message) {
   model::Nanoseconds time = 0;
   switch (bt_message_get_type(message)) {
     case BT_MESSAGE_TYPE_EVENT:
-      return handle_event(cursor, message);
+      return handle_event(cursor, message);  // consume() calls it directly
     case BT_MESSAGE_TYPE_STREAM_BEGINNING:
       return begin_stream(cursor, message);
     case BT_MESSAGE_TYPE_PACKET_BEGINNING:
@@ -469,12 +474,8 @@ bool CtfTraceReader::begin_stream(StreamCursor& cursor, const bt_message* messag
   return true;
 }
 
-bool CtfTraceReader::handle_event(StreamCursor& cursor, const bt_message* message) {
-  ++info_.events;
-  if (!options_.decode) return true;
-  const bt_event* event = bt_message_event_borrow_event_const(message);
-  const NetworkEventDecoder* decoder = decoder_for(bt_event_borrow_class_const(event));
-  if (decoder == nullptr) return true;  // timed with its batch (note_event_times)
+bool CtfTraceReader::add_network_event(StreamCursor& cursor, const bt_message* message, const bt_event* event,
+                                       const NetworkEventDecoder& decoder) {
   model::Nanoseconds time = 0;
   if (!time_of(bt_message_event_borrow_default_clock_snapshot_const(message), time)) return false;
   cursor.reached = std::max(cursor.reached, time);
@@ -482,7 +483,7 @@ bool CtfTraceReader::handle_event(StreamCursor& cursor, const bt_message* messag
   match::PacketEvent& out = batch_.emplace_back();
   out.trace = index_;
   out.time = time;
-  decoder->decode(event, out, options_.endpoints);
+  decoder.decode(event, out, options_.endpoints);
   return true;
 }
 
@@ -512,10 +513,7 @@ bool CtfTraceReader::note_event_times(StreamCursor& cursor, const bt_message_arr
   return true;
 }
 
-const NetworkEventDecoder* CtfTraceReader::decoder_for(const bt_event_class* event_class) {
-  // Event classes are heap objects: the bits above the allocator's alignment tell them apart.
-  CachedDecoder& cached = recent_decoders_[(reinterpret_cast<uintptr_t>(event_class) >> 4) % recent_decoders_.size()];
-  if (cached.event_class == event_class) return cached.decoder;
+const NetworkEventDecoder* CtfTraceReader::decoder_on_miss(const bt_event_class* event_class, CachedDecoder& cached) {
   auto found = decoders_.find(event_class);
   if (found == decoders_.end()) found = decoders_.emplace(event_class, NetworkEventDecoder::for_class(event_class)).first;
   cached = {event_class, found->second ? &*found->second : nullptr};

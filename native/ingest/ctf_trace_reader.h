@@ -101,10 +101,27 @@ class CtfTraceReader {
   bt_component_class_sink_consume_method_status consume();
   bool handle(StreamCursor& cursor, const bt_message* message);
   bool begin_stream(StreamCursor& cursor, const bt_message* message);
-  bool handle_event(StreamCursor& cursor, const bt_message* message);
+  // Counts an event and hands network events to add_network_event: run
+  // for every event, so inline, with a one-probe cache of decoders.
+  bool handle_event(StreamCursor& cursor, const bt_message* message) {
+    ++info_.events;
+    if (!options_.decode) return true;
+    const bt_event* event = bt_message_event_borrow_event_const(message);
+    const NetworkEventDecoder* decoder = decoder_for(bt_event_borrow_class_const(event));
+    if (decoder == nullptr) return true;  // timed with its batch (note_event_times)
+    return add_network_event(cursor, message, event, *decoder);
+  }
+  bool add_network_event(StreamCursor& cursor, const bt_message* message, const bt_event* event,
+                         const NetworkEventDecoder& decoder);
   bool note_event_times(StreamCursor& cursor, bt_message_array_const messages, uint64_t count);
   bool time_of(const bt_clock_snapshot* snapshot, model::Nanoseconds& out);
-  const NetworkEventDecoder* decoder_for(const bt_event_class* event_class);
+  const NetworkEventDecoder* decoder_for(const bt_event_class* event_class) {
+    // Event classes are heap objects: the bits above the allocator's alignment tell them apart.
+    CachedDecoder& cached = recent_decoders_[(reinterpret_cast<uintptr_t>(event_class) >> 4) % recent_decoders_.size()];
+    return cached.event_class == event_class ? cached.decoder : decoder_on_miss(event_class, cached);
+  }
+  struct CachedDecoder;
+  const NetworkEventDecoder* decoder_on_miss(const bt_event_class* event_class, CachedDecoder& cached);
   void update_progress();
   void flush();
   void fail(std::string problem);
