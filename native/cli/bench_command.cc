@@ -3,6 +3,7 @@
 #include <boost/program_options.hpp>
 
 #include <iostream>
+#include <memory>
 #include <sstream>
 
 #include "cli/bench_hull.h"
@@ -10,6 +11,7 @@
 #include "cli/bench_network.h"
 #include "cli/command.h"
 #include "cli/command_line.h"
+#include "cli/cpu_pin.h"
 #include "cli/exit_codes.h"
 
 namespace tracesync::cli {
@@ -28,6 +30,18 @@ void print_help(const po::options_description& options) {
                "  ingest   'tracesync sync' on TRACE_DIR... against babeltrace2 reading the same traces into\n"
                "           a sink that drops everything, per --jobs value\n\n"
             << options;
+}
+
+// Pins a single-threaded measurement to the CPU it starts on, and says so on stderr.
+std::unique_ptr<CpuPin> pin_unless(bool no_pin) {
+  if (no_pin) return nullptr;
+  auto pin = std::make_unique<CpuPin>();
+  if (pin->cpu()) {
+    std::cerr << "tracesync bench: measuring on CPU " << *pin->cpu() << " only (--no-pin to let it move)\n";
+  } else {
+    std::cerr << "tracesync bench: could not pin to one CPU; measuring unpinned\n";
+  }
+  return pin;
 }
 
 // "1,0" -> {1, 0}; "10000,20000" -> sizes.
@@ -72,7 +86,8 @@ int run_bench(const std::vector<std::string>& arguments) {
       ("snapshots", po::value(&net.snapshots)->value_name("K"), "network: full transform reads timed (default 10)")
       ("baseline-budget", po::value(&net.baseline_budget_seconds)->value_name("SECONDS"), "network: CPU time the baseline may use per size (default 10)")
       ("no-baseline", "network: do not run the baseline")
-      ("jobs", po::value(&jobs)->value_name("N,..."), "ingest: job counts to measure, 0 = one per core (default 1,0)");
+      ("jobs", po::value(&jobs)->value_name("N,..."), "ingest: job counts to measure, 0 = one per core (default 1,0)")
+      ("no-pin", "run single-threaded measurements (hull, network, ingest with 1 job) wherever the scheduler puts them, instead of on one CPU");
   po::variables_map vm;
   if (const std::string problem = parse_arguments(arguments, options, &positional_args, vm); !problem.empty()) {
     return usage_error(kCommand, problem);
@@ -88,11 +103,13 @@ int run_bench(const std::vector<std::string>& arguments) {
   const std::string what = positional_args.front();
   const std::vector<std::string> rest(positional_args.begin() + 1, positional_args.end());
   if (what != "ingest" && !rest.empty()) return usage_error(kCommand, "unexpected argument '" + rest.front() + "'");
+  const bool no_pin = vm.count("no-pin") != 0;
 
   if (what == "hull") {
     if (hull.messages < 1) return usage_error(kCommand, "--messages must be at least 1");
     if (repeat) hull.repeat = repeat;
     hull.json = json;
+    const auto pin = pin_unless(no_pin);
     return run_bench_hull(hull) == 0 ? kSuccess : kInternalError;
   }
   if (what == "network") {
@@ -103,6 +120,7 @@ int run_bench(const std::vector<std::string>& arguments) {
     net.seed = hull.seed;
     if (repeat) net.repetitions = repeat;
     net.run_baseline = vm.count("no-baseline") == 0;
+    const auto pin = pin_unless(no_pin);
     return run_bench_network(net, json);
   }
   if (what == "ingest") {
@@ -111,6 +129,7 @@ int run_bench(const std::vector<std::string>& arguments) {
     ingest.paths = rest;
     if (repeat) ingest.repeat = repeat;
     ingest.json = json;
+    ingest.pin_single_job = !no_pin;
     return run_bench_ingest(ingest);
   }
   return usage_error(kCommand, "unknown benchmark '" + what + "' (hull, network or ingest)");

@@ -6,10 +6,12 @@
 #include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <optional>
 #include <thread>
 
 #include <nlohmann/json.hpp>
 
+#include "cli/cpu_pin.h"
 #include "cli/exit_codes.h"
 #include "ingest/experiment_reader.h"
 #include "ingest/trace_discovery.h"
@@ -124,7 +126,16 @@ int run_bench_ingest(const IngestBenchOptions& options) {
                 "sync Mev/cpu-s", "sync / bt2 (wall, cpu: median of pair ratios)");
   }
   for (const unsigned jobs : options.jobs) {
+    // One job on one CPU: both readers then run where the other could not
+    // disturb them by migrating. More jobs keep every core.
+    std::optional<CpuPin> pin;
+    if (jobs == 1 && options.pin_single_job) {
+      pin.emplace();
+      if (pin->cpu()) std::cerr << "tracesync bench: 1 job measured on CPU " << *pin->cpu() << " only\n";
+    }
+    const std::optional<int> pinned_cpu = pin ? pin->cpu() : std::nullopt;
     const Comparison c = compare(options.repeat, discovery.traces, options.paths, jobs);
+    pin.reset();
     const auto rate = [](uint64_t events, double t) { return static_cast<double>(events) / t / 1e6; };
     const unsigned shown = jobs == 0 ? std::thread::hardware_concurrency() : jobs;
     if (options.json) {
@@ -135,7 +146,8 @@ int run_bench_ingest(const IngestBenchOptions& options) {
                       {"sync_s", c.sync_seconds},
                       {"sync_cpu_s", c.sync_cpu},
                       {"sync_over_babeltrace2_wall", c.ratio_wall},
-                      {"sync_over_babeltrace2_cpu", c.ratio_cpu}});
+                      {"sync_over_babeltrace2_cpu", c.ratio_cpu},
+                      {"pinned_cpu", pinned_cpu ? nlohmann::ordered_json(*pinned_cpu) : nlohmann::ordered_json()}});
     } else {
       std::printf("%6u | %14.2f %14.2f | %14.2f %14.2f | %.3f, %.3f\n", shown, rate(c.bt2_events, c.bt2_seconds),
                   rate(c.bt2_events, c.bt2_cpu), rate(c.sync_events, c.sync_seconds),

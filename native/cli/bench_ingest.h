@@ -10,6 +10,7 @@ struct IngestBenchOptions {
   std::vector<unsigned> jobs{1, 0};  // 0: one per core
   int repeat = 3;
   bool json = false;
+  bool pin_single_job = true;  // runs with one job stay on one CPU (CpuPin)
 };
 
 // `tracesync bench ingest`: events per second of the whole `tracesync sync`

@@ -135,6 +135,12 @@ TEST(CliBench, SmallRunsPrintTheirFiguresAsJson) {
   ASSERT_EQ(j["rows"].size(), 1u);
   EXPECT_EQ(j["rows"][0]["vertices"], 200);
   EXPECT_LT(j["rows"][0]["max_transform_error_ns"].get<double>(), 1e-6);
+  // Single-threaded figures come from one CPU unless --no-pin.
+  EXPECT_NE(r.err.find("measuring on CPU"), std::string::npos) << r.err;
+  r = run_command(tracesync_binary(), {"bench", "network", "--sizes", "200", "--operations", "2000", "--repeat", "1",
+                                       "--no-baseline", "--no-pin", "-f", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err.find("measuring on CPU"), std::string::npos) << r.err;
 }
 
 TEST(CliBench, UsageErrors) {

@@ -226,3 +226,35 @@ TEST(SyncTraces, ProgressBarOnlyWhenStderrIsATerminal) {
 
 }  // namespace
 }  // namespace tracesync
+
+namespace tracesync {
+namespace {
+
+TEST(BenchIngest, ComparesBothReadersPerJobCountAndPinsOneJobToOneCpu) {
+  testing::TempDir dir;
+  simulate(dir, {"--hosts", "3", "--duration", "2"});
+  auto r = run_command(tracesync_binary(), {"bench", "ingest", dir.path(), "--jobs", "1,2", "--repeat", "1", "-f", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  json j = json::parse(r.out);
+  EXPECT_EQ(j["format"], "tracesync-bench-ingest/1");
+  EXPECT_EQ(j["traces"], 3);
+  ASSERT_EQ(j["rows"].size(), 2u);
+  for (const json& row : j["rows"]) {
+    EXPECT_GT(row["events"].get<uint64_t>(), 0u);
+    EXPECT_GT(row["sync_over_babeltrace2_wall"].get<double>(), 0);
+  }
+  // One job runs on one CPU, named on stderr and in the row; two jobs keep every core.
+  ASSERT_TRUE(j["rows"][0]["pinned_cpu"].is_number_integer()) << j["rows"][0];
+  EXPECT_NE(r.err.find("1 job measured on CPU " + std::to_string(j["rows"][0]["pinned_cpu"].get<int>()) + " only"),
+            std::string::npos)
+      << r.err;
+  EXPECT_TRUE(j["rows"][1]["pinned_cpu"].is_null());
+
+  r = run_command(tracesync_binary(), {"bench", "ingest", dir.path(), "--jobs", "1", "--repeat", "1", "--no-pin", "-f", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(json::parse(r.out)["rows"][0]["pinned_cpu"].is_null());
+  EXPECT_EQ(r.err.find("measured on CPU"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace tracesync
