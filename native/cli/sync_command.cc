@@ -206,12 +206,14 @@ int run_sync(const std::vector<std::string>& arguments) {
     }
     ProgressBar progress("reading traces");
     const InterruptGuard interrupt;
-    const session::RunOutcome outcome = sync.run(
-        [&](const session::RunProgress& p) {
-          progress.update(p.bytes_done, p.bytes_total);
-          return true;
-        },
-        interrupt.flag());
+    session::ProgressCallback show_progress;
+    if (progress.enabled()) {
+      show_progress = [&](const session::RunProgress& p) {
+        progress.update(p.bytes_done, p.bytes_total);
+        return true;
+      };
+    }
+    const session::RunOutcome outcome = sync.run(show_progress, interrupt.flag());
     progress.finish();
     for (const auto& p : outcome.skipped) std::cerr << "tracesync: skipped " << p.source() << ": " << p.message() << "\n";
     for (const auto& p : outcome.damaged) std::cerr << "tracesync: " << p.source() << ": " << p.message() << " (read up to the damage)\n";

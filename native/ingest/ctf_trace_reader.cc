@@ -227,7 +227,7 @@ bool CtfTraceReader::open() {
   std::string problem;
   {
     const std::lock_guard lock(lifecycle_mutex());
-    problem = query_ranges();
+    if (options_.stream_ranges) problem = query_ranges();
     if (problem.empty()) problem = build_graph();
   }
   if (problem.empty()) return true;

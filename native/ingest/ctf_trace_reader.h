@@ -29,6 +29,10 @@ struct ReaderOptions {
   bool decode = true;
   // Decode addresses and ports too (the strict key needs them).
   bool endpoints = true;
+  // Ask babeltrace2 for each stream's time range first (its trace-infos
+  // query), so that bytes_read() can move between stream ends. The query
+  // reads every packet index, ~2 % of a read: only for someone watching.
+  bool stream_ranges = true;
 };
 
 // Reads one CTF trace with babeltrace2: a graph of `src.ctf.fs` (no muxer)
@@ -116,8 +120,12 @@ class CtfTraceReader {
   bool note_event_times(StreamCursor& cursor, bt_message_array_const messages, uint64_t count);
   bool time_of(const bt_clock_snapshot* snapshot, model::Nanoseconds& out);
   const NetworkEventDecoder* decoder_for(const bt_event_class* event_class) {
-    // Event classes are heap objects: the bits above the allocator's alignment tell them apart.
-    CachedDecoder& cached = recent_decoders_[(reinterpret_cast<uintptr_t>(event_class) >> 4) % recent_decoders_.size()];
+    // Event classes are same-sized heap objects a fixed stride apart: a
+    // multiplicative hash spreads them over the slots (their address bits
+    // alone put many classes in a few slots, and each event then missed).
+    const uint64_t hash = reinterpret_cast<uintptr_t>(event_class) * 0x9E3779B97F4A7C15ULL;
+    static_assert(std::tuple_size_v<decltype(recent_decoders_)> == 64);
+    CachedDecoder& cached = recent_decoders_[hash >> 58];
     return cached.event_class == event_class ? cached.decoder : decoder_on_miss(event_class, cached);
   }
   struct CachedDecoder;

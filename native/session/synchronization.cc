@@ -70,6 +70,7 @@ RunOutcome Synchronization::run(const ProgressCallback& progress, const std::ato
   options.read.jobs = ingest_.jobs;
   options.match.key = *match::parse_key_kind(ingest_.match_key);
   options.match.horizon = ingest_.match_horizon;
+  options.read.reader.stream_ranges = static_cast<bool>(progress);  // finer progress, only when someone listens
   std::vector<TraceIndex> session_trace(discovery.traces.size());
   ingest::ExperimentCallbacks callbacks;
   // The reader calls these one at a time, so the session needs no lock.

@@ -181,6 +181,32 @@ TEST(ScpFixtures, ProgressEndsWithEveryByteRead) {
   EXPECT_EQ(report.bytes(), last.bytes_total);
 }
 
+TEST(ScpFixtures, WithoutStreamRangesTheSameEventsAndProgressStillEndsComplete) {
+  SKIP_WITHOUT_FIXTURES();
+  testing::RecordingSink with_ranges;
+  const ExperimentReport reference = read_experiment(fixture_traces(), {}, with_ranges);
+  ReadOptions options;
+  options.reader.stream_ranges = false;  // no trace-infos query: progress moves at stream ends only
+  testing::RecordingSink sink;
+  std::vector<uint64_t> read_so_far;
+  const ExperimentReport report = read_experiment(fixture_traces(), options, sink, [&](const ReadProgress& p) {
+    read_so_far.push_back(p.bytes_read);
+    return true;
+  });
+  ASSERT_FALSE(read_so_far.empty());
+  EXPECT_TRUE(std::is_sorted(read_so_far.begin(), read_so_far.end()));
+  EXPECT_EQ(read_so_far.back(), 2416640u + 1904640u);
+  ASSERT_EQ(report.traces.size(), reference.traces.size());
+  for (std::size_t i = 0; i < report.traces.size(); ++i) {
+    EXPECT_EQ(report.traces[i].status, TraceStatus::kComplete);
+    EXPECT_EQ(report.traces[i].info.events, reference.traces[i].info.events);
+    EXPECT_EQ(report.traces[i].info.network_events, reference.traces[i].info.network_events);
+    EXPECT_EQ(report.traces[i].info.first_event, reference.traces[i].info.first_event);
+    EXPECT_EQ(report.traces[i].info.last_event, reference.traces[i].info.last_event);
+  }
+  EXPECT_EQ(sink.events.size(), with_ranges.events.size());
+}
+
 TEST(ScpFixtures, CancellingStopsTheReading) {
   SKIP_WITHOUT_FIXTURES();
   testing::RecordingSink sink;
