@@ -3,31 +3,25 @@
 #include <cstdint>
 #include <vector>
 
-#include "model/linear_transform.h"
 #include "network/huge_page_vector.h"
 #include "network/network.h"
 
 namespace tracesync::network {
 
-// Every edge the network has seen, tree edge or not, found by its endpoints
-// in O(1) expected time (open addressing: the benchmark's million edges make
-// a node-based map the bottleneck).
+// The edges of a generated workload (thesis_workload.h) with their latest
+// weights, found by their endpoints in O(1) expected time (open addressing:
+// the benchmark's million edges make a node-based map slow to generate).
 class EdgeTable {
  public:
   using EdgeId = uint32_t;
   static constexpr uint32_t kNotInTree = 0;
 
   struct Edge {
-    // As given to set_edge, in the caller's direction (inverting it costs a
-    // quad division, so it waits until the edge enters the tree).
-    model::LinearTransform transform;
-    double weight;
-    double uncertainty_ns;
-    Vertex low;                       // the endpoint with the smaller index
-    Vertex high;
-    uint32_t tree_node = kNotInTree;  // its LinkCutTree node while it is a tree edge
-    bool maps_high_onto_low;          // else `transform` maps low onto high
+    double weight = 0;
+    Vertex low = 0;  // the endpoint with the smaller index
+    Vertex high = 0;
   };
+
 
   // The edge between a and b, if any (either order).
   const Edge* find(Vertex a, Vertex b) const;

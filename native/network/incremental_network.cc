@@ -1,5 +1,6 @@
 #include "network/incremental_network.h"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -60,8 +61,9 @@ void IncrementalNetwork::set_edge(Vertex a, Vertex b, const EdgeEstimate& estima
 void IncrementalNetwork::remove_edge(Vertex a, Vertex b) {
   check_vertex(a, "remove_edge");
   check_vertex(b, "remove_edge");
-  const EdgeTable::Edge* removed = state_->forest.edge(a, b);
-  if (removed == nullptr) return;
+  if (!state_->forest.has_edge(a, b)) return;
+  const Vertex low = std::min(a, b);
+  const Vertex high = std::max(a, b);
   const auto old = std::move(state_);
   state_ = std::make_unique<State>();
   for (Vertex v = 0; v < old->forest.vertex_count(); ++v) {
@@ -74,12 +76,10 @@ void IncrementalNetwork::remove_edge(Vertex a, Vertex b) {
   for (Vertex v = 0; v < forced_.size(); ++v) {
     if (forced_[v]) state_->references.force(v);
   }
-  old->forest.for_each_edge([&](const EdgeTable::Edge& e) {
-    if (&e == removed) return;
+  old->forest.for_each_edge([&](const EdgeRecord& e) {
+    if (e.low == low && e.high == high) return;
     // Replay each edge in the direction it was given.
-    const EdgeEstimate estimate{e.weight, e.transform, e.uncertainty_ns};
-    const ForestChange change = e.maps_high_onto_low ? state_->forest.set_edge(e.low, e.high, estimate)
-                                                     : state_->forest.set_edge(e.high, e.low, estimate);
+    const ForestChange change = state_->forest.set_edge(e.first(), e.second(), e.estimate());
     if (change.tree_changed()) {
       state_->references.apply(change);
       state_->propagation.island_changed(e.low);

@@ -51,6 +51,8 @@ class LinkCutTree {
   // Deletes a tree edge created by link.
   void cut(Node edge);
 
+  // Edge nodes are numbered densely from 0 by slot (fewer than the vertices).
+  static uint32_t edge_slot(Node edge) { return slot(edge); }
   Vertex edge_low(Node edge) const { return edge_ends_[slot(edge)].low; }
   Vertex edge_high(Node edge) const { return edge_ends_[slot(edge)].high; }
   double edge_weight(Node edge) const { return weight_of(key_[edge]); }

@@ -9,6 +9,7 @@ namespace tracesync::network {
 Vertex SpanningForest::add_vertex(std::string id) {
   ids_.push_back(std::move(id));
   tree_.add_vertex();
+  tree_records_.emplace_back();  // the edge slot the new vertex brings
   tree_neighbours_.emplace_back();
   return islands_.add();
 }
@@ -17,131 +18,161 @@ void SpanningForest::reserve(std::size_t vertices, std::size_t edges) {
   ids_.reserve(vertices);
   tree_neighbours_.reserve(vertices);
   tree_.reserve(vertices);
+  tree_records_.reserve(vertices);
   islands_.reserve(vertices);
-  edges_.reserve(edges);
+  non_tree_.reserve(edges);
 }
 
-bool SpanningForest::in_tree(Vertex a, Vertex b) const {
-  const EdgeTable::Edge* e = edges_.find(a, b);
-  return e != nullptr && e->tree_node != EdgeTable::kNotInTree;
+LinkCutTree::Node SpanningForest::tree_edge(Vertex low, Vertex high) {
+  if (low == high || islands_.find(low) != islands_.find(high)) return LinkCutTree::kNone;
+  const LinkCutTree::MaxEdge heaviest = tree_.max_edge_on_path(low, high);
+  return is_edge(heaviest, low, high) ? heaviest.node : LinkCutTree::kNone;
 }
 
-bool SpanningForest::beats(const EdgeTable::Edge& edge, const LinkCutTree::MaxEdge& tree_edge) const {
+bool SpanningForest::has_edge(Vertex a, Vertex b) {
+  const Vertex low = std::min(a, b);
+  const Vertex high = std::max(a, b);
+  return tree_edge(low, high) != LinkCutTree::kNone || non_tree_.contains(low, high);
+}
+
+void SpanningForest::add_non_tree_edge(const EdgeRecord& edge) {
+  non_tree_.add(edge);
+  if (non_tree_.wants_compaction()) compact_non_tree_edges();
+}
+
+void SpanningForest::compact_non_tree_edges() {
+  std::vector<uint64_t> tree_keys;
+  for (Vertex v = 0; v < vertex_count(); ++v) {
+    for (const TreeNeighbour& n : tree_neighbours_[v]) {
+      if (v < n.vertex) tree_keys.push_back(NonTreeEdges::key(v, n.vertex));
+    }
+  }
+  std::sort(tree_keys.begin(), tree_keys.end());
+  non_tree_.compact(tree_keys);
+}
+
+bool SpanningForest::beats(const EdgeRecord& edge, const LinkCutTree::MaxEdge& tree_edge) const {
   // The tree edge's weight comes with the path query (no lookup, no cache miss).
   if (edge.weight != tree_edge.weight) return edge.weight < tree_edge.weight;
   return edge_key(edge.weight, ids_[edge.low], ids_[edge.high]) <
          edge_key(tree_edge.weight, ids_[tree_.edge_low(tree_edge.node)], ids_[tree_.edge_high(tree_edge.node)]);
 }
 
-bool SpanningForest::key_less(const EdgeTable::Edge& x, const EdgeTable::Edge& y) const {
+bool SpanningForest::key_less(const EdgeRecord& x, const EdgeRecord& y) const {
   if (x.weight != y.weight) return x.weight < y.weight;
   return edge_key(x.weight, ids_[x.low], ids_[x.high]) < edge_key(y.weight, ids_[y.low], ids_[y.high]);
 }
 
-PathTransform SpanningForest::leaf(const EdgeTable::Edge& edge) const {
+PathTransform SpanningForest::leaf(const EdgeRecord& edge) {
   return PathTransform::edge(edge.low, edge.high, edge.transform, edge.maps_high_onto_low, edge.uncertainty_ns);
 }
 
-void SpanningForest::link(EdgeTable::Edge& edge) {
-  edge.tree_node = tree_.link(edge.low, edge.high, edge.weight, leaf(edge));
-  if (neighbour_position_.size() <= edge.tree_node) neighbour_position_.resize(2 * vertex_count() + 1);
+void SpanningForest::link(const EdgeRecord& edge) {
+  const LinkCutTree::Node node = tree_.link(edge.low, edge.high, edge.weight, leaf(edge));
+  record_of(node) = edge;
+  if (neighbour_position_.size() <= node) neighbour_position_.resize(2 * vertex_count() + 1);
   for (const auto& [v, other] : {std::pair{edge.low, edge.high}, std::pair{edge.high, edge.low}}) {
-    neighbour_position_[edge.tree_node][v == edge.low ? 0 : 1] = static_cast<uint32_t>(tree_neighbours_[v].size());
-    tree_neighbours_[v].push_back({other, edge.tree_node});
+    neighbour_position_[node][v == edge.low ? 0 : 1] = static_cast<uint32_t>(tree_neighbours_[v].size());
+    tree_neighbours_[v].push_back({other, node});
   }
 }
 
-void SpanningForest::unlink(EdgeTable::Edge& edge) {
-  tree_.cut(edge.tree_node);
+void SpanningForest::unlink(LinkCutTree::Node node) {
+  const EdgeRecord& edge = record_of(node);
+  tree_.cut(node);
   // O(1) removal from both neighbour lists (a star's centre has thousands).
   for (const Vertex v : {edge.low, edge.high}) {
     auto& list = tree_neighbours_[v];
-    const uint32_t position = neighbour_position_[edge.tree_node][v == edge.low ? 0 : 1];
+    const uint32_t position = neighbour_position_[node][v == edge.low ? 0 : 1];
     const TreeNeighbour moved = list.back();
     list[position] = moved;
     list.pop_back();
     neighbour_position_[moved.edge][tree_.edge_low(moved.edge) == v ? 0 : 1] = position;
   }
-  edge.tree_node = EdgeTable::kNotInTree;
+  add_non_tree_edge(edge);
 }
 
 ForestChange SpanningForest::set_edge(Vertex a, Vertex b, const EdgeEstimate& estimate) {
-  const Vertex low = std::min(a, b);
-  const Vertex high = std::max(a, b);
-  const bool maps_high_onto_low = a == low;  // b_onto_a maps b onto a
+  EdgeRecord given;
+  given.low = std::min(a, b);
+  given.high = std::max(a, b);
+  given.maps_high_onto_low = a == given.low;  // b_onto_a maps b onto a
+  given.transform = estimate.b_onto_a;
+  given.weight = estimate.weight;
+  given.uncertainty_ns = estimate.uncertainty_ns;
 
-  const auto [edge, added] = edges_.find_or_add(low, high);
-  if (added) {
-    edge.transform = estimate.b_onto_a;
-    edge.maps_high_onto_low = maps_high_onto_low;
-    edge.weight = estimate.weight;
-    edge.uncertainty_ns = estimate.uncertainty_ns;
-    return offer(edge);
+  const Vertex island_low = islands_.find(given.low);
+  const Vertex island_high = islands_.find(given.high);
+  if (island_low != island_high) {
+    // A new edge between two islands joins them.
+    link(given);
+    ForestChange change;
+    change.entered = ForestEdge{given.low, given.high, given.weight};
+    change.joined = islands_.unite(island_low, island_high);
+    return change;
   }
+  const LinkCutTree::MaxEdge heaviest = tree_.max_edge_on_path(given.low, given.high);
+  if (is_edge(heaviest, given.low, given.high)) return update_tree_edge(heaviest.node, given);
+  // A new edge, or a non-tree edge with a new weight: either way the cycle
+  // rule decides (a non-tree edge that got worse still loses to its path).
+  return offer(given, heaviest);
+}
+
+ForestChange SpanningForest::update_tree_edge(LinkCutTree::Node node, const EdgeRecord& given) {
+  EdgeRecord& edge = record_of(node);
   const double old_weight = edge.weight;
-  const model::LinearTransform& given = edge.maps_high_onto_low == maps_high_onto_low
-                                            ? estimate.b_onto_a
-                                            : estimate.b_onto_a.inverse();  // a caller switching sides: rare
-  const bool transform_changed = edge.transform.slope != given.slope || edge.transform.offset != given.offset ||
-                                 edge.uncertainty_ns != estimate.uncertainty_ns;
-  edge.weight = estimate.weight;
-  edge.transform = estimate.b_onto_a;
-  edge.maps_high_onto_low = maps_high_onto_low;
-  edge.uncertainty_ns = estimate.uncertainty_ns;
+  const model::LinearTransform& stored_direction = edge.maps_high_onto_low == given.maps_high_onto_low
+                                                       ? given.transform
+                                                       : given.transform.inverse();  // a caller switching sides: rare
+  const bool transform_changed = edge.transform.slope != stored_direction.slope ||
+                                 edge.transform.offset != stored_direction.offset ||
+                                 edge.uncertainty_ns != given.uncertainty_ns;
+  edge = given;
 
-  if (edge.tree_node == EdgeTable::kNotInTree) {
-    // Only a smaller key can beat the path it used to lose to.
-    return edge.weight < old_weight ? offer(edge) : ForestChange{};
-  }
-  if (edge.weight > old_weight) return replace_after_increase(edge);
+  if (edge.weight > old_weight) return replace_after_increase(node);
   ForestChange change;
   if (edge.weight != old_weight) {
-    tree_.set_edge_weight(edge.tree_node, edge.weight);
-    change.reweighted = ForestEdge{low, high, edge.weight};
+    tree_.set_edge_weight(node, edge.weight);
+    change.reweighted = ForestEdge{edge.low, edge.high, edge.weight};
   }
   if (transform_changed) {
-    tree_.set_edge_transform(edge.tree_node, leaf(edge));
+    tree_.set_edge_transform(node, leaf(edge));
     change.transform_changed = true;
   }
   return change;
 }
 
-ForestChange SpanningForest::offer(EdgeTable::Edge& edge) {
+ForestChange SpanningForest::offer(const EdgeRecord& edge, const LinkCutTree::MaxEdge& heaviest) {
+  // The edge and the tree path between its ends form a cycle, whose largest key must go.
   ForestChange change;
-  const Vertex island_low = islands_.find(edge.low);
-  const Vertex island_high = islands_.find(edge.high);
-  if (island_low != island_high) {
-    link(edge);
-    change.entered = ForestEdge{edge.low, edge.high, edge.weight};
-    change.joined = islands_.unite(island_low, island_high);
+  if (!beats(edge, heaviest)) {
+    add_non_tree_edge(edge);
     return change;
   }
-  // The cycle rule: the new edge and the tree path between its ends form a
-  // cycle, whose largest key must go.
-  const LinkCutTree::MaxEdge heaviest = tree_.max_edge_on_path(edge.low, edge.high);
-  if (!beats(edge, heaviest)) return change;
-  EdgeTable::Edge& max_edge = *edges_.find(tree_.edge_low(heaviest.node), tree_.edge_high(heaviest.node));
-  change.left = ForestEdge{max_edge.low, max_edge.high, max_edge.weight};
-  unlink(max_edge);
+  const EdgeRecord& leaving = record_of(heaviest.node);
+  change.left = ForestEdge{leaving.low, leaving.high, leaving.weight};
+  unlink(heaviest.node);
   link(edge);
   change.entered = ForestEdge{edge.low, edge.high, edge.weight};
   return change;
 }
 
-ForestChange SpanningForest::replace_after_increase(EdgeTable::Edge& edge) {
+ForestChange SpanningForest::replace_after_increase(LinkCutTree::Node node) {
   // The forest minus this edge is still minimum for its two sides; the
   // lightest edge across the cut reconnects them, this one included.
-  unlink(edge);
+  const EdgeRecord edge = record_of(node);
+  unlink(node);  // logs it: it competes with the others below
   const Vertex island = islands_.find(edge.low);
-  EdgeTable::Edge* best = &edge;
-  for (EdgeTable::Edge& other : edges_.edges()) {
-    if (other.tree_node != EdgeTable::kNotInTree || &other == &edge) continue;
-    if (!key_less(other, *best) || islands_.find(other.low) != island) continue;
+  compact_non_tree_edges();  // one record per edge, the tree's own dropped
+  const EdgeRecord* best = nullptr;
+  non_tree_.for_each([&](const EdgeRecord& other) {
+    if (best != nullptr && !key_less(other, *best)) return;
+    if (islands_.find(other.low) != island) return;
     if (!tree_.connected(other.low, other.high)) best = &other;
-  }
-  link(*best);
+  });
+  link(*best);  // `edge` at least reconnects the sides
   ForestChange change;
-  if (best == &edge) {
+  if (best->low == edge.low && best->high == edge.high) {
     change.reweighted = ForestEdge{edge.low, edge.high, edge.weight};
     change.transform_changed = true;
   } else {

@@ -1,15 +1,17 @@
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include "network/edge_table.h"
+#include "network/edge_record.h"
 #include "network/islands.h"
 #include "network/link_cut_tree.h"
 #include "network/network.h"
+#include "network/non_tree_edges.h"
 
 namespace tracesync::network {
 
@@ -62,13 +64,21 @@ class SpanningForest {
   // Preconditions (checked by the network): valid distinct vertices, weight >= 0.
   ForestChange set_edge(Vertex a, Vertex b, const EdgeEstimate& estimate);
 
-  bool in_tree(Vertex a, Vertex b) const;
-  const EdgeTable::Edge* edge(Vertex a, Vertex b) const { return edges_.find(a, b); }
-  std::size_t edge_count() const { return edges_.size(); }
-  // Every edge, tree edge or not, in the order they were first set.
+  // O(log n) amortized: a path query (which restructures the trees).
+  bool in_tree(Vertex a, Vertex b) { return tree_edge(std::min(a, b), std::max(a, b)) != LinkCutTree::kNone; }
+  // Whether set_edge(a, b, ...) was ever called. O(m): for rare rebuilds.
+  bool has_edge(Vertex a, Vertex b);
+  // f(const EdgeRecord&) for every edge with its latest estimate: the tree
+  // edges, then the others.
   template <typename F>
   void for_each_edge(F&& f) {
-    for (const EdgeTable::Edge& e : edges_.edges()) f(e);
+    for (Vertex v = 0; v < vertex_count(); ++v) {
+      for (const TreeNeighbour& n : tree_neighbours_[v]) {
+        if (v < n.vertex) f(record_of(n.edge));
+      }
+    }
+    compact_non_tree_edges();
+    non_tree_.for_each(f);
   }
 
   // Island representative and size (vertex count).
@@ -85,17 +95,30 @@ class SpanningForest {
   LinkCutTree& tree() { return tree_; }
 
  private:
-  bool key_less(const EdgeTable::Edge& x, const EdgeTable::Edge& y) const;
-  bool beats(const EdgeTable::Edge& edge, const LinkCutTree::MaxEdge& tree_edge) const;
-  PathTransform leaf(const EdgeTable::Edge& edge) const;
-  void link(EdgeTable::Edge& edge);
-  void unlink(EdgeTable::Edge& edge);
-  ForestChange offer(EdgeTable::Edge& edge);
-  ForestChange replace_after_increase(EdgeTable::Edge& edge);
+  bool key_less(const EdgeRecord& x, const EdgeRecord& y) const;
+  bool beats(const EdgeRecord& edge, const LinkCutTree::MaxEdge& tree_edge) const;
+  static PathTransform leaf(const EdgeRecord& edge);
+  EdgeRecord& record_of(LinkCutTree::Node node) { return tree_records_[LinkCutTree::edge_slot(node)]; }
+  // The tree edge (low, high), or kNone.
+  LinkCutTree::Node tree_edge(Vertex low, Vertex high);
+  bool is_edge(const LinkCutTree::MaxEdge& path_max, Vertex low, Vertex high) const {
+    return tree_.edge_low(path_max.node) == low && tree_.edge_high(path_max.node) == high;
+  }
+  void add_non_tree_edge(const EdgeRecord& edge);
+  void compact_non_tree_edges();
+  void link(const EdgeRecord& edge);
+  // Cuts a tree edge and logs it among the non-tree edges.
+  void unlink(LinkCutTree::Node node);
+  // The cycle rule for an edge that is not a tree edge, given the largest
+  // key on the tree path between its ends.
+  ForestChange offer(const EdgeRecord& edge, const LinkCutTree::MaxEdge& heaviest);
+  ForestChange update_tree_edge(LinkCutTree::Node node, const EdgeRecord& given);
+  ForestChange replace_after_increase(LinkCutTree::Node node);
 
   std::vector<std::string> ids_;
   LinkCutTree tree_;
-  EdgeTable edges_;
+  HugePageVector<EdgeRecord> tree_records_;  // by link-cut tree edge slot
+  NonTreeEdges non_tree_;
   Islands islands_;
   std::vector<std::vector<TreeNeighbour>> tree_neighbours_;
   // Per tree edge node: its index in its low end's and high end's lists.

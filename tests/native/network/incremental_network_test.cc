@@ -38,6 +38,30 @@ enum Outcome {
   kOutcomes
 };
 
+// The same forest as Kruskal's (hence the same total weight), references at
+// the brute-force optimum, transforms equal to the compositions along the
+// tree, uncertainties equal to the path sums.
+void expect_agrees(const Network& network, const oracle::BruteForceNetwork& oracle) {
+  const std::size_t n = oracle.vertex_count();
+  ASSERT_EQ(network.vertex_count(), n);
+  const auto want = oracle.solve();
+  const std::set<std::pair<Vertex, Vertex>> kruskal(want.forest.begin(), want.forest.end());
+  double tree_weight = 0;
+  for (const auto& [e, estimate] : oracle.edges()) {
+    const bool in = network.in_tree(e.first, e.second);
+    ASSERT_EQ(in, kruskal.contains(e)) << "edge " << e.first << "-" << e.second;
+    if (in) tree_weight += estimate.weight;
+  }
+  ASSERT_EQ(tree_weight, want.forest_weight);
+  for (Vertex v = 0; v < n; ++v) {
+    ASSERT_EQ(network.reference_of(v), want.reference[v]) << "vertex " << v << " (" << oracle.id(v) << ")";
+    ASSERT_TRUE(oracle::close(network.transform(v), want.transform[v]))
+        << "vertex " << v << ": slope " << model::to_decimal(network.transform(v).slope) << " vs "
+        << model::to_decimal(want.transform[v].slope);
+    ASSERT_EQ(network.uncertainty_ns(v), want.uncertainty_ns[v]);
+  }
+}
+
 class Sequence {
  public:
   Sequence(uint64_t seed, int max_weight_units) : rng_(seed), max_weight_units_(max_weight_units) {}
@@ -118,28 +142,8 @@ class Sequence {
   }
 
   void check() const {
-    const std::size_t n = oracle_.vertex_count();
-    ASSERT_EQ(incremental_.vertex_count(), n);
-    const auto want = oracle_.solve();
-    // The same forest as Kruskal's (hence the same total weight).
-    const std::set<std::pair<Vertex, Vertex>> kruskal(want.forest.begin(), want.forest.end());
-    double tree_weight = 0;
-    for (const auto& [e, estimate] : oracle_.edges()) {
-      const bool in = incremental_.in_tree(e.first, e.second);
-      ASSERT_EQ(in, kruskal.contains(e)) << "edge " << e.first << "-" << e.second;
-      ASSERT_EQ(in, baseline_.in_tree(e.first, e.second));
-      if (in) tree_weight += estimate.weight;
-    }
-    ASSERT_EQ(tree_weight, want.forest_weight);
-    for (Vertex v = 0; v < n; ++v) {
-      ASSERT_EQ(incremental_.reference_of(v), want.reference[v]) << "vertex " << v << " (" << oracle_.id(v) << ")";
-      ASSERT_EQ(baseline_.reference_of(v), want.reference[v]);
-      ASSERT_TRUE(oracle::close(incremental_.transform(v), want.transform[v]))
-          << "vertex " << v << ": slope " << model::to_decimal(incremental_.transform(v).slope) << " vs "
-          << model::to_decimal(want.transform[v].slope);
-      ASSERT_TRUE(oracle::close(baseline_.transform(v), want.transform[v]));
-      ASSERT_EQ(incremental_.uncertainty_ns(v), want.uncertainty_ns[v]);
-    }
+    ASSERT_NO_FATAL_FAILURE(expect_agrees(incremental_, oracle_));
+    ASSERT_NO_FATAL_FAILURE(expect_agrees(baseline_, oracle_));
   }
 
  private:
@@ -164,6 +168,57 @@ TEST(IncrementalNetworkRandomTest, AgreesWithBaselineAndBruteForce) {
   }
   // Every kind of operation occurred, or the sequences prove little.
   for (int k = 0; k < kOutcomes; ++k) EXPECT_GT(seen[k], 0) << "outcome " << k;
+}
+
+// Non-tree edges are only logged, and the log is compacted as it grows
+// (NonTreeEdges): after hundreds of thousands of updates of few edges, the
+// rare rebuilds (a tree edge got worse, an edge was removed) still see
+// every edge's latest estimate, and only that.
+TEST(IncrementalNetworkTest, LongRunsOfNonTreeUpdatesKeepTheLatestEstimates) {
+  std::mt19937_64 rng(11);
+  IncrementalNetwork network;
+  oracle::BruteForceNetwork oracle;
+  constexpr Vertex kVertices = 14;
+  for (Vertex v = 0; v < kVertices; ++v) {
+    network.add_vertex("v" + std::to_string(v));
+    oracle.add_vertex("v" + std::to_string(v));
+  }
+  const auto estimate = [&](double weight) {
+    const auto offset = static_cast<int64_t>(rng() % 2'000'001) - 1'000'000;
+    return EdgeEstimate{weight, {1 + static_cast<model::Quad>(rng() % 1000) / 1048576, static_cast<model::Quad>(offset)},
+                        static_cast<double>(rng() % 64) / 8};
+  };
+  int increases = 0;
+  int removals = 0;
+  for (int i = 0; i < 200'000; ++i) {
+    const auto a = static_cast<Vertex>(rng() % kVertices);
+    const auto b = static_cast<Vertex>((a + 1 + rng() % (kVertices - 1)) % kVertices);
+    bool rebuilt = false;
+    if (rng() % 20'000 == 0 && oracle.edge(a, b)) {
+      network.remove_edge(a, b);
+      oracle.remove_edge(a, b);
+      ++removals;
+      rebuilt = true;
+    } else if (network.in_tree(a, b)) {
+      // Tree edges rarely get worse (each time, the log is read whole).
+      if (rng() % 500 != 0) continue;
+      const EdgeEstimate worse = estimate(oracle.edge(a, b)->weight + static_cast<double>(1 + rng() % 64) / 64);
+      network.set_edge(a, b, worse);
+      oracle.set_edge(a, b, worse);
+      ++increases;
+      rebuilt = true;
+    } else {
+      const EdgeEstimate update = estimate(static_cast<double>(rng() % 256) / 64);
+      network.set_edge(a, b, update);
+      oracle.set_edge(a, b, update);
+    }
+    if (rebuilt || i % 2'000 == 0) {
+      ASSERT_NO_FATAL_FAILURE(expect_agrees(network, oracle)) << "operation " << i;
+    }
+  }
+  ASSERT_NO_FATAL_FAILURE(expect_agrees(network, oracle));
+  EXPECT_GT(increases, 20);
+  EXPECT_GT(removals, 2);
 }
 
 TEST(IncrementalNetworkTest, RejectsInvalidCalls) {
