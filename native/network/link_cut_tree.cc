@@ -252,7 +252,7 @@ LinkCutTree::MaxEdge LinkCutTree::max_edge_on_path(Vertex a, Vertex b) {
   keep_larger(best, best_key, towards_y.max_edge, towards_y.max_key);
   const NodeData& towards_x = nodes_[split_off_];
   keep_larger(best, best_key, towards_x.max_edge, towards_x.max_key);
-  return {best, weight_of(best_key)};
+  return {best, weight_of(best_key), lca == x || lca == y};
 }
 
 bool LinkCutTree::connected(Vertex a, Vertex b) {

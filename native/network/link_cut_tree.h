@@ -67,6 +67,9 @@ class LinkCutTree {
   struct MaxEdge {
     Node node;
     double weight;
+    // Whether one end lies on the path from the other to the tree root, as
+    // it must when the path is a single edge (telling that costs nothing).
+    bool one_end_above_the_other;
   };
   MaxEdge max_edge_on_path(Vertex a, Vertex b);
 

@@ -101,8 +101,10 @@ class SpanningForest {
   EdgeRecord& record_of(LinkCutTree::Node node) { return tree_records_[LinkCutTree::edge_slot(node)]; }
   // The tree edge (low, high), or kNone.
   LinkCutTree::Node tree_edge(Vertex low, Vertex high);
+  // Whether the path whose maximum this is consists of edge (low, high) alone.
   bool is_edge(const LinkCutTree::MaxEdge& path_max, Vertex low, Vertex high) const {
-    return tree_.edge_low(path_max.node) == low && tree_.edge_high(path_max.node) == high;
+    return path_max.one_end_above_the_other && tree_.edge_low(path_max.node) == low &&
+           tree_.edge_high(path_max.node) == high;
   }
   void add_non_tree_edge(const EdgeRecord& edge);
   void compact_non_tree_edges();
