@@ -137,7 +137,7 @@ void PacketMatcher::add_hashed(const PacketEvent& event, const HashedKey& key) {
       emit(record);  // final already
     } else {
       record.queued = true;
-      settle_queue_[settles >> kSliceBits].push_back({settles, number, record.generation});
+      settle_queue_.push({settles, number, record.generation});
     }
   }
   drain();
@@ -181,14 +181,12 @@ void PacketMatcher::drain() {
   // An end earlier than the progress of every open trace is final: every
   // event still to come is later. With no trace open, everything is final.
   while (!settle_queue_.empty()) {
-    const auto slice = settle_queue_.begin();
-    const bool passed = !progress_ || saturating_add(slice->first, 1) <= (*progress_ >> kSliceBits);
+    const bool passed = !progress_ || saturating_add(settle_queue_.first_slice(), 1) <= (*progress_ >> kSliceBits);
     if (!passed) break;
-    for (const Waiting& waiting : slice->second) {
+    for (const SettleQueue::Waiting& waiting : settle_queue_.pop_first_slice()) {
       Record& record = records_[waiting.record];
       if (record.generation == waiting.generation && record.queued) emit(record);
     }
-    settle_queue_.erase(slice);
   }
   // Expiry needs an open trace: once all are closed, what is left is
   // "unmatched at the end", not expired. Settling runs first, and a key

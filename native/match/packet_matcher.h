@@ -14,6 +14,7 @@
 #include "match/match_statistics.h"
 #include "match/packet_event.h"
 #include "match/packet_key.h"
+#include "match/settle_queue.h"
 
 namespace tracesync::match {
 
@@ -149,17 +150,8 @@ class PacketMatcher {
       (direction == Direction::kSend ? send_trace : receive_trace) = end.trace;
     }
   };
-  // A record waiting for the progress of every open trace to pass `time`.
-  struct Waiting {
-    model::Nanoseconds time = 0;
-    uint32_t record = 0;
-    uint32_t generation = 0;
-  };
-  // Waiting records by time slice: a slice is emitted whole once progress
-  // has passed its end, so no sorting within it.
-  static constexpr int kSliceBits = 20;
+  static constexpr int kSliceBits = SettleQueue::kSliceBits;
   static_assert(kSettleSlice == model::Nanoseconds{1} << kSliceBits);
-  using SettleQueue = std::map<model::Nanoseconds, std::vector<Waiting>>;
 
   // A key and its hash, as looked up in index_.
   struct HashedKey {

@@ -1,0 +1,77 @@
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <vector>
+
+#include "match/packet_event.h"
+
+namespace tracesync::match {
+
+// Matched records waiting for the progress of every open trace to pass the
+// time of their later end, grouped by time slice (time >> kSliceBits): a
+// slice leaves whole, in no particular order within it, once progress has
+// passed its end.
+//
+// While one trace is read ahead of the others (one reader per trace), the
+// queue spans the whole experiment: hundreds of thousands of slices, most
+// holding a record or two per trace. A tree of slices cost a descent of
+// cache misses per push. Slices are kept in pages of kPageSlices instead
+// (about 4 s), a tree of a few hundred pages: the descent stays in the
+// cache and a slice is an array index. Clocks of different hosts may be
+// days apart; pages exist only where records wait.
+class SettleQueue {
+ public:
+  static constexpr int kSliceBits = 20;
+
+  struct Waiting {
+    model::Nanoseconds time = 0;
+    uint32_t record = 0;
+    uint32_t generation = 0;
+  };
+
+  bool empty() const { return pages_.empty(); }
+
+  void push(const Waiting& waiting) {
+    const int64_t slice = waiting.time >> kSliceBits;
+    std::unique_ptr<Page>& page = pages_[slice >> kPageBits];
+    if (!page) page = std::make_unique<Page>();
+    const auto index = static_cast<std::size_t>(slice & (kPageSlices - 1));
+    page->slices[index].push_back(waiting);
+    ++page->waiting;
+    if (index < page->first) page->first = index;
+  }
+
+  // The earliest slice holding records; precondition: !empty().
+  int64_t first_slice() {
+    const auto& [number, page] = *pages_.begin();
+    while (page->slices[page->first].empty()) ++page->first;
+    return (number << kPageBits) | static_cast<int64_t>(page->first);
+  }
+
+  // Removes the earliest slice and returns its records; precondition: !empty().
+  std::vector<Waiting> pop_first_slice() {
+    first_slice();
+    const auto first_page = pages_.begin();
+    Page& page = *first_page->second;
+    std::vector<Waiting> out = std::move(page.slices[page.first]);
+    page.slices[page.first] = {};
+    page.waiting -= out.size();
+    if (page.waiting == 0) pages_.erase(first_page);
+    return out;
+  }
+
+ private:
+  static constexpr int kPageBits = 12;
+  static constexpr std::size_t kPageSlices = std::size_t{1} << kPageBits;
+  struct Page {
+    std::array<std::vector<Waiting>, kPageSlices> slices;
+    std::size_t first = 0;    // no records wait in the slices before this one
+    std::size_t waiting = 0;  // records in all slices
+  };
+  std::map<int64_t, std::unique_ptr<Page>> pages_;  // by slice >> kPageBits
+};
+
+}  // namespace tracesync::match
