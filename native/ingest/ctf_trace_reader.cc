@@ -513,11 +513,17 @@ bool CtfTraceReader::note_event_times(StreamCursor& cursor, const bt_message_arr
   return true;
 }
 
-const NetworkEventDecoder* CtfTraceReader::decoder_on_miss(const bt_event_class* event_class, CachedDecoder& cached) {
+const NetworkEventDecoder* CtfTraceReader::decoder_on_miss(const bt_event_class* event_class, std::size_t slot) {
   auto found = decoders_.find(event_class);
   if (found == decoders_.end()) found = decoders_.emplace(event_class, NetworkEventDecoder::for_class(event_class)).first;
-  cached = {event_class, found->second ? &*found->second : nullptr};
-  return cached.decoder;
+  const NetworkEventDecoder* decoder = found->second ? &*found->second : nullptr;
+  // Half full at most, so that probes stay short and always end; classes
+  // beyond that (metadata with hundreds of them) are found in the map.
+  if (2 * (decoder_slots_used_ + 1) <= kDecoderSlots) {
+    decoder_slots_[slot] = {event_class, decoder};
+    ++decoder_slots_used_;
+  }
+  return decoder;
 }
 
 void CtfTraceReader::update_progress() {
