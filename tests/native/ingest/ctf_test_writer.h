@@ -115,7 +115,12 @@ struct TraceShape {
   // Each packet's timestamp_begin this much before its first event, so that
   // it may precede the previous packet's end (as real LTTng 2.1 traces do).
   uint64_t packet_begin_step_back = 0;
+  // More non-network event classes, "filler_0", "filler_1", ..., with ids
+  // after the named ones and timer_init's payload.
+  std::size_t filler_classes = 0;
 };
+
+inline bool is_filler(const std::string& event_name) { return event_name.rfind("filler_", 0) == 0; }
 
 inline const std::vector<std::string>& event_names() {
   static const std::vector<std::string> names = {"net_dev_queue",           "net_if_receive_skb",
@@ -291,6 +296,10 @@ stream {
     text += "\nevent {\n  name = \"" + names[id] + "\";\n  id = " + std::to_string(id) +
             ";\n  stream_id = 0;\n  fields := " + payload_tsdl(shape.layout, names[id]) + ";\n};\n";
   }
+  for (std::size_t k = 0; k < shape.filler_classes; ++k) {
+    text += "\nevent {\n  name = \"filler_" + std::to_string(k) + "\";\n  id = " + std::to_string(names.size() + k) +
+            ";\n  stream_id = 0;\n  fields := " + payload_tsdl(shape.layout, "timer_init") + ";\n};\n";
+  }
   return text;
 }
 
@@ -334,7 +343,7 @@ inline uint64_t protocol_number(const NetEvent& e) {
 }
 
 inline void write_payload(BitWriter& w, const NetEvent& e, Layout layout) {
-  if (e.name == "timer_init" || e.name == "net_if_receive_skb_entry") {
+  if (e.name == "timer_init" || e.name == "net_if_receive_skb_entry" || is_filler(e.name)) {
     w.put(0xffff8800deadbeefULL, 64, 8);
     return;
   }
@@ -398,7 +407,8 @@ inline void write_packet(BitWriter& w, std::span<const NetEvent> events, const T
   w.put(0, 64, 8);  // packet_size
   const auto& names = event_names();
   for (const NetEvent& e : events) {
-    const auto id = std::find(names.begin(), names.end(), e.name) - names.begin();
+    const auto id = is_filler(e.name) ? static_cast<std::ptrdiff_t>(names.size()) + std::stoi(e.name.substr(7))
+                                      : std::find(names.begin(), names.end(), e.name) - names.begin();
     w.put(static_cast<uint64_t>(id), 32, 8);
     if (shape.timestamps) w.put(e.time, 64, 8);
     write_payload(w, e, shape.layout);

@@ -220,6 +220,31 @@ TEST(TraceReading, EveryPacketOfEveryStreamIsReadAndTheTraceIsDescribed) {
                                   fs::file_size(dir.path() / "t" / "channel0_2"));
 }
 
+TEST(TraceReading, NetworkEventsAreFoundAmongHundredsOfEventClasses) {
+  // Events of 300 other classes come first, more than the reader's table of
+  // recent classes holds: the network classes met afterwards are found
+  // through its map, every time, and decoded as usual.
+  testing::TempDir dir("classes");
+  std::vector<NetEvent> written;
+  uint64_t time = 1000;
+  for (uint32_t k = 0; k < 300; ++k) written.push_back(tcp_event("filler_" + std::to_string(k), time += 10, k));
+  for (uint32_t i = 0; i < 30; ++i) {
+    written.push_back(tcp_event(i % 2 ? "net_dev_queue" : "net_if_receive_skb", time += 10, 7000 + i));
+    written.push_back(tcp_event("filler_" + std::to_string(i * 7), time += 10, i));
+  }
+  testing::TraceShape many = shape(testing::Layout::kLttng211, "host", std::nullopt, 1, 4);
+  many.filler_classes = 300;
+  testing::write_trace(dir.path() / "t", many, written);
+  const Read read = read_trace(dir.path() / "t");
+  ASSERT_EQ(read.report.traces[0].status, TraceStatus::kComplete) << read.report.traces[0].problem;
+  EXPECT_EQ(read.report.traces[0].info.events, 360u);
+  EXPECT_EQ(read.report.traces[0].info.network_events, 30u);
+  ASSERT_EQ(read.events.size(), 30u);
+  for (uint32_t i = 0; i < 30; ++i) {
+    expect_tcp(read.events[i], written[300 + 2 * i], i % 2 ? Direction::kSend : Direction::kReceive, 4, true);
+  }
+}
+
 TEST(TraceReading, PacketBeginningsThatStepBackAreTolerated) {
   testing::TempDir dir("stepback");
   std::vector<NetEvent> written;
