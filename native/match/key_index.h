@@ -4,6 +4,8 @@
 #include <utility>
 #include <vector>
 
+#include "base/huge_page_vector.h"
+
 namespace tracesync::match {
 
 // An open-addressing hash index from keys to record numbers: the records
@@ -78,7 +80,7 @@ class KeyIndex {
   }
 
   void grow() {
-    std::vector<Slot> old = std::move(slots_);
+    base::HugePageVector<Slot> old = std::move(slots_);
     slots_.assign(old.empty() ? 1024 : 2 * old.size(), Slot{});
     mask_ = slots_.size() - 1;
     for (const Slot& slot : old) {
@@ -86,7 +88,7 @@ class KeyIndex {
     }
   }
 
-  std::vector<Slot> slots_;
+  base::HugePageVector<Slot> slots_;
   std::size_t mask_ = 0;
   std::size_t size_ = 0;
 };

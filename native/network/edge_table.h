@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "network/huge_page_vector.h"
+#include "base/huge_page_vector.h"
 #include "network/network.h"
 
 namespace tracesync::network {
@@ -39,7 +39,7 @@ class EdgeTable {
   std::size_t size() const { return edges_.size(); }
   Edge& operator[](EdgeId id) { return edges_[id]; }
   const Edge& operator[](EdgeId id) const { return edges_[id]; }
-  HugePageVector<Edge>& edges() { return edges_; }
+  base::HugePageVector<Edge>& edges() { return edges_; }
 
  private:
   static constexpr EdgeId kEmpty = UINT32_MAX;
@@ -50,12 +50,12 @@ class EdgeTable {
   void grow();
   void rehash(std::size_t capacity);
 
-  HugePageVector<Edge> edges_;
+  base::HugePageVector<Edge> edges_;
   struct Slot {
     uint64_t key = 0;
     EdgeId edge = kEmpty;
   };
-  HugePageVector<Slot> slots_;  // key and edge side by side: one cache miss per probe
+  base::HugePageVector<Slot> slots_;  // key and edge side by side: one cache miss per probe
   unsigned shift_ = 64;  // 64 - log2(capacity)
 };
 

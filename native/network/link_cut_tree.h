@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "network/huge_page_vector.h"
+#include "base/huge_page_vector.h"
 #include "network/network.h"
 #include "network/path_transform.h"
 
@@ -162,12 +162,12 @@ class LinkCutTree {
   const PathTransform& fresh_transform(Node x);
 
   const std::vector<std::string>* vertex_ids_;
-  HugePageVector<NodeData> nodes_;
-  HugePageVector<uint64_t> key_;      // per node: key_of(the edge's weight); kNoKey for vertices
+  base::HugePageVector<NodeData> nodes_;
+  base::HugePageVector<uint64_t> key_;      // per node: key_of(the edge's weight); kNoKey for vertices
   std::vector<uint8_t> reversed_;  // per node: its children's subtrees still have to be flipped
-  HugePageVector<EdgeEnds> edge_ends_;
-  HugePageVector<PathTransform> leaf_;        // per node: its own transform
-  HugePageVector<PathTransform> aggregate_;   // per node: the composition over its splay subtree
+  base::HugePageVector<EdgeEnds> edge_ends_;
+  base::HugePageVector<PathTransform> leaf_;        // per node: its own transform
+  base::HugePageVector<PathTransform> aggregate_;   // per node: the composition over its splay subtree
   std::vector<uint8_t> aggregate_fresh_;
   std::vector<uint32_t> free_slots_;
   std::vector<Node> scratch_;

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "network/edge_record.h"
-#include "network/huge_page_vector.h"
+#include "base/huge_page_vector.h"
 
 namespace tracesync::network {
 
@@ -45,7 +45,7 @@ class NonTreeEdges {
   static constexpr std::size_t kFirstCompaction = std::size_t{1} << 16;
   static constexpr std::size_t kGrowth = 4;
 
-  HugePageVector<EdgeRecord> log_;
+  base::HugePageVector<EdgeRecord> log_;
   std::size_t compact_at_ = kFirstCompaction;
 };
 

@@ -119,7 +119,7 @@ class SpanningForest {
 
   std::vector<std::string> ids_;
   LinkCutTree tree_;
-  HugePageVector<EdgeRecord> tree_records_;  // by link-cut tree edge slot
+  base::HugePageVector<EdgeRecord> tree_records_;  // by link-cut tree edge slot
   NonTreeEdges non_tree_;
   Islands islands_;
   std::vector<std::vector<TreeNeighbour>> tree_neighbours_;
