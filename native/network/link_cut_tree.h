@@ -53,6 +53,10 @@ class LinkCutTree {
 
   // Edge nodes are numbered densely from 0 by slot (fewer than the vertices).
   static uint32_t edge_slot(Node edge) { return slot(edge); }
+  static Node edge_of_slot(uint32_t s) { return edge_node(s); }
+  uint32_t edge_slots() const { return static_cast<uint32_t>(edge_ends_.size()); }
+  // Whether slot s holds a tree edge now (a linked edge has a key, a cut one none).
+  bool slot_in_use(uint32_t s) const { return key_[edge_node(s)] != kNoKey; }
   Vertex edge_low(Node edge) const { return edge_ends_[slot(edge)].low; }
   Vertex edge_high(Node edge) const { return edge_ends_[slot(edge)].high; }
   double edge_weight(Node edge) const { return weight_of(key_[edge]); }

@@ -10,13 +10,12 @@ Vertex SpanningForest::add_vertex(std::string id) {
   ids_.push_back(std::move(id));
   tree_.add_vertex();
   tree_records_.emplace_back();  // the edge slot the new vertex brings
-  tree_neighbours_.emplace_back();
+  adjacency_.invalidate();
   return islands_.add();
 }
 
 void SpanningForest::reserve(std::size_t vertices, std::size_t edges) {
   ids_.reserve(vertices);
-  tree_neighbours_.reserve(vertices);
   tree_.reserve(vertices);
   tree_records_.reserve(vertices);
   islands_.reserve(vertices);
@@ -27,6 +26,15 @@ LinkCutTree::Node SpanningForest::tree_edge(Vertex low, Vertex high) {
   if (low == high || islands_.find(low) != islands_.find(high)) return LinkCutTree::kNone;
   const LinkCutTree::MaxEdge heaviest = tree_.max_edge_on_path(low, high);
   return is_edge(heaviest, low, high) ? heaviest.node : LinkCutTree::kNone;
+}
+
+std::span<const SpanningForest::TreeNeighbour> SpanningForest::tree_neighbours(Vertex v) {
+  if (!adjacency_.fresh()) {
+    adjacency_.rebuild(vertex_count(), [&](auto&& f) {
+      for_each_tree_edge([&](const EdgeRecord& edge, LinkCutTree::Node node) { f(edge.low, edge.high, node); });
+    });
+  }
+  return adjacency_.of(v);
 }
 
 bool SpanningForest::has_edge(Vertex a, Vertex b) {
@@ -42,11 +50,8 @@ void SpanningForest::add_non_tree_edge(const EdgeRecord& edge) {
 
 void SpanningForest::compact_non_tree_edges() {
   std::vector<uint64_t> tree_keys;
-  for (Vertex v = 0; v < vertex_count(); ++v) {
-    for (const TreeNeighbour& n : tree_neighbours_[v]) {
-      if (v < n.vertex) tree_keys.push_back(NonTreeEdges::key(v, n.vertex));
-    }
-  }
+  for_each_tree_edge(
+      [&](const EdgeRecord& edge, LinkCutTree::Node) { tree_keys.push_back(NonTreeEdges::key(edge.low, edge.high)); });
   std::sort(tree_keys.begin(), tree_keys.end());
   non_tree_.compact(tree_keys);
 }
@@ -70,25 +75,13 @@ PathTransform SpanningForest::leaf(const EdgeRecord& edge) {
 void SpanningForest::link(const EdgeRecord& edge) {
   const LinkCutTree::Node node = tree_.link(edge.low, edge.high, edge.weight, leaf(edge));
   record_of(node) = edge;
-  if (neighbour_position_.size() <= node) neighbour_position_.resize(2 * vertex_count() + 1);
-  for (const auto& [v, other] : {std::pair{edge.low, edge.high}, std::pair{edge.high, edge.low}}) {
-    neighbour_position_[node][v == edge.low ? 0 : 1] = static_cast<uint32_t>(tree_neighbours_[v].size());
-    tree_neighbours_[v].push_back({other, node});
-  }
+  adjacency_.invalidate();
 }
 
 void SpanningForest::unlink(LinkCutTree::Node node) {
-  const EdgeRecord& edge = record_of(node);
+  const EdgeRecord& edge = record_of(node);  // the slot's record stays until the next link
   tree_.cut(node);
-  // O(1) removal from both neighbour lists (a star's centre has thousands).
-  for (const Vertex v : {edge.low, edge.high}) {
-    auto& list = tree_neighbours_[v];
-    const uint32_t position = neighbour_position_[node][v == edge.low ? 0 : 1];
-    const TreeNeighbour moved = list.back();
-    list[position] = moved;
-    list.pop_back();
-    neighbour_position_[moved.edge][tree_.edge_low(moved.edge) == v ? 0 : 1] = position;
-  }
+  adjacency_.invalidate();
   add_non_tree_edge(edge);
 }
 

@@ -1,8 +1,8 @@
 #pragma once
 
 #include <algorithm>
-#include <array>
 #include <optional>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -12,6 +12,7 @@
 #include "network/link_cut_tree.h"
 #include "network/network.h"
 #include "network/non_tree_edges.h"
+#include "network/tree_adjacency.h"
 
 namespace tracesync::network {
 
@@ -72,11 +73,7 @@ class SpanningForest {
   // edges, then the others.
   template <typename F>
   void for_each_edge(F&& f) {
-    for (Vertex v = 0; v < vertex_count(); ++v) {
-      for (const TreeNeighbour& n : tree_neighbours_[v]) {
-        if (v < n.vertex) f(record_of(n.edge));
-      }
-    }
+    for_each_tree_edge([&](const EdgeRecord& edge, LinkCutTree::Node) { f(edge); });
     compact_non_tree_edges();
     non_tree_.for_each(f);
   }
@@ -85,11 +82,9 @@ class SpanningForest {
   Vertex island_of(Vertex v) { return islands_.find(v); }
 
   // v's neighbours in the forest, with the link-cut tree node of each edge.
-  struct TreeNeighbour {
-    Vertex vertex;
-    LinkCutTree::Node edge;
-  };
-  const std::vector<TreeNeighbour>& tree_neighbours(Vertex v) const { return tree_neighbours_[v]; }
+  // The first read after a change of the tree rebuilds every list: O(n).
+  using TreeNeighbour = TreeAdjacency::Neighbour;
+  std::span<const TreeNeighbour> tree_neighbours(Vertex v);
   uint32_t island_size(Vertex representative) const { return islands_.size(representative); }
 
   LinkCutTree& tree() { return tree_; }
@@ -105,6 +100,13 @@ class SpanningForest {
   bool is_edge(const LinkCutTree::MaxEdge& path_max, Vertex low, Vertex high) const {
     return path_max.one_end_above_the_other && tree_.edge_low(path_max.node) == low &&
            tree_.edge_high(path_max.node) == high;
+  }
+  // f(record, node) for every tree edge, by slot.
+  template <typename F>
+  void for_each_tree_edge(F&& f) {
+    for (uint32_t s = 0; s < tree_.edge_slots(); ++s) {
+      if (tree_.slot_in_use(s)) f(tree_records_[s], LinkCutTree::edge_of_slot(s));
+    }
   }
   void add_non_tree_edge(const EdgeRecord& edge);
   void compact_non_tree_edges();
@@ -122,9 +124,7 @@ class SpanningForest {
   base::HugePageVector<EdgeRecord> tree_records_;  // by link-cut tree edge slot
   NonTreeEdges non_tree_;
   Islands islands_;
-  std::vector<std::vector<TreeNeighbour>> tree_neighbours_;
-  // Per tree edge node: its index in its low end's and high end's lists.
-  std::vector<std::array<uint32_t, 2>> neighbour_position_;
+  TreeAdjacency adjacency_;  // rebuilt when read after a link or cut
 };
 
 }  // namespace tracesync::network
