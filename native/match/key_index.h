@@ -33,6 +33,14 @@ class KeyIndex {
     if (!slots_.empty()) __builtin_prefetch(&slots_[hash & mask_]);
   }
 
+  // The record in the slot a lookup of `hash` begins at when that slot
+  // holds `hash` (the likely match), else kNone: a hint, not a lookup.
+  uint32_t likely_record(uint32_t hash) const {
+    if (slots_.empty()) return kNone;
+    const Slot& slot = slots_[hash & mask_];
+    return slot.hash == hash ? slot.record : kNone;
+  }
+
   // Adds `record` under `hash`; the key must not be present.
   void insert(uint32_t hash, uint32_t record) {
     if (2 * (size_ + 1) > slots_.size()) grow();

@@ -83,9 +83,13 @@ void PacketMatcher::add(const PacketEvent& event) {
 }
 
 void PacketMatcher::add(std::span<const PacketEvent> events) {
-  // Lookups miss the cache once the index is large: compute the keys a few
-  // events ahead and have their index slots on the way.
-  constexpr std::size_t kAhead = 8;
+  // Lookups miss the cache once the index is large: compute the keys
+  // kAhead events ahead and have their index slots on the way; kAhead / 2
+  // events ahead, the slot has arrived, and the record it names (an event's
+  // other end, usually) is fetched in turn. A later insert may move a slot:
+  // these are hints only, the lookup itself is exact.
+  constexpr std::size_t kAhead = 16;
+  constexpr std::size_t kRecordAhead = kAhead / 2;
   HashedKey ahead[kAhead];
   auto load = [&](std::size_t i) {
     const PacketEvent& event = events[i];
@@ -97,6 +101,10 @@ void PacketMatcher::add(std::span<const PacketEvent> events) {
   for (std::size_t i = 0; i < events.size(); ++i) {
     const HashedKey key = ahead[i % kAhead];
     if (i + kAhead < events.size()) load(i + kAhead);
+    if (i + kRecordAhead < events.size()) {
+      const uint32_t record = index_.likely_record(ahead[(i + kRecordAhead) % kAhead].hash);
+      if (record != KeyIndex::kNone) __builtin_prefetch(&records_[record]);
+    }
     add_hashed(events[i], key);
   }
 }
@@ -113,7 +121,8 @@ void PacketMatcher::add_hashed(const PacketEvent& event, const HashedKey& key) {
   const bool is_send = event.direction == Direction::kSend;
   count(event.trace, is_send ? &MatchStatistics::sends : &MatchStatistics::receives);
   if (options_.key == KeyKind::kStrict && !event.endpoints.present()) count(event.trace, &MatchStatistics::tc_key_fallback);
-  if (closed_[event.trace] || event.time < watermark_[event.trace]) count(event.trace, &MatchStatistics::late);
+  const bool late = closed_[event.trace] || event.time < watermark_[event.trace];
+  if (late) count(event.trace, &MatchStatistics::late);
 
   const uint32_t number = find_or_create(key, event.time);
   Record& record = records_[number];
@@ -140,7 +149,11 @@ void PacketMatcher::add_hashed(const PacketEvent& event, const HashedKey& key) {
       settle_queue_.push({settles, number, record.generation});
     }
   }
-  drain();
+  // Progress only moves in advance / close / finish, which drain. Since
+  // then, a record queued here settles at or after progress, so no slice
+  // is due, and a new expiry item is due only if its event is older than
+  // progress by the horizon: only a late event can make anything due.
+  if (late) drain();
 }
 
 void PacketMatcher::count_repeat(const Record& record, Direction direction, TraceIndex trace) {
