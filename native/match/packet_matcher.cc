@@ -193,14 +193,23 @@ void PacketMatcher::recompute_progress() {
 void PacketMatcher::drain() {
   // An end earlier than the progress of every open trace is final: every
   // event still to come is later. With no trace open, everything is final.
+  // (The buffer is taken, not shared, in case a callback adds events.)
+  std::vector<SettleQueue::Waiting> due = std::move(due_);
+  due.clear();
   while (!settle_queue_.empty()) {
     const bool passed = !progress_ || saturating_add(settle_queue_.first_slice(), 1) <= (*progress_ >> kSliceBits);
     if (!passed) break;
-    for (const SettleQueue::Waiting& waiting : settle_queue_.pop_first_slice()) {
-      Record& record = records_[waiting.record];
-      if (record.generation == waiting.generation && record.queued) emit(record);
-    }
+    settle_queue_.pop_first_slice(due);
   }
+  // A due record was last touched when its pair completed, long before in
+  // reading order: its cache line is fetched a few records ahead.
+  constexpr std::size_t kAhead = 8;
+  for (std::size_t i = 0; i < due.size(); ++i) {
+    if (i + kAhead < due.size()) __builtin_prefetch(&records_[due[i + kAhead].record]);
+    Record& record = records_[due[i].record];
+    if (record.generation == due[i].generation && record.queued) emit(record);
+  }
+  due_ = std::move(due);
   // Expiry needs an open trace: once all are closed, what is left is
   // "unmatched at the end", not expired. Settling runs first, and a key
   // settles no later than it expires (its later end is not newer than its

@@ -185,6 +185,7 @@ class PacketMatcher {
   ChunkedPool<Endpoints> endpoints_;  // strict key only: parallel to records_ (ensure(), never allocate())
   KeyIndex index_;                    // key -> record number
   SettleQueue settle_queue_;  // by the later kept end: emitted once progress passes it
+  std::vector<SettleQueue::Waiting> due_;  // drain()'s buffer, kept for its capacity
   // One item per live record when bounded, roughly in time order: {newest
   // time when queued, record}. A record is dropped when its item reaches the
   // front and progress has passed its newest time + horizon; an item behind a

@@ -51,16 +51,18 @@ class SettleQueue {
     return (number << kPageBits) | static_cast<int64_t>(page->first);
   }
 
-  // Removes the earliest slice and returns its records; precondition: !empty().
-  std::vector<Waiting> pop_first_slice() {
+  // Removes the earliest slice and appends its records to `out`, so that a
+  // caller can gather several slices and work through them in one pass;
+  // precondition: !empty().
+  void pop_first_slice(std::vector<Waiting>& out) {
     first_slice();
     const auto first_page = pages_.begin();
     Page& page = *first_page->second;
-    std::vector<Waiting> out = std::move(page.slices[page.first]);
-    page.slices[page.first] = {};
-    page.waiting -= out.size();
+    std::vector<Waiting>& slice = page.slices[page.first];
+    out.insert(out.end(), slice.begin(), slice.end());
+    page.waiting -= slice.size();
+    slice = {};
     if (page.waiting == 0) pages_.erase(first_page);
-    return out;
   }
 
  private:

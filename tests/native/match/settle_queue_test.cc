@@ -45,7 +45,9 @@ TEST(SettleQueueTest, GivesBackEverySliceInTimeOrder) {
     ASSERT_GT(slice, last);
     ASSERT_EQ(slice, want.begin()->first);
     std::vector<uint32_t> got;
-    for (const SettleQueue::Waiting& w : queue.pop_first_slice()) {
+    std::vector<SettleQueue::Waiting> popped_slice;
+    queue.pop_first_slice(popped_slice);
+    for (const SettleQueue::Waiting& w : popped_slice) {
       EXPECT_EQ(w.time >> SettleQueue::kSliceBits, slice);
       EXPECT_EQ(w.generation, 7U);
       got.push_back(w.record);
@@ -61,6 +63,25 @@ TEST(SettleQueueTest, GivesBackEverySliceInTimeOrder) {
   }
   EXPECT_TRUE(want.empty());
   EXPECT_EQ(popped, record);
+}
+
+TEST(SettleQueueTest, PoppingAppendsSoSeveralSlicesGatherInOneBuffer) {
+  SettleQueue queue;
+  constexpr model::Nanoseconds kSlice = model::Nanoseconds{1} << SettleQueue::kSliceBits;
+  queue.push({5 * kSlice + 1, 50, 1});
+  queue.push({3 * kSlice + 2, 30, 1});
+  queue.push({3 * kSlice + 9, 31, 1});
+  std::vector<SettleQueue::Waiting> gathered{{0, 99, 0}};  // what the buffer held stays
+  queue.pop_first_slice(gathered);
+  ASSERT_EQ(queue.first_slice(), 5);
+  queue.pop_first_slice(gathered);
+  EXPECT_TRUE(queue.empty());
+  std::vector<uint32_t> records;
+  for (const SettleQueue::Waiting& w : gathered) records.push_back(w.record);
+  ASSERT_EQ(records.size(), 4U);
+  EXPECT_EQ(records[0], 99U);
+  std::sort(records.begin() + 1, records.begin() + 3);
+  EXPECT_EQ(records, (std::vector<uint32_t>{99, 30, 31, 50}));
 }
 
 }  // namespace
