@@ -8,8 +8,10 @@ ConcurrentMatcher::ConcurrentMatcher(MatchOptions options, std::size_t trace_cou
                                      PacketMatcher::MatchCallback on_match)
     : options_(options), on_match_(std::move(on_match)) {
   const std::size_t count = std::max<std::size_t>(shards, 1);
-  PacketMatcher::MatchCallback serialized;
-  if (on_match_) {
+  // One shard's lock already serializes its callbacks; several shards share
+  // a lock for theirs.
+  PacketMatcher::MatchCallback serialized = on_match_;
+  if (on_match_ && count > 1) {
     serialized = [this](const MatchedMessage& message) {
       const std::lock_guard lock(callback_mutex_);
       on_match_(message);
