@@ -163,7 +163,32 @@ void CtfTraceReader::fail(std::string problem) {
   sink_.trace_closed(index_);
 }
 
+namespace {
+
+// Lends the calling thread's batch buffer to a reader for one step. A step
+// ends with its batch handed to the sink, or abandoned with its trace.
+class BorrowedBatch {
+ public:
+  explicit BorrowedBatch(std::vector<match::PacketEvent>& batch) : batch_(batch) { batch_.swap(buffer()); }
+  ~BorrowedBatch() {
+    batch_.clear();
+    batch_.swap(buffer());
+  }
+  BorrowedBatch(const BorrowedBatch&) = delete;
+  BorrowedBatch& operator=(const BorrowedBatch&) = delete;
+
+ private:
+  static std::vector<match::PacketEvent>& buffer() {
+    thread_local std::vector<match::PacketEvent> per_thread;
+    return per_thread;
+  }
+  std::vector<match::PacketEvent>& batch_;
+};
+
+}  // namespace
+
 CtfTraceReader::State CtfTraceReader::step(std::size_t rounds) {
+  const BorrowedBatch borrowed(batch_);
   try {
     return read_some(rounds);
   } catch (const std::exception& e) {

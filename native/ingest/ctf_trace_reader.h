@@ -170,6 +170,11 @@ class CtfTraceReader {
   std::array<CachedDecoder, kDecoderSlots> decoder_slots_{};
   std::size_t decoder_slots_used_ = 0;
 
+  // Network events not yet handed to the sink; empty between steps. During
+  // a step it holds the stepping thread's buffer (step() swaps it in and
+  // out): one warm buffer per worker instead of one per trace, which rotated
+  // out of the cache between a trace's turns and made every event a write
+  // miss.
   std::vector<match::PacketEvent> batch_;
   model::Nanoseconds progress_ = INT64_MIN;
   std::atomic<uint64_t> bytes_read_{0};

@@ -256,6 +256,31 @@ TEST_F(BadInput, ASinkThatThrowsFailsOnlyItsTrace) {
   EXPECT_EQ(sink.inner.closed.count(1), 1u);
 }
 
+// Readers on one worker share its batch buffer: the events a failing trace
+// left in it must not reach the sink as another trace's.
+TEST_F(BadInput, AnAbandonedTraceLeavesNothingBehindForTheNextReaderOfItsThread) {
+  const TraceSource good{(root() / "good_a").string(), "good_a", std::nullopt};
+  testing::RecordingSink alone;
+  read_experiment({good}, {}, alone);
+  ASSERT_FALSE(alone.events.empty());
+
+  ReadOptions one_worker;
+  one_worker.jobs = 1;
+  one_worker.rounds_per_step = 1;  // the two traces take turns on the one thread
+  ThrowingSink sink(1);
+  const ExperimentReport report =
+      read_experiment({good, {(root() / "good_b").string(), "good_b", std::nullopt}}, one_worker, sink);
+  EXPECT_EQ(report.traces[0].status, TraceStatus::kComplete);
+  EXPECT_NE(report.traces[1].status, TraceStatus::kComplete);
+  // Every event the sink took is trace 0's (RecordingSink checks each
+  // batch's trace), and they are exactly those of trace 0 read alone.
+  ASSERT_EQ(sink.inner.events.size(), alone.events.size());
+  for (std::size_t i = 0; i < alone.events.size(); ++i) {
+    EXPECT_EQ(sink.inner.events[i].time, alone.events[i].time) << "event " << i;
+    EXPECT_EQ(sink.inner.events[i].tcp.seq, alone.events[i].tcp.seq) << "event " << i;
+  }
+}
+
 TEST_F(BadInput, AProgressCallbackThatThrowsStopsTheReadingCleanly) {
   const std::vector<TraceSource> traces = {{(root() / "good_a").string(), "good_a", std::nullopt},
                                            {(root() / "good_b").string(), "good_b", std::nullopt}};
