@@ -39,7 +39,12 @@ class SettleQueue {
     std::unique_ptr<Page>& page = pages_[slice >> kPageBits];
     if (!page) page = std::make_unique<Page>();
     const auto index = static_cast<std::size_t>(slice & (kPageSlices - 1));
-    page->slices[index].push_back(waiting);
+    std::vector<Waiting>& records = page->slices[index];
+    if (records.capacity() == 0 && !spare_.empty()) {
+      records = std::move(spare_.back());
+      spare_.pop_back();
+    }
+    records.push_back(waiting);
     ++page->waiting;
     if (index < page->first) page->first = index;
   }
@@ -61,6 +66,8 @@ class SettleQueue {
     std::vector<Waiting>& slice = page.slices[page.first];
     out.insert(out.end(), slice.begin(), slice.end());
     page.waiting -= slice.size();
+    slice.clear();
+    if (spare_.size() < kMaxSpare) spare_.push_back(std::move(slice));
     slice = {};
     if (page.waiting == 0) pages_.erase(first_page);
   }
@@ -74,6 +81,11 @@ class SettleQueue {
     std::size_t waiting = 0;  // records in all slices
   };
   std::map<int64_t, std::unique_ptr<Page>> pages_;  // by slice >> kPageBits
+  // Emptied slices' buffers, reused by the next slices that fill: a slice
+  // per millisecond allocating and freeing its own buffer cost a malloc and
+  // a free, on cold memory, per record or two.
+  static constexpr std::size_t kMaxSpare = 1024;
+  std::vector<std::vector<Waiting>> spare_;
 };
 
 }  // namespace tracesync::match
