@@ -33,11 +33,13 @@ inline Result match_sorted(std::vector<PacketEvent> events, KeyKind kind, const 
     std::vector<PacketEvent> sends, receives;  // in sorted order
   };
   std::vector<std::pair<PacketKey, Ends>> keys;  // in order of first appearance
-  std::map<std::vector<uint8_t>, std::size_t> index;
+  // Keys as byte strings (a map keyed by std::vector<uint8_t> draws a
+  // false -Wstringop-overread from GCC 12 at -O3).
+  std::map<std::string, std::size_t> index;
   auto bytes_of = [](const PacketKey& key) {
-    std::vector<uint8_t> out;
+    std::string out;
     auto put = [&](uint64_t v, int n) {
-      for (int i = 0; i < n; ++i) out.push_back(static_cast<uint8_t>(v >> (8 * i)));
+      for (int i = 0; i < n; ++i) out.push_back(static_cast<char>(static_cast<uint8_t>(v >> (8 * i))));
     };
     put(key.tcp.seq, 4);
     put(key.tcp.ack_seq, 4);
