@@ -1,7 +1,6 @@
 #pragma once
 
 #include <cstddef>
-#include <cstdlib>
 #include <new>
 #include <vector>
 
@@ -29,8 +28,8 @@ class HugePageAllocator {
   T* allocate(std::size_t n) {
     const std::size_t bytes = n * sizeof(T);
     if (!wants_huge_pages(bytes)) return static_cast<T*>(::operator new(bytes, std::align_val_t{alignof(T)}));
-    void* block = std::aligned_alloc(kHugePage, round_up(bytes));
-    if (block == nullptr) throw std::bad_alloc();
+    // Aligned to a huge page, so that the kernel can back it with them.
+    void* block = ::operator new(round_up(bytes), std::align_val_t{kHugePage});
 #ifdef MADV_HUGEPAGE
     madvise(block, round_up(bytes), MADV_HUGEPAGE);  // a hint: failure only costs speed
 #endif
@@ -38,10 +37,11 @@ class HugePageAllocator {
   }
 
   void deallocate(T* p, std::size_t n) {
-    if (!wants_huge_pages(n * sizeof(T))) {
+    const std::size_t bytes = n * sizeof(T);
+    if (!wants_huge_pages(bytes)) {
       ::operator delete(p, std::align_val_t{alignof(T)});
     } else {
-      std::free(p);
+      ::operator delete(p, std::align_val_t{kHugePage});
     }
   }
 

@@ -17,6 +17,7 @@
 
 #include "brute_force_network.h"
 #include "network/baseline_network.h"
+#include "numbered_id.h"
 
 namespace tracesync::network {
 namespace {
@@ -68,7 +69,7 @@ class Sequence {
 
   void add_vertex() {
     // Ids unrelated to indices (and reused prefixes), so byte-wise id order matters.
-    std::string id = "d" + std::to_string(rng_() % 1000);
+    std::string id = testutil::numbered_id("d", rng_() % 1000);
     while (used_.contains(id)) id += "x";
     used_.insert(id);
     incremental_.add_vertex(id);
@@ -180,8 +181,8 @@ TEST(IncrementalNetworkTest, LongRunsOfNonTreeUpdatesKeepTheLatestEstimates) {
   oracle::BruteForceNetwork oracle;
   constexpr Vertex kVertices = 14;
   for (Vertex v = 0; v < kVertices; ++v) {
-    network.add_vertex("v" + std::to_string(v));
-    oracle.add_vertex("v" + std::to_string(v));
+    network.add_vertex(testutil::numbered_id("v", v));
+    oracle.add_vertex(testutil::numbered_id("v", v));
   }
   const auto estimate = [&](double weight) {
     const auto offset = static_cast<int64_t>(rng() % 2'000'001) - 1'000'000;

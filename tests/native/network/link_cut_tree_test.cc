@@ -14,6 +14,7 @@
 
 #include "brute_force_network.h"
 #include "network/edge_order.h"
+#include "numbered_id.h"
 
 namespace tracesync::network {
 namespace {
@@ -96,7 +97,7 @@ TEST_P(LinkCutTreeRandomTest, MatchesNaiveForest) {
   const std::size_t n = 2 + pick(28);
   // Ids in an order unrelated to indices, so tie-breaks exercise the ids.
   std::vector<std::string> ids;
-  for (std::size_t i = 0; i < n; ++i) ids.push_back("v" + std::to_string((i * 7919) % 1009));
+  for (std::size_t i = 0; i < n; ++i) ids.push_back(testutil::numbered_id("v", (i * 7919) % 1009));
   LinkCutTree tree(ids);
   for (std::size_t i = 0; i < n; ++i) tree.add_vertex();
   NaiveForest naive(n);
@@ -212,7 +213,7 @@ TEST(LinkCutTreeTest, LongPathKeepsSizesAndMaxima) {
   // deep splay trees, many re-rootings.
   const std::size_t n = 2000;
   std::vector<std::string> ids;
-  for (std::size_t i = 0; i < n; ++i) ids.push_back("h" + std::to_string(100000 + i));
+  for (std::size_t i = 0; i < n; ++i) ids.push_back(testutil::numbered_id("h", 100000 + i));
   LinkCutTree tree(ids);
   for (std::size_t i = 0; i < n; ++i) tree.add_vertex();
   std::vector<Vertex> order(n - 1);

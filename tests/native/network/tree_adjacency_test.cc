@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "network/spanning_forest.h"
+#include "numbered_id.h"
 
 namespace tracesync::network {
 namespace {
@@ -35,7 +36,7 @@ std::set<Edge> listed_edges(SpanningForest& forest) {
 
 TEST(TreeAdjacencyTest, NeighbourListsFollowLinksCutsAndNewVertices) {
   SpanningForest forest;
-  for (int i = 0; i < 5; ++i) forest.add_vertex("h" + std::to_string(i));
+  for (int i = 0; i < 5; ++i) forest.add_vertex(testutil::numbered_id("h", i));
   forest.set_edge(0, 1, weighing(5));
   forest.set_edge(1, 2, weighing(4));
   forest.set_edge(2, 3, weighing(3));

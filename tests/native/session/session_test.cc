@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "numbered_id.h"
 #include "session/synchronization.h"
 
 #include <random>
@@ -115,7 +116,7 @@ TEST(Session, SnapshotsTakenAlongTheWayEqualOneTakenAtTheEnd) {
         const int b = (a + 1 + static_cast<int>(rng() % 4)) % 5;
         const int64_t t = chunk * 1'000'000 + i * 20'000 + static_cast<int64_t>(rng() % 1000);
         const int64_t delay = 5'000 + static_cast<int64_t>(rng() % 3000);
-        const auto host = [](int h) { return "h" + std::to_string(h); };
+        const auto host = [](int h) { return testutil::numbered_id("h", h); };
         // Host h's clock runs h ppm fast and h us ahead.
         const auto clock = [](int h, int64_t true_time) { return true_time + true_time * h / 1'000'000 + h * 1000; };
         along.add_host_message(host(a), clock(a, t), host(b), clock(b, t + delay));
