@@ -196,10 +196,12 @@ void PacketMatcher::drain() {
   // (The buffer is taken, not shared, in case a callback adds events.)
   std::vector<SettleQueue::Waiting> due = std::move(due_);
   due.clear();
-  while (!settle_queue_.empty()) {
-    const bool passed = !progress_ || saturating_add(settle_queue_.first_slice(), 1) <= (*progress_ >> kSliceBits);
-    if (!passed) break;
-    settle_queue_.pop_first_slice(due);
+  if (!progress_) {
+    settle_queue_.pop_all(due);
+  } else {
+    // A slice leaves once progress has passed its end: every record before
+    // the slice progress is in.
+    settle_queue_.pop_earlier_than((*progress_ >> kSliceBits) * kSettleSlice, due);
   }
   // A due record was last touched when its pair completed, long before in
   // reading order: its cache line is fetched a few records ahead.

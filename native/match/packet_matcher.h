@@ -150,7 +150,7 @@ class PacketMatcher {
       (direction == Direction::kSend ? send_trace : receive_trace) = end.trace;
     }
   };
-  static constexpr int kSliceBits = SettleQueue::kSliceBits;
+  static constexpr int kSliceBits = 20;
   static_assert(kSettleSlice == model::Nanoseconds{1} << kSliceBits);
 
   // A key and its hash, as looked up in index_.

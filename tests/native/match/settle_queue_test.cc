@@ -1,87 +1,114 @@
-// The settle queue gives back every record once, slice by slice in time
-// order, whatever the order of the pushes and however far apart the times
-// (negative ones, clocks days apart, pages emptied and refilled).
+// The settle queue gives back every record once, in time order, as soon as
+// the limit has passed it and not before, whatever the order of the pushes
+// and however far apart the times (negative ones, clocks days apart),
+// across sealed, merged and partly emptied runs.
 
 #include "match/settle_queue.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <map>
 #include <random>
+#include <utility>
 #include <vector>
 
 namespace tracesync::match {
 namespace {
 
-TEST(SettleQueueTest, GivesBackEverySliceInTimeOrder) {
-  std::mt19937_64 rng(5);
-  SettleQueue queue;
-  std::map<int64_t, std::vector<uint32_t>> want;  // slice -> records
-  const model::Nanoseconds bases[] = {-3'000'000'000, 0, 4'000'000'000, 86'400'000'000'000 * 3};
-  uint32_t record = 0;
-  const auto push_some = [&](int count) {
-    for (int i = 0; i < count; ++i) {
-      const model::Nanoseconds time =
-          bases[rng() % 4] + static_cast<model::Nanoseconds>(rng() % 20'000'000'000) - 10'000'000'000;
-      queue.push({time, record, 7});
-      want[time >> SettleQueue::kSliceBits].push_back(record);
-      ++record;
-    }
-  };
-  push_some(20'000);
-  std::size_t popped = 0;
-  int pops = 0;
-  int64_t last = INT64_MIN;
-  while (!queue.empty()) {
-    // Interleave pushes with pops, as reading does (later ones only, as progress promises).
-    if (pops % 50 == 49) {
-      const model::Nanoseconds time = (last + 1) * (int64_t{1} << SettleQueue::kSliceBits) + 12'345;
-      queue.push({time, record, 7});
-      want[time >> SettleQueue::kSliceBits].push_back(record);
-      ++record;
-    }
-    const int64_t slice = queue.first_slice();
-    ASSERT_GT(slice, last);
-    ASSERT_EQ(slice, want.begin()->first);
-    std::vector<uint32_t> got;
-    std::vector<SettleQueue::Waiting> popped_slice;
-    queue.pop_first_slice(popped_slice);
-    for (const SettleQueue::Waiting& w : popped_slice) {
-      EXPECT_EQ(w.time >> SettleQueue::kSliceBits, slice);
-      EXPECT_EQ(w.generation, 7U);
-      got.push_back(w.record);
-    }
-    std::vector<uint32_t> expected = want.begin()->second;
-    std::sort(got.begin(), got.end());
-    std::sort(expected.begin(), expected.end());
-    ASSERT_EQ(got, expected) << "slice " << slice;
-    want.erase(want.begin());
-    popped += got.size();
-    ++pops;
-    last = slice;
+using Pending = std::multimap<model::Nanoseconds, uint32_t>;  // time -> record
+
+// Pops what is earlier than `limit` and checks it against `pending`, which
+// loses those records.
+void expect_pop(SettleQueue& queue, model::Nanoseconds limit, Pending& pending) {
+  std::vector<SettleQueue::Waiting> popped;
+  queue.pop_earlier_than(limit, popped);
+  // In time order, equal times by record number.
+  std::vector<std::pair<model::Nanoseconds, uint32_t>> got;
+  for (const SettleQueue::Waiting& w : popped) {
+    EXPECT_EQ(w.generation, w.record * 3);
+    got.emplace_back(w.time, w.record);
   }
-  EXPECT_TRUE(want.empty());
-  EXPECT_EQ(popped, record);
+  std::vector<std::pair<model::Nanoseconds, uint32_t>> want;
+  for (auto it = pending.begin(); it != pending.end() && it->first < limit;) {
+    want.emplace_back(*it);
+    it = pending.erase(it);
+  }
+  std::sort(want.begin(), want.end());
+  ASSERT_EQ(got, want) << "limit " << limit;
 }
 
-TEST(SettleQueueTest, PoppingAppendsSoSeveralSlicesGatherInOneBuffer) {
+TEST(SettleQueueTest, GivesBackEveryRecordOnceWhenTheLimitHasPassedIt) {
+  for (const uint64_t seed : {1, 2, 3, 4, 5}) {
+    std::mt19937_64 rng(seed);
+    SettleQueue queue;
+    Pending pending;
+    const model::Nanoseconds bases[] = {-3'000'000'000, 0, 4'000'000'000, 86'400'000'000'000 * 3};
+    uint32_t record = 0;
+    model::Nanoseconds limit = INT64_MIN;
+    const auto push = [&](model::Nanoseconds time) {
+      queue.push({time, record, record * 3});
+      pending.emplace(time, record);
+      ++record;
+    };
+    for (int round = 0; round < 400; ++round) {
+      // Records pushed are never earlier than the limit (progress only moves on).
+      const int pushes = static_cast<int>(rng() % 200);
+      for (int i = 0; i < pushes; ++i) {
+        const model::Nanoseconds time =
+            bases[rng() % 4] + static_cast<model::Nanoseconds>(rng() % 20'000'000'000) - 10'000'000'000;
+        push(std::max(time, limit));
+      }
+      // The limit moves on by little (often nothing is due) or by a lot.
+      const model::Nanoseconds step = rng() % 3 == 0 ? static_cast<model::Nanoseconds>(rng() % 100'000'000'000'000)
+                                                     : static_cast<model::Nanoseconds>(rng() % 50'000'000);
+      if (limit == INT64_MIN) {
+        limit = -20'000'000'000;
+      } else {
+        limit = std::min(limit + step, INT64_MAX / 2);
+      }
+      if (rng() % 2 == 0) push(limit);  // at the limit: not due yet
+      expect_pop(queue, limit, pending);
+      if (testing::Test::HasFatalFailure()) return;
+      EXPECT_EQ(queue.empty(), pending.empty());
+    }
+    std::vector<SettleQueue::Waiting> rest;
+    queue.pop_all(rest);
+    EXPECT_EQ(rest.size(), pending.size()) << "seed " << seed;
+    EXPECT_TRUE(queue.empty());
+  }
+}
+
+TEST(SettleQueueTest, PoppingAppendsSoSeveralPopsGatherInOneBuffer) {
   SettleQueue queue;
-  constexpr model::Nanoseconds kSlice = model::Nanoseconds{1} << SettleQueue::kSliceBits;
-  queue.push({5 * kSlice + 1, 50, 1});
-  queue.push({3 * kSlice + 2, 30, 1});
-  queue.push({3 * kSlice + 9, 31, 1});
+  queue.push({50, 5, 1});
+  queue.push({30, 3, 1});
+  queue.push({31, 4, 1});
   std::vector<SettleQueue::Waiting> gathered{{0, 99, 0}};  // what the buffer held stays
-  queue.pop_first_slice(gathered);
-  ASSERT_EQ(queue.first_slice(), 5);
-  queue.pop_first_slice(gathered);
+  queue.pop_earlier_than(31, gathered);
+  queue.pop_earlier_than(30, gathered);  // nothing new is due
+  queue.pop_earlier_than(51, gathered);
   EXPECT_TRUE(queue.empty());
   std::vector<uint32_t> records;
   for (const SettleQueue::Waiting& w : gathered) records.push_back(w.record);
-  ASSERT_EQ(records.size(), 4U);
-  EXPECT_EQ(records[0], 99U);
-  std::sort(records.begin() + 1, records.begin() + 3);
-  EXPECT_EQ(records, (std::vector<uint32_t>{99, 30, 31, 50}));
+  EXPECT_EQ(records, (std::vector<uint32_t>{99, 3, 4, 5}));
+}
+
+TEST(SettleQueueTest, PopAllTakesEvenTheExtremeTimes) {
+  SettleQueue queue;
+  queue.push({INT64_MAX, 1, 0});
+  queue.push({INT64_MIN, 2, 0});
+  std::vector<SettleQueue::Waiting> out;
+  queue.pop_earlier_than(INT64_MIN, out);
+  EXPECT_TRUE(out.empty());
+  queue.pop_earlier_than(INT64_MAX, out);
+  ASSERT_EQ(out.size(), 1U);
+  EXPECT_EQ(out[0].record, 2U);
+  queue.pop_all(out);
+  ASSERT_EQ(out.size(), 2U);
+  EXPECT_EQ(out[1].record, 1U);
+  EXPECT_TRUE(queue.empty());
 }
 
 }  // namespace
