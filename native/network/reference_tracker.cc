@@ -7,6 +7,7 @@ namespace tracesync::network {
 void ReferenceTracker::add_vertex(Vertex v) {
   islands_.push_back(Island{v, std::nullopt, std::nullopt, v});
   zero_neighbours_.emplace_back();
+  has_zero_edge_.push_back(false);
   visit_mark_.push_back(0);
 }
 
@@ -20,16 +21,21 @@ bool ReferenceTracker::add_zero_edge(const ForestEdge& edge) {
   if (edge.weight != 0) return false;
   zero_neighbours_[edge.low].push_back(edge.high);
   zero_neighbours_[edge.high].push_back(edge.low);
+  has_zero_edge_[edge.low] = has_zero_edge_[edge.high] = true;
   return true;
 }
 
 bool ReferenceTracker::remove_zero_edge(const ForestEdge& edge) {
+  // The edge's weight may be its new one (a reweighted edge): look it up.
+  if (!has_zero_edge_[edge.low]) return false;
   auto& low = zero_neighbours_[edge.low];
   const auto it = std::find(low.begin(), low.end(), edge.high);
   if (it == low.end()) return false;
   low.erase(it);
   auto& high = zero_neighbours_[edge.high];
   high.erase(std::find(high.begin(), high.end(), edge.low));
+  has_zero_edge_[edge.low] = !low.empty();
+  has_zero_edge_[edge.high] = !high.empty();
   return true;
 }
 
@@ -114,6 +120,7 @@ void ReferenceTracker::choose_reference(Island& island) {
   for (std::size_t i = 0; i < queue_.size(); ++i) {
     const Vertex v = queue_[i];
     if (forest_->id(v) < forest_->id(best)) best = v;
+    if (!has_zero_edge_[v]) continue;
     for (const Vertex next : zero_neighbours_[v]) enqueue(next);
   }
   island.reference = best;

@@ -42,6 +42,7 @@ class ReferenceTracker {
   void reserve(std::size_t vertices) {
     islands_.reserve(vertices);
     zero_neighbours_.reserve(vertices);
+    has_zero_edge_.reserve(vertices);
     visit_mark_.reserve(vertices);
   }
   // Registers the vertex just added to the forest, alone in its island.
@@ -71,6 +72,11 @@ class ReferenceTracker {
   SpanningForest* forest_;
   std::vector<Island> islands_;                     // by island representative
   std::vector<std::vector<Vertex>> zero_neighbours_;  // along zero-weight tree edges
+  // Whether a vertex's zero_neighbours_ list is not empty. Real links never
+  // weigh 0, yet every edge entering or leaving the tree looked its ends'
+  // lists up: 24-byte headers spread over every vertex, a cache and TLB
+  // miss each. These bits stay in the cache.
+  std::vector<bool> has_zero_edge_;
   std::vector<uint32_t> visit_mark_;
   uint32_t visit_round_ = 0;
   std::vector<Vertex> queue_;
