@@ -8,20 +8,54 @@ ConcurrentMatcher::ConcurrentMatcher(MatchOptions options, std::size_t trace_cou
                                      PacketMatcher::MatchCallback on_match)
     : options_(options), on_match_(std::move(on_match)) {
   const std::size_t count = std::max<std::size_t>(shards, 1);
-  // One shard's lock already serializes its callbacks; several shards share
-  // a lock for theirs.
-  PacketMatcher::MatchCallback serialized = on_match_;
+  // One shard emits in order, under its own lock. Several shards hold
+  // their messages here until release() can merge them in order.
+  PacketMatcher::MatchCallback per_shard = on_match_;
   if (on_match_ && count > 1) {
-    serialized = [this](const MatchedMessage& message) {
+    per_shard = [this](const MatchedMessage& message) {
       const std::lock_guard lock(callback_mutex_);
-      on_match_(message);
+      held_.push_back(message);
     };
   }
   for (std::size_t i = 0; i < count; ++i) {
     auto shard = std::make_unique<Shard>();
-    shard->matcher = std::make_unique<PacketMatcher>(options, trace_count, serialized);
+    shard->matcher = std::make_unique<PacketMatcher>(options, trace_count, per_shard);
+    emitted_below_.push_back(shard->matcher->emitted_below());
     shards_.push_back(std::move(shard));
   }
+}
+
+template <typename Operation>
+void ConcurrentMatcher::on_shard(std::size_t index, Operation operation) {
+  Shard& shard = *shards_[index];
+  std::optional<model::Nanoseconds> limit;
+  {
+    const std::lock_guard lock(shard.mutex);
+    operation(*shard.matcher);
+    limit = shard.matcher->emitted_below();
+  }
+  if (shards_.size() == 1 || !on_match_) return;
+  const std::lock_guard lock(callback_mutex_);
+  release(index, limit);
+}
+
+void ConcurrentMatcher::release(std::size_t shard, std::optional<model::Nanoseconds> limit) {
+  // Limits only grow, but two threads may report one shard's out of order.
+  std::optional<model::Nanoseconds>& known = emitted_below_[shard];
+  if (known && (!limit || *limit > *known)) known = limit;
+  std::optional<model::Nanoseconds> all_below;  // nullopt: every shard is done
+  for (const auto& below : emitted_below_) {
+    if (below) all_below = std::min(all_below.value_or(INT64_MAX), *below);
+  }
+  const auto ready = all_below ? std::partition(held_.begin(), held_.end(),
+                                                [&](const MatchedMessage& m) { return m.settles() < *all_below; })
+                               : held_.end();
+  if (ready == held_.begin()) return;
+  // Out of held_ before the callback runs: it may throw.
+  std::vector<MatchedMessage> out(held_.begin(), ready);
+  held_.erase(held_.begin(), ready);
+  std::sort(out.begin(), out.end(), emitted_before);
+  for (const MatchedMessage& message : out) on_match_(message);
 }
 
 void ConcurrentMatcher::set_domain(TraceIndex trace, const std::string& domain_id) {
@@ -33,10 +67,10 @@ void ConcurrentMatcher::set_domain(TraceIndex trace, const std::string& domain_i
 
 void ConcurrentMatcher::add(TraceIndex trace, std::span<const PacketEvent> events, model::Nanoseconds progress) {
   if (shards_.size() == 1) {
-    Shard& shard = *shards_.front();
-    const std::lock_guard lock(shard.mutex);
-    shard.matcher->add(events);
-    shard.matcher->advance(trace, progress);
+    on_shard(0, [&](PacketMatcher& matcher) {
+      matcher.add(events);
+      matcher.advance(trace, progress);
+    });
     return;
   }
   // Split by key; events that are not TCP have no key and go to shard 0.
@@ -49,25 +83,19 @@ void ConcurrentMatcher::add(TraceIndex trace, std::span<const PacketEvent> event
     split[shard].push_back(event);
   }
   for (std::size_t i = 0; i < shards_.size(); ++i) {
-    Shard& shard = *shards_[i];
-    const std::lock_guard lock(shard.mutex);
-    shard.matcher->add(std::span<const PacketEvent>(split[i]));
-    shard.matcher->advance(trace, progress);
+    on_shard(i, [&](PacketMatcher& matcher) {
+      matcher.add(std::span<const PacketEvent>(split[i]));
+      matcher.advance(trace, progress);
+    });
   }
 }
 
 void ConcurrentMatcher::close(TraceIndex trace) {
-  for (auto& shard : shards_) {
-    const std::lock_guard lock(shard->mutex);
-    shard->matcher->close(trace);
-  }
+  for (std::size_t i = 0; i < shards_.size(); ++i) on_shard(i, [&](PacketMatcher& matcher) { matcher.close(trace); });
 }
 
 void ConcurrentMatcher::finish() {
-  for (auto& shard : shards_) {
-    const std::lock_guard lock(shard->mutex);
-    shard->matcher->finish();
-  }
+  for (std::size_t i = 0; i < shards_.size(); ++i) on_shard(i, [](PacketMatcher& matcher) { matcher.finish(); });
 }
 
 MatchStatistics ConcurrentMatcher::total() const {

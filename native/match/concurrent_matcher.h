@@ -3,6 +3,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -17,7 +18,10 @@ namespace tracesync::match {
 // progress, so each applies the matching rules exactly as one matcher would
 // to its keys; the keys being disjoint, the statistics simply add up.
 //
-// The callback runs on the feeding threads but never twice at once.
+// The callback runs on the feeding threads but never twice at once, and
+// sees the messages in emitted_before order, as from one matcher: each
+// shard's messages wait until every shard has emitted what settles before
+// them, so how threads interleave changes nothing downstream.
 class ConcurrentMatcher {
  public:
   ConcurrentMatcher(MatchOptions options, std::size_t trace_count, std::size_t shards,
@@ -40,11 +44,23 @@ class ConcurrentMatcher {
     std::mutex mutex;
     std::unique_ptr<PacketMatcher> matcher;
   };
+  // After an operation on shard `shard` left it complete below `limit`
+  // (PacketMatcher::emitted_below), hands on every held message that all
+  // shards are complete below, in order. Called with callback_mutex_ held.
+  void release(std::size_t shard, std::optional<model::Nanoseconds> limit);
+  // Runs `operation` on one shard under its lock, then releases what it settled.
+  template <typename Operation>
+  void on_shard(std::size_t shard, Operation operation);
 
   MatchOptions options_;
   PacketMatcher::MatchCallback on_match_;
-  std::mutex callback_mutex_;
   std::vector<std::unique_ptr<Shard>> shards_;
+  // With several shards, guarded by callback_mutex_: messages emitted by
+  // their shard and not yet handed on, and how far each shard is complete
+  // (nullopt: all of it).
+  std::mutex callback_mutex_;
+  std::vector<MatchedMessage> held_;
+  std::vector<std::optional<model::Nanoseconds>> emitted_below_;
 };
 
 }  // namespace tracesync::match

@@ -131,29 +131,41 @@ void PacketMatcher::add_hashed(const PacketEvent& event, const HashedKey& key) {
   const End end{event.time, event.trace};
   const End kept = is_send ? record.send() : record.receive();
   ++(is_send ? record.sends : record.receives);
+  bool settles_earlier = false;  // a queued pair's later end was replaced
   if (!kept.present()) {
     record.set(event.direction, end);
   } else if (end < kept && !record.emitted) {
     count_repeat(record, event.direction, kept.trace);  // the former first one is the repeat
+    const model::Nanoseconds before = record.message().settles();
     record.set(event.direction, end);
+    settles_earlier = record.queued && record.message().settles() < before;
   } else {
     count_repeat(record, event.direction, event.trace);
   }
 
-  if (record.send().present() && record.receive().present() && !record.emitted && !record.queued) {
-    const model::Nanoseconds settles = std::max(record.send_time, record.receive_time);
-    if (!progress_ || settles < *progress_) {
-      emit(record);  // final already
-    } else {
-      record.queued = true;
-      settle_queue_.push({settles, number, record.generation});
-    }
+  if (record.send().present() && record.receive().present() && !record.emitted &&
+      (!record.queued || settles_earlier)) {
+    queue(record, number);
   }
   // Progress only moves in advance / close / finish, which drain. Since
   // then, a record queued here settles at or after progress, so no slice
   // is due, and a new expiry item is due only if its event is older than
   // progress by the horizon: only a late event can make anything due.
   if (late) drain();
+}
+
+void PacketMatcher::queue(Record& record, uint32_t number) {
+  const model::Nanoseconds settles = record.message().settles();
+  if (!progress_ || settles < *progress_) {
+    emit(record);  // final already (a late event completed it)
+    return;
+  }
+  // Queued again because its pair settles earlier now: the item under the
+  // former time goes stale, so that the message leaves in its place in
+  // emitted_before order whichever end arrived first.
+  if (record.queued) ++record.generation;
+  record.queued = true;
+  settle_queue_.push({settles, number, record.generation});
 }
 
 void PacketMatcher::count_repeat(const Record& record, Direction direction, TraceIndex trace) {
@@ -203,6 +215,7 @@ void PacketMatcher::drain() {
     // the slice progress is in.
     settle_queue_.pop_earlier_than((*progress_ >> kSliceBits) * kSettleSlice, due);
   }
+  order_equal_times(due);
   // A due record was last touched when its pair completed, long before in
   // reading order: its cache line is fetched a few records ahead.
   constexpr std::size_t kAhead = 8;
@@ -226,6 +239,24 @@ void PacketMatcher::drain() {
     } else {
       expiry_queue_.push_back({newest, number});
     }
+  }
+}
+
+void PacketMatcher::order_equal_times(std::vector<SettleQueue::Waiting>& due) const {
+  // The queue orders equal times by record number, that is by arrival;
+  // emitted_before orders them by the messages themselves. Equal times are
+  // rare: a scan finds them.
+  for (std::size_t begin = 0; begin + 1 < due.size();) {
+    std::size_t end = begin + 1;
+    while (end < due.size() && due[end].time == due[begin].time) ++end;
+    if (end - begin > 1) {
+      // Stale items sort anywhere: they are skipped.
+      std::sort(due.begin() + static_cast<std::ptrdiff_t>(begin), due.begin() + static_cast<std::ptrdiff_t>(end),
+                [&](const SettleQueue::Waiting& a, const SettleQueue::Waiting& b) {
+                  return records_[a.record].message() < records_[b.record].message();
+                });
+    }
+    begin = end;
   }
 }
 

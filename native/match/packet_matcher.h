@@ -1,5 +1,6 @@
 #pragma once
 
+#include <algorithm>
 #include <deque>
 #include <functional>
 #include <map>
@@ -33,9 +34,23 @@ struct MatchedMessage {
   TraceIndex receive_trace = 0;
   model::Nanoseconds receive = 0;
 
+  // When the pair became final in a reading sorted by time: its later end
+  // (each end on its own clock, compared as recorded).
+  model::Nanoseconds settles() const { return std::max(send, receive); }
+
   friend bool operator==(const MatchedMessage&, const MatchedMessage&) = default;
   friend auto operator<=>(const MatchedMessage&, const MatchedMessage&) = default;
 };
+
+// The order matchers emit messages in, whatever order the events arrived
+// in: by settles(), then by send trace and time, then by receive trace and
+// time. The readers' interleaving, the number of threads and of shards do
+// not change it, so neither do the link estimates built from it.
+inline bool emitted_before(const MatchedMessage& a, const MatchedMessage& b) {
+  const model::Nanoseconds sa = a.settles();
+  const model::Nanoseconds sb = b.settles();
+  return sa != sb ? sa < sb : a < b;
+}
 
 // Pairs the TCP send and receive events of the traces of an experiment
 // (DESIGN.md, "Matching").
@@ -55,11 +70,12 @@ struct MatchedMessage {
 // When a message is emitted: once its pair can no longer change, i.e. both
 // kept ends are earlier than the progress of every trace still open (the
 // smallest w over open traces). An earlier send arriving later could
-// otherwise replace a pair already emitted. Waiting messages are grouped in
-// slices of kSettleSlice ns and a slice leaves whole once that progress has
-// passed its end, so a message may wait up to one slice longer than needed.
-// Messages are emitted during add / advance / close / finish, in no
-// particular order.
+// otherwise replace a pair already emitted. Waiting messages leave in
+// slices of kSettleSlice ns, a slice once that progress has passed its end,
+// so a message may wait up to one slice longer than needed. Messages are
+// emitted during add / advance / close / finish, in emitted_before order;
+// emitted_below() tells how far that order is complete. (An event that
+// breaks its trace's promise, below, may be emitted out of that order.)
 //
 // Bounded memory: an entry whose newest event is more than the horizon older
 // than the progress of every open trace is dropped; if it had one end only,
@@ -116,6 +132,12 @@ class PacketMatcher {
   std::map<LinkKey, MatchStatistics> link_statistics() const;
   // Keys held in memory now.
   std::size_t pending_keys() const { return index_.size(); }
+  // Every message that settles before this time has been emitted; nullopt
+  // once every trace is closed and every message has been emitted.
+  std::optional<model::Nanoseconds> emitted_below() const {
+    if (!progress_) return std::nullopt;
+    return (*progress_ >> kSliceBits) * kSettleSlice;
+  }
 
  private:
   static constexpr TraceIndex kNoTrace = UINT32_MAX;
@@ -128,7 +150,8 @@ class PacketMatcher {
   };
   // What is known of one key, in 64 bytes (the strict key's addresses and
   // ports live in endpoints_, under the same number). Numbers are reused; a
-  // number's generation changes on reuse, so stale queue items are seen.
+  // number's generation changes on reuse and when the record is queued
+  // again, so stale queue items are seen.
   struct Record {
     TcpFields tcp;
     bool queued = false;   // waits in settle_queue_
@@ -144,6 +167,7 @@ class PacketMatcher {
     uint32_t receives = 0;
 
     End send() const { return {send_time, send_trace}; }
+    MatchedMessage message() const { return {send_trace, send_time, receive_trace, receive_time}; }
     End receive() const { return {receive_time, receive_trace}; }
     void set(Direction direction, End end) {
       (direction == Direction::kSend ? send_time : receive_time) = end.time;
@@ -162,7 +186,9 @@ class PacketMatcher {
   void add_hashed(const PacketEvent& event, const HashedKey& key);
   uint32_t find_or_create(const HashedKey& key, model::Nanoseconds time);
   void count_repeat(const Record& record, Direction direction, TraceIndex trace);
+  void queue(Record& record, uint32_t number);
   void drain();
+  void order_equal_times(std::vector<SettleQueue::Waiting>& due) const;
   void emit(Record& record);
   void drop(uint32_t number);
   void recompute_progress();

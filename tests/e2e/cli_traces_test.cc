@@ -142,6 +142,23 @@ TEST(SyncTraces, OptionsThatMustNotChangeTheResult) {
   }
 }
 
+// Readers run in parallel and hand their messages to the estimators as
+// they settle; the estimators see them in one order whatever the threads
+// did, so every figure of the report, down to how many messages moved a
+// bound, is the same on every run and for any number of jobs.
+TEST(SyncTraces, TheReportIsTheSameForAnyNumberOfJobs) {
+  testing::TempDir dir;
+  simulate(dir, {"--hosts", "8", "--topology", "random", "--duration", "4", "--seed", "5"});
+  json one_job = sync({dir.path()}, {"--jobs", "1"});
+  ASSERT_EQ(one_job["options"]["jobs"], 1);
+  one_job["options"].erase("jobs");
+  for (const char* jobs : {"2", "3", "8", "8"}) {
+    json other = sync({dir.path()}, {"--jobs", jobs});
+    other["options"].erase("jobs");
+    EXPECT_EQ(other, one_job) << jobs << " jobs";
+  }
+}
+
 TEST(SyncTraces, DomainOverrideMergesTwoHostsIntoOneDomain) {
   testing::TempDir dir;
   simulate(dir, {"--hosts", "3", "--topology", "chain", "--duration", "2"});
