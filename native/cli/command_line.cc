@@ -8,6 +8,34 @@ namespace tracesync::cli {
 
 namespace po = boost::program_options;
 
+namespace {
+
+bool takes_unsigned(const po::value_semantic* semantic) {
+  return dynamic_cast<const po::typed_value<unsigned short>*>(semantic) != nullptr ||
+         dynamic_cast<const po::typed_value<unsigned>*>(semantic) != nullptr ||
+         dynamic_cast<const po::typed_value<unsigned long>*>(semantic) != nullptr ||
+         dynamic_cast<const po::typed_value<unsigned long long>*>(semantic) != nullptr;
+}
+
+// program_options reads "-1" into an unsigned option as its wrapped-around
+// value (4294967295 jobs, 18446744073709551611 messages): no option of ours
+// means that, so a negative number there is refused by name.
+std::string negative_unsigned(const po::parsed_options& parsed, const po::options_description& options) {
+  for (const po::option& given : parsed.options) {
+    const po::option_description* described = options.find_nothrow(given.string_key, false);
+    if (described == nullptr || !takes_unsigned(described->semantic().get())) continue;
+    for (const std::string& text : given.value) {
+      const std::size_t first = text.find_first_not_of(" \t");
+      if (first != std::string::npos && text[first] == '-') {
+        return "--" + given.string_key + " takes a whole number of 0 or more, not '" + text + "'";
+      }
+    }
+  }
+  return {};
+}
+
+}  // namespace
+
 std::string parse_arguments(const std::vector<std::string>& arguments, const po::options_description& options,
                             std::vector<std::string>* positionals, po::variables_map& values) {
   po::options_description all;
@@ -19,7 +47,9 @@ std::string parse_arguments(const std::vector<std::string>& arguments, const po:
     positional.add("positional-arguments", -1);
   }
   try {
-    po::store(po::command_line_parser(arguments).options(all).positional(positional).run(), values);
+    const po::parsed_options parsed = po::command_line_parser(arguments).options(all).positional(positional).run();
+    if (std::string problem = negative_unsigned(parsed, all); !problem.empty()) return problem;
+    po::store(parsed, values);
     po::notify(values);
   } catch (const po::error& e) {
     return e.what();

@@ -68,6 +68,10 @@ TEST(CliErrors, BadOptionsAreUsageErrors) {
       {{"--network", "magic"}, "--network must be 'incremental' or 'baseline'"},
       {{"--no-such-option"}, "unrecognised option"},
       {{"--history", "--format", "protobuf"}, "--history prints text or json"},
+      {{"--jobs", "-1"}, "--jobs takes a whole number of 0 or more, not '-1'"},
+      {{"--jobs=-2"}, "--jobs takes a whole number of 0 or more, not '-2'"},
+      {{"-j", " -3"}, "--jobs takes a whole number of 0 or more, not ' -3'"},
+      {{"--jobs", "1.5"}, "the argument ('1.5') for option '--jobs' is invalid"},
   };
   for (const auto& [extra, message] : cases) {
     std::vector<std::string> args = {"sync", "--matches", fixture("two_hosts_hand.txt")};
@@ -152,6 +156,12 @@ TEST(CliBench, UsageErrors) {
       {{"bench", "network", "--sizes", "10,x"}, "--sizes takes N,N"},
       {{"bench", "hull", "--repeat", "0"}, "--repeat must be at least 1"},
       {{"bench", "hull", "extra"}, "unexpected argument 'extra'"},
+      // Unsigned options would read these as 2^64 - 5 and the like.
+      {{"bench", "hull", "--messages", "-5"}, "--messages takes a whole number of 0 or more, not '-5'"},
+      {{"bench", "network", "--operations", "-1"}, "--operations takes a whole number of 0 or more"},
+      {{"bench", "hull", "--seed", "-1"}, "--seed takes a whole number of 0 or more"},
+      {{"simulate", "-o", "unused", "--hosts", "-1"}, "--hosts takes a whole number of 0 or more, not '-1'"},
+      {{"simulate", "-o", "unused", "--cpus", "-4"}, "--cpus takes a whole number of 0 or more"},
   };
   for (const auto& [args, message] : cases) {
     const auto r = run_command(tracesync_binary(), args);
