@@ -2,6 +2,8 @@
 
 #include <unistd.h>
 
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 
@@ -35,10 +37,15 @@ std::string write_report(const v1::Snapshot& snapshot, ReportFormat format, cons
     std::cout.flush();
     return std::cout ? "" : "could not write the report to standard output";
   }
+  // The stream says only that it failed; the system call's errno says why
+  // (a directory, no such directory, no permission, a full disk).
+  const auto failed = [&] { return "could not write the report to '" + path + "': " + std::strerror(errno); };
+  errno = 0;
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) return failed();
   out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
   out.close();
-  return out ? "" : "could not write the report to '" + path + "'";
+  return out ? "" : failed();
 }
 
 }  // namespace tracesync::cli

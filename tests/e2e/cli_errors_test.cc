@@ -116,7 +116,21 @@ TEST(CliErrors, UnwritableOutput) {
   const auto r = run_command(tracesync_binary(), {"sync", "--matches", fixture("two_hosts_hand.txt"), "--output",
                                                   "/nonexistent/dir/report.json"});
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_NE(r.err.find("could not write the report to '/nonexistent/dir/report.json'"), std::string::npos);
+  EXPECT_NE(r.err.find("could not write the report to '/nonexistent/dir/report.json': No such file or directory"),
+            std::string::npos)
+      << r.err;
+  testing::TempDir dir;
+  const auto into_directory =
+      run_command(tracesync_binary(), {"sync", "--matches", fixture("two_hosts_hand.txt"), "--output", dir.path()});
+  EXPECT_EQ(into_directory.exit_code, 1);
+  EXPECT_NE(into_directory.err.find("could not write the report to '" + dir.path() + "': Is a directory"),
+            std::string::npos)
+      << into_directory.err;
+  const auto full = run_command(tracesync_binary(), {"sync", "--matches", fixture("two_hosts_hand.txt"), "--output",
+                                                     "/dev/full", "--format", "json"});
+  EXPECT_EQ(full.exit_code, 1);
+  EXPECT_NE(full.err.find("could not write the report to '/dev/full': No space left on device"), std::string::npos)
+      << full.err;
 }
 
 }  // namespace
