@@ -2,9 +2,10 @@
 
 #include <boost/program_options.hpp>
 
+#include <algorithm>
+#include <charconv>
 #include <iostream>
 #include <memory>
-#include <sstream>
 
 #include "cli/bench_hull.h"
 #include "cli/bench_ingest.h"
@@ -47,21 +48,19 @@ std::unique_ptr<CpuPin> pin_unless(bool no_pin) {
 // "1,0" -> {1, 0}; "10000,20000" -> sizes.
 template <typename T>
 bool parse_list(const std::string& text, std::vector<T>& out) {
+  // from_chars, unlike stoull, refuses a sign and values T cannot hold
+  // (stoull reads "-5" as 2^64 - 5).
   out.clear();
-  std::istringstream in(text);
-  std::string item;
-  while (std::getline(in, item, ',')) {
-    std::size_t used = 0;
-    try {
-      out.push_back(static_cast<T>(std::stoull(item, &used)));
-    } catch (const std::exception&) {
-      return false;
-    }
-    if (used != item.size()) return false;
+  for (std::size_t begin = 0;;) {
+    const std::size_t end = std::min(text.find(',', begin), text.size());
+    T value{};
+    const auto [stop, error] = std::from_chars(text.data() + begin, text.data() + end, value);
+    if (error != std::errc() || stop != text.data() + end) return false;
+    out.push_back(value);
+    if (end == text.size()) return true;
+    begin = end + 1;
   }
-  return !out.empty();
 }
-
 
 }  // namespace
 
@@ -113,6 +112,7 @@ int run_bench(const std::vector<std::string>& arguments) {
     return run_bench_hull(hull) == 0 ? kSuccess : kInternalError;
   }
   if (what == "network") {
+    if (net.operations < 1) return usage_error(kCommand, "--operations must be at least 1");
     if (!sizes.empty() && !parse_list(sizes, net.vertex_counts)) return usage_error(kCommand, "--sizes takes N,N,...");
     for (const std::size_t n : net.vertex_counts) {
       if (n < 2) return usage_error(kCommand, "--sizes: a network needs at least 2 vertices");

@@ -168,6 +168,12 @@ TEST(CliBench, UsageErrors) {
       {{"bench", "ingest"}, "ingest needs trace directories"},
       {{"bench", "ingest", "/nonexistent"}, "no trace to read"},
       {{"bench", "network", "--sizes", "10,x"}, "--sizes takes N,N"},
+      {{"bench", "network", "--sizes", "-5"}, "--sizes takes N,N"},
+      {{"bench", "network", "--sizes", "10,"}, "--sizes takes N,N"},
+      {{"bench", "network", "--sizes", "10,18446744073709551617"}, "--sizes takes N,N"},
+      {{"bench", "network", "--operations", "0"}, "--operations must be at least 1"},
+      {{"bench", "ingest", "/nonexistent", "--jobs", "1,-1"}, "--jobs takes N,N"},
+      {{"bench", "ingest", "/nonexistent", "--jobs", "99999999999"}, "--jobs takes N,N"},
       {{"bench", "hull", "--repeat", "0"}, "--repeat must be at least 1"},
       {{"bench", "hull", "extra"}, "unexpected argument 'extra'"},
       // Unsigned options would read these as 2^64 - 5 and the like.
