@@ -11,22 +11,14 @@
 
 #include "match/concurrent_matcher.h"
 #include "match/packet_matcher.h"
+#include "tcp_events.h"
 
 namespace tracesync::match {
 namespace {
 
-PacketEvent tcp(TraceIndex trace, model::Nanoseconds time, Direction direction, uint32_t seq) {
-  PacketEvent e;
-  e.trace = trace;
-  e.time = time;
-  e.direction = direction;
-  e.tcp = {seq, 7, 0x10};
-  return e;
-}
-PacketEvent send(TraceIndex trace, model::Nanoseconds time, uint32_t seq) { return tcp(trace, time, Direction::kSend, seq); }
-PacketEvent receive(TraceIndex trace, model::Nanoseconds time, uint32_t seq) {
-  return tcp(trace, time, Direction::kReceive, seq);
-}
+using testing::receive;
+using testing::send;
+using testing::tcp;
 
 constexpr model::Nanoseconds kMs = 1'000'000;  // about a settle slice
 

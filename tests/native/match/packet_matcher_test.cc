@@ -6,23 +6,14 @@
 #include <vector>
 
 #include "match/packet_matcher.h"
+#include "tcp_events.h"
 
 namespace tracesync::match {
 namespace {
 
-PacketEvent tcp(TraceIndex trace, model::Nanoseconds time, Direction direction, uint32_t seq, uint32_t ack = 7,
-                uint16_t flags = 0x10) {
-  PacketEvent e;
-  e.trace = trace;
-  e.time = time;
-  e.direction = direction;
-  e.tcp = {seq, ack, flags};
-  return e;
-}
-PacketEvent send(TraceIndex trace, model::Nanoseconds time, uint32_t seq) { return tcp(trace, time, Direction::kSend, seq); }
-PacketEvent receive(TraceIndex trace, model::Nanoseconds time, uint32_t seq) {
-  return tcp(trace, time, Direction::kReceive, seq);
-}
+using testing::receive;
+using testing::send;
+using testing::tcp;
 
 Endpoints ipv4(uint8_t src_last, uint8_t dst_last, uint16_t sport, uint16_t dport) {
   Endpoints e;
