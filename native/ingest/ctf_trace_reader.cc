@@ -419,6 +419,14 @@ bt_component_class_sink_consume_method_status CtfTraceReader::consume() {
         default:
           return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_ERROR;
       }
+      // src.ctf.fs may meet a damaged packet, record why as an error and
+      // still answer OK or END. Any babeltrace2 call made while the thread
+      // holds an error aborts the process (a precondition), so the error is
+      // put back and the trace fails with it, keeping what was read.
+      if (const bt_error* left = bt_current_thread_take_error()) {
+        bt_current_thread_move_error(left);
+        return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_ERROR;
+      }
     }
     update_progress();
     if (batch_.size() >= options_.batch_events) flush();

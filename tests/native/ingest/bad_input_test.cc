@@ -59,13 +59,16 @@ struct Outcome {
 };
 
 // Reads the good pair plus `bad` (its path named `bad`), returns what came out.
-Outcome read_with(const fs::path& root, const fs::path& bad) {
+// `jobs` 0: one per core.
+Outcome read_with(const fs::path& root, const fs::path& bad, unsigned jobs = 0) {
   std::vector<TraceSource> traces = {{(root / "good_a").string(), "good_a", std::nullopt},
                                      {bad.string(), "bad", std::nullopt},
                                      {(root / "good_b").string(), "good_b", std::nullopt}};
   Outcome out;
   std::mutex mutex;
-  out.result = match_experiment(traces, {}, {nullptr, [&](const match::MatchedMessage& m) {
+  ExperimentOptions options;
+  options.read.jobs = jobs;
+  out.result = match_experiment(traces, options, {nullptr, [&](const match::MatchedMessage& m) {
                                                const std::lock_guard lock(mutex);
                                                out.messages.push_back(m);
                                              }});
@@ -165,6 +168,42 @@ TEST_F(BadInput, ACorruptEventMidStreamKeepsWhatCameBefore) {
   EXPECT_EQ(bad.problem.rfind("reading stopped after 10 events: ", 0), 0u) << bad.problem;
   EXPECT_NE(bad.problem.find("event class"), std::string::npos) << bad.problem;
   EXPECT_EQ(bad.problem.find("addr=0x"), std::string::npos) << bad.problem;
+}
+
+// Zeroed bytes at the end of a stream make its last events of class 0,
+// whose payload runs past the packet. babeltrace2's src.ctf.fs records that
+// as an error and may still answer that the stream has ended; a babeltrace2
+// call made while the error is pending aborts the process (a precondition),
+// as the next reading step did. The trace now fails with that error and keeps
+// what came before; the thread goes on with the other traces.
+TEST_F(BadInput, AnEventRunningPastItsPacketFailsOnlyItsTrace) {
+  std::vector<NetEvent> events;
+  for (uint32_t i = 0; i < 10; ++i) events.push_back(event("net_dev_queue", 10 + i, 1000 + i));
+  for (uint32_t i = 0; i < 4; ++i) events.push_back(event("timer_init", 100 + i, 0));  // 20 bytes each
+  int failed = 0;
+  for (const std::size_t tail : {8u, 12u, 16u, 20u, 24u, 32u, 40u, 48u, 60u}) {
+    const fs::path trace = root() / ("zeroed_" + std::to_string(tail));
+    testing::write_trace(trace, host("Z", "ffffffff-0000-0000-0000-000000000006"), events);
+    const fs::path stream = trace / "channel0_0";
+    {
+      std::fstream file(stream, std::ios::in | std::ios::out | std::ios::binary);
+      file.seekp(static_cast<std::streamoff>(fs::file_size(stream) - tail));
+      const std::string zeros(tail, '\0');
+      file.write(zeros.data(), static_cast<std::streamsize>(zeros.size()));
+    }
+    for (const unsigned jobs : {1u, 2u}) {
+      const std::string where = std::to_string(tail) + " bytes zeroed, " + std::to_string(jobs) + " jobs";
+      const Outcome out = read_with(root(), trace, jobs);
+      expect_good_pair_intact(out, kMessages);
+      const TraceReport& bad = out.result.read.traces[1];
+      EXPECT_EQ(out.result.per_trace[1].sends, 10u) << where;  // the damage is past them
+      if (bad.status == TraceStatus::kComplete) continue;       // the zeros happened to decode
+      ++failed;
+      EXPECT_EQ(bad.status, TraceStatus::kPartial) << where;
+      EXPECT_EQ(bad.problem.rfind("reading stopped after ", 0), 0u) << where << ": " << bad.problem;
+    }
+  }
+  EXPECT_GT(failed, 0);  // the case this test is about did occur
 }
 
 testing::TraceShape clockless() {

@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.tracesync.proto.Problem;
 import org.tracesync.proto.Snapshot;
 
 /** Every way a call can go wrong ends in a Java exception that says what happened. */
@@ -54,6 +55,59 @@ class ErrorPathTest {
       // What was given besides is kept.
       Snapshot snapshot = sync.snapshot();
       assertEquals(1, snapshot.getMessages());
+    }
+  }
+
+  /**
+   * Zeroed bytes at the end of a stream make its last events run past their packet: babeltrace2
+   * records an error yet may report the stream as ended, and any babeltrace2 call made with that
+   * error pending aborts the process, here the JVM. The trace must instead fail alone, with the
+   * other host and what came before the damage kept.
+   */
+  @Test
+  void aStreamDamagedAtItsEndFailsOnlyItsTrace() throws Exception {
+    Path generated = temporary.resolve("generated");
+    Process simulate =
+        new ProcessBuilder(
+                TestEnvironment.cli().toString(), "simulate", "-q", "-o", generated.toString(),
+                "--hosts", "2", "--duration", "1", "--cpus", "1", "--seed", "4")
+            .redirectErrorStream(true)
+            .start();
+    String output = new String(simulate.getInputStream().readAllBytes());
+    assertEquals(0, simulate.waitFor(), output);
+    int damaged = 0;
+    for (int tail : new int[] {24, 32, 48, 96}) {
+      Path experiment = temporary.resolve("zeroed-" + tail);
+      copyTree(generated, experiment);
+      Path stream = experiment.resolve("host0/kernel/channel0_0");
+      byte[] bytes = Files.readAllBytes(stream);
+      java.util.Arrays.fill(bytes, bytes.length - tail, bytes.length, (byte) 0);
+      Files.write(stream, bytes);
+      try (TraceSync sync = TraceSync.open(Options.defaults())) {
+        sync.addTrace(experiment);
+        sync.run(null); // a trace read in part is not skipped: its problem is in the snapshot
+        Snapshot snapshot = sync.snapshot();
+        assertEquals(2, snapshot.getTracesCount());
+        if (snapshot.getProblemsCount() == 0) {
+          continue; // the zeros happened to decode
+        }
+        damaged++;
+        assertEquals(1, snapshot.getProblemsCount());
+        Problem problem = snapshot.getProblems(0);
+        assertEquals(experiment.resolve("host0/kernel").toString(), problem.getSource());
+        assertTrue(problem.getMessage().startsWith("reading stopped after"), problem.getMessage());
+        assertFalse(problem.getSkipped());
+        assertTrue(snapshot.getMessages() > 0, "the messages before the damage are kept");
+      }
+    }
+    assertTrue(damaged > 0, "no zeroed tail made a stream fail: the case under test did not occur");
+  }
+
+  private static void copyTree(Path from, Path to) throws IOException {
+    try (var paths = Files.walk(from)) {
+      for (Path path : (Iterable<Path>) paths::iterator) {
+        Files.copy(path, to.resolve(from.relativize(path).toString()));
+      }
     }
   }
 
