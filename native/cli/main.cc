@@ -5,6 +5,7 @@
 #include <iostream>
 #include <new>
 
+#include "cli/abort_report.h"
 #include "cli/command.h"
 #include "cli/exit_codes.h"
 
@@ -50,6 +51,7 @@ int dispatch(int argc, char** argv) {
 }  // namespace tracesync::cli
 
 int main(int argc, char** argv) {
+  tracesync::cli::report_aborts_while_reading();
   try {
     return tracesync::cli::dispatch(argc, argv);
   } catch (const std::bad_alloc&) {

@@ -8,6 +8,7 @@
 #include <system_error>
 
 #include "ingest/bt_error.h"
+#include "ingest/trace_being_read.h"
 #include "ingest/trace_discovery.h"
 
 namespace tracesync::ingest {
@@ -188,6 +189,7 @@ class BorrowedBatch {
 }  // namespace
 
 CtfTraceReader::State CtfTraceReader::step(std::size_t rounds) {
+  const ReadingTrace marked(source_.path.c_str());
   const BorrowedBatch borrowed(batch_);
   try {
     return read_some(rounds);

@@ -1,0 +1,46 @@
+#include "cli/abort_report.h"
+
+#include <unistd.h>
+
+#include <csignal>
+#include <cstring>
+
+#include "cli/exit_codes.h"
+#include "ingest/trace_being_read.h"
+
+namespace tracesync::cli {
+namespace {
+
+// Only async-signal-safe calls from here on: write(2) and _exit(2).
+void say(const char* text) {
+  std::size_t left = std::strlen(text);
+  while (left > 0) {
+    const ssize_t written = ::write(STDERR_FILENO, text, left);
+    if (written <= 0) return;
+    text += written;
+    left -= static_cast<std::size_t>(written);
+  }
+}
+
+extern "C" void on_abort(int) {
+  const char* trace = ingest::trace_being_read();
+  if (trace == nullptr) return;  // SA_RESETHAND restored the default: abort() goes on
+  say("tracesync: aborted while reading ");
+  say(trace);
+  say("\n  babeltrace2 2.0 stops this way on some damaged traces instead of reporting an error ('babeltrace2 ");
+  say(trace);
+  say(" -o dummy' does the same); leave that trace out and run again\n");
+  ::_exit(kInternalError);
+}
+
+}  // namespace
+
+void report_aborts_while_reading() {
+  struct sigaction action {};
+  action.sa_handler = on_abort;
+  sigemptyset(&action.sa_mask);
+  action.sa_flags = SA_RESETHAND;
+  sigaction(SIGABRT, &action, nullptr);
+}
+
+}  // namespace tracesync::cli

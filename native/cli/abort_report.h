@@ -1,0 +1,12 @@
+#pragma once
+
+namespace tracesync::cli {
+
+// babeltrace2 2.0 aborts the process on some damaged traces (assertions in
+// its CTF decoder) rather than reporting an error, and `babeltrace2` itself
+// dies the same way on them. Installs a SIGABRT handler that, when the
+// aborting thread was reading a trace, names it on stderr and exits with the
+// internal-error code; other aborts keep their default action.
+void report_aborts_while_reading();
+
+}  // namespace tracesync::cli
