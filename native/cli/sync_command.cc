@@ -2,6 +2,8 @@
 
 #include <boost/program_options.hpp>
 
+#include <unistd.h>
+
 #include <atomic>
 #include <csignal>
 #include <fstream>
@@ -118,11 +120,14 @@ std::string to_options(const SyncArguments& a, session::SessionOptions& options,
 
 // While alive, SIGINT (Ctrl-C) sets a flag that cancels trace reading
 // instead of killing the process, so the report of what was read is printed.
+// Reading stops between steps; a step that never ends (babeltrace2 loops on
+// some damaged traces) would make Ctrl-C useless, so a second one quits at
+// once, without a report.
 class InterruptGuard {
  public:
   InterruptGuard() {
     interrupted().store(false);
-    previous_ = std::signal(SIGINT, [](int) { interrupted().store(true); });
+    previous_ = std::signal(SIGINT, on_interrupt);
   }
   ~InterruptGuard() { std::signal(SIGINT, previous_); }
   InterruptGuard(const InterruptGuard&) = delete;
@@ -133,6 +138,20 @@ class InterruptGuard {
   static std::atomic<bool>& interrupted() {
     static std::atomic<bool> flag{false};
     return flag;
+  }
+  // Async-signal-safe: a lock-free exchange, write(2), _exit(2).
+  static void on_interrupt(int) {
+    static_assert(std::atomic<bool>::is_always_lock_free);
+    if (!interrupted().exchange(true)) {
+      say("\ntracesync: interrupted: stopping the reading to report what was read (Ctrl-C again quits at once)\n");
+      return;
+    }
+    say("\ntracesync: interrupted again: quitting without a report\n");
+    ::_exit(kInterrupted);
+  }
+  template <std::size_t N>
+  static void say(const char (&text)[N]) {
+    [[maybe_unused]] const ssize_t ignored = ::write(STDERR_FILENO, text, N - 1);
   }
   void (*previous_)(int) = SIG_DFL;
 };

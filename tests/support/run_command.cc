@@ -1,12 +1,15 @@
 #include "support/run_command.h"
 
 #include <sys/wait.h>
+#include <signal.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include <thread>
 
 namespace tracesync::testing {
 
@@ -37,6 +40,11 @@ std::string tracesync_binary() { return std::string(TRACESYNC_BINARY_DIR) + "/bi
 
 CommandResult run_command(const std::string& program, const std::vector<std::string>& arguments,
                           const std::string& input) {
+  return run_command_with_signals(program, arguments, {}, input);
+}
+
+CommandResult run_command_with_signals(const std::string& program, const std::vector<std::string>& arguments,
+                                       const std::vector<TimedSignal>& signals, const std::string& input) {
   // Files rather than pipes: no deadlock however much the program writes.
   TempDir io;
   write_file(io.file("in"), input);
@@ -54,8 +62,19 @@ CommandResult run_command(const std::string& program, const std::vector<std::str
     execv(program.c_str(), argv.data());
     _exit(127);
   }
+  const auto start = std::chrono::steady_clock::now();
   int status = 0;
-  waitpid(pid, &status, 0);
+  bool ended = false;
+  for (const TimedSignal& timed : signals) {
+    // Wait for the signal's time, unless the program ends first.
+    while (!ended && std::chrono::steady_clock::now() - start < timed.after) {
+      ended = waitpid(pid, &status, WNOHANG) == pid;
+      if (!ended) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    if (ended) break;
+    kill(pid, timed.signal);
+  }
+  if (!ended) waitpid(pid, &status, 0);
   CommandResult result;
   result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   result.out = read_file(io.file("out"));

@@ -3,6 +3,7 @@
 // Runs a program as a user would and captures what it says, for
 // end-to-end tests.
 
+#include <chrono>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,17 @@ struct CommandResult {
 // Runs `program` with `arguments`, feeding `input` on stdin.
 CommandResult run_command(const std::string& program, const std::vector<std::string>& arguments,
                           const std::string& input = "");
+
+// A signal sent to a running program `after` its start.
+struct TimedSignal {
+  std::chrono::milliseconds after;
+  int signal;
+};
+
+// As run_command, sending each of `signals` (in order) unless the program
+// has ended by then.
+CommandResult run_command_with_signals(const std::string& program, const std::vector<std::string>& arguments,
+                                       const std::vector<TimedSignal>& signals, const std::string& input = "");
 
 // The tracesync command built with these tests.
 std::string tracesync_binary();
