@@ -16,6 +16,7 @@
 #include "cli/exit_codes.h"
 #include "cli/progress_bar.h"
 #include "cli/report_writer.h"
+#include "cli/slow_opening_watch.h"
 #include "ingest/domain_overrides.h"
 #include "ingest/match_stream.h"
 #include "session/synchronization.h"
@@ -225,6 +226,7 @@ int run_sync(const std::vector<std::string>& arguments) {
     }
     ProgressBar progress("reading traces");
     const InterruptGuard interrupt;
+    const SlowOpeningWatch slow_openings(SlowOpeningWatch::default_patience());
     session::ProgressCallback show_progress;
     if (progress.enabled()) {
       show_progress = [&](const session::RunProgress& p) {

@@ -9,6 +9,7 @@
 
 #include "ingest/bt_error.h"
 #include "ingest/trace_being_read.h"
+#include "ingest/traces_being_opened.h"
 #include "ingest/trace_discovery.h"
 
 namespace tracesync::ingest {
@@ -254,6 +255,7 @@ bool CtfTraceReader::open() {
   std::string problem;
   {
     const std::lock_guard lock(lifecycle_mutex());
+    const OpeningTrace opening(source_.path);
     if (options_.stream_ranges) problem = query_ranges();
     if (problem.empty()) problem = build_graph();
   }

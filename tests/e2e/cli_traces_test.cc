@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <csignal>
+#include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <random>
@@ -301,7 +302,8 @@ TEST(SyncTraces, CtrlCReportsWhatWasRead) {
 // A first packet whose packet_size and content_size are 0 makes babeltrace2
 // 2.0.4 index it forever (the `babeltrace2` command hangs on it too): the
 // reading never reaches the end of a step, so the first Ctrl-C cannot stop
-// it. The second one quits at once.
+// it. tracesync says which trace it waits for (after 30 s; 0.2 s here), and
+// the second Ctrl-C quits at once.
 TEST(SyncTraces, ASecondCtrlCQuitsWhileBabeltrace2IsStuck) {
   testing::TempDir dir;
   simulate(dir, {"--hosts", "2", "--duration", "1", "--cpus", "1"});
@@ -317,14 +319,19 @@ TEST(SyncTraces, ASecondCtrlCQuitsWhileBabeltrace2IsStuck) {
   bytes.replace(36, 16, 16, '\0');
   testing::write_file(stream, bytes);
   const auto started = std::chrono::steady_clock::now();
+  setenv("TRACESYNC_SLOW_OPEN_SECONDS", "0.2", 1);
   const auto r = run_command_with_signals(tracesync_binary(), {"sync", dir.path()},
-                                          {{std::chrono::milliseconds(400), SIGINT},
-                                           {std::chrono::milliseconds(800), SIGINT},
+                                          {{std::chrono::milliseconds(900), SIGINT},
+                                           {std::chrono::milliseconds(1300), SIGINT},
                                            {std::chrono::seconds(20), SIGKILL}});  // a failure, not a hang
+  unsetenv("TRACESYNC_SLOW_OPEN_SECONDS");
   if (r.exit_code == 0 || r.exit_code == 3) GTEST_SKIP() << "babeltrace2 no longer loops on a zero-sized packet: " << r.err;
   EXPECT_EQ(r.exit_code, 130) << r.err;
   EXPECT_NE(r.err.find("tracesync: interrupted: stopping the reading"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("tracesync: interrupted again: quitting without a report"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("tracesync: babeltrace2 has been opening " + dir.file("host1/kernel") + " for "),
+            std::string::npos)
+      << r.err;
   EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(20));
 }
 

@@ -1,0 +1,50 @@
+#include "cli/slow_opening_watch.h"
+
+#include <charconv>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+
+#include "ingest/traces_being_opened.h"
+
+namespace tracesync::cli {
+
+std::chrono::milliseconds SlowOpeningWatch::default_patience() {
+  constexpr std::chrono::milliseconds kDefault{30'000};
+  const char* text = std::getenv("TRACESYNC_SLOW_OPEN_SECONDS");
+  if (text == nullptr) return kDefault;
+  double seconds = 0;
+  const auto [end, error] = std::from_chars(text, text + std::strlen(text), seconds);
+  if (error != std::errc() || *end != '\0' || !(seconds >= 0) || seconds > 86'400) return kDefault;
+  return std::chrono::milliseconds(static_cast<int64_t>(seconds * 1000));
+}
+
+SlowOpeningWatch::SlowOpeningWatch(std::chrono::milliseconds patience)
+    : patience_(patience), thread_([this] { watch(); }) {}
+
+SlowOpeningWatch::~SlowOpeningWatch() {
+  {
+    const std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  thread_.join();
+}
+
+void SlowOpeningWatch::watch() {
+  const auto period = std::min<std::chrono::milliseconds>(patience_ / 4 + std::chrono::milliseconds(1),
+                                                          std::chrono::milliseconds(1000));
+  std::unique_lock lock(mutex_);
+  while (!wake_.wait_for(lock, period, [this] { return stopping_; })) {
+    const auto now = std::chrono::steady_clock::now();
+    for (const ingest::TraceOpening& opening : ingest::traces_being_opened()) {
+      const auto waited = std::chrono::duration_cast<std::chrono::seconds>(now - opening.since);
+      if (now - opening.since < patience_ || !told_.insert(opening.path).second) continue;
+      std::cerr << "tracesync: babeltrace2 has been opening " << opening.path << " for " << waited.count()
+                << " s: a large trace, or a damaged one it never finishes; if this goes on, press Ctrl-C twice "
+                   "and leave that trace out\n";
+    }
+  }
+}
+
+}  // namespace tracesync::cli
