@@ -1,5 +1,6 @@
 #include "cli/slow_opening_watch.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdlib>
 #include <cstring>
@@ -32,8 +33,8 @@ SlowOpeningWatch::~SlowOpeningWatch() {
 }
 
 void SlowOpeningWatch::watch() {
-  const auto period = std::min<std::chrono::milliseconds>(patience_ / 4 + std::chrono::milliseconds(1),
-                                                          std::chrono::milliseconds(1000));
+  const auto period = std::clamp<std::chrono::milliseconds>(patience_ / 4, std::chrono::milliseconds(10),
+                                                            std::chrono::milliseconds(1000));
   std::unique_lock lock(mutex_);
   while (!wake_.wait_for(lock, period, [this] { return stopping_; })) {
     const auto now = std::chrono::steady_clock::now();
