@@ -14,6 +14,7 @@
 #include "ingest/event_sink.h"
 #include "ingest/network_event_decoder.h"
 #include "ingest/trace_info.h"
+#include "ingest/trace_reader.h"
 #include "ingest/trace_source.h"
 
 namespace tracesync::ingest {
@@ -54,30 +55,23 @@ struct ReaderOptions {
 // objects once built: a reader may step on any thread, one at a time. Graph
 // construction and destruction, which touch the shared component classes,
 // hold a process-wide lock.
-class CtfTraceReader {
+class CtfTraceReader final : public TraceReader {
  public:
-  enum class State { kNew, kReading, kDone, kFailed };
-
   CtfTraceReader(TraceSource source, match::TraceIndex index, ReaderOptions options, EventSink& sink);
-  ~CtfTraceReader();
+  ~CtfTraceReader() override;
   CtfTraceReader(const CtfTraceReader&) = delete;
   CtfTraceReader& operator=(const CtfTraceReader&) = delete;
 
-  // Reads on: opens the trace first if needed, then runs up to `rounds`
-  // rounds (a batch of messages from each stream). Returns the state after.
-  State step(std::size_t rounds);
+  State step(std::size_t rounds) override;
 
-  // These belong to the thread that steps the reader (or to whoever holds it
-  // between steps).
-  State state() const { return state_; }
+  State state() const override { return state_; }
   const TraceSource& source() const { return source_; }
-  const TraceInfo& info() const { return info_; }
-  const std::string& problem() const { return problem_; }  // when kFailed
-  // What the trace promised so far (INT64_MIN before any timestamp).
-  model::Nanoseconds progress() const { return progress_; }
-  // An estimate, readable from any thread: per stream, the share of its time
-  // range read so far; their mean times the stream file bytes.
-  uint64_t bytes_read() const { return bytes_read_.load(std::memory_order_relaxed); }
+  const TraceInfo& info() const override { return info_; }
+  const std::string& problem() const override { return problem_; }
+  model::Nanoseconds progress() const override { return progress_; }
+  // Per stream, the share of its time range read so far; their mean times
+  // the stream file bytes.
+  uint64_t bytes_read() const override { return bytes_read_.load(std::memory_order_relaxed); }
 
  private:
   struct StreamCursor {

@@ -1,5 +1,7 @@
 #include "ingest/experiment_reader.h"
 
+#include "ingest/ctf_trace_reader.h"
+#include "ingest/process_trace_reader.h"
 #include "ingest/trace_discovery.h"
 
 #include <chrono>
@@ -49,7 +51,7 @@ namespace {
 // time goes next (unopened traces first, in the order given).
 class TurnScheduler {
  public:
-  explicit TurnScheduler(std::vector<std::unique_ptr<CtfTraceReader>>& readers)
+  explicit TurnScheduler(std::vector<std::unique_ptr<TraceReader>>& readers)
       : readers_(readers), busy_(readers.size(), false), finished_(readers.size(), false), unfinished_(readers.size()) {}
 
   // Blocks until a trace is free; nullopt when all are finished or on stop.
@@ -109,14 +111,14 @@ class TurnScheduler {
 
  private:
   bool earlier(std::size_t a, std::size_t b) const {
-    const bool a_new = readers_[a]->state() == CtfTraceReader::State::kNew;
-    const bool b_new = readers_[b]->state() == CtfTraceReader::State::kNew;
+    const bool a_new = readers_[a]->state() == TraceReader::State::kNew;
+    const bool b_new = readers_[b]->state() == TraceReader::State::kNew;
     if (a_new != b_new) return a_new;
     if (a_new) return a < b;
     return readers_[a]->progress() < readers_[b]->progress();
   }
 
-  std::vector<std::unique_ptr<CtfTraceReader>>& readers_;
+  std::vector<std::unique_ptr<TraceReader>>& readers_;
   std::mutex mutex_;
   std::condition_variable turn_free_;       // a worker may take a turn
   std::condition_variable trace_finished_;  // for wait_all
@@ -131,32 +133,45 @@ class TurnScheduler {
 ExperimentReport read_experiment(const std::vector<TraceSource>& traces, const ReadOptions& options, EventSink& sink,
                                  const ProgressCallback& progress, const std::atomic<bool>* cancel) {
   const auto start = std::chrono::steady_clock::now();
-  std::vector<std::unique_ptr<CtfTraceReader>> readers;
+  std::vector<std::unique_ptr<TraceReader>> readers;
   for (std::size_t i = 0; i < traces.size(); ++i) {
-    readers.push_back(
-        std::make_unique<CtfTraceReader>(traces[i], static_cast<match::TraceIndex>(i), options.reader, sink));
+    const auto index = static_cast<match::TraceIndex>(i);
+    if (options.reading_command.empty()) {
+      readers.push_back(std::make_unique<CtfTraceReader>(traces[i], index, options.reader, sink));
+    } else {
+      readers.push_back(
+          std::make_unique<ProcessTraceReader>(traces[i], index, options.reader, options.reading_command, sink));
+    }
   }
   TurnScheduler scheduler(readers);
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   const std::size_t jobs = std::min<std::size_t>(options.jobs == 0 ? cores : options.jobs, readers.size());
+  const std::size_t long_turn =
+      options.reading_command.empty() ? options.rounds_per_step : options.rounds_per_process_step;
   std::vector<std::thread> workers;
   // Whatever happens below (a throwing progress callback included), the
   // workers are stopped and joined before the readers go.
   struct JoinWorkers {
     TurnScheduler& scheduler;
     std::vector<std::thread>& workers;
+    std::vector<std::unique_ptr<TraceReader>>& readers;
     ~JoinWorkers() {
       scheduler.stop();
+      for (const auto& reader : readers) reader->interrupt();
       for (std::thread& worker : workers) {
         if (worker.joinable()) worker.join();
       }
     }
-  } join_workers{scheduler, workers};
+  } join_workers{scheduler, workers, readers};
   for (std::size_t w = 0; w < jobs; ++w) {
     workers.emplace_back([&] {
       while (const auto i = scheduler.take()) {
-        const auto state = readers[*i]->step(options.rounds_per_step);
-        scheduler.give_back(*i, state == CtfTraceReader::State::kDone || state == CtfTraceReader::State::kFailed);
+        // A trace's first turn is short, so that every trace is soon opened
+        // and known to the sink, even when the reading is cancelled early.
+        TraceReader& reader = *readers[*i];
+        const bool first = reader.state() == TraceReader::State::kNew;
+        const auto state = reader.step(first ? options.rounds_per_step : long_turn);
+        scheduler.give_back(*i, state == TraceReader::State::kDone || state == TraceReader::State::kFailed);
       }
     });
   }
@@ -188,6 +203,9 @@ ExperimentReport read_experiment(const std::vector<TraceSource>& traces, const R
     if (all_done) break;
     if (cancelled) {
       scheduler.stop();
+      // Turns under way end now where they can (a reading process is
+      // killed), not when babeltrace2 finishes them: it may never.
+      for (const auto& reader : readers) reader->interrupt();
       break;
     }
   }
@@ -199,9 +217,9 @@ ExperimentReport read_experiment(const std::vector<TraceSource>& traces, const R
   for (const auto& reader : readers) {
     TraceReport trace{reader->info(), TraceStatus::kComplete, reader->problem()};
     switch (reader->state()) {
-      case CtfTraceReader::State::kDone:
+      case TraceReader::State::kDone:
         break;
-      case CtfTraceReader::State::kFailed:
+      case TraceReader::State::kFailed:
         trace.status = reader->info().events > 0 ? TraceStatus::kPartial : TraceStatus::kSkipped;
         break;
       default:

@@ -18,6 +18,19 @@ struct ReadOptions {
   unsigned jobs = 0;  // worker threads; 0: one per core
   ReaderOptions reader;
   std::size_t rounds_per_step = 64;  // a reader's turn: this many batches from each of its streams
+  // A turn in a reading process costs a round trip between two processes
+  // (two context switches, and with several jobs a wake-up on another core),
+  // so turns there are longer. On the 2-core VM of README's figures, reading
+  // 20.7 M events: at 64 rounds the round trips took 7 % more CPU time than
+  // reading in-process; at 1024 rounds CPU time was the same but two jobs
+  // took 15 % longer (3.4 vs 2.9 s); at 16384 rounds (a quarter of a trace
+  // of that experiment per turn) both were the same.
+  std::size_t rounds_per_process_step = 16384;
+  // Empty: traces are read in this process (CtfTraceReader). Otherwise the
+  // program, with its first arguments, that reads a trace in a process of
+  // its own (ProcessTraceReader): `tracesync read-trace`. babeltrace2 then
+  // aborting or looping on a damaged trace costs that trace only.
+  std::vector<std::string> reading_command;
 };
 
 enum class TraceStatus : uint8_t {
@@ -69,7 +82,8 @@ using ProgressCallback = std::function<bool(const ReadProgress&)>;
 //
 // A trace that fails is reported (TraceReport::problem names what went
 // wrong) and the others are still read. Setting *cancel, or the progress
-// callback returning false, stops the reading after the current turns.
+// callback returning false, stops the reading after the current turns (at
+// once when the traces are read in child processes: they are killed).
 ExperimentReport read_experiment(const std::vector<TraceSource>& traces, const ReadOptions& options, EventSink& sink,
                                  const ProgressCallback& progress = {}, const std::atomic<bool>* cancel = nullptr);
 

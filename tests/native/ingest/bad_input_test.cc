@@ -60,14 +60,14 @@ struct Outcome {
 
 // Reads the good pair plus `bad` (its path named `bad`), returns what came out.
 // `jobs` 0: one per core.
-Outcome read_with(const fs::path& root, const fs::path& bad, unsigned jobs = 0) {
+Outcome read_with(const fs::path& root, const fs::path& bad, const ReadOptions& read) {
   std::vector<TraceSource> traces = {{(root / "good_a").string(), "good_a", std::nullopt},
                                      {bad.string(), "bad", std::nullopt},
                                      {(root / "good_b").string(), "good_b", std::nullopt}};
   Outcome out;
   std::mutex mutex;
   ExperimentOptions options;
-  options.read.jobs = jobs;
+  options.read = read;
   out.result = match_experiment(traces, options, {nullptr, [&](const match::MatchedMessage& m) {
                                                const std::lock_guard lock(mutex);
                                                out.messages.push_back(m);
@@ -84,18 +84,29 @@ void expect_good_pair_intact(const Outcome& out, int messages) {
   EXPECT_EQ(between_good, static_cast<std::size_t>(messages));
 }
 
-class BadInput : public ::testing::Test {
+// Each case runs twice: traces read in this process (CtfTraceReader), and
+// each in a reading process of its own (ProcessTraceReader), which must say
+// the same about every bad trace.
+class BadInput : public ::testing::TestWithParam<bool> {
  protected:
   void SetUp() override { write_good_pair(dir_.path(), kMessages); }
   const fs::path& root() const { return dir_.path(); }
   static constexpr int kMessages = 20;
 
+  ReadOptions read_options(unsigned jobs = 0) const {
+    ReadOptions options;
+    options.jobs = jobs;
+    if (GetParam()) options.reading_command = {TRACESYNC_TEST_READ_TRACE};
+    return options;
+  }
+  Outcome read(const fs::path& bad, unsigned jobs = 0) const { return read_with(root(), bad, read_options(jobs)); }
+
  private:
   testing::TempDir dir_{"bad"};
 };
 
-TEST_F(BadInput, AMissingDirectory) {
-  const Outcome out = read_with(root(), root() / "nowhere");
+TEST_P(BadInput, AMissingDirectory) {
+  const Outcome out = read(root() / "nowhere");
   expect_good_pair_intact(out, kMessages);
   const TraceReport& bad = out.result.read.traces[1];
   EXPECT_EQ(bad.status, TraceStatus::kSkipped);
@@ -104,18 +115,18 @@ TEST_F(BadInput, AMissingDirectory) {
   EXPECT_TRUE(out.result.read.any_skipped());
 }
 
-TEST_F(BadInput, ADirectoryWithoutMetadata) {
+TEST_P(BadInput, ADirectoryWithoutMetadata) {
   fs::create_directories(root() / "empty");
-  const Outcome out = read_with(root(), root() / "empty");
+  const Outcome out = read(root() / "empty");
   expect_good_pair_intact(out, kMessages);
   EXPECT_EQ(out.result.read.traces[1].status, TraceStatus::kSkipped);
   EXPECT_EQ(out.result.read.traces[1].problem, "has no `metadata` file");
 }
 
-TEST_F(BadInput, MetadataThatIsNotCtf) {
+TEST_P(BadInput, MetadataThatIsNotCtf) {
   testing::write_trace(root() / "garbage", host("G", "cccccccc-0000-0000-0000-000000000003"), {event("net_dev_queue", 1, 5001)});
   testing::write_file(root() / "garbage" / "metadata", "this is not metadata {\n");
-  const Outcome out = read_with(root(), root() / "garbage");
+  const Outcome out = read(root() / "garbage");
   expect_good_pair_intact(out, kMessages);
   EXPECT_EQ(out.result.read.traces[1].status, TraceStatus::kSkipped);
   EXPECT_EQ(out.result.read.traces[1].problem,
@@ -123,23 +134,23 @@ TEST_F(BadInput, MetadataThatIsNotCtf) {
             "`/* CTF`)");
 }
 
-TEST_F(BadInput, MetadataTextThatDoesNotParse) {
+TEST_P(BadInput, MetadataTextThatDoesNotParse) {
   testing::write_trace(root() / "broken", host("G", "cccccccc-0000-0000-0000-000000000003"), {event("net_dev_queue", 1, 5001)});
   testing::write_file(root() / "broken" / "metadata", "/* CTF 1.8 */\ntrace { major = 1; minor = 8; byte_order = ;\n");
-  const Outcome out = read_with(root(), root() / "broken");
+  const Outcome out = read(root() / "broken");
   expect_good_pair_intact(out, kMessages);
   EXPECT_EQ(out.result.read.traces[1].status, TraceStatus::kSkipped);
   EXPECT_FALSE(out.result.read.traces[1].problem.empty());
   EXPECT_EQ(out.result.read.traces[1].problem.find("0x"), std::string::npos) << out.result.read.traces[1].problem;
 }
 
-TEST_F(BadInput, ATruncatedStreamFile) {
+TEST_P(BadInput, ATruncatedStreamFile) {
   std::vector<NetEvent> events;
   for (uint32_t i = 0; i < 50; ++i) events.push_back(event("net_dev_queue", 10 + i, 5000 + i));
   testing::write_trace(root() / "truncated", host("T", "dddddddd-0000-0000-0000-000000000004"), events);
   const fs::path stream = root() / "truncated" / "channel0_0";
   fs::resize_file(stream, fs::file_size(stream) / 2);
-  const Outcome out = read_with(root(), root() / "truncated");
+  const Outcome out = read(root() / "truncated");
   expect_good_pair_intact(out, kMessages);
   const TraceReport& bad = out.result.read.traces[1];
   EXPECT_EQ(bad.status, TraceStatus::kSkipped);
@@ -147,7 +158,7 @@ TEST_F(BadInput, ATruncatedStreamFile) {
   EXPECT_NE(bad.problem.find("truncated or corrupt"), std::string::npos) << bad.problem;
 }
 
-TEST_F(BadInput, ACorruptEventMidStreamKeepsWhatCameBefore) {
+TEST_P(BadInput, ACorruptEventMidStreamKeepsWhatCameBefore) {
   std::vector<NetEvent> events;
   for (uint32_t i = 0; i < 10; ++i) events.push_back(event("net_dev_queue", 10 + i, 1000 + i));
   events.push_back(event("timer_init", 100, 0));  // 4 + 8 bytes of header, 8 of payload, last in the packet
@@ -159,7 +170,7 @@ TEST_F(BadInput, ACorruptEventMidStreamKeepsWhatCameBefore) {
     const char no_such_class[4] = {99, 0, 0, 0};
     file.write(no_such_class, 4);
   }
-  const Outcome out = read_with(root(), root() / "corrupt");
+  const Outcome out = read(root() / "corrupt");
   expect_good_pair_intact(out, kMessages);
   const TraceReport& bad = out.result.read.traces[1];
   EXPECT_EQ(bad.status, TraceStatus::kPartial);
@@ -176,7 +187,7 @@ TEST_F(BadInput, ACorruptEventMidStreamKeepsWhatCameBefore) {
 // call made while the error is pending aborts the process (a precondition),
 // as the next reading step did. The trace now fails with that error and keeps
 // what came before; the thread goes on with the other traces.
-TEST_F(BadInput, AnEventRunningPastItsPacketFailsOnlyItsTrace) {
+TEST_P(BadInput, AnEventRunningPastItsPacketFailsOnlyItsTrace) {
   std::vector<NetEvent> events;
   for (uint32_t i = 0; i < 10; ++i) events.push_back(event("net_dev_queue", 10 + i, 1000 + i));
   for (uint32_t i = 0; i < 4; ++i) events.push_back(event("timer_init", 100 + i, 0));  // 20 bytes each
@@ -193,7 +204,7 @@ TEST_F(BadInput, AnEventRunningPastItsPacketFailsOnlyItsTrace) {
     }
     for (const unsigned jobs : {1u, 2u}) {
       const std::string where = std::to_string(tail) + " bytes zeroed, " + std::to_string(jobs) + " jobs";
-      const Outcome out = read_with(root(), trace, jobs);
+      const Outcome out = read(trace, jobs);
       expect_good_pair_intact(out, kMessages);
       const TraceReport& bad = out.result.read.traces[1];
       EXPECT_EQ(out.result.per_trace[1].sends, 10u) << where;  // the damage is past them
@@ -213,22 +224,22 @@ testing::TraceShape clockless() {
   return shape;
 }
 
-TEST_F(BadInput, ATraceWithoutClock) {
+TEST_P(BadInput, ATraceWithoutClock) {
   testing::write_trace(root() / "clockless", clockless(), {event("net_dev_queue", 1, 5001)});
-  const Outcome out = read_with(root(), root() / "clockless");
+  const Outcome out = read(root() / "clockless");
   expect_good_pair_intact(out, kMessages);
   const TraceReport& bad = out.result.read.traces[1];
   EXPECT_EQ(bad.status, TraceStatus::kSkipped);
   EXPECT_NE(bad.problem.find("has no clock"), std::string::npos) << bad.problem;
 }
 
-TEST_F(BadInput, TimestampsWithoutAClockBlockGetADefaultClock) {
+TEST_P(BadInput, TimestampsWithoutAClockBlockGetADefaultClock) {
   // babeltrace2 gives such streams a 1 GHz clock of unknown origin: readable,
   // though its times only mean something relative to each other.
   testing::TraceShape shape = host("U", "ffffffff-0000-0000-0000-000000000006");
   shape.with_clock = false;
   testing::write_trace(root() / "unmapped", shape, {event("net_dev_queue", 7, 5001)});
-  const Outcome out = read_with(root(), root() / "unmapped");
+  const Outcome out = read(root() / "unmapped");
   expect_good_pair_intact(out, kMessages);
   const TraceReport& trace = out.result.read.traces[1];
   ASSERT_EQ(trace.status, TraceStatus::kComplete) << trace.problem;
@@ -239,16 +250,16 @@ TEST_F(BadInput, TimestampsWithoutAClockBlockGetADefaultClock) {
   EXPECT_EQ(trace.info.first_event, 7);
 }
 
-TEST_F(BadInput, MetadataWithoutStreams) {
+TEST_P(BadInput, MetadataWithoutStreams) {
   testing::write_trace(root() / "hollow", host("H", "12345678-0000-0000-0000-000000000007"), {});
   fs::remove(root() / "hollow" / "channel0_0");
-  const Outcome out = read_with(root(), root() / "hollow");
+  const Outcome out = read(root() / "hollow");
   expect_good_pair_intact(out, kMessages);
   EXPECT_EQ(out.result.read.traces[1].status, TraceStatus::kSkipped);
   EXPECT_FALSE(out.result.read.traces[1].problem.empty());
 }
 
-TEST_F(BadInput, EveryBadTraceAtOnce) {
+TEST_P(BadInput, EveryBadTraceAtOnce) {
   fs::create_directories(root() / "empty");
   testing::write_trace(root() / "clockless", clockless(), {event("net_dev_queue", 1, 5001)});
   std::vector<TraceSource> traces = {{(root() / "nowhere").string(), "nowhere", std::nullopt},
@@ -258,7 +269,7 @@ TEST_F(BadInput, EveryBadTraceAtOnce) {
                                      {(root() / "good_b").string(), "good_b", std::nullopt}};
   for (unsigned jobs : {1u, 3u}) {
     ExperimentOptions options;
-    options.read.jobs = jobs;
+    options.read = read_options(jobs);
     const ExperimentResult result = match_experiment(traces, options, {});
     EXPECT_EQ(result.total.matches, static_cast<uint64_t>(kMessages));
     int skipped = 0;
@@ -284,11 +295,11 @@ class ThrowingSink final : public EventSink {
   match::TraceIndex victim_;
 };
 
-TEST_F(BadInput, ASinkThatThrowsFailsOnlyItsTrace) {
+TEST_P(BadInput, ASinkThatThrowsFailsOnlyItsTrace) {
   const std::vector<TraceSource> traces = {{(root() / "good_a").string(), "good_a", std::nullopt},
                                            {(root() / "good_b").string(), "good_b", std::nullopt}};
   ThrowingSink sink(1);
-  const ExperimentReport report = read_experiment(traces, {}, sink);
+  const ExperimentReport report = read_experiment(traces, read_options(), sink);
   EXPECT_EQ(report.traces[0].status, TraceStatus::kComplete);
   EXPECT_NE(report.traces[1].status, TraceStatus::kComplete);
   EXPECT_NE(report.traces[1].problem.find("sink is full"), std::string::npos) << report.traces[1].problem;
@@ -297,14 +308,13 @@ TEST_F(BadInput, ASinkThatThrowsFailsOnlyItsTrace) {
 
 // Readers on one worker share its batch buffer: the events a failing trace
 // left in it must not reach the sink as another trace's.
-TEST_F(BadInput, AnAbandonedTraceLeavesNothingBehindForTheNextReaderOfItsThread) {
+TEST_P(BadInput, AnAbandonedTraceLeavesNothingBehindForTheNextReaderOfItsThread) {
   const TraceSource good{(root() / "good_a").string(), "good_a", std::nullopt};
   testing::RecordingSink alone;
-  read_experiment({good}, {}, alone);
+  read_experiment({good}, read_options(), alone);
   ASSERT_FALSE(alone.events.empty());
 
-  ReadOptions one_worker;
-  one_worker.jobs = 1;
+  ReadOptions one_worker = read_options(1);
   one_worker.rounds_per_step = 1;  // the two traces take turns on the one thread
   ThrowingSink sink(1);
   const ExperimentReport report =
@@ -320,13 +330,18 @@ TEST_F(BadInput, AnAbandonedTraceLeavesNothingBehindForTheNextReaderOfItsThread)
   }
 }
 
-TEST_F(BadInput, AProgressCallbackThatThrowsStopsTheReadingCleanly) {
+TEST_P(BadInput, AProgressCallbackThatThrowsStopsTheReadingCleanly) {
   const std::vector<TraceSource> traces = {{(root() / "good_a").string(), "good_a", std::nullopt},
                                            {(root() / "good_b").string(), "good_b", std::nullopt}};
   testing::RecordingSink sink;
-  EXPECT_THROW(read_experiment(traces, {}, sink, [](const ReadProgress&) -> bool { throw std::runtime_error("no"); }),
+  EXPECT_THROW(read_experiment(traces, read_options(), sink, [](const ReadProgress&) -> bool { throw std::runtime_error("no"); }),
                std::runtime_error);
 }
+
+INSTANTIATE_TEST_SUITE_P(Readers, BadInput, ::testing::Values(false, true),
+                         [](const ::testing::TestParamInfo<bool>& reader) {
+                           return reader.param ? "InAReadingProcess" : "InProcess";
+                         });
 
 }  // namespace
 }  // namespace tracesync::ingest

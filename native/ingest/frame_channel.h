@@ -1,0 +1,54 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace tracesync::ingest {
+
+// Frames over a pair of file descriptors (a socket, or a pipe each way): a
+// frame is a 32-bit type, a 32-bit payload size and the payload, in the
+// machine's byte order (both ends are the same build on the same machine).
+// Both directions are buffered: a reading step sends thousands of small
+// frames, which should cost a few system calls, not thousands.
+//
+// The descriptors are not owned. Errors (the other end gone, a frame too
+// large) make the calls return false and leave error() saying what it was.
+class FrameChannel {
+ public:
+  static constexpr uint32_t kMaxPayload = 64u << 20;
+
+  FrameChannel(int read_fd, int write_fd) : read_fd_(read_fd), write_fd_(write_fd) {}
+
+  // Queues a frame whose payload is the concatenation of the parts; writes
+  // the queue out when it grows large.
+  bool send(uint32_t type, std::span<const std::byte> part, std::span<const std::byte> more = {});
+  // Writes out everything queued.
+  bool flush();
+
+  // The next frame; false at the end of the stream (error() then empty) or
+  // on an error.
+  bool receive(uint32_t& type, std::vector<std::byte>& payload);
+
+  const std::string& error() const { return error_; }
+  // The error was a frame claiming more than kMaxPayload bytes: the other
+  // end writes what is not frames (while other errors mean it went away).
+  bool malformed() const { return malformed_; }
+
+ private:
+  bool fill(std::size_t wanted);
+  bool take(void* out, std::size_t size);
+
+  int read_fd_;
+  int write_fd_;
+  std::vector<std::byte> out_;
+  std::vector<std::byte> in_;
+  std::size_t in_begin_ = 0;  // the unread bytes are in_[in_begin_, in_end_)
+  std::size_t in_end_ = 0;
+  std::string error_;
+  bool malformed_ = false;
+};
+
+}  // namespace tracesync::ingest

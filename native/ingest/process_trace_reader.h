@@ -1,0 +1,83 @@
+#pragma once
+
+#include <sys/types.h>
+
+#include <atomic>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "ingest/ctf_trace_reader.h"
+#include "ingest/event_sink.h"
+#include "ingest/frame_channel.h"
+#include "ingest/trace_reader.h"
+#include "ingest/trace_source.h"
+
+namespace tracesync::ingest {
+
+// Reads one trace in a child process: `command` (tracesync's `read-trace`,
+// which runs serve_trace_reading) runs a CtfTraceReader there and streams
+// back what it gives its sink; each step here is a step there, so the
+// reading still advances in turns the scheduler hands out.
+//
+// babeltrace2 2.0 aborts on some damaged traces and loops forever on
+// others. In a child that costs only the trace: when the child dies, the
+// trace fails with a problem that says how (the events delivered before
+// stand), and interrupt() kills a child that never finishes its step.
+//
+// The child runs in a process group of its own (Ctrl-C in a terminal is the
+// parent's to handle) and is killed when the thread that started it exits
+// (PR_SET_PDEATHSIG): step the reader from threads that outlive its reading.
+class ProcessTraceReader final : public TraceReader {
+ public:
+  ProcessTraceReader(TraceSource source, match::TraceIndex index, ReaderOptions options,
+                     std::vector<std::string> command, EventSink& sink);
+  ~ProcessTraceReader() override;
+  ProcessTraceReader(const ProcessTraceReader&) = delete;
+  ProcessTraceReader& operator=(const ProcessTraceReader&) = delete;
+
+  State step(std::size_t rounds) override;
+  void interrupt() override;
+
+  State state() const override { return state_; }
+  const TraceInfo& info() const override { return info_; }
+  const std::string& problem() const override { return problem_; }
+  model::Nanoseconds progress() const override { return progress_; }
+  uint64_t bytes_read() const override { return bytes_read_.load(std::memory_order_relaxed); }
+
+ private:
+  bool start();
+  bool exchange(uint64_t rounds);
+  bool handle(uint32_t type);
+  void child_lost();
+  void fail(std::string problem);
+  void end_child();
+  void kill_group();
+
+  TraceSource source_;
+  match::TraceIndex index_;
+  ReaderOptions options_;
+  std::vector<std::string> command_;
+  EventSink& sink_;
+
+  State state_ = State::kNew;
+  TraceInfo info_;
+  std::string problem_;
+  model::Nanoseconds progress_ = INT64_MIN;
+  std::atomic<uint64_t> bytes_read_{0};
+  bool closed_ = false;  // the sink heard trace_closed
+
+  std::unique_ptr<FrameChannel> channel_;
+  std::vector<std::byte> payload_;
+  std::vector<match::PacketEvent> events_;
+
+  // interrupt() may come from any thread: it must not kill a reaped pid or
+  // shut a closed (maybe reused) descriptor.
+  std::mutex child_mutex_;
+  pid_t child_ = -1;      // until reaped
+  int socket_ = -1;       // our end
+  int stderr_file_ = -1;  // the child's standard error, in memory
+  bool interrupted_ = false;
+};
+
+}  // namespace tracesync::ingest

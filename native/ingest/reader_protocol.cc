@@ -1,0 +1,209 @@
+#include "ingest/reader_protocol.h"
+
+#include <cstring>
+#include <type_traits>
+
+namespace tracesync::ingest::reader_protocol {
+
+namespace {
+
+static_assert(std::is_trivially_copyable_v<match::PacketEvent>, "events cross the channel as raw bytes");
+
+// Appends fixed-size values in the machine's byte order and strings with
+// their length in front.
+class WireWriter {
+ public:
+  template <typename T>
+    requires std::is_trivially_copyable_v<T>
+  WireWriter& put(const T& value) {
+    const auto* bytes = reinterpret_cast<const std::byte*>(&value);
+    bytes_.insert(bytes_.end(), bytes, bytes + sizeof value);
+    return *this;
+  }
+  WireWriter& put(const std::string& text) {
+    put(static_cast<uint64_t>(text.size()));
+    const auto* bytes = reinterpret_cast<const std::byte*>(text.data());
+    bytes_.insert(bytes_.end(), bytes, bytes + text.size());
+    return *this;
+  }
+  template <typename T>
+  WireWriter& put(const std::optional<T>& value) {
+    put(value.has_value());
+    if (value) put(*value);
+    return *this;
+  }
+  std::vector<std::byte> take() { return std::move(bytes_); }
+
+ private:
+  std::vector<std::byte> bytes_;
+};
+
+// Reads back what WireWriter wrote; any read past the end, or a bool that is
+// neither 0 nor 1, makes the reader bad and every later read a no-op.
+class WireReader {
+ public:
+  explicit WireReader(std::span<const std::byte> bytes) : bytes_(bytes) {}
+
+  template <typename T>
+    requires std::is_trivially_copyable_v<T>
+  WireReader& get(T& value) {
+    if (!ok_ || bytes_.size() - at_ < sizeof value) return bad();
+    std::memcpy(&value, bytes_.data() + at_, sizeof value);
+    at_ += sizeof value;
+    return *this;
+  }
+  WireReader& get(bool& value) {
+    uint8_t byte = 0;
+    get(byte);
+    if (byte > 1) return bad();
+    value = byte == 1;
+    return *this;
+  }
+  WireReader& get(std::string& text) {
+    uint64_t size = 0;
+    get(size);
+    if (!ok_ || bytes_.size() - at_ < size) return bad();
+    text.assign(reinterpret_cast<const char*>(bytes_.data() + at_), size);
+    at_ += size;
+    return *this;
+  }
+  template <typename T>
+  WireReader& get(std::optional<T>& value) {
+    bool present = false;
+    get(present);
+    T inner{};
+    if (present) get(inner);
+    value = present ? std::optional<T>(std::move(inner)) : std::nullopt;
+    return *this;
+  }
+  // Everything read, nothing left over.
+  bool complete() const { return ok_ && at_ == bytes_.size(); }
+
+ private:
+  WireReader& bad() {
+    ok_ = false;
+    return *this;
+  }
+  std::span<const std::byte> bytes_;
+  std::size_t at_ = 0;
+  bool ok_ = true;
+};
+
+void put(WireWriter& w, const ClockInfo& clock) {
+  w.put(clock.name).put(clock.uuid).put(clock.frequency).put(clock.offset_seconds).put(clock.offset_cycles);
+  w.put(clock.origin_is_unix_epoch);
+}
+
+void get(WireReader& r, ClockInfo& clock) {
+  r.get(clock.name).get(clock.uuid).get(clock.frequency).get(clock.offset_seconds).get(clock.offset_cycles);
+  r.get(clock.origin_is_unix_epoch);
+}
+
+void put(WireWriter& w, const TraceInfo& info) {
+  w.put(info.path).put(info.name).put(info.hostname).put(info.domain_id).put(info.domain_source);
+  w.put(info.clock.has_value());
+  if (info.clock) put(w, *info.clock);
+  w.put(info.first_event).put(info.last_event).put(info.streams).put(info.events).put(info.network_events);
+  w.put(info.discarded_events).put(info.bytes);
+}
+
+void get(WireReader& r, TraceInfo& info) {
+  r.get(info.path).get(info.name).get(info.hostname).get(info.domain_id).get(info.domain_source);
+  bool has_clock = false;
+  r.get(has_clock);
+  info.clock.reset();
+  if (has_clock) get(r, info.clock.emplace());
+  r.get(info.first_event).get(info.last_event).get(info.streams).get(info.events).get(info.network_events);
+  r.get(info.discarded_events).get(info.bytes);
+}
+
+bool known(DomainSource source) { return source <= DomainSource::kOverride; }
+bool known(TraceReader::State state) { return state <= TraceReader::State::kFailed; }
+
+}  // namespace
+
+std::vector<std::byte> encode(const OpenRequest& request) {
+  WireWriter w;
+  // version and event size first: a reader of another build checks them
+  // before trusting anything else.
+  w.put(request.version).put(request.event_size).put(request.parent_pid).put(request.index);
+  w.put(request.source.path).put(request.source.name).put(request.source.domain_override);
+  const ReaderOptions& o = request.options;
+  w.put(o.step_back_tolerance).put(static_cast<uint64_t>(o.batch_events)).put(o.decode).put(o.endpoints);
+  w.put(o.stream_ranges);
+  return w.take();
+}
+
+std::optional<OpenRequest> decode_open(std::span<const std::byte> payload) {
+  WireReader r(payload);
+  OpenRequest request;
+  r.get(request.version).get(request.event_size);
+  if (request.version != kVersion || request.event_size != sizeof(match::PacketEvent)) {
+    // Not ours to read further; the caller reports the versions.
+    return request;
+  }
+  r.get(request.parent_pid).get(request.index);
+  r.get(request.source.path).get(request.source.name).get(request.source.domain_override);
+  ReaderOptions& o = request.options;
+  uint64_t batch_events = 0;
+  r.get(o.step_back_tolerance).get(batch_events).get(o.decode).get(o.endpoints).get(o.stream_ranges);
+  o.batch_events = static_cast<std::size_t>(batch_events);
+  if (!r.complete()) return std::nullopt;
+  return request;
+}
+
+std::vector<std::byte> encode(const TraceInfo& info) {
+  WireWriter w;
+  put(w, info);
+  return w.take();
+}
+
+std::optional<TraceInfo> decode_trace_info(std::span<const std::byte> payload) {
+  WireReader r(payload);
+  TraceInfo info;
+  get(r, info);
+  if (!r.complete() || !known(info.domain_source)) return std::nullopt;
+  return info;
+}
+
+std::vector<std::byte> encode(const StepReport& report) {
+  WireWriter w;
+  w.put(report.state).put(report.progress).put(report.bytes_read);
+  put(w, report.info);
+  w.put(report.problem);
+  return w.take();
+}
+
+std::optional<StepReport> decode_step_report(std::span<const std::byte> payload) {
+  WireReader r(payload);
+  StepReport report;
+  r.get(report.state).get(report.progress).get(report.bytes_read);
+  get(r, report.info);
+  r.get(report.problem);
+  if (!r.complete() || !known(report.state) || !known(report.info.domain_source)) return std::nullopt;
+  return report;
+}
+
+std::vector<std::byte> encode_rounds(uint64_t rounds) { return WireWriter().put(rounds).take(); }
+
+std::optional<uint64_t> decode_rounds(std::span<const std::byte> payload) {
+  uint64_t rounds = 0;
+  if (!WireReader(payload).get(rounds).complete()) return std::nullopt;
+  return rounds;
+}
+
+std::vector<std::byte> encode_promise(model::Nanoseconds progress) { return WireWriter().put(progress).take(); }
+
+std::optional<model::Nanoseconds> decode_events(std::span<const std::byte> payload,
+                                                std::vector<match::PacketEvent>& events) {
+  model::Nanoseconds progress = 0;
+  if (payload.size() < sizeof progress || (payload.size() - sizeof progress) % sizeof(match::PacketEvent) != 0) {
+    return std::nullopt;
+  }
+  std::memcpy(&progress, payload.data(), sizeof progress);
+  events.resize((payload.size() - sizeof progress) / sizeof(match::PacketEvent));
+  if (!events.empty()) std::memcpy(events.data(), payload.data() + sizeof progress, payload.size() - sizeof progress);
+  return progress;
+}
+
+}  // namespace tracesync::ingest::reader_protocol

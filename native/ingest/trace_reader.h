@@ -1,0 +1,41 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "ingest/trace_info.h"
+#include "model/point.h"
+
+namespace tracesync::ingest {
+
+// Reads one trace into an EventSink, a step at a time, so that a scheduler
+// can interleave traces and stop on request. CtfTraceReader reads in this
+// process; ProcessTraceReader has a child process read, so that damage
+// babeltrace2 cannot survive costs only that trace.
+class TraceReader {
+ public:
+  enum class State { kNew, kReading, kDone, kFailed };
+
+  virtual ~TraceReader() = default;
+
+  // Reads on: opens the trace first if needed, then runs up to `rounds`
+  // rounds (a batch of messages from each stream). Returns the state after.
+  virtual State step(std::size_t rounds) = 0;
+
+  // From any thread: ends a step under way as soon as possible and leaves
+  // the trace unfinished (cancelled). A reader that can only stop between
+  // steps ignores it.
+  virtual void interrupt() {}
+
+  // These belong to the thread that steps the reader (or to whoever holds it
+  // between steps).
+  virtual State state() const = 0;
+  virtual const TraceInfo& info() const = 0;
+  virtual const std::string& problem() const = 0;  // when kFailed
+  // What the trace promised so far (INT64_MIN before any timestamp).
+  virtual model::Nanoseconds progress() const = 0;
+  // An estimate of the stream file bytes read so far, readable from any thread.
+  virtual uint64_t bytes_read() const = 0;
+};
+
+}  // namespace tracesync::ingest

@@ -1,0 +1,126 @@
+// FrameChannel: frames cross a socket whole, in order, whatever their size,
+// and a stream that ends or lies is an error, not a crash or a hang.
+
+#include <gtest/gtest.h>
+
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <thread>
+
+#include "ingest/frame_channel.h"
+
+namespace tracesync::ingest {
+namespace {
+
+// Two connected ends, closed by the destructor.
+struct SocketPair {
+  SocketPair() { EXPECT_EQ(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ends), 0); }
+  ~SocketPair() {
+    for (int& end : ends) close_end(end);
+  }
+  static void close_end(int& end) {
+    if (end >= 0) close(end);
+    end = -1;
+  }
+  int ends[2] = {-1, -1};
+};
+
+std::vector<std::byte> bytes_of(const std::string& text) {
+  std::vector<std::byte> out(text.size());
+  std::memcpy(out.data(), text.data(), text.size());
+  return out;
+}
+
+TEST(FrameChannel, FramesArriveWholeAndInOrder) {
+  SocketPair pair;
+  // 3 MB payloads pass the 1 MiB write-out point and the socket's buffer: the
+  // writer must be read from while it writes.
+  std::vector<std::byte> big(3u << 20);
+  for (std::size_t i = 0; i < big.size(); ++i) big[i] = static_cast<std::byte>(i * 7 + i / 4096);
+  const std::vector<std::byte> small = bytes_of("hello");
+  std::thread writer([&] {
+    FrameChannel channel(-1, pair.ends[0]);
+    for (uint32_t i = 0; i < 50; ++i) EXPECT_TRUE(channel.send(i, small, bytes_of(std::to_string(i))));
+    EXPECT_TRUE(channel.send(100, {}));
+    EXPECT_TRUE(channel.send(101, big));
+    EXPECT_TRUE(channel.send(102, small, big));
+    EXPECT_TRUE(channel.flush());
+    SocketPair::close_end(pair.ends[0]);
+  });
+  FrameChannel channel(pair.ends[1], -1);
+  uint32_t type = 0;
+  std::vector<std::byte> payload;
+  for (uint32_t i = 0; i < 50; ++i) {
+    ASSERT_TRUE(channel.receive(type, payload)) << channel.error();
+    EXPECT_EQ(type, i);
+    const std::string text(reinterpret_cast<const char*>(payload.data()), payload.size());
+    EXPECT_EQ(text, "hello" + std::to_string(i));
+  }
+  ASSERT_TRUE(channel.receive(type, payload));
+  EXPECT_EQ(type, 100u);
+  EXPECT_TRUE(payload.empty());
+  ASSERT_TRUE(channel.receive(type, payload));
+  EXPECT_EQ(type, 101u);
+  EXPECT_TRUE(payload == big);
+  ASSERT_TRUE(channel.receive(type, payload));
+  EXPECT_EQ(type, 102u);
+  ASSERT_EQ(payload.size(), small.size() + big.size());
+  EXPECT_TRUE(std::equal(big.begin(), big.end(), payload.begin() + static_cast<std::ptrdiff_t>(small.size())));
+  // Then the end of the stream, between frames: not an error.
+  EXPECT_FALSE(channel.receive(type, payload));
+  EXPECT_EQ(channel.error(), "");
+  writer.join();
+}
+
+TEST(FrameChannel, AStreamEndingInsideAFrameIsAnError) {
+  for (const std::size_t cut : {1u, 4u, 7u, 8u, 12u}) {  // in the header, or in a 5-byte payload
+    SocketPair pair;
+    {
+      FrameChannel writer(-1, pair.ends[0]);
+      ASSERT_TRUE(writer.send(3, bytes_of("12345")));
+    }
+    // What a whole frame looks like, cut short by hand.
+    std::vector<std::byte> frame;
+    {
+      SocketPair loop;
+      FrameChannel writer(-1, loop.ends[0]);
+      ASSERT_TRUE(writer.send(3, bytes_of("12345")) && writer.flush());
+      frame.resize(13);
+      ASSERT_EQ(read(loop.ends[1], frame.data(), frame.size()), 13);
+    }
+    ASSERT_EQ(write(pair.ends[0], frame.data(), cut), static_cast<ssize_t>(cut));
+    SocketPair::close_end(pair.ends[0]);
+    FrameChannel reader(pair.ends[1], -1);
+    uint32_t type = 0;
+    std::vector<std::byte> payload;
+    EXPECT_FALSE(reader.receive(type, payload)) << "cut at " << cut;
+    EXPECT_EQ(reader.error(), "the stream ends inside a frame") << "cut at " << cut;
+  }
+}
+
+TEST(FrameChannel, AFrameClaimingTooManyBytesIsRefusedBeforeAnyAllocation) {
+  SocketPair pair;
+  const uint32_t header[2] = {4, 0xFFFFFFF0u};
+  ASSERT_EQ(write(pair.ends[0], header, sizeof header), static_cast<ssize_t>(sizeof header));
+  FrameChannel reader(pair.ends[1], -1);
+  uint32_t type = 0;
+  std::vector<std::byte> payload;
+  EXPECT_FALSE(reader.receive(type, payload));
+  EXPECT_EQ(reader.error(), "a frame claims 4294967280 bytes");
+  EXPECT_TRUE(payload.empty());
+}
+
+TEST(FrameChannel, WritingToAGoneReaderFailsWithoutASignal) {
+  SocketPair pair;
+  SocketPair::close_end(pair.ends[1]);
+  FrameChannel writer(-1, pair.ends[0]);
+  // SIGPIPE would end this test program; send(2) with MSG_NOSIGNAL reports EPIPE.
+  EXPECT_TRUE(writer.send(1, bytes_of("lost")));
+  EXPECT_FALSE(writer.flush());
+  EXPECT_EQ(writer.error(), std::strerror(EPIPE));
+}
+
+}  // namespace
+}  // namespace tracesync::ingest

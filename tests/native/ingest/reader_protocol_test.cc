@@ -1,0 +1,181 @@
+// reader_protocol: what is encoded decodes to the same, and a payload cut
+// short or damaged decodes to nothing rather than to wrong values.
+
+#include <gtest/gtest.h>
+
+#include "ingest/reader_protocol.h"
+
+namespace tracesync::ingest::reader_protocol {
+namespace {
+
+TraceInfo full_info() {
+  TraceInfo info;
+  info.path = "/traces/session/kernel";
+  info.name = "session/kernel";
+  info.hostname = "node-7";
+  info.domain_id = "0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0";
+  info.domain_source = DomainSource::kClockUuid;
+  info.clock = ClockInfo{"monotonic", "0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0", 1'000'000'000, -3, 123456789, true};
+  info.first_event = -42;
+  info.last_event = INT64_MAX;
+  info.streams = 8;
+  info.events = 20'700'000'000ULL;
+  info.network_events = 500'001;
+  info.discarded_events = 3;
+  info.bytes = 1ULL << 40;
+  return info;
+}
+
+void expect_same(const TraceInfo& a, const TraceInfo& b) {
+  EXPECT_EQ(a.path, b.path);
+  EXPECT_EQ(a.name, b.name);
+  EXPECT_EQ(a.hostname, b.hostname);
+  EXPECT_EQ(a.domain_id, b.domain_id);
+  EXPECT_EQ(a.domain_source, b.domain_source);
+  ASSERT_EQ(a.clock.has_value(), b.clock.has_value());
+  if (a.clock) {
+    EXPECT_EQ(a.clock->name, b.clock->name);
+    EXPECT_EQ(a.clock->uuid, b.clock->uuid);
+    EXPECT_EQ(a.clock->frequency, b.clock->frequency);
+    EXPECT_EQ(a.clock->offset_seconds, b.clock->offset_seconds);
+    EXPECT_EQ(a.clock->offset_cycles, b.clock->offset_cycles);
+    EXPECT_EQ(a.clock->origin_is_unix_epoch, b.clock->origin_is_unix_epoch);
+  }
+  EXPECT_EQ(a.first_event, b.first_event);
+  EXPECT_EQ(a.last_event, b.last_event);
+  EXPECT_EQ(a.streams, b.streams);
+  EXPECT_EQ(a.events, b.events);
+  EXPECT_EQ(a.network_events, b.network_events);
+  EXPECT_EQ(a.discarded_events, b.discarded_events);
+  EXPECT_EQ(a.bytes, b.bytes);
+}
+
+TEST(ReaderProtocol, TraceInfoRoundTrips) {
+  const TraceInfo info = full_info();
+  const auto decoded = decode_trace_info(encode(info));
+  ASSERT_TRUE(decoded);
+  expect_same(info, *decoded);
+
+  TraceInfo sparse;  // no clock, no events, empty strings
+  sparse.domain_source = DomainSource::kPath;
+  const auto decoded_sparse = decode_trace_info(encode(sparse));
+  ASSERT_TRUE(decoded_sparse);
+  expect_same(sparse, *decoded_sparse);
+}
+
+TEST(ReaderProtocol, OpenRequestRoundTrips) {
+  OpenRequest request;
+  request.parent_pid = 4242;
+  request.index = 17;
+  request.source = {"/t/a", "a", std::string("domain-x")};
+  request.options.step_back_tolerance = 123;
+  request.options.batch_events = 99;
+  request.options.decode = false;
+  request.options.endpoints = false;
+  request.options.stream_ranges = false;
+  const auto decoded = decode_open(encode(request));
+  ASSERT_TRUE(decoded);
+  EXPECT_EQ(decoded->version, kVersion);
+  EXPECT_EQ(decoded->event_size, sizeof(match::PacketEvent));
+  EXPECT_EQ(decoded->parent_pid, 4242);
+  EXPECT_EQ(decoded->index, 17u);
+  EXPECT_EQ(decoded->source.path, "/t/a");
+  EXPECT_EQ(decoded->source.name, "a");
+  EXPECT_EQ(decoded->source.domain_override, std::optional<std::string>("domain-x"));
+  EXPECT_EQ(decoded->options.step_back_tolerance, 123);
+  EXPECT_EQ(decoded->options.batch_events, 99u);
+  EXPECT_FALSE(decoded->options.decode);
+  EXPECT_FALSE(decoded->options.endpoints);
+  EXPECT_FALSE(decoded->options.stream_ranges);
+}
+
+TEST(ReaderProtocol, AnotherVersionIsReportedNotRead) {
+  OpenRequest request;
+  request.version = kVersion + 1;
+  const auto decoded = decode_open(encode(request));
+  ASSERT_TRUE(decoded);
+  EXPECT_EQ(decoded->version, kVersion + 1);
+}
+
+TEST(ReaderProtocol, StepReportRoundTrips) {
+  StepReport report;
+  report.state = TraceReader::State::kFailed;
+  report.progress = -7;
+  report.bytes_read = 5555;
+  report.info = full_info();
+  report.problem = "reading stopped after 10 events: something";
+  const auto decoded = decode_step_report(encode(report));
+  ASSERT_TRUE(decoded);
+  EXPECT_EQ(decoded->state, TraceReader::State::kFailed);
+  EXPECT_EQ(decoded->progress, -7);
+  EXPECT_EQ(decoded->bytes_read, 5555u);
+  EXPECT_EQ(decoded->problem, report.problem);
+  expect_same(report.info, decoded->info);
+}
+
+TEST(ReaderProtocol, EveryShortenedOrLengthenedPayloadIsRefused) {
+  StepReport report;
+  report.info = full_info();
+  report.problem = "p";
+  const std::vector<std::byte> whole = encode(report);
+  for (std::size_t size = 0; size < whole.size(); ++size) {
+    EXPECT_FALSE(decode_step_report(std::span(whole).first(size))) << "first " << size << " bytes";
+  }
+  std::vector<std::byte> longer = whole;
+  longer.push_back(std::byte{0});
+  EXPECT_FALSE(decode_step_report(longer));
+  const std::vector<std::byte> info = encode(full_info());
+  for (std::size_t size = 0; size < info.size(); ++size) {
+    EXPECT_FALSE(decode_trace_info(std::span(info).first(size))) << "first " << size << " bytes";
+  }
+}
+
+TEST(ReaderProtocol, OutOfRangeEnumsAndBoolsAreRefused) {
+  StepReport report;
+  std::vector<std::byte> bytes = encode(report);
+  bytes[0] = std::byte{9};  // the state: an int, 9 is no State
+  EXPECT_FALSE(decode_step_report(bytes));
+
+  TraceInfo info;
+  std::vector<std::byte> info_bytes = encode(info);
+  // Four empty strings (8-byte lengths), then the domain source, then the
+  // bool saying whether a clock follows.
+  ASSERT_EQ(info_bytes.size() > 33, true);
+  info_bytes[32] = std::byte{7};
+  EXPECT_FALSE(decode_trace_info(info_bytes));
+  info_bytes = encode(info);
+  info_bytes[33] = std::byte{2};
+  EXPECT_FALSE(decode_trace_info(info_bytes));
+}
+
+TEST(ReaderProtocol, EventsRoundTripAndRaggedPayloadsAreRefused) {
+  std::vector<match::PacketEvent> events(3);
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    events[i].time = 1000 + static_cast<int64_t>(i);
+    events[i].trace = 5;
+    events[i].direction = i % 2 ? match::Direction::kReceive : match::Direction::kSend;
+    events[i].tcp.seq = static_cast<uint32_t>(i * 11);
+    events[i].endpoints.family = 4;
+    events[i].endpoints.source_port = 80;
+  }
+  std::vector<std::byte> payload = encode_promise(-99);
+  const auto raw = std::as_bytes(std::span(events));
+  payload.insert(payload.end(), raw.begin(), raw.end());
+  std::vector<match::PacketEvent> decoded;
+  ASSERT_EQ(decode_events(payload, decoded), std::optional<model::Nanoseconds>(-99));
+  ASSERT_EQ(decoded.size(), 3u);
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    EXPECT_EQ(decoded[i].time, events[i].time);
+    EXPECT_EQ(decoded[i].direction, events[i].direction);
+    EXPECT_EQ(decoded[i].tcp.seq, events[i].tcp.seq);
+    EXPECT_EQ(decoded[i].endpoints, events[i].endpoints);
+  }
+  payload.pop_back();
+  EXPECT_FALSE(decode_events(payload, decoded));
+  EXPECT_FALSE(decode_events(std::span(payload).first(7), decoded));
+  EXPECT_EQ(decode_events(encode_promise(5), decoded), std::optional<model::Nanoseconds>(5));  // no events
+  EXPECT_TRUE(decoded.empty());
+}
+
+}  // namespace
+}  // namespace tracesync::ingest::reader_protocol
