@@ -8,6 +8,7 @@
 #include "cli/abort_report.h"
 #include "cli/command.h"
 #include "cli/exit_codes.h"
+#include "cli/reading_process_command.h"
 
 namespace tracesync::cli {
 namespace {
@@ -51,6 +52,15 @@ int dispatch(int argc, char** argv) {
 }  // namespace tracesync::cli
 
 int main(int argc, char** argv) {
+  // A reading process (`tracesync sync` starts one per trace) that aborts
+  // should just die: its parent names the trace and goes on.
+  if (argc == 2 && argv[1] == tracesync::cli::kReadTraceCommand) {
+    try {
+      return tracesync::cli::run_read_trace();
+    } catch (...) {
+      return tracesync::cli::kInternalError;
+    }
+  }
   tracesync::cli::report_aborts_while_reading();
   try {
     return tracesync::cli::dispatch(argc, argv);

@@ -68,6 +68,7 @@ RunOutcome Synchronization::run(const ProgressCallback& progress, const std::ato
 
   ingest::ExperimentOptions options;
   options.read.jobs = ingest_.jobs;
+  options.read.reading_command = ingest_.reading_command;
   options.match.key = *match::parse_key_kind(ingest_.match_key);
   options.match.horizon = ingest_.match_horizon;
   options.read.reader.stream_ranges = static_cast<bool>(progress);  // finer progress, only when someone listens

@@ -17,6 +17,11 @@ struct IngestOptions {
   std::string match_key = "tc";                         // tc | strict
   model::Nanoseconds match_horizon = 600'000'000'000;   // 10 min
   std::map<std::string, std::string> domain_overrides;  // trace (path or name) -> domain id
+  // Empty: read traces in this process. Otherwise the program (and its first
+  // arguments) that reads each trace in a process of its own, `tracesync
+  // read-trace`: babeltrace2 aborting or looping on a damaged trace then
+  // costs that trace only (ingest::ProcessTraceReader).
+  std::vector<std::string> reading_command;
 };
 
 struct RunProgress {

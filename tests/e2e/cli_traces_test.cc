@@ -23,6 +23,7 @@ namespace tracesync {
 namespace {
 
 using nlohmann::json;
+using testing::CommandResult;
 using testing::run_command;
 using testing::run_command_with_signals;
 using testing::tracesync_binary;
@@ -204,27 +205,67 @@ TEST(SyncTraces, DamagedTracesAreSkippedAndTheRestIsSynchronized) {
 
 // Garbage in a packet's context makes babeltrace2 2.0 fail an assertion
 // (abort) rather than report an error; the `babeltrace2` command dies the
-// same way on these files. tracesync cannot go on, but says which trace it
-// was reading, and exits with the internal-error code instead of a core dump.
-TEST(SyncTraces, ATraceThatAbortsBabeltrace2IsNamed) {
-  testing::TempDir dir;
-  simulate(dir, {"--hosts", "2", "--duration", "1", "--rate", "50", "--cpus", "1"});
-  const std::string trace = dir.file("host1/kernel");
-  const std::string stream = trace + "/channel0_0";
+// same way on these files. Runs tracesync with `extra` on host1's stream
+// damaged at 7 offsets; returns the runs.
+std::vector<CommandResult> runs_on_garbage_babeltrace2_aborts_on(testing::TempDir& dir,
+                                                                  const std::vector<std::string>& extra) {
+  simulate(dir, {"--hosts", "3", "--topology", "star", "--duration", "1", "--rate", "50", "--cpus", "1"});
+  const std::string stream = dir.file("host1/kernel/channel0_0");
   const std::string clean = testing::read_file(stream);
   const std::string garbage = "\x5b\x62\x90\x6a\xff\x8f\x1f\x83\xff\xf7\x11\xa0\x75\x2d\x46\x2e\x75\xb5\xe5\x6f\xb7";
-  int aborted = 0;
+  std::vector<CommandResult> runs;
   for (std::size_t at = 24; at <= 48; at += 4) {  // the packet header is 8 bytes, its context 40 more
     std::string damaged = clean;
     damaged.insert(at, garbage);
     testing::write_file(stream, damaged);
-    const auto r = run_command(tracesync_binary(), {"sync", dir.path(), "-o", dir.file("report.txt")});
+    std::vector<std::string> arguments = {"sync", "--format", "json", dir.path()};
+    arguments.insert(arguments.end(), extra.begin(), extra.end());
+    runs.push_back(run_command(tracesync_binary(), arguments));
+  }
+  testing::write_file(stream, clean);
+  return runs;
+}
+
+// Each trace is read in a process of its own: babeltrace2 aborting costs
+// that trace only. It is reported with how its reading ended, and the other
+// hosts are synchronized (exit 3).
+TEST(SyncTraces, ATraceBabeltrace2AbortsOnIsSkippedAndTheRestSynchronized) {
+  testing::TempDir dir;
+  int aborted = 0;
+  for (const CommandResult& r : runs_on_garbage_babeltrace2_aborts_on(dir, {})) {
+    ASSERT_TRUE(r.exit_code == 0 || r.exit_code == 3) << "exit " << r.exit_code << "\n" << r.err;
+    if (r.err.find("babeltrace2 aborted (SIGABRT) on damaged data") == std::string::npos) continue;
+    ++aborted;
+    EXPECT_EQ(r.exit_code, 3) << r.err;
+    EXPECT_NE(r.err.find("tracesync: skipped " + dir.file("host1/kernel") + ": cannot be opened: babeltrace2 aborted"),
+              std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find("Assertion `"), std::string::npos) << r.err;  // babeltrace2's own words, quoted
+    const json report = json::parse(r.out);
+    std::set<std::string> hosts;
+    for (const json& trace : report["traces"]) hosts.insert(trace.value("hostname", ""));
+    EXPECT_EQ(hosts, (std::set<std::string>{"host0", "host2"})) << r.out;
+    bool synchronized = false;
+    for (const json& link : report["links"]) synchronized = synchronized || link["quality"] == "ACCURATE";
+    EXPECT_TRUE(synchronized) << r.out;
+  }
+  EXPECT_GT(aborted, 0) << "no insertion made babeltrace2 abort: the case under test did not occur";
+}
+
+// With --in-process, nothing can go on after babeltrace2 aborts: tracesync
+// says which trace it was reading and exits with the internal-error code
+// instead of a core dump.
+TEST(SyncTraces, InProcessATraceThatAbortsBabeltrace2IsNamed) {
+  testing::TempDir dir;
+  int aborted = 0;
+  for (const CommandResult& r : runs_on_garbage_babeltrace2_aborts_on(dir, {"--in-process"})) {
     if (r.exit_code == 1) {
       ++aborted;
-      EXPECT_NE(r.err.find("tracesync: aborted while reading " + trace + "\n"), std::string::npos) << r.err;
+      EXPECT_NE(r.err.find("tracesync: aborted while reading " + dir.file("host1/kernel") + "\n"), std::string::npos)
+          << r.err;
       EXPECT_NE(r.err.find("leave that trace out"), std::string::npos) << r.err;
     } else {
-      EXPECT_TRUE(r.exit_code == 0 || r.exit_code == 3) << "garbage at " << at << ": exit " << r.exit_code << "\n" << r.err;
+      EXPECT_TRUE(r.exit_code == 0 || r.exit_code == 3) << "exit " << r.exit_code << "\n" << r.err;
     }
   }
   EXPECT_GT(aborted, 0) << "no insertion made babeltrace2 abort: the case under test did not occur";
@@ -232,11 +273,12 @@ TEST(SyncTraces, ATraceThatAbortsBabeltrace2IsNamed) {
 
 // Random damage to one file of a small experiment (bit flips, zeroed runs,
 // garbage inserted, cuts), seeded: tracesync never dies by a signal. It
-// synchronizes (0), skips or cuts short the damaged trace and says why (3),
-// or names the trace babeltrace2 aborted on (1). 140 rounds: round 143 of
-// this seed makes babeltrace2 2.0.4 itself loop, taking memory without end,
-// while it opens the trace (README, Damaged traces).
-TEST(SyncTraces, RandomDamageNeverCrashes) {
+// synchronizes (0), or skips or cuts short the damaged trace and says why
+// (3); with --in-process it may also name the trace babeltrace2 aborted on
+// (1). 140 rounds: round 143 of this seed makes babeltrace2 2.0.4 itself
+// loop, taking memory without end, while it opens the trace (README,
+// Damaged traces).
+void expect_random_damage_never_crashes(bool in_process) {
   testing::TempDir dir;
   simulate(dir, {"--hosts", "3", "--duration", "1", "--rate", "50", "--cpus", "2"});
   std::vector<std::string> files;
@@ -268,11 +310,13 @@ TEST(SyncTraces, RandomDamageNeverCrashes) {
       default: damaged.resize(at); break;
     }
     testing::write_file(file, damaged);
-    const auto r = run_command(tracesync_binary(), {"sync", "--format", "json", dir.path()});
+    std::vector<std::string> arguments = {"sync", "--format", "json", dir.path()};
+    if (in_process) arguments.push_back("--in-process");
+    const auto r = run_command(tracesync_binary(), arguments);
     testing::write_file(file, clean);
     ++exits[r.exit_code];
     const std::string where = "round " + std::to_string(round) + ", " + file + ": exit " + std::to_string(r.exit_code);
-    EXPECT_TRUE(r.exit_code == 0 || r.exit_code == 1 || r.exit_code == 2 || r.exit_code == 3) << where << "\n" << r.err;
+    EXPECT_TRUE(r.exit_code == 0 || (in_process && r.exit_code == 1) || r.exit_code == 3) << where << "\n" << r.err;
     if (r.exit_code == 1) {
       EXPECT_NE(r.err.find("tracesync: aborted while reading " + fs::path(file).parent_path().string()), std::string::npos)
           << where << "\n" << r.err;
@@ -283,6 +327,9 @@ TEST(SyncTraces, RandomDamageNeverCrashes) {
   }
   EXPECT_GT(exits[3], 0);  // the damage was seen, not only shrugged off
 }
+
+TEST(SyncTraces, RandomDamageNeverCrashes) { expect_random_damage_never_crashes(false); }
+TEST(SyncTraces, InProcessRandomDamageNeverCrashes) { expect_random_damage_never_crashes(true); }
 
 // Ctrl-C stops the reading between steps and the report of what was read
 // is printed, marked incomplete (exit 130).
@@ -300,17 +347,15 @@ TEST(SyncTraces, CtrlCReportsWhatWasRead) {
 }
 
 // A first packet whose packet_size and content_size are 0 makes babeltrace2
-// 2.0.4 index it forever (the `babeltrace2` command hangs on it too): the
-// reading never reaches the end of a step, so the first Ctrl-C cannot stop
-// it. tracesync says which trace it waits for (after 30 s; 0.2 s here), and
-// the second Ctrl-C quits at once.
-TEST(SyncTraces, ASecondCtrlCQuitsWhileBabeltrace2IsStuck) {
-  testing::TempDir dir;
+// 2.0.4 index it forever (the `babeltrace2` command hangs on it too).
+// Damages host1 so, and runs tracesync with `extra`, sending `signals`.
+CommandResult run_on_a_trace_babeltrace2_loops_on(testing::TempDir& dir, const std::vector<std::string>& extra,
+                                                  std::vector<testing::TimedSignal> signals) {
   simulate(dir, {"--hosts", "2", "--duration", "1", "--cpus", "1"});
   // The simulated packet header is magic (4 bytes), uuid (16), stream_id (8)
   // and stream_instance_id (8); packet_size and content_size follow.
   const std::string metadata = testing::read_file(dir.file("host1/kernel/metadata"));
-  ASSERT_NE(metadata.find("packet.context := struct {\n\t\tinteger { size = 64; align = 8; } packet_size;\n"
+  EXPECT_NE(metadata.find("packet.context := struct {\n\t\tinteger { size = 64; align = 8; } packet_size;\n"
                           "\t\tinteger { size = 64; align = 8; } content_size;"),
             std::string::npos)
       << metadata;
@@ -318,13 +363,42 @@ TEST(SyncTraces, ASecondCtrlCQuitsWhileBabeltrace2IsStuck) {
   std::string bytes = testing::read_file(stream);
   bytes.replace(36, 16, 16, '\0');
   testing::write_file(stream, bytes);
-  const auto started = std::chrono::steady_clock::now();
+  std::vector<std::string> arguments = {"sync", "--format", "json", dir.path()};
+  arguments.insert(arguments.end(), extra.begin(), extra.end());
+  signals.push_back({std::chrono::seconds(20), SIGKILL});  // a failure, not a hang
   setenv("TRACESYNC_SLOW_OPEN_SECONDS", "0.2", 1);
-  const auto r = run_command_with_signals(tracesync_binary(), {"sync", dir.path()},
-                                          {{std::chrono::milliseconds(900), SIGINT},
-                                           {std::chrono::milliseconds(1300), SIGINT},
-                                           {std::chrono::seconds(20), SIGKILL}});  // a failure, not a hang
+  CommandResult r = run_command_with_signals(tracesync_binary(), arguments, signals);
   unsetenv("TRACESYNC_SLOW_OPEN_SECONDS");
+  return r;
+}
+
+// tracesync says which trace it waits for (after 30 s; 0.2 s here), and
+// one Ctrl-C kills the process reading it: the report covers what was read.
+TEST(SyncTraces, CtrlCEndsATraceBabeltrace2LoopsOn) {
+  testing::TempDir dir;
+  const auto started = std::chrono::steady_clock::now();
+  const CommandResult r = run_on_a_trace_babeltrace2_loops_on(dir, {}, {{std::chrono::milliseconds(900), SIGINT}});
+  if (r.exit_code == 0 || r.exit_code == 3) GTEST_SKIP() << "babeltrace2 no longer loops on a zero-sized packet: " << r.err;
+  EXPECT_EQ(r.exit_code, 130) << r.err;
+  EXPECT_NE(r.err.find("tracesync: babeltrace2 has been opening " + dir.file("host1/kernel") + " for "),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("tracesync: interrupted: stopping the reading"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("interrupted again"), std::string::npos) << r.err;
+  const json report = json::parse(r.out);
+  EXPECT_FALSE(report["complete"]);
+  ASSERT_EQ(report["traces"].size(), 1u) << r.out;
+  EXPECT_EQ(report["traces"][0].value("hostname", ""), "host0");
+  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(20));
+}
+
+// With --in-process the reading never reaches the end of a step, so the
+// first Ctrl-C cannot stop it; the second quits at once.
+TEST(SyncTraces, InProcessASecondCtrlCQuitsWhileBabeltrace2IsStuck) {
+  testing::TempDir dir;
+  const auto started = std::chrono::steady_clock::now();
+  const CommandResult r = run_on_a_trace_babeltrace2_loops_on(
+      dir, {"--in-process"}, {{std::chrono::milliseconds(900), SIGINT}, {std::chrono::milliseconds(1300), SIGINT}});
   if (r.exit_code == 0 || r.exit_code == 3) GTEST_SKIP() << "babeltrace2 no longer loops on a zero-sized packet: " << r.err;
   EXPECT_EQ(r.exit_code, 130) << r.err;
   EXPECT_NE(r.err.find("tracesync: interrupted: stopping the reading"), std::string::npos) << r.err;
