@@ -1,5 +1,9 @@
 #include "jni/engine_options.h"
 
+#include <unistd.h>
+
+#include <filesystem>
+
 #include "jni/java_exceptions.h"
 #include "network/network.h"
 #include "snapshot/tracesync.pb.h"
@@ -40,6 +44,13 @@ EngineSettings parse_engine_options(std::string_view serialized) {
   if (options.match_horizon_ns() != 0) ingest.match_horizon = options.match_horizon_ns();
   ingest.jobs = options.jobs();
   ingest.domain_overrides.insert(options.domain_overrides().begin(), options.domain_overrides().end());
+  if (const std::string& program = options.reading_program(); !program.empty()) {
+    std::error_code error;
+    if (!std::filesystem::is_regular_file(program, error) || access(program.c_str(), X_OK) != 0) {
+      reject("the reading program '" + program + "' is not an executable file (it should be the tracesync command)");
+    }
+    ingest.reading_command = {program, "read-trace"};
+  }
 
   if (const std::string problem = session::Synchronization::validate(settings.session, ingest); !problem.empty()) {
     reject(problem);

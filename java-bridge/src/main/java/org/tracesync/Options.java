@@ -1,5 +1,6 @@
 package org.tracesync;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
 import org.tracesync.proto.EngineOptions;
@@ -116,6 +117,21 @@ public final class Options {
         throw new IllegalArgumentException("jobs must be zero (one per core) or positive, not " + jobs);
       }
       proto.setJobs(jobs);
+      return this;
+    }
+
+    /**
+     * Reads each trace in a process of its own, this {@code tracesync} executable run as {@code
+     * tracesync read-trace}, rather than in this JVM. babeltrace2 aborts on some damaged traces and
+     * loops forever on others; read in the JVM, that ends the JVM or a run that never returns.
+     * Read by a reading process, the trace is reported as skipped (with babeltrace2's words), the
+     * rest is synchronized, and cancelling (a {@link ProgressListener} returning {@code false}, or
+     * {@link TraceSync#close()}) ends a run stuck on such a trace at once. The
+     * engine checks, when a session is opened, that the file is executable.
+     */
+    public Builder readingProgram(Path tracesync) {
+      proto.setReadingProgram(
+          Objects.requireNonNull(tracesync, "tracesync").toAbsolutePath().normalize().toString());
       return this;
     }
 

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -101,6 +102,104 @@ class ErrorPathTest {
       }
     }
     assertTrue(damaged > 0, "no zeroed tail made a stream fail: the case under test did not occur");
+  }
+
+  private Path simulate(String name, String... arguments) throws Exception {
+    Path experiment = temporary.resolve(name);
+    java.util.List<String> command =
+        new java.util.ArrayList<>(
+            java.util.List.of(
+                TestEnvironment.cli().toString(), "simulate", "-q", "-o", experiment.toString()));
+    command.addAll(java.util.List.of(arguments));
+    Process simulate = new ProcessBuilder(command).redirectErrorStream(true).start();
+    String output = new String(simulate.getInputStream().readAllBytes());
+    assertEquals(0, simulate.waitFor(), output);
+    return experiment;
+  }
+
+  private static Options inReadingProcesses() {
+    return Options.builder().readingProgram(TestEnvironment.cli()).build();
+  }
+
+  /**
+   * Garbage in a packet's context makes babeltrace2 2.0 fail an assertion and abort: in this JVM,
+   * the JVM would die. Read by a reading process, the trace is skipped with babeltrace2's words and
+   * the other hosts are synchronized.
+   */
+  @Test
+  void aTraceBabeltrace2AbortsOnIsSkippedWhenReadInAReadingProcess() throws Exception {
+    Path generated =
+        simulate("generated", "--hosts", "3", "--topology", "star", "--duration", "1", "--rate", "50",
+            "--cpus", "1");
+    byte[] garbage = {
+      0x5b, 0x62, (byte) 0x90, 0x6a, (byte) 0xff, (byte) 0x8f, 0x1f, (byte) 0x83, (byte) 0xff,
+      (byte) 0xf7, 0x11, (byte) 0xa0, 0x75, 0x2d, 0x46, 0x2e, 0x75, (byte) 0xb5, (byte) 0xe5, 0x6f,
+      (byte) 0xb7
+    };
+    int aborted = 0;
+    for (int at = 24; at <= 48; at += 4) {
+      Path experiment = temporary.resolve("garbage-" + at);
+      copyTree(generated, experiment);
+      Path stream = experiment.resolve("host1/kernel/channel0_0");
+      byte[] clean = Files.readAllBytes(stream);
+      byte[] damaged = new byte[clean.length + garbage.length];
+      System.arraycopy(clean, 0, damaged, 0, at);
+      System.arraycopy(garbage, 0, damaged, at, garbage.length);
+      System.arraycopy(clean, at, damaged, at + garbage.length, clean.length - at);
+      Files.write(stream, damaged);
+      try (TraceSync sync = TraceSync.open(inReadingProcesses())) {
+        sync.addTrace(experiment);
+        try {
+          sync.run(null);
+        } catch (IOException skipped) {
+          assertMessageContains(skipped, experiment.resolve("host1/kernel").toString());
+        }
+        Snapshot snapshot = sync.snapshot();
+        boolean babeltrace2Aborted =
+            snapshot.getProblemsList().stream()
+                .anyMatch(p -> p.getMessage().contains("babeltrace2 aborted (SIGABRT)"));
+        if (!babeltrace2Aborted) {
+          continue;
+        }
+        aborted++;
+        assertEquals(2, snapshot.getTracesCount(), "host0 and host2 are read");
+        assertTrue(
+            snapshot.getLinksList().stream()
+                .anyMatch(l -> l.getQuality() == org.tracesync.proto.Quality.ACCURATE),
+            "host0 and host2 are synchronized");
+      }
+    }
+    assertTrue(aborted > 0, "no insertion made babeltrace2 abort: the case under test did not occur");
+  }
+
+  /**
+   * A first packet whose sizes are 0 makes babeltrace2 2.0.4 index it forever. Read in a reading
+   * process, a listener returning false ends the run: the process is killed, and the snapshot holds
+   * what was read.
+   */
+  @Test
+  void aRunStuckOnATraceBabeltrace2LoopsOnCanBeCancelled() throws Exception {
+    Path experiment = simulate("looping", "--hosts", "2", "--duration", "1", "--cpus", "1");
+    Path stream = experiment.resolve("host1/kernel/channel0_0");
+    byte[] bytes = Files.readAllBytes(stream);
+    java.util.Arrays.fill(bytes, 36, 52, (byte) 0); // packet_size and content_size
+    Files.write(stream, bytes);
+    long started = System.nanoTime();
+    try (TraceSync sync = TraceSync.open(inReadingProcesses())) {
+      sync.addTrace(experiment);
+      assertTimeoutPreemptively(
+          java.time.Duration.ofSeconds(20),
+          () ->
+              sync.run(
+                  (done, total, tracesDone, tracesTotal) ->
+                      System.nanoTime() - started < 1_000_000_000L));
+      Snapshot snapshot = sync.snapshot();
+      assertEquals(1, snapshot.getTracesCount());
+      assertEquals("host0", snapshot.getTraces(0).getHostname());
+      assertTrue(
+          snapshot.getProblemsList().stream().anyMatch(p -> p.getMessage().contains("cancelled")),
+          snapshot.getProblemsList().toString());
+    }
   }
 
   private static void copyTree(Path from, Path to) throws IOException {

@@ -4,10 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.tracesync.proto.EngineOptions;
 import org.tracesync.proto.Island;
 import org.tracesync.proto.Snapshot;
@@ -147,5 +150,25 @@ class OptionsTest {
     assertEquals(
         "domain", assertThrows(NullPointerException.class, () -> builder.domainOverride("t", null)).getMessage());
     assertEquals("options", assertThrows(NullPointerException.class, () -> TraceSync.open(null)).getMessage());
+    assertEquals(
+        "tracesync", assertThrows(NullPointerException.class, () -> builder.readingProgram(null)).getMessage());
+  }
+
+  @Test
+  void aReadingProgramIsAnAbsolutePathTheEngineChecks(@TempDir Path temporary) throws Exception {
+    Path relative = Path.of("bin", "..", "bin", "tracesync");
+    assertEquals(
+        relative.toAbsolutePath().normalize().toString(),
+        Options.builder().readingProgram(relative).build().toProto().getReadingProgram());
+    assertRejected(
+        Options.builder().readingProgram(temporary.resolve("missing")).build(),
+        "the reading program '" + temporary.resolve("missing") + "' is not an executable file");
+    Path notExecutable = Files.writeString(temporary.resolve("text"), "not a program");
+    assertRejected(Options.builder().readingProgram(notExecutable).build(), "is not an executable file");
+    assertRejected(Options.builder().readingProgram(temporary).build(), "is not an executable file");
+    try (TraceSync sync = TraceSync.open(Options.builder().readingProgram(TestEnvironment.cli()).build())) {
+      sync.addMatch("A", 0, "B", 1);
+      assertEquals(1, sync.snapshot().getMessages());
+    }
   }
 }
