@@ -1,5 +1,6 @@
 # The whole bundle, compiled against a Trace Compass installation and packed,
-# with the bridge jar, protobuf-java and the JNI library, as a jar to drop
+# with the bridge jar, protobuf-java, the JNI library and the tracesync
+# command (it reads each trace in a process of its own), as a jar to drop
 # into Trace Compass's dropins/ folder (README.md).
 
 set(TRACECOMPASS_HOME "$ENV{TRACECOMPASS_HOME}" CACHE PATH
@@ -17,7 +18,9 @@ endif()
 # The bridge's jar and JNI library, as the java-bridge and jni folders build them.
 set(TRACESYNC_BRIDGE_JAR "${CMAKE_BINARY_DIR}/java/tracesync-bridge.jar" CACHE FILEPATH "The Java bridge's jar")
 set(TRACESYNC_JNI_LIBRARY "${CMAKE_BINARY_DIR}/lib/libtracesync_jni.so" CACHE FILEPATH "The JNI library")
-set(TRACESYNC_BRIDGE_TARGETS "tracesync_jni;tracesync_bridge_jar" CACHE STRING
+set(TRACESYNC_PROGRAM "${CMAKE_BINARY_DIR}/bin/tracesync" CACHE FILEPATH
+  "The tracesync command, which reads each trace in a process of its own")
+set(TRACESYNC_BRIDGE_TARGETS "tracesync_jni;tracesync_bridge_jar;tracesync" CACHE STRING
   "Targets that build the bridge jar and the JNI library (those that exist are built first)")
 
 # Trace Compass's bundles: jars, and unpacked bundles (folders, with their own jars inside).
@@ -56,12 +59,14 @@ set(bundle_jar ${CMAKE_CURRENT_BINARY_DIR}/dropins/org.tracesync.tracecompass_${
 # Always run: it is cheap, and it picks up a rebuilt bridge jar or JNI library.
 add_custom_target(tracesync_plugin_bundle ALL
   COMMAND ${CMAKE_COMMAND} -E rm -rf ${stage} ${CMAKE_CURRENT_BINARY_DIR}/dropins
-  COMMAND ${CMAKE_COMMAND} -E make_directory ${stage}/lib/linux/x86_64 ${CMAKE_CURRENT_BINARY_DIR}/dropins
+  COMMAND ${CMAKE_COMMAND} -E make_directory ${stage}/lib/linux/x86_64
+    ${CMAKE_CURRENT_BINARY_DIR}/dropins
   COMMAND ${CMAKE_COMMAND} -E copy_directory ${bundle_classes} ${stage}
   COMMAND ${CMAKE_COMMAND} -E copy ${CMAKE_CURRENT_SOURCE_DIR}/plugin.xml ${stage}/
   COMMAND ${CMAKE_COMMAND} -E copy ${TRACESYNC_BRIDGE_JAR} ${stage}/lib/tracesync-bridge.jar
   COMMAND ${CMAKE_COMMAND} -E copy ${TRACESYNC_PROTOBUF_JAR} ${stage}/lib/protobuf-java.jar
   COMMAND ${CMAKE_COMMAND} -E copy ${TRACESYNC_JNI_LIBRARY} ${stage}/lib/linux/x86_64/libtracesync_jni.so
+  COMMAND ${CMAKE_COMMAND} -E copy ${TRACESYNC_PROGRAM} ${stage}/lib/linux/x86_64/tracesync
   COMMAND ${Java_JAR_EXECUTABLE} --create --file ${bundle_jar} --manifest ${bundle_manifest} -C ${stage} .
   DEPENDS ${tracesync_plugin_bundle_classes_STAMP} ${bundle_manifest}
   COMMENT "Assembling dropins/org.tracesync.tracecompass_${bundle_version}.jar"

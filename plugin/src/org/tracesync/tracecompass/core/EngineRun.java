@@ -34,6 +34,7 @@ public final class EngineRun {
     NativeEngine.ensureLoaded();
     Options.Builder options = Options.builder();
     reference.tracePath().ifPresent(options::reference);
+    NativeEngine.readingProgram().ifPresent(options::readingProgram);
     List<String> problems = new ArrayList<>();
     try (TraceSync engine = TraceSync.open(options.build())) {
       for (String location : locations) {
