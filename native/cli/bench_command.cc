@@ -86,6 +86,8 @@ int run_bench(const std::vector<std::string>& arguments) {
       ("baseline-budget", po::value(&net.baseline_budget_seconds)->value_name("SECONDS"), "network: CPU time the baseline may use per size (default 10)")
       ("no-baseline", "network: do not run the baseline")
       ("jobs", po::value(&jobs)->value_name("N,..."), "ingest: job counts to measure, 0 = one per core (default 1,0)")
+      ("in-process", po::bool_switch(&ingest.in_process),
+       "ingest: measure 'tracesync sync --in-process' rather than sync reading each trace in a process of its own")
       ("no-pin", "run single-threaded measurements (hull, network, ingest with 1 job) wherever the scheduler puts them, instead of on one CPU");
   po::variables_map vm;
   if (const std::string problem = parse_arguments(arguments, options, &positional_args, vm); !problem.empty()) {

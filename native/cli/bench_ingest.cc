@@ -13,6 +13,7 @@
 
 #include "cli/cpu_pin.h"
 #include "cli/exit_codes.h"
+#include "cli/reading_process_command.h"
 #include "ingest/experiment_reader.h"
 #include "ingest/trace_discovery.h"
 #include "session/synchronization.h"
@@ -28,11 +29,17 @@ class DroppingSink final : public ingest::EventSink {
   void trace_closed(match::TraceIndex) override {}
 };
 
+// This process's CPU time and its reaped children's: the reading processes
+// of a sync run are reaped before it returns.
 double cpu_seconds() {
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
   auto s = [](const timeval& t) { return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) * 1e-6; };
-  return s(usage.ru_utime) + s(usage.ru_stime);
+  double sum = 0;
+  for (const int who : {RUSAGE_SELF, RUSAGE_CHILDREN}) {
+    rusage usage{};
+    getrusage(who, &usage);
+    sum += s(usage.ru_utime) + s(usage.ru_stime);
+  }
+  return sum;
 }
 
 struct Run {
@@ -56,10 +63,13 @@ Run babeltrace_alone(const std::vector<ingest::TraceSource>& traces, unsigned jo
           report.events()};
 }
 
-// The whole pipeline, as `tracesync sync` runs it, report included.
-Run tracesync_sync(const std::vector<std::string>& paths, unsigned jobs) {
+// The whole pipeline, as `tracesync sync` runs it, report included: each
+// trace read by a reading process (`reading_command`), or, if that is
+// empty, in this process (`sync --in-process`).
+Run tracesync_sync(const std::vector<std::string>& paths, unsigned jobs, const std::vector<std::string>& reading_command) {
   session::IngestOptions ingest;
   ingest.jobs = jobs;
+  ingest.reading_command = reading_command;
   const double cpu = cpu_seconds();
   const auto start = std::chrono::steady_clock::now();
   session::Synchronization sync({}, ingest);
@@ -87,13 +97,13 @@ struct Comparison {
 };
 
 Comparison compare(int repeat, const std::vector<ingest::TraceSource>& traces, const std::vector<std::string>& paths,
-                   unsigned jobs) {
+                   unsigned jobs, const std::vector<std::string>& reading_command) {
   babeltrace_alone(traces, jobs);
   std::vector<double> bt2_s, bt2_cpu, sync_s, sync_cpu, ratio_wall, ratio_cpu;
   uint64_t bt2_events = 0, sync_events = 0;
   for (int i = 0; i < repeat; ++i) {
     const Run bt2 = babeltrace_alone(traces, jobs);
-    const Run sync = tracesync_sync(paths, jobs);
+    const Run sync = tracesync_sync(paths, jobs, reading_command);
     bt2_s.push_back(bt2.seconds);
     bt2_cpu.push_back(bt2.cpu);
     sync_s.push_back(sync.seconds);
@@ -118,11 +128,21 @@ int run_bench_ingest(const IngestBenchOptions& options) {
   }
   uint64_t bytes = 0;
   for (const auto& t : discovery.traces) bytes += ingest::stream_file_bytes(t.path);
+  std::vector<std::string> reading_command;
+  if (!options.in_process) {
+    const auto command = reading_process_command();
+    if (!command) {
+      std::cerr << "tracesync bench ingest: cannot find this program's own file (/proc/self/exe); try --in-process\n";
+      return kInternalError;
+    }
+    reading_command = *command;
+  }
+  const char* sync_reads = options.in_process ? "sync --in-process" : "sync, a reading process per trace";
   nlohmann::ordered_json rows = nlohmann::ordered_json::array();
   if (!options.json) {
-    std::printf("ingest benchmark: %zu traces, %.1f MB of streams, %d side-by-side pairs of runs, medians, %u cores\n",
+    std::printf("ingest benchmark: %zu traces, %.1f MB of streams, %d side-by-side pairs of runs, medians, %u cores; %s\n",
                 discovery.traces.size(), static_cast<double>(bytes) / 1e6, options.repeat,
-                std::thread::hardware_concurrency());
+                std::thread::hardware_concurrency(), sync_reads);
     std::printf("%6s | %14s %14s | %14s %14s | %s\n", "jobs", "bt2 Mev/s", "bt2 Mev/cpu-s", "sync Mev/s",
                 "sync Mev/cpu-s", "sync / bt2 (wall, cpu: median of pair ratios)");
   }
@@ -135,7 +155,7 @@ int run_bench_ingest(const IngestBenchOptions& options) {
       if (pin->cpu()) std::cerr << "tracesync bench: 1 job measured on CPU " << *pin->cpu() << " only\n";
     }
     const std::optional<int> pinned_cpu = pin ? pin->cpu() : std::nullopt;
-    const Comparison c = compare(options.repeat, discovery.traces, options.paths, jobs);
+    const Comparison c = compare(options.repeat, discovery.traces, options.paths, jobs, reading_command);
     pin.reset();
     const auto rate = [](uint64_t events, double t) { return static_cast<double>(events) / t / 1e6; };
     const unsigned shown = jobs == 0 ? std::thread::hardware_concurrency() : jobs;
@@ -160,6 +180,7 @@ int run_bench_ingest(const IngestBenchOptions& options) {
                                         {"traces", discovery.traces.size()},
                                         {"bytes", bytes},
                                         {"repeat", options.repeat},
+                                        {"sync_in_process", options.in_process},
                                         {"rows", rows}}
                      .dump(2)
               << "\n";

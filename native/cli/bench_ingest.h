@@ -11,6 +11,7 @@ struct IngestBenchOptions {
   int repeat = 3;
   bool json = false;
   bool pin_single_job = true;  // runs with one job stay on one CPU (CpuPin)
+  bool in_process = false;     // measure `sync --in-process` rather than sync's reading processes
 };
 
 // `tracesync bench ingest`: events per second of the whole `tracesync sync`

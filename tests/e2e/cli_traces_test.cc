@@ -479,10 +479,20 @@ TEST(BenchIngest, ComparesBothReadersPerJobCountAndPinsOneJobToOneCpu) {
       << r.err;
   EXPECT_TRUE(j["rows"][1]["pinned_cpu"].is_null());
 
+  EXPECT_FALSE(j["sync_in_process"]);  // sync as it runs by default: a reading process per trace
+
   r = run_command(tracesync_binary(), {"bench", "ingest", dir.path(), "--jobs", "1", "--repeat", "1", "--no-pin", "-f", "json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(json::parse(r.out)["rows"][0]["pinned_cpu"].is_null());
   EXPECT_EQ(r.err.find("measured on CPU"), std::string::npos) << r.err;
+
+  r = run_command(tracesync_binary(), {"bench", "ingest", dir.path(), "--jobs", "1", "--repeat", "1", "--in-process", "-f", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json in_process = json::parse(r.out);
+  EXPECT_TRUE(in_process["sync_in_process"]);
+  EXPECT_EQ(in_process["rows"][0]["events"], j["rows"][0]["events"]);
+  r = run_command(tracesync_binary(), {"bench", "ingest", dir.path(), "--jobs", "1", "--repeat", "1", "--in-process"});
+  EXPECT_NE(r.out.find("; sync --in-process\n"), std::string::npos) << r.out;
 }
 
 }  // namespace
