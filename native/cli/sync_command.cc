@@ -2,6 +2,7 @@
 
 #include <boost/program_options.hpp>
 
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -168,6 +169,17 @@ class InterruptGuard {
 };
 
 
+// Every trace being read holds file descriptors until it is done (its
+// stream files, or a reading process's socket), and all are opened at the
+// start: an experiment of a few thousand traces passes the usual soft limit
+// of 1024. Raise it to the hard limit, as far as the system lets us.
+void raise_open_file_limit() {
+  rlimit limit{};
+  if (getrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur >= limit.rlim_max) return;
+  limit.rlim_cur = limit.rlim_max;
+  setrlimit(RLIMIT_NOFILE, &limit);
+}
+
 // Feeds a match stream to the session; on a malformed line, records the
 // problem and returns false (what was read before it is kept).
 bool read_matches(const std::string& name, std::istream& in, uint64_t size, session::Session& session) {
@@ -234,6 +246,7 @@ int run_sync(const std::vector<std::string>& arguments) {
         exit_code = kTraceSkipped;
       }
     }
+    raise_open_file_limit();
     ProgressBar progress("reading traces");
     const InterruptGuard interrupt;
     const SlowOpeningWatch slow_openings(SlowOpeningWatch::default_patience());

@@ -34,7 +34,7 @@ std::string last_words(int file) {
     return {};
   }
   while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
-  text.erase(0, text.rfind('\n') == std::string::npos ? 0 : text.rfind('\n') + 1);
+  if (const std::size_t newline = text.rfind('\n'); newline != std::string::npos) text.erase(0, newline + 1);
   const auto plain = std::find_if(text.begin(), text.end(), [](char c) {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
   });
@@ -47,7 +47,7 @@ std::string describe_status(int status) {
     const int signal = WTERMSIG(status);
     if (signal == SIGABRT) return "babeltrace2 aborted (SIGABRT) on damaged data";
     if (signal == SIGKILL) return "the reading process was killed (SIGKILL: out of memory?)";
-    const char* name = strsignal(signal);
+    const char* name = sigdescr_np(signal);  // strsignal's thread-safe sibling
     return "the reading process died of signal " + std::to_string(signal) + " (" + (name ? name : "?") + ")";
   }
   std::string what = "the reading process exited";
@@ -123,7 +123,9 @@ bool ProcessTraceReader::start() {
   }
   int ends[2];
   if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ends) != 0) {
-    fail(std::string("cannot start a reading process: ") + std::strerror(errno));
+    const bool no_descriptor = errno == EMFILE || errno == ENFILE;
+    fail(std::string("cannot start a reading process: ") + std::strerror(errno) +
+         (no_descriptor ? " (each trace being read holds two; raise `ulimit -n`)" : ""));
     return false;
   }
   // What the child says on its standard error (babeltrace2's assertion

@@ -181,6 +181,29 @@ TEST(SyncTraces, DomainOverrideMergesTwoHostsIntoOneDomain) {
   EXPECT_EQ(report["options"].value("match_key", ""), "tc");
 }
 
+// Every trace being read holds descriptors (a reading process's socket and
+// its standard-error file; in-process, its stream files), and all are opened
+// at the start. Under a soft limit they would exceed, sync raises the soft
+// limit to the hard one rather than skip traces; under a hard limit, the
+// traces that do not fit are skipped, named, with the reason.
+TEST(SyncTraces, ManyTracesFitUnderALowSoftOpenFileLimit) {
+  testing::TempDir dir;
+  simulate(dir, {"--hosts", "40", "--topology", "chain", "--duration", "10", "--rate", "50", "--cpus", "2"});
+  for (const std::string mode : {"", "--in-process"}) {
+    // 40 traces need 80 descriptors either way, and the process a few more.
+    const auto run_under = [&](const std::string& limit) {
+      return run_command("/bin/sh", {"-c", "ulimit " + limit + " 48 && exec '" + tracesync_binary() +
+                                               "' sync --jobs 1 --format json " + mode + " '" + dir.path() + "'"});
+    };
+    const auto hard = run_under("-n");
+    EXPECT_EQ(hard.exit_code, 3) << mode << "\n" << hard.err;
+    EXPECT_NE(hard.err.find("Too many open files"), std::string::npos) << mode << "\n" << hard.err;
+    const auto soft = run_under("-S -n");
+    ASSERT_EQ(soft.exit_code, 0) << mode << "\n" << soft.err;
+    EXPECT_EQ(json::parse(soft.out)["traces"].size(), 40u) << mode;
+  }
+}
+
 TEST(SyncTraces, DamagedTracesAreSkippedAndTheRestIsSynchronized) {
   testing::TempDir dir;
   const json truth = simulate(dir, {"--hosts", "4", "--topology", "star", "--duration", "3", "--seed", "9"});
