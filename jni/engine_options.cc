@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "jni/java_exceptions.h"
+#include "jni/reading_program.h"
 #include "network/network.h"
 #include "snapshot/tracesync.pb.h"
 
@@ -44,12 +45,17 @@ EngineSettings parse_engine_options(std::string_view serialized) {
   if (options.match_horizon_ns() != 0) ingest.match_horizon = options.match_horizon_ns();
   ingest.jobs = options.jobs();
   ingest.domain_overrides.insert(options.domain_overrides().begin(), options.domain_overrides().end());
+  // Traces are read in processes of their own whenever a tracesync program
+  // is known: babeltrace2 aborting on a damaged trace must not end the JVM.
   if (const std::string& program = options.reading_program(); !program.empty()) {
+    if (options.in_process()) reject("a reading program and reading in-process exclude each other");
     std::error_code error;
     if (!std::filesystem::is_regular_file(program, error) || access(program.c_str(), X_OK) != 0) {
       reject("the reading program '" + program + "' is not an executable file (it should be the tracesync command)");
     }
     ingest.reading_command = {program, "read-trace"};
+  } else if (!options.in_process()) {
+    if (const auto beside = reading_program_beside_library()) ingest.reading_command = {*beside, "read-trace"};
   }
 
   if (const std::string problem = session::Synchronization::validate(settings.session, ingest); !problem.empty()) {

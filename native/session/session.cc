@@ -165,6 +165,11 @@ void Session::set_matching_options(const std::string& key, model::Nanoseconds ho
   jobs_ = jobs;
 }
 
+void Session::set_reading_program(std::string program) {
+  ++revision_;
+  reading_program_ = std::move(program);
+}
+
 void Session::set_domain_overrides(std::map<std::string, std::string> overrides) {
   ++revision_;
   domain_overrides_ = std::move(overrides);
@@ -194,6 +199,7 @@ v1::Snapshot Session::snapshot() {
   o->set_match_key(match_key_);
   o->set_match_horizon_ns(match_horizon_);
   o->set_jobs(jobs_);
+  o->set_reading_program(reading_program_);
   for (const auto& [trace, domain] : domain_overrides_) (*o->mutable_domain_overrides())[trace] = domain;
 
   // Islands, numbered by the smallest domain id they hold.

@@ -41,6 +41,9 @@ class Session {
   void add_matching_totals(const match::MatchStatistics& totals);
   // How the input was matched, for the report.
   void set_matching_options(const std::string& key, model::Nanoseconds horizon, unsigned jobs);
+  // The program that reads each trace in a process of its own; empty when
+  // traces are read in this process.
+  void set_reading_program(std::string program);
   void set_domain_overrides(std::map<std::string, std::string> overrides);
 
   // An input that could not be used, or only in part.
@@ -87,6 +90,7 @@ class Session {
   std::string match_key_;
   model::Nanoseconds match_horizon_ = 0;
   unsigned jobs_ = 0;
+  std::string reading_program_;
   std::map<std::string, std::string> domain_overrides_;
   uint64_t messages_ = 0;
   uint64_t revision_ = 0;

@@ -23,6 +23,7 @@ Synchronization::Synchronization(SessionOptions session, IngestOptions ingest)
   // The report states every option, whichever front end set it.
   session_.set_matching_options(ingest_.match_key, ingest_.match_horizon, ingest_.jobs);
   session_.set_domain_overrides(ingest_.domain_overrides);
+  session_.set_reading_program(ingest_.reading_command.empty() ? std::string() : ingest_.reading_command.front());
 }
 
 const std::string& Synchronization::serialized_snapshot() {

@@ -88,6 +88,7 @@ std::string to_json(const v1::Snapshot& s, int indent) {
     options["match_key"] = o.match_key();
     options["match_horizon_ns"] = o.match_horizon_ns();
     options["jobs"] = o.jobs();
+    options["reading_program"] = o.reading_program();
   }
   root["options"] = options;
 

@@ -126,12 +126,25 @@ public final class Options {
      * loops forever on others; read in the JVM, that ends the JVM or a run that never returns.
      * Read by a reading process, the trace is reported as skipped (with babeltrace2's words), the
      * rest is synchronized, and cancelling (a {@link ProgressListener} returning {@code false}, or
-     * {@link TraceSync#close()}) ends a run stuck on such a trace at once. The
-     * engine checks, when a session is opened, that the file is executable.
+     * {@link TraceSync#close()}) ends a run stuck on such a trace at once. The engine checks, when a
+     * session is opened, that the file is executable.
+     *
+     * <p>Without it, the engine uses the {@code tracesync} that came with {@code
+     * libtracesync_jni.so} (in its folder, or in {@code ../bin} from it) when there is one; a
+     * snapshot's options name the program used.
      */
     public Builder readingProgram(Path tracesync) {
       proto.setReadingProgram(
           Objects.requireNonNull(tracesync, "tracesync").toAbsolutePath().normalize().toString());
+      return this;
+    }
+
+    /**
+     * Reads traces in this JVM even when a reading program is known: a little less overhead, and
+     * none of {@link #readingProgram(Path)}'s protection. Not to be combined with it.
+     */
+    public Builder readInProcess() {
+      proto.setInProcess(true);
       return this;
     }
 

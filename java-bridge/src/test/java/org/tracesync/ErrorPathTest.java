@@ -62,8 +62,8 @@ class ErrorPathTest {
   /**
    * Zeroed bytes at the end of a stream make its last events run past their packet: babeltrace2
    * records an error yet may report the stream as ended, and any babeltrace2 call made with that
-   * error pending aborts the process, here the JVM. The trace must instead fail alone, with the
-   * other host and what came before the damage kept.
+   * error pending aborts the process, here the JVM (the traces are read in it: readInProcess).
+   * The trace must instead fail alone, with the other host and what came before the damage kept.
    */
   @Test
   void aStreamDamagedAtItsEndFailsOnlyItsTrace() throws Exception {
@@ -84,7 +84,7 @@ class ErrorPathTest {
       byte[] bytes = Files.readAllBytes(stream);
       java.util.Arrays.fill(bytes, bytes.length - tail, bytes.length, (byte) 0);
       Files.write(stream, bytes);
-      try (TraceSync sync = TraceSync.open(Options.defaults())) {
+      try (TraceSync sync = TraceSync.open(Options.builder().readInProcess().build())) {
         sync.addTrace(experiment);
         sync.run(null); // a trace read in part is not skipped: its problem is in the snapshot
         Snapshot snapshot = sync.snapshot();
@@ -137,8 +137,11 @@ class ErrorPathTest {
       (byte) 0xb7
     };
     int aborted = 0;
-    for (int at = 24; at <= 48; at += 4) {
-      Path experiment = temporary.resolve("garbage-" + at);
+    for (int run = 0; run < 14; run++) {
+      int at = 24 + 4 * (run % 7);
+      // An explicit reading program, then the default (the one beside the library).
+      Options options = run < 7 ? inReadingProcesses() : Options.defaults();
+      Path experiment = temporary.resolve("garbage-" + run);
       copyTree(generated, experiment);
       Path stream = experiment.resolve("host1/kernel/channel0_0");
       byte[] clean = Files.readAllBytes(stream);
@@ -147,7 +150,7 @@ class ErrorPathTest {
       System.arraycopy(garbage, 0, damaged, at, garbage.length);
       System.arraycopy(clean, at, damaged, at + garbage.length, clean.length - at);
       Files.write(stream, damaged);
-      try (TraceSync sync = TraceSync.open(inReadingProcesses())) {
+      try (TraceSync sync = TraceSync.open(options)) {
         sync.addTrace(experiment);
         try {
           sync.run(null);

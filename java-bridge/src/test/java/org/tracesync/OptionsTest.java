@@ -169,6 +169,26 @@ class OptionsTest {
     try (TraceSync sync = TraceSync.open(Options.builder().readingProgram(TestEnvironment.cli()).build())) {
       sync.addMatch("A", 0, "B", 1);
       assertEquals(1, sync.snapshot().getMessages());
+      assertEquals(
+          TestEnvironment.cli().toRealPath().toString(), sync.snapshot().getOptions().getReadingProgram());
+    }
+    assertRejected(
+        Options.builder().readingProgram(TestEnvironment.cli()).readInProcess().build(),
+        "a reading program and reading in-process exclude each other");
+  }
+
+  /**
+   * By default the engine reads traces with the tracesync command that came with its library (here
+   * build/bin beside build/lib), so that a trace babeltrace2 aborts on cannot end the JVM.
+   */
+  @Test
+  void byDefaultTracesAreReadByTheTracesyncBesideTheLibrary() throws Exception {
+    try (TraceSync sync = TraceSync.open(Options.defaults())) {
+      assertEquals(
+          TestEnvironment.cli().toRealPath().toString(), sync.snapshot().getOptions().getReadingProgram());
+    }
+    try (TraceSync sync = TraceSync.open(Options.builder().readInProcess().build())) {
+      assertEquals("", sync.snapshot().getOptions().getReadingProgram());
     }
   }
 }
