@@ -16,17 +16,7 @@ namespace {
 namespace fs = std::filesystem;
 using testing::NetEvent;
 
-NetEvent event(const std::string& name, uint64_t time, uint32_t seq) {
-  NetEvent e;
-  e.name = name;
-  e.time = time;
-  e.saddr = {10, 0, 0, 1};
-  e.daddr = {10, 0, 0, 2};
-  e.seq = seq;
-  e.ack_seq = 1;
-  e.flags = 0x10;
-  return e;
-}
+NetEvent event(const std::string& name, uint64_t time, uint32_t seq) { return testing::tcp_segment(name, time, seq); }
 
 testing::TraceShape host(const std::string& name, const std::string& uuid) {
   testing::TraceShape shape;

@@ -103,6 +103,19 @@ struct NetEvent {
   uint16_t flags = 0;  // 9 bits in the nested layouts
 };
 
+// An event `name` of a TCP segment from 10.0.0.1 to 10.0.0.2 (ACK set).
+inline NetEvent tcp_segment(const std::string& name, uint64_t time, uint32_t seq, uint32_t ack_seq = 1) {
+  NetEvent e;
+  e.name = name;
+  e.time = time;
+  e.saddr = {10, 0, 0, 1};
+  e.daddr = {10, 0, 0, 2};
+  e.seq = seq;
+  e.ack_seq = ack_seq;
+  e.flags = 0x10;
+  return e;
+}
+
 struct TraceShape {
   Layout layout = Layout::kLttng211;
   std::string hostname = "host";

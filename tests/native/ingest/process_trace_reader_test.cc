@@ -29,17 +29,11 @@ using Clock = std::chrono::steady_clock;
 
 const std::vector<std::string> kReadTrace = {TRACESYNC_TEST_READ_TRACE};
 
+// Ports too, so that the endpoints cross the channel.
 NetEvent event(const std::string& name, uint64_t time, uint32_t seq) {
-  NetEvent e;
-  e.name = name;
-  e.time = time;
-  e.saddr = {10, 0, 0, 1};
-  e.daddr = {10, 0, 0, 2};
+  NetEvent e = testing::tcp_segment(name, time, seq, seq * 3);
   e.source_port = 4000;
   e.dest_port = 80;
-  e.seq = seq;
-  e.ack_seq = seq * 3;
-  e.flags = 0x18;
   return e;
 }
 
