@@ -57,6 +57,7 @@ EngineSettings parse_engine_options(std::string_view serialized) {
   } else if (!options.in_process()) {
     if (const auto beside = reading_program_beside_library()) ingest.reading_command = {*beside, "read-trace"};
   }
+  ingest.open_timeout = options.open_timeout_ns();
 
   if (const std::string problem = session::Synchronization::validate(settings.session, ingest); !problem.empty()) {
     reject(problem);

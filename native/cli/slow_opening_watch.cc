@@ -20,8 +20,8 @@ std::chrono::milliseconds SlowOpeningWatch::default_patience() {
   return std::chrono::milliseconds(static_cast<int64_t>(seconds * 1000));
 }
 
-SlowOpeningWatch::SlowOpeningWatch(std::chrono::milliseconds patience)
-    : patience_(patience), thread_([this] { watch(); }) {}
+SlowOpeningWatch::SlowOpeningWatch(std::chrono::milliseconds patience, std::string advice)
+    : patience_(patience), advice_(std::move(advice)), thread_([this] { watch(); }) {}
 
 SlowOpeningWatch::~SlowOpeningWatch() {
   {
@@ -42,8 +42,7 @@ void SlowOpeningWatch::watch() {
       const auto waited = std::chrono::duration_cast<std::chrono::seconds>(now - opening.since);
       if (now - opening.since < patience_ || !told_.insert(opening.path).second) continue;
       std::cerr << "tracesync: babeltrace2 has been opening " << opening.path << " for " << waited.count()
-                << " s: a large trace, or a damaged one it never finishes; if this goes on, press Ctrl-C twice "
-                   "and leave that trace out\n";
+                << " s: a large trace, or a damaged one it never finishes; if this goes on, " << advice_ << "\n";
     }
   }
 }

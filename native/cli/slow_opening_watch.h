@@ -15,7 +15,9 @@ namespace tracesync::cli {
 // traces), and the user should know which trace tracesync waits for.
 class SlowOpeningWatch {
  public:
-  explicit SlowOpeningWatch(std::chrono::milliseconds patience);
+  // `advice` ends the message: what the user can do about a trace that
+  // never opens.
+  SlowOpeningWatch(std::chrono::milliseconds patience, std::string advice);
   ~SlowOpeningWatch();
   SlowOpeningWatch(const SlowOpeningWatch&) = delete;
   SlowOpeningWatch& operator=(const SlowOpeningWatch&) = delete;
@@ -28,6 +30,7 @@ class SlowOpeningWatch {
   void watch();
 
   const std::chrono::milliseconds patience_;
+  const std::string advice_;
   std::mutex mutex_;
   std::condition_variable wake_;
   bool stopping_ = false;

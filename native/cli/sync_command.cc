@@ -45,6 +45,7 @@ struct SyncArguments {
   bool history = false;
   unsigned jobs = 0;
   bool in_process = false;
+  std::string open_timeout;
   std::string match_key = "tc";
   std::string match_horizon = "10min";
   std::vector<std::string> domains;
@@ -70,6 +71,9 @@ po::options_description sync_options(SyncArguments& a) {
       ("history", po::bool_switch(&a.history),
        "print each link's state after every message (JSON Lines with --format json), then the report")
       ("jobs,j", po::value(&a.jobs)->value_name("N"), "traces read at once (default: the number of cores)")
+      ("open-timeout", po::value(&a.open_timeout)->value_name("DURATION"),
+       "skip a trace babeltrace2 is still opening after DURATION (it loops on some damaged traces; a large trace\n"
+       "may also take long): its reading process is killed, the others go on (default: no limit)")
       ("in-process", po::bool_switch(&a.in_process),
        "read traces in this process, not each in a process of its own (a little faster; but babeltrace2\n"
        "aborting on a damaged trace then ends the run, and one it loops on needs a second Ctrl-C)")
@@ -102,6 +106,12 @@ std::string to_options(const SyncArguments& a, session::SessionOptions& options,
     const auto command = reading_process_command();
     if (!command) return "cannot find this program's own file (/proc/self/exe) to read traces with; try --in-process";
     ingest.reading_command = *command;
+  }
+  if (!a.open_timeout.empty()) {
+    if (a.in_process) return "--open-timeout needs each trace read in a process of its own, not --in-process";
+    const auto timeout = parse_duration(a.open_timeout);
+    if (!timeout || *timeout == 0) return "--open-timeout '" + a.open_timeout + "' is not a positive duration (e.g. 5min, 30s)";
+    ingest.open_timeout = *timeout;
   }
   ingest.match_key = a.match_key;
   const auto horizon = parse_duration(a.match_horizon);
@@ -249,7 +259,12 @@ int run_sync(const std::vector<std::string>& arguments) {
     raise_open_file_limit();
     ProgressBar progress("reading traces");
     const InterruptGuard interrupt;
-    const SlowOpeningWatch slow_openings(SlowOpeningWatch::default_patience());
+    const SlowOpeningWatch slow_openings(
+        SlowOpeningWatch::default_patience(),
+        a.in_process             ? "press Ctrl-C twice and leave that trace out"
+        : a.open_timeout.empty() ? "press Ctrl-C (the other traces are reported) or give --open-timeout, and leave "
+                                   "that trace out"
+                                 : "it is skipped after --open-timeout " + a.open_timeout);
     session::ProgressCallback show_progress;
     if (progress.enabled()) {
       show_progress = [&](const session::RunProgress& p) {

@@ -128,6 +128,18 @@ class TurnScheduler {
   bool stop_ = false;
 };
 
+// "30 s", "0.5 s".
+std::string format_seconds(std::chrono::milliseconds duration) {
+  const auto ms = duration.count();
+  std::string text = std::to_string(ms / 1000);
+  if (ms % 1000 != 0) {
+    std::string fraction = std::to_string(1000 + ms % 1000).substr(1);
+    while (fraction.back() == '0') fraction.pop_back();
+    text += "." + fraction;
+  }
+  return text + " s";
+}
+
 }  // namespace
 
 ExperimentReport read_experiment(const std::vector<TraceSource>& traces, const ReadOptions& options, EventSink& sink,
@@ -193,8 +205,23 @@ ExperimentReport read_experiment(const std::vector<TraceSource>& traces, const R
     total.traces = per_trace;
     return total;
   };
+  // An opening that outlasts its limit is stopped: the trace fails, its
+  // worker goes on with the others.
+  const auto stop_overdue_openings = [&] {
+    if (options.open_timeout.count() <= 0) return;
+    const auto now = std::chrono::steady_clock::now();
+    for (const auto& reader : readers) {
+      const auto since = reader->opening_since();
+      if (!since || now - *since < options.open_timeout) continue;
+      reader->stop_opening("cannot be opened: babeltrace2 was still opening it after " +
+                           format_seconds(options.open_timeout) +
+                           ", the time allowed: a damaged trace it never finishes, or one large enough to need "
+                           "more time");
+    }
+  };
   for (;;) {
     const bool all_done = scheduler.wait_all(std::chrono::milliseconds(100));
+    stop_overdue_openings();
     if (cancel != nullptr && cancel->load()) cancelled = true;
     if (progress) {
       ReadProgress now = report_progress();

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <span>
@@ -31,6 +32,11 @@ struct ReadOptions {
   // its own (ProcessTraceReader): `tracesync read-trace`. babeltrace2 then
   // aborting or looping on a damaged trace costs that trace only.
   std::vector<std::string> reading_command;
+  // With reading processes: a trace babeltrace2 is still opening after this
+  // long fails (its process is killed) and the others go on. babeltrace2
+  // 2.0.4 loops forever opening some damaged traces; a large trace may take
+  // long too. Zero: no limit.
+  std::chrono::milliseconds open_timeout{0};
 };
 
 enum class TraceStatus : uint8_t {

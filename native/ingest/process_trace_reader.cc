@@ -94,9 +94,13 @@ TraceReader::State ProcessTraceReader::step(std::size_t rounds) {
   try {
     if (state_ == State::kNew) {
       // Opening (babeltrace2 indexes every packet) is a step of its own, so
-      // that a front end can name a trace that takes long to open.
+      // that a front end can name a trace that takes long to open, and a
+      // scheduler can give up on one that never ends.
       const OpeningTrace opening(source_.path);
-      if (!start() || !exchange(0)) return state_;
+      set_opening(true);
+      const bool opened = start() && exchange(0);
+      set_opening(false);
+      if (!opened) return state_;
     }
     if (state_ == State::kReading) exchange(rounds);
   } catch (const std::exception& e) {
@@ -113,6 +117,24 @@ void ProcessTraceReader::interrupt() {
   if (child_ > 0) kill_group();
   // Ends a wait for the child's answer at once, even if something else
   // still holds the child's end of the socket.
+  if (socket_ >= 0) shutdown(socket_, SHUT_RDWR);
+}
+
+std::optional<std::chrono::steady_clock::time_point> ProcessTraceReader::opening_since() const {
+  const std::lock_guard lock(child_mutex_);
+  return opening_since_;
+}
+
+void ProcessTraceReader::set_opening(bool opening) {
+  const std::lock_guard lock(child_mutex_);
+  opening_since_ = opening ? std::optional(std::chrono::steady_clock::now()) : std::nullopt;
+}
+
+void ProcessTraceReader::stop_opening(std::string problem) {
+  const std::lock_guard lock(child_mutex_);
+  if (!opening_since_ || !stopped_because_.empty()) return;
+  stopped_because_ = std::move(problem);
+  if (child_ > 0) kill_group();
   if (socket_ >= 0) shutdown(socket_, SHUT_RDWR);
 }
 
@@ -165,7 +187,7 @@ bool ProcessTraceReader::start() {
     const std::lock_guard lock(child_mutex_);
     child_ = child;
     socket_ = ends[0];
-    if (interrupted_) {
+    if (interrupted_ || !stopped_because_.empty()) {
       kill_group();
       shutdown(socket_, SHUT_RDWR);
     }
@@ -267,12 +289,18 @@ void ProcessTraceReader::child_lost() {
     if (!reaped) usleep(5000);
   }
   bool interrupted = false;
+  std::string stopped_because;
   {
     const std::lock_guard lock(child_mutex_);
     interrupted = interrupted_;
+    stopped_because = stopped_because_;
   }
   const std::string words = last_words(stderr_file_);
   end_child();
+  if (!stopped_because.empty()) {
+    fail(std::move(stopped_because));
+    return;
+  }
   if (interrupted) return;  // left unfinished: cancelled, not failed
   std::string how;
   if (reaped) {

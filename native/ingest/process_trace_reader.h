@@ -3,7 +3,9 @@
 #include <sys/types.h>
 
 #include <atomic>
+#include <chrono>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,6 +40,8 @@ class ProcessTraceReader final : public TraceReader {
 
   State step(std::size_t rounds) override;
   void interrupt() override;
+  std::optional<std::chrono::steady_clock::time_point> opening_since() const override;
+  void stop_opening(std::string problem) override;
 
   State state() const override { return state_; }
   const TraceInfo& info() const override { return info_; }
@@ -53,6 +57,7 @@ class ProcessTraceReader final : public TraceReader {
   void fail(std::string problem);
   void end_child();
   void kill_group();
+  void set_opening(bool opening);
 
   TraceSource source_;
   match::TraceIndex index_;
@@ -71,13 +76,15 @@ class ProcessTraceReader final : public TraceReader {
   std::vector<std::byte> payload_;
   std::vector<match::PacketEvent> events_;
 
-  // interrupt() may come from any thread: it must not kill a reaped pid or
+  // interrupt() and stop_opening() may come from any thread: it must not kill a reaped pid or
   // shut a closed (maybe reused) descriptor.
-  std::mutex child_mutex_;
+  mutable std::mutex child_mutex_;
   pid_t child_ = -1;      // until reaped
   int socket_ = -1;       // our end
   int stderr_file_ = -1;  // the child's standard error, in memory
   bool interrupted_ = false;
+  std::optional<std::chrono::steady_clock::time_point> opening_since_;  // while the child opens the trace
+  std::string stopped_because_;  // set by stop_opening
 };
 
 }  // namespace tracesync::ingest

@@ -1,6 +1,8 @@
 #pragma once
 
+#include <chrono>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "ingest/trace_info.h"
@@ -26,6 +28,14 @@ class TraceReader {
   // the trace unfinished (cancelled). A reader that can only stop between
   // steps ignores it.
   virtual void interrupt() {}
+
+  // From any thread: since when the trace has been opening (babeltrace2
+  // indexes every packet first), while it is; nullopt otherwise, or when the
+  // reader could not stop an opening anyway.
+  virtual std::optional<std::chrono::steady_clock::time_point> opening_since() const { return std::nullopt; }
+  // From any thread: ends an opening under way (see opening_since); the
+  // trace then fails with `problem`.
+  virtual void stop_opening(std::string /*problem*/) {}
 
   // These belong to the thread that steps the reader (or to whoever holds it
   // between steps).

@@ -165,9 +165,10 @@ void Session::set_matching_options(const std::string& key, model::Nanoseconds ho
   jobs_ = jobs;
 }
 
-void Session::set_reading_program(std::string program) {
+void Session::set_reading_program(std::string program, model::Nanoseconds open_timeout) {
   ++revision_;
   reading_program_ = std::move(program);
+  open_timeout_ = open_timeout;
 }
 
 void Session::set_domain_overrides(std::map<std::string, std::string> overrides) {
@@ -200,6 +201,7 @@ v1::Snapshot Session::snapshot() {
   o->set_match_horizon_ns(match_horizon_);
   o->set_jobs(jobs_);
   o->set_reading_program(reading_program_);
+  o->set_open_timeout_ns(open_timeout_);
   for (const auto& [trace, domain] : domain_overrides_) (*o->mutable_domain_overrides())[trace] = domain;
 
   // Islands, numbered by the smallest domain id they hold.

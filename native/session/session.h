@@ -41,9 +41,9 @@ class Session {
   void add_matching_totals(const match::MatchStatistics& totals);
   // How the input was matched, for the report.
   void set_matching_options(const std::string& key, model::Nanoseconds horizon, unsigned jobs);
-  // The program that reads each trace in a process of its own; empty when
-  // traces are read in this process.
-  void set_reading_program(std::string program);
+  // The program that reads each trace in a process of its own (empty when
+  // traces are read in this process), and its opening time limit (0: none).
+  void set_reading_program(std::string program, model::Nanoseconds open_timeout);
   void set_domain_overrides(std::map<std::string, std::string> overrides);
 
   // An input that could not be used, or only in part.
@@ -91,6 +91,7 @@ class Session {
   model::Nanoseconds match_horizon_ = 0;
   unsigned jobs_ = 0;
   std::string reading_program_;
+  model::Nanoseconds open_timeout_ = 0;
   std::map<std::string, std::string> domain_overrides_;
   uint64_t messages_ = 0;
   uint64_t revision_ = 0;

@@ -1,5 +1,6 @@
 #include "session/synchronization.h"
 
+#include <chrono>
 #include <filesystem>
 
 #include "ingest/domain_overrides.h"
@@ -15,6 +16,10 @@ std::string Synchronization::validate(const SessionOptions& session, const Inges
     return "the match key must be 'tc' or 'strict', not '" + ingest.match_key + "'";
   }
   if (ingest.match_horizon <= 0) return "the match horizon must be positive";
+  if (ingest.open_timeout < 0) return "the opening time limit must not be negative";
+  if (ingest.open_timeout > 0 && ingest.reading_command.empty()) {
+    return "an opening time limit needs traces read in processes of their own (not in-process)";
+  }
   return {};
 }
 
@@ -23,7 +28,8 @@ Synchronization::Synchronization(SessionOptions session, IngestOptions ingest)
   // The report states every option, whichever front end set it.
   session_.set_matching_options(ingest_.match_key, ingest_.match_horizon, ingest_.jobs);
   session_.set_domain_overrides(ingest_.domain_overrides);
-  session_.set_reading_program(ingest_.reading_command.empty() ? std::string() : ingest_.reading_command.front());
+  session_.set_reading_program(ingest_.reading_command.empty() ? std::string() : ingest_.reading_command.front(),
+                               ingest_.open_timeout);
 }
 
 const std::string& Synchronization::serialized_snapshot() {
@@ -70,6 +76,8 @@ RunOutcome Synchronization::run(const ProgressCallback& progress, const std::ato
   ingest::ExperimentOptions options;
   options.read.jobs = ingest_.jobs;
   options.read.reading_command = ingest_.reading_command;
+  // Whole milliseconds, rounded up: a limit is never shorter than asked.
+  options.read.open_timeout = std::chrono::milliseconds((ingest_.open_timeout + 999'999) / 1'000'000);
   options.match.key = *match::parse_key_kind(ingest_.match_key);
   options.match.horizon = ingest_.match_horizon;
   options.read.reader.stream_ranges = static_cast<bool>(progress);  // finer progress, only when someone listens

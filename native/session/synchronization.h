@@ -22,6 +22,9 @@ struct IngestOptions {
   // read-trace`: babeltrace2 aborting or looping on a damaged trace then
   // costs that trace only (ingest::ProcessTraceReader).
   std::vector<std::string> reading_command;
+  // With a reading command: a trace babeltrace2 is still opening after this
+  // long is skipped (ingest::ReadOptions::open_timeout). 0: no limit.
+  model::Nanoseconds open_timeout = 0;
 };
 
 struct RunProgress {

@@ -72,6 +72,9 @@ TEST(CliErrors, BadOptionsAreUsageErrors) {
       {{"--jobs=-2"}, "--jobs takes a whole number of 0 or more, not '-2'"},
       {{"-j", " -3"}, "--jobs takes a whole number of 0 or more, not ' -3'"},
       {{"--jobs", "1.5"}, "the argument ('1.5') for option '--jobs' is invalid"},
+      {{"--open-timeout", "0"}, "--open-timeout '0' is not a positive duration"},
+      {{"--open-timeout", "soon"}, "--open-timeout 'soon' is not a positive duration"},
+      {{"--open-timeout", "1s", "--in-process"}, "--open-timeout needs each trace read in a process of its own"},
   };
   for (const auto& [extra, message] : cases) {
     std::vector<std::string> args = {"sync", "--matches", fixture("two_hosts_hand.txt")};

@@ -415,6 +415,27 @@ TEST(SyncTraces, CtrlCEndsATraceBabeltrace2LoopsOn) {
   EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(20));
 }
 
+// With --open-timeout, no Ctrl-C is needed: the trace babeltrace2 is still
+// opening when the time is up is skipped, the rest synchronized (exit 3).
+TEST(SyncTraces, AnOpeningTimeLimitSkipsATraceBabeltrace2LoopsOn) {
+  testing::TempDir dir;
+  const auto started = std::chrono::steady_clock::now();
+  const CommandResult r = run_on_a_trace_babeltrace2_loops_on(dir, {"--open-timeout", "800ms"}, {});
+  if (r.exit_code == 0) GTEST_SKIP() << "babeltrace2 no longer loops on a zero-sized packet: " << r.err;
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  EXPECT_NE(r.err.find("tracesync: skipped " + dir.file("host1/kernel") +
+                       ": cannot be opened: babeltrace2 was still opening it after 0.8 s, the time allowed"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("it is skipped after --open-timeout 800ms"), std::string::npos) << r.err;  // the slow-open note
+  const json report = json::parse(r.out);
+  ASSERT_EQ(report["traces"].size(), 1u) << r.out;
+  EXPECT_EQ(report["traces"][0].value("hostname", ""), "host0");
+  EXPECT_EQ(report["options"]["open_timeout_ns"], 800'000'000);
+  EXPECT_EQ(report["options"]["reading_program"], fs::canonical(tracesync_binary()).string());
+  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(20));
+}
+
 // With --in-process the reading never reaches the end of a step, so the
 // first Ctrl-C cannot stop it; the second quits at once.
 TEST(SyncTraces, InProcessASecondCtrlCQuitsWhileBabeltrace2IsStuck) {

@@ -182,6 +182,33 @@ TEST(ProcessTraceReader, CancellingKillsAReadingProcessThatNeverAnswers) {
   EXPECT_LT(Clock::now() - started, std::chrono::seconds(30));
 }
 
+TEST(ProcessTraceReader, AnOpeningPastItsTimeLimitFailsItsTrace) {
+  testing::RecordingSink sink;
+  ReadOptions options;
+  options.reading_command = {"/bin/sh", "-c", "sleep 60; true"};  // never answers the opening step
+  options.open_timeout = std::chrono::milliseconds(300);
+  const auto started = Clock::now();
+  const TraceReport trace = read_experiment({{"/some/trace", "trace", std::nullopt}}, options, sink).traces.at(0);
+  EXPECT_EQ(trace.status, TraceStatus::kSkipped);
+  EXPECT_EQ(trace.problem,
+            "cannot be opened: babeltrace2 was still opening it after 0.3 s, the time allowed: a damaged trace it "
+            "never finishes, or one large enough to need more time");
+  EXPECT_EQ(sink.closed.count(0), 1u);
+  EXPECT_GE(Clock::now() - started, std::chrono::milliseconds(300));
+  EXPECT_LT(Clock::now() - started, std::chrono::seconds(30));
+}
+
+TEST(ProcessTraceReader, AnOpeningWithinItsTimeLimitIsNotStopped) {
+  testing::TempDir dir("process-in-time");
+  const std::vector<TraceSource> traces = write_pair(dir.path());
+  ReadOptions options;
+  options.reading_command = kReadTrace;
+  options.open_timeout = std::chrono::milliseconds(20'000);
+  testing::RecordingSink sink;
+  const ExperimentReport report = read_experiment(traces, options, sink);
+  for (const TraceReport& trace : report.traces) EXPECT_EQ(trace.status, TraceStatus::kComplete) << trace.problem;
+}
+
 // The reading process's side, in this process: a request from another build
 // is refused with a problem the parent can show.
 TEST(ReadingProcess, RefusesAnotherProtocolVersionWithAProblem) {

@@ -140,6 +140,17 @@ public final class Options {
     }
 
     /**
+     * Skips a trace that babeltrace2 is still opening after this long (it loops forever opening
+     * some damaged traces; a very large trace may also take long): its reading process is killed
+     * and the run goes on with the others. Needs traces read by a reading program (the default when
+     * one came with the library; see {@link #readingProgram(Path)}). Zero, the default: no limit.
+     */
+    public Builder openTimeout(Duration timeout) {
+      proto.setOpenTimeoutNs(nanoseconds(timeout, "openTimeout"));
+      return this;
+    }
+
+    /**
      * Reads traces in this JVM even when a reading program is known: a little less overhead, and
      * none of {@link #readingProgram(Path)}'s protection. Not to be combined with it.
      */

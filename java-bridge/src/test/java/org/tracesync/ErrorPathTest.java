@@ -205,6 +205,38 @@ class ErrorPathTest {
     }
   }
 
+  /** With an opening time limit, no cancel is needed: the trace is skipped, the rest kept. */
+  @Test
+  void anOpeningTimeLimitSkipsATraceBabeltrace2LoopsOn() throws Exception {
+    Path experiment = simulate("looping-limited", "--hosts", "2", "--duration", "1", "--cpus", "1");
+    Path stream = experiment.resolve("host1/kernel/channel0_0");
+    byte[] bytes = Files.readAllBytes(stream);
+    java.util.Arrays.fill(bytes, 36, 52, (byte) 0); // packet_size and content_size
+    Files.write(stream, bytes);
+    Options options = Options.builder().openTimeout(java.time.Duration.ofMillis(800)).build();
+    try (TraceSync sync = TraceSync.open(options)) {
+      sync.addTrace(experiment);
+      IOException skipped =
+          assertTimeoutPreemptively(
+              java.time.Duration.ofSeconds(20), () -> assertThrows(IOException.class, () -> sync.run(null)));
+      assertMessageContains(skipped, "babeltrace2 was still opening it after 0.8 s");
+      Snapshot snapshot = sync.snapshot();
+      assertEquals(1, snapshot.getTracesCount());
+      assertEquals("host0", snapshot.getTraces(0).getHostname());
+    }
+    assertMessageContains(
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                TraceSync.open(
+                        Options.builder()
+                            .readInProcess()
+                            .openTimeout(java.time.Duration.ofSeconds(1))
+                            .build())
+                    .close()),
+        "an opening time limit needs traces read in processes of their own");
+  }
+
   private static void copyTree(Path from, Path to) throws IOException {
     try (var paths = Files.walk(from)) {
       for (Path path : (Iterable<Path>) paths::iterator) {
