@@ -72,11 +72,11 @@ po::options_description sync_options(SyncArguments& a) {
        "print each link's state after every message (JSON Lines with --format json), then the report")
       ("jobs,j", po::value(&a.jobs)->value_name("N"), "traces read at once (default: the number of cores)")
       ("open-timeout", po::value(&a.open_timeout)->value_name("DURATION"),
-       "skip a trace babeltrace2 is still opening after DURATION (it loops on some damaged traces; a large trace\n"
+       "skip a trace babeltrace2 is still opening after DURATION (it loops on some damaged traces; a large trace "
        "may also take long): its reading process is killed, the others go on (default: no limit)")
       ("in-process", po::bool_switch(&a.in_process),
-       "read traces in this process, not each in a process of its own (a little faster; but babeltrace2\n"
-       "aborting on a damaged trace then ends the run, and one it loops on needs a second Ctrl-C)")
+       "read traces in this process, not each in a process of its own (babeltrace2 aborting on a damaged trace "
+       "then ends the run, and one it loops on needs a second Ctrl-C)")
       ("match-key", po::value(&a.match_key)->value_name("KEY"),
        "packet key: tc (default: seq, ack_seq, flags as Trace Compass) or strict (adds addresses and ports)")
       ("match-horizon", po::value(&a.match_horizon)->value_name("DURATION"),
