@@ -29,6 +29,7 @@ class OptionsTest {
         .jobs(3)
         .domainOverride("/traces/kernel", "host-1")
         .domainOverride("/traces/ust", "host-1")
+        .openTimeout(Duration.ofMinutes(5))
         .build();
   }
 
@@ -45,6 +46,8 @@ class OptionsTest {
     assertEquals(3, proto.getJobs());
     assertEquals(
         Map.of("/traces/kernel", "host-1", "/traces/ust", "host-1"), proto.getDomainOverridesMap());
+    assertEquals(300_000_000_000L, proto.getOpenTimeoutNs());
+    assertTrue(Options.builder().readInProcess().build().toProto().getInProcess());
   }
 
   @Test
