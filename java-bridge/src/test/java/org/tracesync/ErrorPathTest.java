@@ -175,6 +175,16 @@ class ErrorPathTest {
     assertTrue(aborted > 0, "no insertion made babeltrace2 abort: the case under test did not occur");
   }
 
+  /** Two hosts; host1's first packet says its sizes are 0, which babeltrace2 2.0.4 indexes forever. */
+  private Path twoHostsBabeltrace2LoopsOnTheSecond(String name) throws Exception {
+    Path experiment = simulate(name, "--hosts", "2", "--duration", "1", "--cpus", "1");
+    Path stream = experiment.resolve("host1/kernel/channel0_0");
+    byte[] bytes = Files.readAllBytes(stream);
+    java.util.Arrays.fill(bytes, 36, 52, (byte) 0); // packet_size and content_size
+    Files.write(stream, bytes);
+    return experiment;
+  }
+
   /**
    * A first packet whose sizes are 0 makes babeltrace2 2.0.4 index it forever. Read in a reading
    * process, a listener returning false ends the run: the process is killed, and the snapshot holds
@@ -182,11 +192,7 @@ class ErrorPathTest {
    */
   @Test
   void aRunStuckOnATraceBabeltrace2LoopsOnCanBeCancelled() throws Exception {
-    Path experiment = simulate("looping", "--hosts", "2", "--duration", "1", "--cpus", "1");
-    Path stream = experiment.resolve("host1/kernel/channel0_0");
-    byte[] bytes = Files.readAllBytes(stream);
-    java.util.Arrays.fill(bytes, 36, 52, (byte) 0); // packet_size and content_size
-    Files.write(stream, bytes);
+    Path experiment = twoHostsBabeltrace2LoopsOnTheSecond("looping");
     long started = System.nanoTime();
     try (TraceSync sync = TraceSync.open(inReadingProcesses())) {
       sync.addTrace(experiment);
@@ -208,11 +214,7 @@ class ErrorPathTest {
   /** With an opening time limit, no cancel is needed: the trace is skipped, the rest kept. */
   @Test
   void anOpeningTimeLimitSkipsATraceBabeltrace2LoopsOn() throws Exception {
-    Path experiment = simulate("looping-limited", "--hosts", "2", "--duration", "1", "--cpus", "1");
-    Path stream = experiment.resolve("host1/kernel/channel0_0");
-    byte[] bytes = Files.readAllBytes(stream);
-    java.util.Arrays.fill(bytes, 36, 52, (byte) 0); // packet_size and content_size
-    Files.write(stream, bytes);
+    Path experiment = twoHostsBabeltrace2LoopsOnTheSecond("looping-limited");
     Options options = Options.builder().openTimeout(java.time.Duration.ofMillis(800)).build();
     try (TraceSync sync = TraceSync.open(options)) {
       sync.addTrace(experiment);
