@@ -133,7 +133,13 @@ std::string to_text(const v1::Snapshot& s) {
     draw_subtree(out, island.reference(), "", edges, "    ", name);
   }
 
-  if (s.has_matching()) {
+  if (s.has_matching() && s.matching().sends() == 0 && s.matching().receives() == 0 && s.matching().matches() > 0) {
+    // A match stream: the messages came matched, nothing was paired here.
+    const v1::MatchingStatistics& m = s.matching();
+    out << "\nMatching: none (a match stream): " << m.matches() << " matched messages read";
+    if (m.same_domain() > 0) out << ", and " << m.same_domain() << " within one domain, ignored";
+    out << "\n";
+  } else if (s.has_matching()) {
     const v1::MatchingStatistics& m = s.matching();
     out << "\nMatching: " << m.sends() << " sends, " << m.receives() << " receives, " << m.matches() << " matches, "
         << m.retransmissions() << " retransmissions, " << m.duplicates() << " duplicates, " << m.unmatched_sends()

@@ -174,6 +174,17 @@ TEST(SyncMatches, ReadsStandardInput) {
   EXPECT_EQ(json::parse(r.out)["links"][0]["beta"], "5.000000000000000000000000000000000");
 }
 
+// The text report says no matching was done, rather than 0 sends and 0
+// receives, and counts what was read.
+TEST(SyncMatches, TheTextReportSaysTheMessagesCameMatched) {
+  const auto r = run_command(tracesync_binary(), {"sync", "--matches", "-"}, "a 0 a 5\nb 0 c 7\nc 20 b 30\n");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("\nMatching: none (a match stream): 2 matched messages read, and 1 within one domain, ignored\n"),
+            std::string::npos)
+      << r.out;
+  EXPECT_EQ(r.out.find(" sends, "), std::string::npos) << r.out;
+}
+
 TEST(SyncMatches, HistoryPrintsEveryMessageThenTheReport) {
   const auto r = run_command(tracesync_binary(),
                              {"sync", "--matches", fixture("contradiction.txt"), "--history", "--format", "json"});
