@@ -1,5 +1,6 @@
 #include "cli/reading_process_command.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -11,12 +12,15 @@
 namespace tracesync::cli {
 
 int run_read_trace() {
-  if (isatty(STDIN_FILENO)) {
+  struct stat channel {};
+  if (fstat(ingest::kReadingChannelFd, &channel) != 0 || !S_ISSOCK(channel.st_mode)) {
     std::cerr << "tracesync: 'read-trace' is how 'tracesync sync' reads each trace in a process of its own;\n"
-                 "it reads frames on its standard input and is not meant to be run by hand\n";
+                 "it talks to its parent on a socket (descriptor "
+              << ingest::kReadingChannelFd << ") and is not meant to be run by hand\n";
     return kBadInput;
   }
-  return ingest::serve_trace_reading(STDIN_FILENO, STDOUT_FILENO) == 0 ? kSuccess : kInternalError;
+  return ingest::serve_trace_reading(ingest::kReadingChannelFd, ingest::kReadingChannelFd) == 0 ? kSuccess
+                                                                                                 : kInternalError;
 }
 
 std::optional<std::vector<std::string>> reading_process_command() {

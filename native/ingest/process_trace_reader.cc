@@ -1,5 +1,6 @@
 #include "ingest/process_trace_reader.h"
 
+#include <fcntl.h>
 #include <spawn.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
@@ -12,6 +13,7 @@
 #include <cstring>
 
 #include "ingest/reader_protocol.h"
+#include "ingest/reading_process.h"
 #include "ingest/traces_being_opened.h"
 
 extern char** environ;
@@ -22,8 +24,8 @@ namespace protocol = reader_protocol;
 
 namespace {
 
-// The last line a reading process wrote to its standard error (kept in
-// `file`), without babeltrace2's decoration of assertion failures: on an
+// The last line a reading process wrote to its standard output or error
+// (kept in `file`), without babeltrace2's decoration of assertion failures: on an
 // abort, that is babeltrace2's own account of what it choked on.
 std::string last_words(int file) {
   if (file < 0) return {};
@@ -60,6 +62,16 @@ std::string describe_end(int status, const std::string& last_words) {
   std::string what = describe_status(status);
   if (!last_words.empty()) what += ": " + last_words;
   return what;
+}
+
+// `fd` moved to a number above the standard streams (a process that runs
+// with some of them closed gets such numbers for new descriptors, and the
+// child's must not be overwritten while it is set up), close-on-exec.
+int above_standard_streams(int fd) {
+  if (fd < 0 || fd > STDERR_FILENO) return fd;
+  const int moved = fcntl(fd, F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
+  close(fd);
+  return moved;
 }
 
 // posix_spawn's attributes and file actions, destroyed on every path.
@@ -150,15 +162,24 @@ bool ProcessTraceReader::start() {
          (no_descriptor ? " (each trace being read holds two; raise `ulimit -n`)" : ""));
     return false;
   }
-  // What the child says on its standard error (babeltrace2's assertion
-  // messages) goes to a file in memory, to be quoted if it dies.
-  stderr_file_ = memfd_create("tracesync-read-trace-stderr", MFD_CLOEXEC);
+  ends[1] = above_standard_streams(ends[1]);
+  // What the child writes on its standard output and error (babeltrace2's
+  // assertion messages; anything a library prints) goes to a file in
+  // memory, to be quoted if it dies: never into the channel, nor into our
+  // own output.
+  stderr_file_ = above_standard_streams(memfd_create("tracesync-read-trace-output", MFD_CLOEXEC));
   SpawnSetup setup;
-  if (stderr_file_ >= 0) posix_spawn_file_actions_adddup2(&setup.actions, stderr_file_, STDERR_FILENO);
-  // The child talks on its standard input and output; dup2 clears
-  // close-on-exec on those two, every other descriptor of ours stays shut.
-  posix_spawn_file_actions_adddup2(&setup.actions, ends[1], STDIN_FILENO);
-  posix_spawn_file_actions_adddup2(&setup.actions, ends[1], STDOUT_FILENO);
+  // In this order: a descriptor the child gets may be 3 before it is moved.
+  if (stderr_file_ >= 0) {
+    posix_spawn_file_actions_adddup2(&setup.actions, stderr_file_, STDOUT_FILENO);
+    posix_spawn_file_actions_adddup2(&setup.actions, stderr_file_, STDERR_FILENO);
+  } else {
+    posix_spawn_file_actions_addopen(&setup.actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+  }
+  // dup2 clears close-on-exec on the channel; every other descriptor of
+  // ours stays shut.
+  posix_spawn_file_actions_adddup2(&setup.actions, ends[1], kReadingChannelFd);
+  posix_spawn_file_actions_addopen(&setup.actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
   // A group of its own: a terminal's Ctrl-C reaches only the parent, which
   // decides what to keep. Signals the parent blocks or ignores (a JVM does
   // both) are back to normal in the child.

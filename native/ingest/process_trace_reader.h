@@ -81,7 +81,7 @@ class ProcessTraceReader final : public TraceReader {
   mutable std::mutex child_mutex_;
   pid_t child_ = -1;      // until reaped
   int socket_ = -1;       // our end
-  int stderr_file_ = -1;  // the child's standard error, in memory
+  int stderr_file_ = -1;  // the child's standard output and error, in memory
   bool interrupted_ = false;
   std::optional<std::chrono::steady_clock::time_point> opening_since_;  // while the child opens the trace
   std::string stopped_because_;  // set by stop_opening

@@ -57,7 +57,7 @@ int serve_trace_reading(int read_fd, int write_fd) {
   uint32_t type = 0;
   std::vector<std::byte> payload;
   if (!channel.receive(type, payload) || type != protocol::kOpen) {
-    complain("expected an open request on standard input (this command is tracesync's own)");
+    complain("expected an open request from the parent (this command is tracesync's own)");
     return 1;
   }
   const std::optional<protocol::OpenRequest> open = protocol::decode_open(payload);

@@ -86,6 +86,15 @@ TEST(CliErrors, BadOptionsAreUsageErrors) {
   }
 }
 
+// `read-trace` is the reading process `sync` starts; by hand (no socket on
+// descriptor 3) it says so instead of waiting, and it is not in the usage.
+TEST(CliErrors, ReadTraceIsNotForPeople) {
+  const auto r = run_command(tracesync_binary(), {"read-trace"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("is not meant to be run by hand"), std::string::npos) << r.err;
+  EXPECT_EQ(run_command(tracesync_binary(), {"--help"}).out.find("read-trace"), std::string::npos);
+}
+
 TEST(CliErrors, UnknownReferenceIsReportedButTheResultIsKept) {
   const auto r = run_command(tracesync_binary(),
                              {"sync", "--matches", fixture("two_hosts_hand.txt"), "--reference", "zz", "-f", "json"});

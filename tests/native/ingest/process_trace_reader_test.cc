@@ -110,6 +110,22 @@ TEST(ProcessTraceReader, GivesTheSinkWhatTheInProcessReaderGives) {
   }
 }
 
+// What a reading process (or a library in it) prints goes to a file, not
+// into its channel: the trace is read as if nothing had been printed.
+TEST(ProcessTraceReader, WhatAReadingProcessPrintsDoesNotDisturbItsChannel) {
+  testing::TempDir dir("process-noise");
+  const std::vector<TraceSource> traces = write_pair(dir.path());
+  ReadOptions options;
+  options.reading_command = {"/bin/sh", "-c", "echo noise; echo more noise >&2; exec \"$0\"", TRACESYNC_TEST_READ_TRACE};
+  testing::RecordingSink sink;
+  const ExperimentReport report = read_experiment(traces, options, sink);
+  for (const TraceReport& trace : report.traces) {
+    EXPECT_EQ(trace.status, TraceStatus::kComplete) << trace.problem;
+    EXPECT_EQ(trace.info.network_events, 3000u);
+  }
+  EXPECT_EQ(sink.events.size(), 6000u);
+}
+
 // Reads one trace (any directory: the program given never looks) with
 // `command` as its reading process.
 TraceReport read_with_program(const std::vector<std::string>& command, testing::RecordingSink& sink,
@@ -157,7 +173,7 @@ TEST(ProcessTraceReader, AReadingProcessThatWritesGarbageIsStoppedAndDescribed) 
   const auto started = Clock::now();
   // 'XXXX' as a size is 1.4 GB: refused before it is read, and the writer,
   // which would sleep on, is killed.
-  const TraceReport trace = read_with_program({"/bin/sh", "-c", "printf XXXXXXXXXXXX; exec sleep 60"}, sink);
+  const TraceReport trace = read_with_program({"/bin/sh", "-c", "printf XXXXXXXXXXXX >&3; exec sleep 60"}, sink);
   EXPECT_EQ(trace.status, TraceStatus::kSkipped);
   EXPECT_EQ(trace.problem, "cannot be opened: the reading process wrote what tracesync cannot read (a frame claims " +
                                std::to_string(0x58585858u) + " bytes)");
