@@ -63,9 +63,11 @@ bool FrameChannel::flush() {
 // stream or on an error.
 bool FrameChannel::fill(std::size_t wanted) {
   if (in_end_ - in_begin_ >= wanted) return true;
-  std::memmove(in_.data(), in_.data() + in_begin_, in_end_ - in_begin_);
-  in_end_ -= in_begin_;
-  in_begin_ = 0;
+  if (in_begin_ > 0) {  // the unread bytes to the front (memmove wants a buffer, even for none)
+    std::memmove(in_.data(), in_.data() + in_begin_, in_end_ - in_begin_);
+    in_end_ -= in_begin_;
+    in_begin_ = 0;
+  }
   if (in_.size() < std::max(wanted, kReadChunk)) in_.resize(std::max(wanted, kReadChunk));
   while (in_end_ < wanted) {
     const ssize_t got = ::read(read_fd_, in_.data() + in_end_, in_.size() - in_end_);
