@@ -361,8 +361,10 @@ void expect_random_damage_never_crashes(bool in_process, int rounds) {
 TEST(SyncTraces, RandomDamageNeverCrashes) { expect_random_damage_never_crashes(false, 200); }
 TEST(SyncTraces, InProcessRandomDamageNeverCrashes) { expect_random_damage_never_crashes(true, 140); }
 
-// Ctrl-C stops the reading between steps and the report of what was read
-// is printed, marked incomplete (exit 130).
+// Ctrl-C stops the reading (the reading processes are killed) and the
+// report of what was read is printed, marked incomplete (exit 130). How
+// many traces were opened by then depends on the machine's speed (each
+// needs its reading process started): at least one, each with its path.
 TEST(SyncTraces, CtrlCReportsWhatWasRead) {
   testing::TempDir dir;
   simulate(dir, {"--hosts", "16", "--topology", "random", "--duration", "30", "--rate", "300"});
@@ -373,7 +375,14 @@ TEST(SyncTraces, CtrlCReportsWhatWasRead) {
   EXPECT_NE(r.err.find("tracesync: interrupted: stopping the reading"), std::string::npos) << r.err;
   const json report = json::parse(r.out);
   EXPECT_FALSE(report["complete"]);
-  EXPECT_EQ(report["traces"].size(), 16u);
+  ASSERT_GE(report["traces"].size(), 1u);
+  EXPECT_LE(report["traces"].size(), 16u);
+  for (const json& trace : report["traces"]) EXPECT_EQ(trace.value("path", "").rfind(dir.path(), 0), 0u) << trace;
+  bool said_cancelled = false;
+  for (const json& problem : report["problems"]) {
+    said_cancelled = said_cancelled || problem.value("message", "").find("cancelled") != std::string::npos;
+  }
+  EXPECT_TRUE(said_cancelled) << report["problems"];
 }
 
 // A first packet whose packet_size and content_size are 0 makes babeltrace2
