@@ -201,7 +201,11 @@ bool ProcessTraceReader::start() {
   close(ends[1]);
   if (spawned != 0) {
     close(ends[0]);
-    fail("cannot start the reading process " + command_[0] + ": " + std::strerror(spawned));
+    // Every trace being read has its process: thousands of traces may pass
+    // the user's process limit.
+    const char* hint = spawned == EAGAIN ? " (one process per trace being read: raise `ulimit -u`, or read in-process)"
+                                         : "";
+    fail("cannot start the reading process " + command_[0] + ": " + std::strerror(spawned) + hint);
     return false;
   }
   {
