@@ -110,9 +110,11 @@ TraceReader::State ProcessTraceReader::step(std::size_t rounds) {
       // scheduler can give up on one that never ends.
       const OpeningTrace opening(source_.path);
       set_opening(true);
-      const bool opened = start() && exchange(0);
-      set_opening(false);
-      if (!opened) return state_;
+      struct OpeningEnds {
+        ProcessTraceReader& reader;
+        ~OpeningEnds() { reader.set_opening(false); }
+      } opening_ends{*this};
+      if (!start() || !exchange(0)) return state_;
     }
     if (state_ == State::kReading) exchange(rounds);
   } catch (const std::exception& e) {

@@ -24,8 +24,11 @@ namespace tracesync::ingest {
 //
 // babeltrace2 2.0 aborts on some damaged traces and loops forever on
 // others. In a child that costs only the trace: when the child dies, the
-// trace fails with a problem that says how (the events delivered before
-// stand), and interrupt() kills a child that never finishes its step.
+// trace fails with a problem that says how, quoting the last line the child
+// wrote (its standard output and error go to a file in memory; the channel
+// is a socket on kReadingChannelFd); the events delivered before stand.
+// interrupt() kills a child that never finishes its step, stop_opening()
+// one that never finishes opening.
 //
 // The child runs in a process group of its own (Ctrl-C in a terminal is the
 // parent's to handle) and is killed when the thread that started it exits
