@@ -1,5 +1,7 @@
 #include "network/link_cut_tree.h"
 
+#include <stdexcept>
+#include <string>
 #include <utility>
 
 #include "network/edge_order.h"
@@ -10,12 +12,13 @@ LinkCutTree::LinkCutTree(const std::vector<std::string>& vertex_ids)
     : vertex_ids_(&vertex_ids),
       nodes_(1),
       key_(1, kNoKey),
-      reversed_(1, 0),
       leaf_(1),
-      aggregate_(1),
-      aggregate_fresh_(1, 1) {}
+      aggregate_(1) {}
 
 void LinkCutTree::add_vertex() {
+  if (edge_ends_.size() >= kMaxVertices) {
+    throw std::length_error("a link-cut tree holds at most " + std::to_string(kMaxVertices) + " vertices");
+  }
   const auto v = static_cast<Vertex>(edge_ends_.size());
   // Vertex v brings node 2v+1 and edge slot v (node 2v+2): a forest has
   // fewer edges than vertices, so slots never run out.
@@ -23,24 +26,20 @@ void LinkCutTree::add_vertex() {
   vertex.size = 1;
   nodes_.push_back(vertex);
   nodes_.push_back(NodeData{});
-  key_.resize(nodes_.size(), kNoKey);
-  reversed_.resize(nodes_.size(), 0);
+  key_.push_back(kNoKey);
   edge_ends_.push_back({});
   leaf_.push_back(PathTransform::vertex(v));
   leaf_.push_back(PathTransform{});
   aggregate_.resize(nodes_.size());
-  aggregate_fresh_.resize(nodes_.size(), 0);
   free_slots_.push_back(v);
 }
 
 void LinkCutTree::reserve(std::size_t vertices) {
   const std::size_t nodes = 2 * vertices + 1;
   nodes_.reserve(nodes);
-  key_.reserve(nodes);
-  reversed_.reserve(nodes);
+  key_.reserve(vertices + 1);
   leaf_.reserve(nodes);
   aggregate_.reserve(nodes);
-  aggregate_fresh_.reserve(nodes);
   edge_ends_.reserve(vertices);
   free_slots_.reserve(vertices);
 }
@@ -49,7 +48,7 @@ bool LinkCutTree::tie_less(Node a, Node b) const {
   const auto& ids = *vertex_ids_;
   const EdgeEnds& x = edge_ends_[slot(a)];
   const EdgeEnds& y = edge_ends_[slot(b)];
-  const double weight = weight_of(key_[a]);
+  const double weight = weight_of(own_key(a));
   return edge_key(weight, ids[x.low], ids[x.high]) < edge_key(weight, ids[y.low], ids[y.high]);
 }
 
@@ -60,59 +59,69 @@ TRACESYNC_HOT void LinkCutTree::pull(Node x) {
   NodeData& n = nodes_[x];
   const NodeData& left = nodes_[n.child[0]];
   const NodeData& right = nodes_[n.child[1]];
-  n.size = left.size + right.size + own_size(x) + n.virtual_size;
-  uint64_t best_key = key_[x];
-  Node best = best_key == kNoKey ? kNone : x;
+  n.size = left.size + right.size + own_size(x) + (n.virtual_word & kSizeBits);
+  uint64_t best_key = own_key(x);
+  Node best = x & ((x & 1U) - 1U);  // kNone for a vertex, as it has no key
   keep_larger(best, best_key, left.max_edge, left.max_key);
   keep_larger(best, best_key, right.max_edge, right.max_key);
   n.max_edge = best;
   n.max_key = best_key;
-  aggregate_fresh_[x] = 0;
+  n.virtual_word &= ~kFresh;
 }
 
 TRACESYNC_HOT void LinkCutTree::flip(Node x) {
   NodeData& n = nodes_[x];
   std::swap(n.child[0], n.child[1]);
-  reversed_[x] ^= 1;
-  if (aggregate_fresh_[x]) aggregate_[x] = aggregate_[x].reversed();
+  n.virtual_word ^= kReversed;
+  if ((n.virtual_word & kFresh) != 0) aggregate_[x] = aggregate_[x].reversed();
 }
 
 TRACESYNC_HOT void LinkCutTree::push(Node x) {
-  if (!reversed_[x]) return;
-  const NodeData& n = nodes_[x];
+  NodeData& n = nodes_[x];
+  if ((n.virtual_word & kReversed) == 0) return;
   if (n.child[0] != kNone) flip(n.child[0]);
   if (n.child[1] != kNone) flip(n.child[1]);
-  reversed_[x] = 0;
+  n.virtual_word &= ~kReversed;
 }
 
 TRACESYNC_HOT void LinkCutTree::rotate(Node x) {
+  NodeData& nx = nodes_[x];
   const Node y = parent(x);
-  const Node z = parent(y);
-  const int side = nodes_[y].child[1] == x ? 1 : 0;
-  if (is_splay_root(y)) {
-    // x takes y's place at the top, path-parent included.
-    set_splay_root(x, true);
-    set_splay_root(y, false);
-  } else {
-    nodes_[z].child[nodes_[z].child[1] == y ? 1 : 0] = x;
+  NodeData& ny = nodes_[y];
+  const uint32_t y_word = ny.parent_word;
+  const int side = ny.child[1] == x ? 1 : 0;
+  if ((y_word & kSplayRoot) == 0) {
+    NodeData& nz = nodes_[y_word];
+    nz.child[nz.child[1] == y ? 1 : 0] = x;
   }
-  set_parent(x, z);
-  const Node moved = nodes_[x].child[1 - side];
-  nodes_[y].child[side] = moved;
-  if (moved != kNone) set_parent(moved, y);
-  nodes_[x].child[1 - side] = y;
-  set_parent(y, x);
+  nx.parent_word = y_word;  // x takes y's place: its parent, or its root mark and path-parent
+  const Node moved = nx.child[1 - side];
+  ny.child[side] = moved;
+  nodes_[moved].parent_word = y;  // a splay child; kNone's word is written, never read
+  nx.child[1 - side] = y;
+  ny.parent_word = x;
   pull(y);
 }
 
 void LinkCutTree::splay(Node x) {
-  // Pending flips must reach x before rotations read child sides.
-  scratch_.clear();
-  for (Node y = x;; y = parent(y)) {
-    scratch_.push_back(y);
-    if (is_splay_root(y)) break;
+  // Pending flips must reach x before rotations read child sides. The
+  // walk up to the splay root brings the path into the cache and tells
+  // whether any flip is pending; only then is the path walked again.
+  uint32_t seen = 0;
+  for (Node y = x;;) {
+    const NodeData& n = nodes_[y];
+    seen |= n.virtual_word;
+    if ((n.parent_word & kSplayRoot) != 0) break;
+    y = n.parent_word;
   }
-  for (auto it = scratch_.rbegin(); it != scratch_.rend(); ++it) push(*it);
+  if ((seen & kReversed) != 0) {
+    scratch_.clear();
+    for (Node y = x;; y = parent(y)) {
+      scratch_.push_back(y);
+      if (is_splay_root(y)) break;
+    }
+    for (auto it = scratch_.rbegin(); it != scratch_.rend(); ++it) push(*it);
+  }
 
   while (!is_splay_root(x)) {
     const Node y = parent(x);
@@ -133,10 +142,13 @@ LinkCutTree::Node LinkCutTree::expose(Node x) {
     NodeData& n = nodes_[y];
     // The old preferred child turns virtual, the path from below turns preferred.
     split_off_ = n.child[1];
-    if (split_off_ != kNone) set_splay_root(split_off_, true);
-    if (last != kNone) set_splay_root(last, false);
-    n.virtual_size += nodes_[n.child[1]].size;
-    n.virtual_size -= nodes_[last].size;
+    // Both hang from y, so plain stores set their words: no load of
+    // split_off_, which is off the path and cold (nor a test for kNone).
+    nodes_[split_off_].parent_word = kSplayRoot | y;
+    nodes_[last].parent_word = y;
+    // Sizes stay within kSizeBits, so the sums leave the flags alone.
+    n.virtual_word += nodes_[n.child[1]].size;
+    n.virtual_word -= nodes_[last].size;
     n.child[1] = last;
     pull(y);
     last = y;
@@ -170,8 +182,7 @@ LinkCutTree::Node LinkCutTree::link(Vertex low, Vertex high, double weight, cons
   free_slots_.pop_back();
   const Node e = edge_node(s);
   nodes_[e] = NodeData{};
-  key_[e] = key_of(weight);
-  reversed_[e] = 0;
+  key_slot(e) = key_of(weight);
   edge_ends_[s] = {low, high};
   leaf_[e] = leaf;
   pull(e);
@@ -183,7 +194,7 @@ LinkCutTree::Node LinkCutTree::link(Vertex low, Vertex high, double weight, cons
   make_root(h);
   access(e);
   set_parent(h, e);  // a path-parent: h stays a splay root
-  nodes_[e].virtual_size += nodes_[h].size;
+  nodes_[e].virtual_word += nodes_[h].size;
   pull(e);
   rooted_at_ = kNone;  // h's tree now hangs below another root
   return e;
@@ -219,21 +230,20 @@ void LinkCutTree::cut(Node edge) {
   const Vertex below = vertex_of(above) == ends.low ? ends.high : ends.low;
   detach_child(edge, vertex_node(below));
   nodes_[edge] = NodeData{};
-  key_[edge] = kNoKey;
-  reversed_[edge] = 0;
+  key_slot(edge) = kNoKey;
   free_slots_.push_back(slot(edge));
 }
 
 void LinkCutTree::set_edge_weight(Node edge, double weight) {
   splay(edge);  // at its splay root, only its own aggregate depends on it
-  key_[edge] = key_of(weight);
+  key_slot(edge) = key_of(weight);
   pull(edge);
 }
 
 void LinkCutTree::set_edge_transform(Node edge, const PathTransform& leaf) {
   splay(edge);
   leaf_[edge] = leaf;
-  aggregate_fresh_[edge] = 0;
+  set_fresh(edge, false);
 }
 
 LinkCutTree::MaxEdge LinkCutTree::max_edge_on_path(Vertex a, Vertex b) {
@@ -246,7 +256,7 @@ LinkCutTree::MaxEdge LinkCutTree::max_edge_on_path(Vertex a, Vertex b) {
   const Node lca = expose(y);
   // lca is now the root of the top splay tree, (lca, y] its right subtree;
   // (lca, x] came off it as the splay tree rooted at split_off_.
-  uint64_t best_key = key_[lca];
+  uint64_t best_key = own_key(lca);
   Node best = best_key == kNoKey ? kNone : lca;
   const NodeData& towards_y = nodes_[nodes_[lca].child[1]];
   keep_larger(best, best_key, towards_y.max_edge, towards_y.max_key);
@@ -279,7 +289,7 @@ uint32_t LinkCutTree::side_size(Vertex near, Vertex far) {
   const Node x = vertex_node(far);
   access(x);
   // x ends the preferred path: everything beyond it hangs off virtually.
-  return own_size(x) + nodes_[x].virtual_size;
+  return own_size(x) + virtual_size(x);
 }
 
 LinkCutTree::HeavyVertex LinkCutTree::deepest_heavy_vertex(Vertex root, Vertex target, uint32_t total) {
@@ -297,7 +307,7 @@ LinkCutTree::HeavyVertex LinkCutTree::deepest_heavy_vertex(Vertex root, Vertex t
     push(t);
     last_visited = t;
     const NodeData& n = nodes_[t];
-    const uint32_t side = after + nodes_[n.child[1]].size + own_size(t) + n.virtual_size;
+    const uint32_t side = after + nodes_[n.child[1]].size + own_size(t) + (n.virtual_word & kSizeBits);
     if (2ULL * side > total) {
       best = t;
       t = n.child[1];
@@ -322,23 +332,23 @@ LinkCutTree::HeavyVertex LinkCutTree::deepest_heavy_vertex(Vertex root, Vertex t
 }
 
 const PathTransform& LinkCutTree::fresh_transform(Node x) {
-  if (aggregate_fresh_[x]) return aggregate_[x];
+  if (is_fresh(x)) return aggregate_[x];
   // Post-order over the stale part of the splay subtree; fresh subtrees are reused.
   std::vector<Node> stack{x};
   while (!stack.empty()) {
     const Node t = stack.back();
-    if (aggregate_fresh_[t]) {
+    if (is_fresh(t)) {
       stack.pop_back();
       continue;
     }
     push(t);
     const Node left = nodes_[t].child[0];
     const Node right = nodes_[t].child[1];
-    if (left != kNone && !aggregate_fresh_[left]) {
+    if (left != kNone && !is_fresh(left)) {
       stack.push_back(left);
       continue;
     }
-    if (right != kNone && !aggregate_fresh_[right]) {
+    if (right != kNone && !is_fresh(right)) {
       stack.push_back(right);
       continue;
     }
@@ -346,7 +356,7 @@ const PathTransform& LinkCutTree::fresh_transform(Node x) {
     if (left != kNone) result = join(aggregate_[left], result);
     if (right != kNone) result = join(result, aggregate_[right]);
     aggregate_[t] = result;
-    aggregate_fresh_[t] = 1;
+    set_fresh(t, true);
     stack.pop_back();
   }
   return aggregate_[x];

@@ -26,13 +26,18 @@ namespace tracesync::network {
 // the stale ones it reads. Restructuring stays integer-and-double work.
 //
 // Nodes are numbered so that vertex v is node 2v+1 and edge slot k is node
-// 2k+2 (a forest over n vertices has fewer than n edges); 0 is "none".
+// 2k+2 (a forest over n vertices has fewer than n edges); 0 is "none", a
+// sentinel whose zero size and aggregates stand for an empty subtree. Its
+// parent word is written (rotations and exposes re-parent children without
+// testing for none) and never read.
 // Queries restructure the splay trees: nothing here is safe to share
 // between threads, even read-only.
 class LinkCutTree {
  public:
   using Node = uint32_t;
   static constexpr Node kNone = 0;
+  // Node indices keep the top bit free (kSplayRoot) and sizes two (flags).
+  static constexpr std::size_t kMaxVertices = (std::size_t{1} << 30) - 1;
 
   // `vertex_ids` names vertices for the EdgeKey tie-break; it must outlive this.
   explicit LinkCutTree(const std::vector<std::string>& vertex_ids);
@@ -41,7 +46,8 @@ class LinkCutTree {
   static bool is_vertex_node(Node x) { return (x & 1U) != 0; }
   static Vertex vertex_of(Node x) { return (x - 1) / 2; }
 
-  // A new isolated vertex; vertices are numbered densely from 0.
+  // A new isolated vertex; vertices are numbered densely from 0. Throws
+  // std::length_error beyond kMaxVertices.
   void add_vertex();
   void reserve(std::size_t vertices);
 
@@ -56,10 +62,10 @@ class LinkCutTree {
   static Node edge_of_slot(uint32_t s) { return edge_node(s); }
   uint32_t edge_slots() const { return static_cast<uint32_t>(edge_ends_.size()); }
   // Whether slot s holds a tree edge now (a linked edge has a key, a cut one none).
-  bool slot_in_use(uint32_t s) const { return key_[edge_node(s)] != kNoKey; }
+  bool slot_in_use(uint32_t s) const { return key_[s + 1] != kNoKey; }
   Vertex edge_low(Node edge) const { return edge_ends_[slot(edge)].low; }
   Vertex edge_high(Node edge) const { return edge_ends_[slot(edge)].high; }
-  double edge_weight(Node edge) const { return weight_of(key_[edge]); }
+  double edge_weight(Node edge) const { return weight_of(key_[edge / 2]); }
   // The edge's own transform, as given to link or set_edge_transform.
   const PathTransform& edge_transform(Node edge) const { return leaf_[edge]; }
   // Changes an edge's key or transform in place (the tree is unchanged).
@@ -109,9 +115,15 @@ class LinkCutTree {
     // The splay parent, or the path-parent from a splay root; the top bit
     // (kSplayRoot) marks splay roots, so that telling one needs no look at
     // the parent's children (a cache miss per level on a large forest).
+    // Nothing else lives here: a rotation re-parents a subtree it does not
+    // otherwise touch with a plain store, no load of that cold node.
     uint32_t parent_word = kSplayRoot;
     Node max_edge = kNone;      // largest-key edge node in this splay subtree
-    uint32_t virtual_size = 0;  // vertices in the subtrees hanging off by path-parent links
+    // The vertices in the subtrees hanging off by path-parent links (the
+    // low bits, kSizeBits), and the flags kReversed and kFresh: in the
+    // node's line, not in arrays of their own, where each pull and push
+    // would touch one more line.
+    uint32_t virtual_word = 0;
     uint32_t size = 0;          // vertices in this splay subtree and everything hanging off it
     uint64_t max_key = kNoKey;  // key of max_edge (see key_of)
   };
@@ -121,6 +133,11 @@ class LinkCutTree {
   };
   static constexpr uint64_t kNoKey = 0;
   static constexpr uint32_t kSplayRoot = 0x80000000U;
+  // In virtual_word: the node's children's subtrees still have to be
+  // flipped (a pending reversal); aggregate_[node] is up to date.
+  static constexpr uint32_t kReversed = 0x80000000U;
+  static constexpr uint32_t kFresh = 0x40000000U;
+  static constexpr uint32_t kSizeBits = kFresh - 1;
   // A weight's place in the order as an integer: the bits of a non-negative
   // double grow with its value, so comparing keys is comparing weights
   // (+1 keeps 0 for "no edge"; adding 0.0 turns -0.0 into +0.0).
@@ -130,6 +147,11 @@ class LinkCutTree {
   static uint32_t slot(Node edge) { return edge / 2 - 1; }
   static Node edge_node(uint32_t slot) { return 2 * slot + 2; }
   static uint32_t own_size(Node x) { return x & 1U; }
+  // Edge node 2s+2 keeps its key at key_[s+1]; every vertex node reads
+  // key_[0], kNoKey, one entry that stays cached (computed, not branched
+  // on: the kind of the nodes a rotation pulls follows no pattern).
+  uint64_t own_key(Node x) const { return key_[(x >> 1) & ((x & 1U) - 1U)]; }
+  uint64_t& key_slot(Node edge) { return key_[edge / 2]; }
 
   // Between two edges of equal weight: the ids decide (EdgeKey).
   bool tie_less(Node a, Node b) const;
@@ -146,8 +168,10 @@ class LinkCutTree {
   bool is_splay_root(Node x) const { return (nodes_[x].parent_word & kSplayRoot) != 0; }
   Node parent(Node x) const { return nodes_[x].parent_word & ~kSplayRoot; }
   void set_parent(Node x, Node p) { nodes_[x].parent_word = (nodes_[x].parent_word & kSplayRoot) | p; }
-  void set_splay_root(Node x, bool root) {
-    nodes_[x].parent_word = (nodes_[x].parent_word & ~kSplayRoot) | (root ? kSplayRoot : 0);
+  uint32_t virtual_size(Node x) const { return nodes_[x].virtual_word & kSizeBits; }
+  bool is_fresh(Node x) const { return (nodes_[x].virtual_word & kFresh) != 0; }
+  void set_fresh(Node x, bool fresh) {
+    nodes_[x].virtual_word = (nodes_[x].virtual_word & ~kFresh) | (fresh ? kFresh : 0);
   }
   void pull(Node x);
   void flip(Node x);
@@ -167,12 +191,10 @@ class LinkCutTree {
 
   const std::vector<std::string>* vertex_ids_;
   base::HugePageVector<NodeData> nodes_;
-  base::HugePageVector<uint64_t> key_;      // per node: key_of(the edge's weight); kNoKey for vertices
-  std::vector<uint8_t> reversed_;  // per node: its children's subtrees still have to be flipped
+  base::HugePageVector<uint64_t> key_;      // per edge slot + 1: key_of(the edge's weight) (see own_key)
   base::HugePageVector<EdgeEnds> edge_ends_;
   base::HugePageVector<PathTransform> leaf_;        // per node: its own transform
   base::HugePageVector<PathTransform> aggregate_;   // per node: the composition over its splay subtree
-  std::vector<uint8_t> aggregate_fresh_;
   std::vector<uint32_t> free_slots_;
   std::vector<Node> scratch_;
   // The node last made root of its tree, while it still is: reading many

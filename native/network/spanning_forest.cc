@@ -7,8 +7,8 @@
 namespace tracesync::network {
 
 Vertex SpanningForest::add_vertex(std::string id) {
+  tree_.add_vertex();  // first: it is the one that may refuse
   ids_.push_back(std::move(id));
-  tree_.add_vertex();
   tree_records_.emplace_back();  // the edge slot the new vertex brings
   adjacency_.invalidate();
   return islands_.add();
