@@ -14,11 +14,15 @@ void IncrementalNetwork::reserve(std::size_t vertices, std::size_t edges) {
 }
 
 Vertex IncrementalNetwork::add_vertex(std::string id) {
-  if (const auto it = by_id_.find(id); it != by_id_.end()) {
+  if (state_->forest.vertex_count() >= LinkCutTree::kMaxVertices) {
+    throw std::length_error("add_vertex: the network holds at most " + std::to_string(LinkCutTree::kMaxVertices) +
+                            " vertices");
+  }
+  const auto [it, inserted] = by_id_.try_emplace(id, static_cast<Vertex>(state_->forest.vertex_count()));
+  if (!inserted) {
     throw std::invalid_argument("add_vertex: id \"" + id + "\" already names vertex " + std::to_string(it->second));
   }
-  const Vertex v = state_->forest.add_vertex(id);  // may refuse (too many vertices): nothing changed then
-  by_id_.emplace(std::move(id), v);
+  const Vertex v = state_->forest.add_vertex(std::move(id));
   forced_.push_back(false);
   state_->references.add_vertex(v);
   state_->propagation.add_vertex();

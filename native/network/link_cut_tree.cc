@@ -284,10 +284,18 @@ uint32_t LinkCutTree::tree_size(Vertex v) {
   return nodes_[x].size;
 }
 
-uint32_t LinkCutTree::side_size(Vertex near, Vertex far) {
-  make_root(vertex_node(near));
+std::optional<uint32_t> LinkCutTree::side_size(Vertex near, Vertex far) {
+  if (rooted_at_ != vertex_node(near)) make_root(vertex_node(near));
   const Node x = vertex_node(far);
   access(x);
+  // x's left splay subtree is the path before it, from near: adjacent
+  // vertices leave two nodes there, near and their edge (in either
+  // order, as flips may be pending).
+  const NodeData& before = nodes_[nodes_[x].child[0]];
+  const Node only_child = before.child[0] | before.child[1];
+  const bool two_nodes = (before.child[0] == kNone || before.child[1] == kNone) && only_child != kNone &&
+                         (nodes_[only_child].child[0] | nodes_[only_child].child[1]) == kNone;
+  if (!two_nodes) return std::nullopt;
   // x ends the preferred path: everything beyond it hangs off virtually.
   return own_size(x) + virtual_size(x);
 }

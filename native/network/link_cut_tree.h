@@ -88,9 +88,10 @@ class LinkCutTree {
   // Number of vertices of the tree containing v.
   uint32_t tree_size(Vertex v);
 
-  // The number of vertices on `far`'s side of the tree edge between the
-  // adjacent vertices `near` and `far`.
-  uint32_t side_size(Vertex near, Vertex far);
+  // The number of vertices on `far`'s side of the tree edge between `near`
+  // and `far` (two different vertices of one tree), or nothing when no
+  // edge joins them: one access answers both.
+  std::optional<uint32_t> side_size(Vertex near, Vertex far);
 
   // On the path from `root` to `target` (one tree of `total` vertices),
   // the vertex farthest from `root` whose side, away from root, holds more

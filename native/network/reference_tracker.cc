@@ -92,8 +92,9 @@ void ReferenceTracker::find_centroid(Island& island, uint32_t size, Vertex from,
   island.second_centroid = heavy.next_with_half;
   if (!island.second_centroid && size % 2 == 0) {
     for (const std::optional<Vertex>& hint : neighbour_hints) {
-      if (!hint || *hint == heavy.vertex || !forest_->in_tree(heavy.vertex, *hint)) continue;
-      if (2 * tree.side_size(heavy.vertex, *hint) == size) {
+      if (!hint || *hint == heavy.vertex) continue;
+      const std::optional<uint32_t> side = tree.side_size(heavy.vertex, *hint);
+      if (side && 2 * *side == size) {
         island.second_centroid = *hint;
         break;
       }

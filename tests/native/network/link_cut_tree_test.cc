@@ -163,9 +163,14 @@ TEST_P(LinkCutTreeRandomTest, MatchesNaiveForest) {
     ASSERT_EQ(max_edge.node, naive.edge(heaviest->first, heaviest->second).node);
     ASSERT_EQ(max_edge.weight, naive.edge(heaviest->first, heaviest->second).weight);
 
-    // Side sizes across the path's first edge.
+    // Side sizes across the path's first edge, both ways, and none to
+    // the far end of a longer path.
     const auto sizes_from_a = naive.subtree_sizes(a);
     ASSERT_EQ(tree.side_size(a, path[1]), sizes_from_a[path[1]]);
+    ASSERT_EQ(tree.side_size(path[1], a), sizes_from_a[a] - sizes_from_a[path[1]]);
+    if (path.size() > 2) {
+      ASSERT_EQ(tree.side_size(a, path.back()), std::nullopt);
+    }
 
     // Centroid search along the path.
     const uint32_t total = sizes_from_a[a];
