@@ -111,7 +111,11 @@ void LinkCutTree::splay(Node x) {
   for (Node y = x;;) {
     const NodeData& n = nodes_[y];
     seen |= n.virtual_word;
-    if ((n.parent_word & kSplayRoot) != 0) break;
+    if ((n.parent_word & kSplayRoot) != 0) {
+      // An expose splays the path-parent next: its line loads while x rotates.
+      __builtin_prefetch(&nodes_[n.parent_word & ~kSplayRoot]);
+      break;
+    }
     y = n.parent_word;
   }
   if ((seen & kReversed) != 0) {
