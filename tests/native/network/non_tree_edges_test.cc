@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <random>
 #include <utility>
@@ -85,6 +86,46 @@ TEST(NonTreeEdgesTest, ManyUpdatesOfFewEdgesStayCompact) {
     EXPECT_TRUE(kept.emplace(std::pair(r.low, r.high), r.weight).second) << "edge " << r.low << "-" << r.high << " twice";
   }
   EXPECT_EQ(kept, latest);
+}
+
+TEST(NonTreeEdgesTest, CompactionMatchesAnOracleForVertexNumbersOfEveryWidth) {
+  // Vertex numbers from a few bits up to 30, so that every digit of the
+  // edge keys varies somewhere; edges repeat, some are in the tree.
+  std::mt19937_64 rng(11);
+  for (const int bits : {4, 12, 17, 30}) {
+    NonTreeEdges edges;
+    std::vector<std::pair<Vertex, Vertex>> pool;
+    for (int i = 0; i < 500; ++i) {
+      const auto low = static_cast<Vertex>(rng() % (uint64_t{1} << bits));
+      const auto high = low + 1 + static_cast<Vertex>(rng() % 1000);
+      pool.emplace_back(low, high);
+    }
+    std::map<std::pair<Vertex, Vertex>, std::pair<double, std::size_t>> latest;  // weight, write order
+    for (std::size_t i = 0; i < 5'000; ++i) {
+      const auto [low, high] = pool[rng() % pool.size()];
+      edges.add(record(low, high, static_cast<double>(i)));
+      latest[{low, high}] = {static_cast<double>(i), i};
+    }
+    std::vector<uint64_t> tree_keys;
+    for (std::size_t i = 0; i < pool.size(); i += 7) tree_keys.push_back(NonTreeEdges::key(pool[i].first, pool[i].second));
+    std::sort(tree_keys.begin(), tree_keys.end());
+    tree_keys.erase(std::unique(tree_keys.begin(), tree_keys.end()), tree_keys.end());
+    edges.compact(tree_keys);
+
+    std::vector<std::pair<std::size_t, std::pair<Vertex, Vertex>>> expected;  // in write order
+    for (const auto& [edge, value] : latest) {
+      if (!std::binary_search(tree_keys.begin(), tree_keys.end(), NonTreeEdges::key(edge.first, edge.second))) {
+        expected.emplace_back(value.second, edge);
+      }
+    }
+    std::sort(expected.begin(), expected.end());
+    const std::vector<EdgeRecord> kept = contents(edges);
+    ASSERT_EQ(kept.size(), expected.size()) << bits << " bits";
+    for (std::size_t i = 0; i < kept.size(); ++i) {
+      EXPECT_EQ(std::pair(kept[i].low, kept[i].high), expected[i].second) << bits << " bits, record " << i;
+      EXPECT_EQ(kept[i].weight, static_cast<double>(expected[i].first)) << bits << " bits, record " << i;
+    }
+  }
 }
 
 TEST(NonTreeEdgesTest, ThresholdFollowsTheEdgesKept) {
