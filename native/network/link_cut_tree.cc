@@ -111,6 +111,10 @@ void LinkCutTree::splay(Node x) {
   for (Node y = x;;) {
     const NodeData& n = nodes_[y];
     seen |= n.virtual_word;
+    // The rotations pull the subtrees they move beneath other nodes: those
+    // lines load now, side by side, rather than one pull at a time.
+    __builtin_prefetch(&nodes_[n.child[0]]);
+    __builtin_prefetch(&nodes_[n.child[1]]);
     if ((n.parent_word & kSplayRoot) != 0) {
       // An expose splays the path-parent next: its line loads while x rotates.
       __builtin_prefetch(&nodes_[n.parent_word & ~kSplayRoot]);
