@@ -57,9 +57,10 @@ std::string describe_status(int status) {
   return what;
 }
 
-// How a reading process ended, in words for the user.
-std::string describe_end(int status, const std::string& last_words) {
-  std::string what = describe_status(status);
+// How a reading process ended, in words for the user; `hint` goes before
+// its last words.
+std::string describe_end(int status, const std::string& hint, const std::string& last_words) {
+  std::string what = describe_status(status) + hint;
   if (!last_words.empty()) what += ": " + last_words;
   return what;
 }
@@ -246,6 +247,7 @@ bool ProcessTraceReader::exchange(uint64_t rounds) {
       child_lost();
       return false;
     }
+    answered_ = true;
     if (type != protocol::kStepDone) {
       if (handle(type)) continue;
       fail("internal error: the reading process sent a malformed frame (type " + std::to_string(type) + ")");
@@ -331,7 +333,15 @@ void ProcessTraceReader::child_lost() {
   if (interrupted) return;  // left unfinished: cancelled, not failed
   std::string how;
   if (reaped) {
-    how = describe_end(status, words);
+    // A reading process answers before it ends, even on a trace it cannot
+    // open; a program that exits without a word is likely not one (an older
+    // tracesync without read-trace prints its usage and exits so).
+    const bool silent_exit = WIFEXITED(status) && !answered_;
+    how = describe_end(status,
+                       silent_exit ? " before answering (is " + command_.front() +
+                                         " a tracesync of this version, with its read-trace command?)"
+                                   : std::string(),
+                       words);
   } else if (garbage) {
     how = "the reading process wrote what tracesync cannot read (" + channel_error + ")";
   } else {

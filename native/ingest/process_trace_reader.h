@@ -74,6 +74,7 @@ class ProcessTraceReader final : public TraceReader {
   model::Nanoseconds progress_ = INT64_MIN;
   std::atomic<uint64_t> bytes_read_{0};
   bool closed_ = false;  // the sink heard trace_closed
+  bool answered_ = false;  // a frame came back: the child speaks the protocol
 
   std::unique_ptr<FrameChannel> channel_;
   std::vector<std::byte> payload_;

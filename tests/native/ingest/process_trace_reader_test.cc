@@ -153,10 +153,24 @@ TEST(ProcessTraceReader, AReadingProcessThatAbortsFailsItsTraceWithItsLastWords)
 TEST(ProcessTraceReader, AReadingProcessThatExitsOrDiesIsDescribed) {
   testing::RecordingSink sink;
   EXPECT_EQ(read_with_program({"/bin/sh", "-c", "exit 7"}, sink).problem,
-            "cannot be opened: the reading process exited with status 7");
+            "cannot be opened: the reading process exited with status 7 before answering (is /bin/sh a tracesync "
+            "of this version, with its read-trace command?)");
   testing::RecordingSink sink2;
   EXPECT_EQ(read_with_program({"/bin/sh", "-c", "kill -SEGV $$"}, sink2).problem,
             "cannot be opened: the reading process died of signal 11 (Segmentation fault)");
+}
+
+TEST(ProcessTraceReader, AProgramWithoutTheReadingCommandIsSuspectedAndQuoted) {
+  // What an older tracesync, which has no read-trace command, does with one.
+  testing::RecordingSink sink;
+  const TraceReport trace = read_with_program(
+      {"/bin/sh", "-c", "echo 'usage: tracesync COMMAND ...' >&2; echo 'tracesync: unknown command read-trace' >&2; exit 2"},
+      sink);
+  EXPECT_EQ(trace.status, TraceStatus::kSkipped);
+  EXPECT_EQ(trace.problem,
+            "cannot be opened: the reading process exited with status 2 before answering (is /bin/sh a tracesync of "
+            "this version, with its read-trace command?): tracesync: unknown command read-trace");
+  EXPECT_EQ(sink.closed.count(0), 1u);
 }
 
 TEST(ProcessTraceReader, AMissingProgramIsNamed) {
