@@ -52,6 +52,7 @@ class IncrementalNetwork final : public Network {
   Vertex reference_of(Vertex v) const override;
   model::LinearTransform transform(Vertex v) const override;
   double uncertainty_ns(Vertex v) const override;
+  void expect_reading_every_transform() override { state_->propagation.expect_reading_every_vertex(); }
 
  private:
   void check_vertex(Vertex v, const char* operation) const;

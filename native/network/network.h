@@ -56,6 +56,13 @@ class Network {
   virtual model::LinearTransform transform(Vertex v) const = 0;
   // Sum of the link uncertainties along the tree path to the reference.
   virtual double uncertainty_ns(Vertex v) const = 0;
+
+  // Every vertex's transform is about to be read (a snapshot). Reads that
+  // follow then give bits that depend only on the forest, its estimates and
+  // the references: not on the order of the operations that built it (a
+  // path query composes in the shape its splay trees happen to have, and
+  // quad rounding tells the shapes apart in the last digits).
+  virtual void expect_reading_every_transform() {}
 };
 
 enum class NetworkKind { kIncremental, kBaseline };

@@ -8,12 +8,16 @@ void TransformPropagation::reserve(std::size_t vertices) {
 }
 
 void TransformPropagation::add_vertex() {
-  islands_.push_back({next_version_++, 0});
+  islands_.push_back({next_version_++, 0, false});
   cache_.emplace_back();
 }
 
 void TransformPropagation::island_changed(Vertex v) {
-  islands_[forest_->island_of(v)] = {next_version_++, 0};
+  islands_[forest_->island_of(v)] = {next_version_++, 0, false};
+}
+
+void TransformPropagation::expect_reading_every_vertex() {
+  for (IslandState& island : islands_) island.traverse = true;
 }
 
 const TransformPropagation::PathToReference& TransformPropagation::read(Vertex v) {
@@ -23,7 +27,7 @@ const TransformPropagation::PathToReference& TransformPropagation::read(Vertex v
   if (cached.version == island.version) return cached.value;
 
   const Vertex reference = references_->reference_of(v);
-  if (island.path_reads >= forest_->island_size(representative) / kTraversalShare) {
+  if (island.traverse || island.path_reads >= forest_->island_size(representative) / kTraversalShare) {
     propagate_island(reference, island.version);
     return cached.value;
   }

@@ -40,6 +40,9 @@ class TransformPropagation {
     model::Quad uncertainty_ns = 0;
   };
   const PathToReference& read(Vertex v);
+  // Until the next change of each island, its first stale read recomputes
+  // all of it by the traversal: the values then depend on the tree alone.
+  void expect_reading_every_vertex();
 
  private:
   struct Cached {
@@ -49,6 +52,7 @@ class TransformPropagation {
   struct IslandState {
     uint64_t version = 0;
     uint32_t path_reads = 0;  // stale reads answered by path queries in this version
+    bool traverse = false;    // the next stale read traverses (expect_reading_every_vertex)
   };
   static constexpr uint32_t kTraversalShare = 16;
 

@@ -185,6 +185,7 @@ v1::Snapshot Session::snapshot() {
   // Bring the network up to date with every link that changed, or whose
   // span grew (uncertainties grow with the spans they cover).
   links_.for_each_mutable([&](Link& link) { refresh(link); });
+  network_->expect_reading_every_transform();
 
   v1::Snapshot s;
   s.set_format_version(1);

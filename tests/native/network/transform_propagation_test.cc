@@ -5,7 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <utility>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -90,6 +92,60 @@ TEST_F(PropagationTest, FewReadsThenWholeIslandsInEveryOrder) {
     // Some reads alone (path queries), then everything (the traversal), in a random order.
     read_and_check(std::vector<Vertex>(order.begin(), order.begin() + 10));
     read_and_check(order);
+  }
+}
+
+TEST(PropagationSnapshotTest, ReadingEveryTransformGivesTheSameBitsHoweverTheNetworkWasBuilt) {
+  // One graph built twice: the edges in two orders, the second network read
+  // (path queries) between insertions, so that their splay trees differ.
+  // After expect_reading_every_transform, every bit of every transform agrees.
+  constexpr int kVertices = 300;
+  std::mt19937_64 rng(23);
+  struct Edge {
+    Vertex a, b;
+    EdgeEstimate estimate;
+  };
+  std::vector<Edge> edges;
+  const auto estimate = [&](double weight) {
+    // Drifts of up to 3e-4 and offsets of hours, in thirds and sevenths:
+    // compositions round in the last digits, differently when grouped differently.
+    return EdgeEstimate{weight,
+                        {1 + static_cast<model::Quad>(static_cast<int>(rng() % 2001) - 1000) / 3'000'017,
+                         static_cast<model::Quad>(static_cast<int64_t>(rng() % 20'000'001) - 10'000'000) * 1'000'000 / 7},
+                        static_cast<double>(rng() % 64) / 8};
+  };
+  // A long, thin tree (each vertex hangs near the previous): paths of
+  // a hundred edges and more, many compositions each.
+  for (Vertex v = 1; v < kVertices; ++v) {
+    edges.push_back({v, v - 1 - static_cast<Vertex>(rng() % std::min<Vertex>(v, 3)), estimate(static_cast<double>(1 + rng() % 1000))});
+  }
+  std::set<std::pair<Vertex, Vertex>> pairs;
+  for (const Edge& e : edges) pairs.insert(std::minmax(e.a, e.b));
+  for (int i = 0; i < 600; ++i) {
+    const auto a = static_cast<Vertex>(rng() % kVertices), b = static_cast<Vertex>(rng() % kVertices);
+    // Each pair once, so that the order leaves every edge with one estimate.
+    if (a != b && pairs.insert(std::minmax(a, b)).second) edges.push_back({a, b, estimate(static_cast<double>(rng() % 2000))});
+  }
+  IncrementalNetwork first, second;
+  for (int i = 0; i < kVertices; ++i) {
+    first.add_vertex("d" + std::to_string(i));
+    second.add_vertex("d" + std::to_string(i));
+  }
+  for (const Edge& e : edges) first.set_edge(e.a, e.b, e.estimate);
+  std::vector<Edge> shuffled = edges;
+  std::shuffle(shuffled.begin(), shuffled.end(), rng);
+  for (std::size_t i = 0; i < shuffled.size(); ++i) {
+    second.set_edge(shuffled[i].a, shuffled[i].b, shuffled[i].estimate);
+    if (i % 7 == 0) second.transform(static_cast<Vertex>(rng() % kVertices));
+  }
+
+  first.expect_reading_every_transform();
+  second.expect_reading_every_transform();
+  for (Vertex v = 0; v < kVertices; ++v) {
+    ASSERT_EQ(first.reference_of(v), second.reference_of(v));
+    const model::LinearTransform x = first.transform(v), y = second.transform(v);
+    EXPECT_TRUE(x.slope == y.slope && x.offset == y.offset) << "vertex " << v;
+    EXPECT_EQ(first.uncertainty_ns(v), second.uncertainty_ns(v)) << "vertex " << v;
   }
 }
 
