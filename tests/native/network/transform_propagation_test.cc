@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "brute_force_network.h"
+#include "numbered_id.h"
 #include "network/incremental_network.h"
 
 namespace tracesync::network {
@@ -128,8 +129,8 @@ TEST(PropagationSnapshotTest, ReadingEveryTransformGivesTheSameBitsHoweverTheNet
   }
   IncrementalNetwork first, second;
   for (int i = 0; i < kVertices; ++i) {
-    first.add_vertex("d" + std::to_string(i));
-    second.add_vertex("d" + std::to_string(i));
+    first.add_vertex(testutil::numbered_id("d", i));
+    second.add_vertex(testutil::numbered_id("d", i));
   }
   for (const Edge& e : edges) first.set_edge(e.a, e.b, e.estimate);
   std::vector<Edge> shuffled = edges;
