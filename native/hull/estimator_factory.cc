@@ -6,6 +6,10 @@
 
 namespace tracesync::hull {
 
+std::string_view to_string(ClockModel model) {
+  return model == ClockModel::kLinear ? "linear" : "piecewise";
+}
+
 const std::vector<std::string_view>& estimator_names() {
   static const std::vector<std::string_view> names = {"hull", "linreg", "window-independent", "window-replace",
                                                       "window-correlated"};

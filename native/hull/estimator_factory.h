@@ -9,11 +9,23 @@
 
 namespace tracesync::hull {
 
-// How a session's links are estimated (`--algorithm`, `--window`, `--confidence`).
+// DESIGN.md, "Clock model": piecewise (the default) splits each link's
+// messages into segments, each with its own exact hull; linear keeps one line
+// per link (Trace Compass's model).
+enum class ClockModel { kPiecewise, kLinear };
+
+std::string_view to_string(ClockModel model);
+
+// How a session's links are estimated (`--algorithm`, `--window`,
+// `--confidence`, `--clock-model`, `--clock-stability`).
 struct EstimatorOptions {
   std::string algorithm = "hull";
   model::Nanoseconds window = 3'000'000'000;  // thesis: 3 s windows
   double confidence = 0.90;                   // Clément & Dagenais used 90 %
+  ClockModel clock_model = ClockModel::kPiecewise;
+  // The clock-stability assumption the bounds rest on (docs/clock-model.md);
+  // 0 assumes perfectly linear clocks between segment ends.
+  double clock_stability_ppm = 0;
 };
 
 // Every name --algorithm accepts, the default first.

@@ -3,8 +3,11 @@
 #include <optional>
 #include <string_view>
 
+#include <vector>
+
 #include "hull/link_estimate.h"
 #include "hull/link_message.h"
+#include "hull/link_segment.h"
 
 namespace tracesync::hull {
 
@@ -34,6 +37,15 @@ class LinkEstimator {
   virtual std::optional<model::Quad> offset_uncertainty(const TimeSpan& span) const = 0;
 
   virtual HullPoints hull_points() const = 0;
+
+  // The link's segments in time order (DESIGN.md, "Clock model"). Estimators
+  // of one line give one segment: the whole link, bounded over `span`.
+  virtual std::vector<LinkSegment> segments(const TimeSpan& span) const;
+
+  // a's time onto b's over `span`, continuous and strictly increasing, with
+  // its bound at every instant; nullopt when the link has no bound. One line:
+  // two knots at the span's ends, each with the bound over the span.
+  virtual std::optional<ClockMap> clock_map(const TimeSpan& span) const;
 };
 
 }  // namespace tracesync::hull
