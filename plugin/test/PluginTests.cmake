@@ -16,6 +16,7 @@ tracesync_javac(tracesync_plugin_test_classes ${plugin_werror} OUTPUT_DIR ${test
   SOURCES ${test_sources}
   CLASSPATH ${widget_classes} ${widget_classpath} ${TRACESYNC_JUNIT_CONSOLE_JAR}
   DEPENDS ${tracesync_plugin_widget_classes_STAMP})
+add_dependencies(tracesync_plugin_test_classes tracesync_plugin_widgets)
 
 set(test_classpath ${test_classes} ${widgets_jar} ${bridge_jar} ${TRACESYNC_PROTOBUF_JAR} ${TRACESYNC_SWT_JAR}
   ${TRACESYNC_JFACE_JAR} ${TRACESYNC_CORE_COMMANDS_JAR} ${TRACESYNC_EQUINOX_COMMON_JAR})
