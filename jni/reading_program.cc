@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <vector>
 
 namespace tracesync::jni {
 
@@ -16,7 +17,13 @@ std::optional<std::string> reading_program_beside_library() {
   std::error_code error;
   const std::filesystem::path library = std::filesystem::canonical(self.dli_fname, error);
   if (error) return std::nullopt;
-  for (const auto& candidate : {library.parent_path() / "tracesync", library.parent_path() / ".." / "bin" / "tracesync"}) {
+  std::vector<std::filesystem::path> candidates = {library.parent_path() / "tracesync",
+                                                   library.parent_path() / ".." / "bin" / "tracesync"};
+#ifdef TRACESYNC_PROGRAM_FROM_JNI_DIR
+  // Installed: lib/<multiarch>/jni/libtracesync_jni.so and bin/tracesync.
+  candidates.push_back(library.parent_path() / TRACESYNC_PROGRAM_FROM_JNI_DIR);
+#endif
+  for (const auto& candidate : candidates) {
     const std::filesystem::path program = std::filesystem::weakly_canonical(candidate, error);
     if (error || !std::filesystem::is_regular_file(program, error)) continue;
     if (access(program.c_str(), X_OK) == 0) return program.string();

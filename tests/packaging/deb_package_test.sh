@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# The Debian package: cpack builds it from the build tree, it unpacks into a
+# scratch root, and what it installed works there (the command, its manual,
+# its completion, and with Java the JNI library and the bridge jar).
+#   deb_package_test.sh BUILD_DIR SOURCE_DIR JAVA(ON|OFF)
+set -euo pipefail
+build=$1 source=$2 java=$3
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+(cd "$build" && cpack -G DEB -B "$work/out") > "$work/cpack.log" 2>&1 || { cat "$work/cpack.log"; fail "cpack failed"; }
+deb=$(find "$work/out" -maxdepth 1 -name 'tracesync_*.deb' | head -n 1)
+[[ -n $deb ]] || fail "cpack wrote no tracesync_*.deb (see above)"
+echo "package: $(basename "$deb"), $(stat -c %s "$deb") bytes"
+
+depends=$(dpkg-deb -f "$deb" Depends)
+echo "Depends: $depends"
+for library in libbabeltrace2 libprotobuf libstdc++6; do
+  [[ $depends == *"$library"* ]] || fail "Depends does not name $library"
+done
+[[ $(dpkg-deb -f "$deb" Architecture) == amd64 ]] || fail "not an amd64 package"
+
+root=$work/root
+dpkg-deb -x "$deb" "$root"
+tracesync=$root/usr/bin/tracesync
+[[ -x $tracesync ]] || fail "no /usr/bin/tracesync in the package"
+for file in usr/share/man/man1/tracesync.1 usr/share/bash-completion/completions/tracesync usr/share/doc/tracesync/LICENSE; do
+  [[ -s $root/$file ]] || fail "no /$file in the package"
+done
+grep -q '^\.SS sync' "$root/usr/share/man/man1/tracesync.1" || fail "the manual has no section for sync"
+bash -n "$root/usr/share/bash-completion/completions/tracesync" || fail "the completion is not valid bash"
+if [[ $java == ON ]]; then
+  find "$root/usr/lib" -path '*/jni/libtracesync_jni.so' | grep -q . || fail "no JNI library under /usr/lib/**/jni"
+  [[ -s $root/usr/share/java/tracesync-bridge.jar ]] || fail "no /usr/share/java/tracesync-bridge.jar"
+fi
+
+"$tracesync" --version | grep -q '^tracesync ' || fail "the installed tracesync has no --version"
+"$tracesync" sync --matches "$source/fixtures/matches/chain_three_hosts.txt" --format json > "$work/report.json" \
+  || fail "the installed tracesync failed on a match stream"
+grep -q '"quality": "ACCURATE"' "$work/report.json" || fail "the installed tracesync found no ACCURATE link"
+# Traces, read by reading processes: the installed program starts itself.
+"$tracesync" simulate --output "$work/experiment" --hosts 2 --duration 1s > /dev/null 2>&1 \
+  || "$tracesync" simulate --output "$work/experiment" --hosts 2 --duration 1 > /dev/null \
+  || fail "the installed tracesync could not simulate"
+"$tracesync" sync "$work/experiment" --format json > "$work/traces.json" || fail "the installed tracesync failed on traces"
+grep -q '"quality": "ACCURATE"' "$work/traces.json" || fail "no ACCURATE link from the installed tracesync's traces"
+echo "1 passed, 0 failed"
