@@ -3,6 +3,8 @@
 #
 #   scripts/setup.sh          install what is missing, build, and synchronize the bundled fixtures
 #   scripts/setup.sh --test   the same, then run every test (what CI runs)
+#   scripts/setup.sh --cli    only the command line tool and its library: no Java, no
+#                             plugin, no X (with --test: only their tests)
 #
 # Environment: BUILD_DIR (default build), JOBS (default: number of cores),
 # CI=true turns compiler warnings into errors.
@@ -10,10 +12,12 @@ set -euo pipefail
 
 cd "$(dirname "$0")/.."
 run_tests=false
+cli_only=false
 for arg in "$@"; do
   case "$arg" in
     --test) run_tests=true ;;
-    -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
+    --cli) cli_only=true ;;
+    -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
     *) echo "setup.sh: unknown argument '$arg' (try --help)" >&2; exit 2 ;;
   esac
 done
@@ -28,11 +32,17 @@ packages=(
   libboost-graph-dev libboost-program-options-dev
   protobuf-compiler libprotobuf-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev libbenchmark-dev
+  bsdutils dpkg-dev
+)
+# Java, the bridge and the plugin's widgets (JDK, SWT, X for the widget tests):
+# most of the download, and not needed for the command line tool.
+java_packages=(
   openjdk-17-jdk-headless libprotobuf-java junit5
   libswt-gtk-4-java libswt-cairo-gtk-4-jni libeclipse-jface-java
   libeclipse-core-commands-java libequinox-common-java
-  xvfb xauth bsdutils
+  xvfb xauth
 )
+$cli_only || packages+=("${java_packages[@]}")
 missing=()
 for p in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
@@ -53,7 +63,10 @@ fi
 # --- 2. Build ---------------------------------------------------------------
 werror=OFF
 [[ "${CI:-}" == "true" ]] && werror=ON
-cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTRACESYNC_WERROR="$werror"
+java=ON
+$cli_only && java=OFF
+cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTRACESYNC_WERROR="$werror" \
+  -DTRACESYNC_BUILD_JAVA="$java"
 cmake --build "$build_dir" -j "$jobs"
 
 # --- 3. The main job: synchronize the bundled fixtures -----------------------
