@@ -12,6 +12,11 @@
 namespace tracesync::jni {
 namespace {
 
+constexpr const char* kNoReadingProgramFound =
+    "no tracesync program was found beside libtracesync_jni.so, in ../bin from it, or where it is installed: "
+    "traces are read in the JVM, where babeltrace2 aborting on a damaged trace ends the JVM "
+    "(Options.readingProgram names the program)";
+
 [[noreturn]] void reject(const std::string& problem) { throw JavaException(JavaError::kIllegalArgument, problem); }
 
 network::NetworkKind parse_network(const std::string& name) {
@@ -54,8 +59,14 @@ EngineSettings parse_engine_options(std::string_view serialized) {
       reject("the reading program '" + program + "' is not an executable file (it should be the tracesync command)");
     }
     ingest.reading_command = {program, "read-trace"};
-  } else if (!options.in_process()) {
-    if (const auto beside = reading_program_beside_library()) ingest.reading_command = {*beside, "read-trace"};
+  } else if (options.in_process()) {
+    ingest.in_process_reason = "readInProcess() was asked for";
+  } else if (const auto beside = reading_program_beside_library()) {
+    ingest.reading_command = {*beside, "read-trace"};
+  } else {
+    // Said in the snapshot, and TraceSync.open warns: reading in the JVM
+    // loses the protection against babeltrace2 aborting on damaged traces.
+    ingest.in_process_reason = kNoReadingProgramFound;
   }
   ingest.open_timeout = options.open_timeout_ns();
 

@@ -102,6 +102,7 @@ void print_help(const po::options_description& options) {
 // Parses the arguments into the pipeline's options; returns an error message.
 std::string to_options(const SyncArguments& a, session::SessionOptions& options, session::IngestOptions& ingest) {
   ingest.jobs = a.jobs;
+  if (a.in_process) ingest.in_process_reason = "--in-process was given";
   if (!a.in_process) {
     const auto command = reading_process_command();
     if (!command) return "cannot find this program's own file (/proc/self/exe) to read traces with; try --in-process";

@@ -165,9 +165,11 @@ void Session::set_matching_options(const std::string& key, model::Nanoseconds ho
   jobs_ = jobs;
 }
 
-void Session::set_reading_program(std::string program, model::Nanoseconds open_timeout) {
+void Session::set_reading_program(std::string program, model::Nanoseconds open_timeout,
+                                  std::string in_process_reason) {
   ++revision_;
   reading_program_ = std::move(program);
+  in_process_reason_ = std::move(in_process_reason);
   open_timeout_ = open_timeout;
 }
 
@@ -202,6 +204,7 @@ v1::Snapshot Session::snapshot() {
   o->set_match_horizon_ns(match_horizon_);
   o->set_jobs(jobs_);
   o->set_reading_program(reading_program_);
+  o->set_in_process_reason(in_process_reason_);
   o->set_open_timeout_ns(open_timeout_);
   for (const auto& [trace, domain] : domain_overrides_) (*o->mutable_domain_overrides())[trace] = domain;
 

@@ -43,7 +43,8 @@ class Session {
   void set_matching_options(const std::string& key, model::Nanoseconds horizon, unsigned jobs);
   // The program that reads each trace in a process of its own (empty when
   // traces are read in this process), and its opening time limit (0: none).
-  void set_reading_program(std::string program, model::Nanoseconds open_timeout);
+  // `in_process_reason` says why there is no program (empty: not said).
+  void set_reading_program(std::string program, model::Nanoseconds open_timeout, std::string in_process_reason = {});
   void set_domain_overrides(std::map<std::string, std::string> overrides);
 
   // An input that could not be used, or only in part.
@@ -92,6 +93,7 @@ class Session {
   unsigned jobs_ = 0;
   std::string reading_program_;
   model::Nanoseconds open_timeout_ = 0;
+  std::string in_process_reason_;
   std::map<std::string, std::string> domain_overrides_;
   uint64_t messages_ = 0;
   uint64_t revision_ = 0;

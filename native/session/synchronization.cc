@@ -29,7 +29,8 @@ Synchronization::Synchronization(SessionOptions session, IngestOptions ingest)
   session_.set_matching_options(ingest_.match_key, ingest_.match_horizon, ingest_.jobs);
   session_.set_domain_overrides(ingest_.domain_overrides);
   session_.set_reading_program(ingest_.reading_command.empty() ? std::string() : ingest_.reading_command.front(),
-                               ingest_.open_timeout);
+                               ingest_.open_timeout,
+                               ingest_.reading_command.empty() ? ingest_.in_process_reason : std::string());
 }
 
 const std::string& Synchronization::serialized_snapshot() {

@@ -25,6 +25,8 @@ struct IngestOptions {
   // With a reading command: a trace babeltrace2 is still opening after this
   // long is skipped (ingest::ReadOptions::open_timeout). 0: no limit.
   model::Nanoseconds open_timeout = 0;
+  // Without a reading command: why, for the report (empty: not said).
+  std::string in_process_reason;
 };
 
 struct RunProgress {

@@ -89,6 +89,7 @@ std::string to_json(const v1::Snapshot& s, int indent) {
     options["match_horizon_ns"] = o.match_horizon_ns();
     options["jobs"] = o.jobs();
     options["reading_program"] = o.reading_program();
+    if (!o.in_process_reason().empty()) options["in_process_reason"] = o.in_process_reason();
     options["open_timeout_ns"] = o.open_timeout_ns();
   }
   root["options"] = options;

@@ -51,7 +51,9 @@ public final class TraceSync implements AutoCloseable {
   public static TraceSync open(Options options) {
     Objects.requireNonNull(options, "options");
     NativeLibrary.load();
-    return new TraceSync(NativeBridge.open(options.toProto().toByteArray()));
+    TraceSync sync = new TraceSync(NativeBridge.open(options.toProto().toByteArray()));
+    warnWhenReadingInTheJvm(sync, options);
+    return sync;
   }
 
   /**
@@ -133,6 +135,19 @@ public final class TraceSync implements AutoCloseable {
   public void close() {
     closed = true;
     closer.clean();
+  }
+
+  /**
+   * Traces read in the JVM lose the protection of reading processes: say so when
+   * the caller did not ask for it (the engine found no {@code tracesync} program).
+   * The snapshot's options carry the same words ({@code getInProcessReason()}).
+   */
+  private static void warnWhenReadingInTheJvm(TraceSync sync, Options options) {
+    if (options.toProto().getInProcess()) return;
+    String reason = sync.snapshot().getOptions().getInProcessReason();
+    if (!reason.isEmpty()) {
+      System.getLogger("org.tracesync").log(System.Logger.Level.WARNING, "tracesync: " + reason);
+    }
   }
 
   private void checkOpen() {
