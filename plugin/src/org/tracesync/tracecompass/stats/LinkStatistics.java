@@ -11,6 +11,7 @@ import org.tracesync.proto.Snapshot;
 import org.tracesync.tracecompass.snapshot.Decimals;
 import org.tracesync.tracecompass.snapshot.DomainLabels;
 import org.tracesync.tracecompass.snapshot.QualityNames;
+import org.tracesync.tracecompass.view.model.NanosecondFormat;
 
 /**
  * The statistics map that Trace Compass's Synchronization view shows (SynchronizationAlgorithm.getStats()): one group
@@ -48,7 +49,8 @@ public final class LinkStatistics {
     String t0Clock = "T_" + labels.hostname(link.getA());
     e.put(T0_FORMULA, t0Clock);
     e.put(T1_FORMULA, alpha.toString() + "*" + t0Clock + " + " + beta.toString());
-    e.put(UNCERTAINTY, link.hasUncertaintyNs() ? (Object) link.getUncertaintyNs() : "unbounded");
+    // In the unit that keeps its digits few ("37.301 ms"), not a double's toString ("3.730064838113866E7").
+    e.put(UNCERTAINTY, link.hasUncertaintyNs() ? "\u00b1 " + NanosecondFormat.format(link.getUncertaintyNs()) : "unbounded");
     e.put(IN_TREE, link.getInTree() ? "yes" : "no");
     e.put(REFERENCE, referenceOf(snapshot, link, labels));
     return e;

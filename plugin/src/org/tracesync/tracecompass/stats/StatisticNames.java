@@ -24,7 +24,7 @@ public final class StatisticNames {
   public static final String NOT_AVAILABLE = "N/A";
 
   // tracesync's own.
-  public static final String UNCERTAINTY = "Uncertainty (ns)";
+  public static final String UNCERTAINTY = "Uncertainty";
   public static final String IN_TREE = "In spanning tree";
   public static final String REFERENCE = "Reference";
 

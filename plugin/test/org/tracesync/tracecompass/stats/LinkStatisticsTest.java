@@ -37,7 +37,7 @@ class LinkStatisticsTest {
     for (Map<String, Object> entries : LinkStatistics.of(snapshot).values()) {
       List<String> names = List.copyOf(entries.keySet());
       assertEquals(traceCompass, names.subList(0, traceCompass.size()));
-      assertEquals(List.of("Uncertainty (ns)", "In spanning tree", "Reference"),
+      assertEquals(List.of("Uncertainty", "In spanning tree", "Reference"),
           names.subList(traceCompass.size(), names.size()));
     }
   }
@@ -58,7 +58,7 @@ class LinkStatisticsTest {
     assertEquals(link.getMessages(), entries.get("Number of matching packets received"));
     assertEquals("T_VM1", entries.get("C_T0(t)"));
     assertEquals(alpha + "*T_VM1 + " + entries.get("Beta"), entries.get("C_T1(t)"));
-    assertEquals(1234.0, entries.get("Uncertainty (ns)"));
+    assertEquals("\u00b1 1.234 us", entries.get("Uncertainty"));
     assertEquals("yes", entries.get("In spanning tree"));
     assertEquals("VM2 (" + VM2 + "), automatic", entries.get("Reference"));
   }
@@ -83,7 +83,7 @@ class LinkStatisticsTest {
     assertEquals("N/A", entries.get("Accuracy"));
     assertEquals("N/A", entries.get("Number of accurate packets"));
     assertEquals(3L, entries.get("Number of matching packets received"));
-    assertEquals("unbounded", entries.get("Uncertainty (ns)"));
+    assertEquals("unbounded", entries.get("Uncertainty"));
     String reference = (String) entries.get("Reference");
     assertTrue(reference.contains(VM1 + ", chosen") && reference.contains(VM3 + ", automatic")
         && reference.contains("different islands"), reference);

@@ -23,10 +23,21 @@ import org.tracesync.tracecompass.snapshot.Decimals;
  * both computed exactly (long and BigDecimal arithmetic) before they become doubles: the differences are small even
  * when the timestamps are not. The estimate is the line v = 0; feasible lines pass below the lower points and above
  * the upper points.
+ *
+ * <p>Messages often fill a small part of a link's span (the real scp pair: 118 ms of 17.4 s), so by default the plot
+ * covers the messages' hull vertices ({@link Range#MESSAGES}); {@link Range#SPAN} shows the whole span.
  */
 public final class LinkPlotModel {
   /** A position in plot coordinates: u and v in nanoseconds. */
   public record PlotPoint(double u, double v) {}
+
+  /** What the horizontal axis covers. */
+  public enum Range {
+    /** The hull vertices of both directions, with a small margin (the whole span when there are none). */
+    MESSAGES,
+    /** The link's whole span: everything the experiment saw of a's clock. */
+    SPAN
+  }
 
   /** A line of the link (Lmin, Lmax or the estimate) drawn across the span. */
   public record Segment(PlotPoint from, PlotPoint to) {
@@ -38,6 +49,8 @@ public final class LinkPlotModel {
   }
 
   private final String title;
+  private final Range range;
+  private final List<Double> segmentStarts;
   private final long originNs;
   private final List<PlotPoint> lowerHull;
   private final List<PlotPoint> upperHull;
@@ -48,9 +61,12 @@ public final class LinkPlotModel {
   private final double vMin;
   private final double vMax;
 
-  private LinkPlotModel(String title, long originNs, List<PlotPoint> lowerHull, List<PlotPoint> upperHull,
-      Optional<Segment> lmin, Optional<Segment> lmax, Optional<Segment> estimate, double uMax) {
+  private LinkPlotModel(String title, Range range, List<Double> segmentStarts, long originNs,
+      List<PlotPoint> lowerHull, List<PlotPoint> upperHull, Optional<Segment> lmin, Optional<Segment> lmax,
+      Optional<Segment> estimate, double uMax) {
     this.title = title;
+    this.range = range;
+    this.segmentStarts = segmentStarts;
     this.originNs = originNs;
     this.lowerHull = lowerHull;
     this.upperHull = upperHull;
@@ -58,8 +74,9 @@ public final class LinkPlotModel {
     this.lmax = lmax;
     this.estimate = estimate;
     this.uMax = uMax;
+    // Points outside the visible range do not stretch the vertical axis.
     List<Double> vs = Stream.of(lowerHull.stream(), upperHull.stream(), segmentEnds(lmin), segmentEnds(lmax),
-        segmentEnds(estimate)).flatMap(s -> s).map(PlotPoint::v).toList();
+        segmentEnds(estimate)).flatMap(s -> s).filter(p -> p.u() >= 0 && p.u() <= uMax).map(PlotPoint::v).toList();
     double low = vs.stream().mapToDouble(Double::doubleValue).min().orElse(-1);
     double high = vs.stream().mapToDouble(Double::doubleValue).max().orElse(1);
     double margin = Math.max((high - low) * 0.08, 1);  // never a zero-height range
@@ -68,11 +85,17 @@ public final class LinkPlotModel {
   }
 
   public static LinkPlotModel empty(String title) {
-    return new LinkPlotModel(title, 0, List.of(), List.of(), Optional.empty(), Optional.empty(), Optional.empty(), 0);
+    return new LinkPlotModel(title, Range.MESSAGES, List.of(), 0, List.of(), List.of(), Optional.empty(),
+        Optional.empty(), Optional.empty(), 0);
   }
 
-  /** The plot of {@code link}; {@code title} names its ends for people. */
+  /** The plot of {@code link} zoomed to its messages; {@code title} names its ends for people. */
   public static LinkPlotModel of(Link link, String title) {
+    return of(link, title, Range.MESSAGES);
+  }
+
+  /** The plot of {@code link} over {@code range}; {@code title} names its ends for people. */
+  public static LinkPlotModel of(Link link, String title, Range range) {
     LinkDetail detail = Links.detail(link);
     List<Point> all = Stream.concat(detail.getLowerHullPointsList().stream(), detail.getUpperHullPointsList().stream())
         .toList();
@@ -89,12 +112,24 @@ public final class LinkPlotModel {
     }
     first = Math.min(first, all.stream().mapToLong(Point::getX).min().orElse(first));
     last = Math.max(last, all.stream().mapToLong(Point::getX).max().orElse(last));
+    if (range == Range.MESSAGES && !all.isEmpty()) {
+      long low = all.stream().mapToLong(Point::getX).min().getAsLong();
+      long high = all.stream().mapToLong(Point::getX).max().getAsLong();
+      long margin = Math.max(1, (high - low) / 20);
+      first = Math.max(first, low - margin);
+      last = Math.min(last, high + margin);
+    }
     if (last == first) last = first + 1;  // a single instant still gets a width
+    final long origin = first;
+    final long end = last;
+    List<Double> segmentStarts = detail.getSegmentsList().stream().skip(1)
+        .mapToLong(org.tracesync.proto.LinkSegment::getFirstNs).filter(x -> x > origin && x < end)
+        .mapToObj(x -> (double) (x - origin)).toList();
 
     BigDecimal alpha = Decimals.exactOr(link.getAlpha(), BigDecimal.ONE);
     BigDecimal beta = Decimals.exactOr(link.getBeta(), BigDecimal.ZERO);
     Residuals residuals = new Residuals(first, alpha, beta);
-    return new LinkPlotModel(title, first,
+    return new LinkPlotModel(title, range, segmentStarts, first,
         residuals.points(detail.getLowerHullPointsList()), residuals.points(detail.getUpperHullPointsList()),
         detail.hasLmin() ? Optional.of(residuals.segment(detail.getLmin(), first, last)) : Optional.empty(),
         detail.hasLmax() ? Optional.of(residuals.segment(detail.getLmax(), first, last)) : Optional.empty(),
@@ -114,6 +149,19 @@ public final class LinkPlotModel {
 
   public String title() {
     return title;
+  }
+
+  /** What the horizontal axis covers. */
+  public Range range() {
+    return range;
+  }
+
+  /**
+   * Where a new segment of the link's piecewise clock model starts, in u, inside the visible range (none with one
+   * segment).
+   */
+  public List<Double> segmentStarts() {
+    return segmentStarts;
   }
 
   /** The instant of a's clock where u = 0, in ns since the epoch. */

@@ -78,7 +78,8 @@ public final class LinkPlotPainter {
     gc.fillRectangle(area);
     gc.setForeground(color(Palette.TEXT));
     String title = model.title().isEmpty() ? "Link plot" : model.title();
-    gc.drawText(title + "  (vertical: distance from the estimate)", area.x + 8, area.y + 6, true);
+    String range = model.range() == LinkPlotModel.Range.MESSAGES ? "zoomed to the messages" : "whole span";
+    gc.drawText(title + "  (" + range + "; vertical: distance from the estimate)", area.x + 8, area.y + 6, true);
     if (model.isEmpty()) {
       gc.drawText(model.title().isEmpty() ? "Select a link" : "No messages on this link", area.x + LEFT,
           area.y + TOP + 10, true);
@@ -88,6 +89,7 @@ public final class LinkPlotPainter {
     drawAxes(gc, geometry, area);
     Rectangle clip = gc.getClipping();
     gc.setClipping(geometry.plotArea());
+    drawSegmentStarts(gc, geometry);
     drawHull(gc, geometry, model.lowerHull(), Palette.LOWER_HULL);
     drawHull(gc, geometry, model.upperHull(), Palette.UPPER_HULL);
     drawLine(gc, geometry, model.lmin(), Palette.LMIN);
@@ -123,6 +125,18 @@ public final class LinkPlotPainter {
     gc.setForeground(color(Palette.AXIS));
     gc.drawRectangle(plot);
     gc.drawText("time since " + model.originNs() + " ns", plot.x, area.y + area.height - 18, true);
+  }
+
+  /** A dashed vertical line where each segment of the piecewise clock model after the first begins. */
+  private void drawSegmentStarts(GC gc, Geometry geometry) {
+    Rectangle plot = geometry.plotArea();
+    gc.setForeground(color(Palette.SEGMENT_START));
+    gc.setLineStyle(SWT.LINE_DASH);
+    for (double u : model.segmentStarts()) {
+      int x = (int) Math.round(geometry.uAxis().toPixel(u));
+      gc.drawLine(x, plot.y, x, plot.y + plot.height);
+    }
+    gc.setLineStyle(SWT.LINE_SOLID);
   }
 
   private static void drawHull(GC gc, Geometry geometry, List<PlotPoint> hull, RGB rgb) {

@@ -4,6 +4,7 @@ import org.eclipse.swt.SWT;
 import org.eclipse.swt.custom.SashForm;
 import org.eclipse.swt.layout.GridData;
 import org.eclipse.swt.layout.GridLayout;
+import org.eclipse.swt.widgets.Button;
 import org.eclipse.swt.widgets.Composite;
 import org.eclipse.swt.widgets.Label;
 import org.tracesync.proto.Link;
@@ -22,7 +23,10 @@ public final class SynchronizationPanel extends Composite {
   private final LinkTable table;
   private final SpanningTreeCanvas tree;
   private final LinkPlotCanvas plot;
+  private final Button wholeSpan;
+  private final SashForm rows;
   private Snapshot snapshot = Snapshot.getDefaultInstance();
+  private int shownLink = -1;
 
   public SynchronizationPanel(Composite parent) {
     super(parent, SWT.NONE);
@@ -37,9 +41,22 @@ public final class SynchronizationPanel extends Composite {
     table = new LinkTable(rows);
     SashForm pictures = new SashForm(rows, SWT.HORIZONTAL);
     tree = new SpanningTreeCanvas(pictures);
-    plot = new LinkPlotCanvas(pictures);
+    Composite plotArea = new Composite(pictures, SWT.NONE);
+    GridLayout plotLayout = new GridLayout(1, false);
+    plotLayout.marginWidth = 0;
+    plotLayout.marginHeight = 0;
+    plotArea.setLayout(plotLayout);
+    wholeSpan = new Button(plotArea, SWT.CHECK);
+    wholeSpan.setText("Whole span (unchecked: zoom to the messages)");
+    wholeSpan.setLayoutData(new GridData(SWT.BEGINNING, SWT.CENTER, false, false));
+    wholeSpan.addListener(SWT.Selection, event -> showLink(shownLink));
+    plot = new LinkPlotCanvas(plotArea);
+    plot.setLayoutData(new GridData(SWT.FILL, SWT.FILL, true, true));
     pictures.setWeights(2, 3);
     rows.setWeights(1, 2);
+    this.rows = rows;
+    // A fixed third of a short view cut the table's one row in half: give the table room for its rows first.
+    rows.addListener(SWT.Resize, event -> fitTable());
     table.onSelection(this::showLink);
     clear("No synchronization yet: run Synchronize Traces (tracesync) on an experiment.");
   }
@@ -50,6 +67,7 @@ public final class SynchronizationPanel extends Composite {
     snapshot = result;
     summary.setText(caption + " \u2014 " + describe(result));
     table.setModel(LinkTableModel.of(result));
+    fitTable();
     tree.setLayout(SpanningTreeLayout.of(result));
     int first = firstTreeLink(result);
     table.select(first);  // plots it through the selection listener
@@ -92,7 +110,38 @@ public final class SynchronizationPanel extends Composite {
     return summary.getText();
   }
 
+  /** Most rows the table is sized for before it scrolls. */
+  static final int TABLE_ROWS = 4;
+
+  /**
+   * Sizes the table for its header and up to {@link #TABLE_ROWS} whole rows, but never more than half the panel: the
+   * pictures below keep the rest.
+   */
+  private void fitTable() {
+    int total = rows.getClientArea().height - rows.getSashWidth();
+    if (total <= 0) return;
+    org.eclipse.swt.widgets.Table t = table.table();
+    int shown = Math.max(1, Math.min(TABLE_ROWS, t.getItemCount()));
+    org.eclipse.swt.graphics.Rectangle trim = t.computeTrim(0, 0, 0, t.getHeaderHeight() + shown * t.getItemHeight());
+    int wanted = trim.height + (t.getHorizontalBar() != null ? t.getHorizontalBar().getSize().y : 0);
+    int tableHeight = Math.min(Math.max(wanted, total / 4), total / 2);
+    rows.setWeights(tableHeight, total - tableHeight);
+  }
+
+  /** The height the table gets, in pixels. */
+  public int tableHeight() {
+    return table.table().getSize().y;
+  }
+
+  /** Shows the selected link's whole span, or zooms to its messages (the default). */
+  public void setWholeSpan(boolean whole) {
+    checkWidget();
+    wholeSpan.setSelection(whole);
+    showLink(shownLink);
+  }
+
   private void showLink(int linkIndex) {
+    shownLink = linkIndex;
     tree.setSelectedLink(linkIndex);
     if (linkIndex < 0 || linkIndex >= snapshot.getLinksCount()) {
       plot.setModel(LinkPlotModel.empty(""));
@@ -100,7 +149,9 @@ public final class SynchronizationPanel extends Composite {
     }
     Link link = snapshot.getLinks(linkIndex);
     DomainLabels labels = DomainLabels.of(snapshot);
-    plot.setModel(LinkPlotModel.of(link, labels.shortLabel(link.getA()) + " \u2192 " + labels.shortLabel(link.getB())));
+    LinkPlotModel.Range range = wholeSpan.getSelection() ? LinkPlotModel.Range.SPAN : LinkPlotModel.Range.MESSAGES;
+    plot.setModel(LinkPlotModel.of(link, labels.shortLabel(link.getA()) + " \u2192 " + labels.shortLabel(link.getB()),
+        range));
   }
 
   private static int firstTreeLink(Snapshot result) {

@@ -54,7 +54,7 @@ class LinkPlotModelTest {
   @Test
   void axesStartAtTheSpanAndCoverEveryPointAndLine() {
     Link link = TestSnapshots.threeHosts().getLinks(0);
-    LinkPlotModel model = LinkPlotModel.of(link, "t");
+    LinkPlotModel model = LinkPlotModel.of(link, "t", LinkPlotModel.Range.SPAN);
     assertEquals(link.getSpanFirstNs(), model.originNs());
     assertEquals((double) (link.getSpanLastNs() - link.getSpanFirstNs()), model.uMax());
     assertEquals(Links.detail(link).getLowerHullPointsCount(), model.lowerHull().size());
@@ -66,6 +66,48 @@ class LinkPlotModelTest {
     // Latency is tens of microseconds: the plot is about that tall, not 1.7e18.
     assertTrue(model.vMax() - model.vMin() < 1e6, "v range " + (model.vMax() - model.vMin()));
     assertEquals(0.0, model.estimate().orElseThrow().from().v());
+  }
+
+  /** The real scp pair: 11 hull vertices within 118 ms of a 17.4 s span fell into one pixel of the whole span. */
+  @Test
+  void byDefaultThePlotZoomsToTheMessagesAndTheWholeSpanIsOneRangeAway() {
+    LinkFixture.Messages messages = LinkFixture.exchange(3, 12, 118_000_000L, new BigDecimal("1.0000042"), 5000);
+    Link messagesOnly = LinkFixture.link(TestSnapshots.VM1, TestSnapshots.VM2, messages, true);
+    long spanFirst = LinkFixture.EPOCH_NS - 2_000_000_000L;
+    Link link = messagesOnly.toBuilder().setSpanFirstNs(spanFirst).setSpanLastNs(spanFirst + 17_400_000_000L).build();
+
+    LinkPlotModel zoomed = LinkPlotModel.of(link, "t");
+    assertEquals(LinkPlotModel.Range.MESSAGES, zoomed.range());
+    assertTrue(zoomed.uMax() < 0.2e9, "zoomed range " + zoomed.uMax() + " ns is not about the messages' 118 ms");
+    LinkPlotModel whole = LinkPlotModel.of(link, "t", LinkPlotModel.Range.SPAN);
+    assertEquals(17_400_000_000.0, whole.uMax());
+    assertEquals(spanFirst, whole.originNs());
+    for (LinkPlotModel model : List.of(zoomed, whole)) {
+      assertEquals(Links.detail(link).getLowerHullPointsCount(), model.lowerHull().size());
+      for (PlotPoint p : model.lowerHull()) assertTrue(p.u() >= model.uMin() && p.u() <= model.uMax(), "" + p);
+      for (PlotPoint p : model.upperHull()) assertTrue(p.u() >= model.uMin() && p.u() <= model.uMax(), "" + p);
+    }
+    // Zoomed, the vertices spread over the plot: the first and last are a good part of the width apart.
+    double spread = zoomed.lowerHull().get(zoomed.lowerHull().size() - 1).u() - zoomed.lowerHull().get(0).u();
+    assertTrue(spread > 0.5 * zoomed.uMax(), "vertices span only " + spread + " of " + zoomed.uMax());
+    assertTrue(spread < 0.01 * whole.uMax(), "the fixture's messages should fill a small part of the span");
+  }
+
+  @Test
+  void segmentStartsInsideTheVisibleRangeAreMarked() {
+    long first = LinkFixture.EPOCH_NS;
+    LinkDetail.Builder detail = LinkDetail.newBuilder()
+        .addLowerHullPoints(LinkFixture.point(first, first + 50_000))
+        .addLowerHullPoints(LinkFixture.point(first + 3_000_000_000L, first + 3_000_050_000L));
+    for (long start : new long[] {first, first + 1_000_000_000L, first + 2_500_000_000L}) {
+      detail.addSegments(org.tracesync.proto.LinkSegment.newBuilder().setFirstNs(start).setLastNs(start + 1));
+    }
+    Link link = Link.newBuilder().setQuality(Quality.ACCURATE).setAlpha(LinkFixture.decimal(BigDecimal.ONE))
+        .setBeta(LinkFixture.decimal(BigDecimal.valueOf(50_000))).setSpanFirstNs(first)
+        .setSpanLastNs(first + 3_000_000_000L).setDetail(detail.build().toByteString()).build();
+    LinkPlotModel model = LinkPlotModel.of(link, "t", LinkPlotModel.Range.SPAN);
+    assertEquals(List.of(1e9, 2.5e9), model.segmentStarts());
+    assertEquals(List.of(), LinkPlotModel.of(TestSnapshots.threeHosts().getLinks(0), "t").segmentStarts());
   }
 
   @Test

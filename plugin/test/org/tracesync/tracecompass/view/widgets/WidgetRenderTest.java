@@ -150,6 +150,28 @@ class WidgetRenderTest {
     shell.dispose();
   }
 
+  /** At a short view's height the table keeps whole rows (a fixed third of it cut the one row in half). */
+  @Test
+  void aShortPanelStillShowsTheTablesRowsWhole() {
+    Shell shell = new Shell(display);
+    shell.setLayout(new FillLayout());
+    shell.setSize(1000, 260);
+    SynchronizationPanel panel = new SynchronizationPanel(shell);
+    panel.show(snapshot, "short");
+    shell.open();
+    settle();
+    org.eclipse.swt.widgets.Table table = panel.table().table();
+    int needed = table.getHeaderHeight() + table.getItemCount() * table.getItemHeight();
+    assertTrue(panel.tableHeight() >= needed,
+        "table " + panel.tableHeight() + " px high, its header and " + table.getItemCount() + " rows need " + needed);
+    panel.setWholeSpan(true);
+    settle();
+    assertEquals(LinkPlotModel.Range.SPAN, panel.plot().painter().model().range());
+    panel.setWholeSpan(false);
+    assertEquals(LinkPlotModel.Range.MESSAGES, panel.plot().painter().model().range());
+    shell.dispose();
+  }
+
   @Test
   void clearedPanelSaysWhy() {
     Shell shell = new Shell(display);
