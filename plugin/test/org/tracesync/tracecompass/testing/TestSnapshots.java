@@ -41,6 +41,30 @@ public final class TestSnapshots {
         .setMessages(vm1vm2.getMessages() + vm2vm3.getMessages() + vm1vm3.getMessages()).setComplete(true).build();
   }
 
+  /**
+   * {@link #threeHosts()} with vm1's transform in three pieces whose bound grows in a gap, and a fourth trace that is
+   * not synchronized with the rest (another island).
+   */
+  public static Snapshot withPiecesAndAnUnsynchronizedTrace() {
+    Snapshot base = threeHosts();
+    Trace vm1 = base.getTraces(0);
+    long first = vm1.getFirstNs();
+    long[] cuts = {first, first + 3_000_000_000L, first + 7_000_000_000L, vm1.getLastNs()};
+    double[] bounds = {2_000, 800, 900, 45_000, 40_000, 1_200};
+    Trace.Builder pieced = vm1.toBuilder().setUncertaintyNs(45_000);
+    for (int i = 0; i < 3; i++) {
+      pieced.addSegments(org.tracesync.proto.Segment.newBuilder().setFirstNs(cuts[i]).setLastNs(cuts[i + 1])
+          .setSlope(vm1.getSlope()).setOffset(vm1.getOffset()).setUncertaintyFirstNs(bounds[2 * i])
+          .setUncertaintyLastNs(bounds[2 * i + 1]));
+    }
+    Trace lonely = trace("vm4-kernel", "/traces/vm4/kernel", "VM4", "44444444-dddd-4ddd-8ddd-000000000004", true,
+        BigDecimal.ONE, BigDecimal.ZERO).toBuilder().setIsland(1).setSynchronized(false)
+        .setUnsynchronizedReason("its only link (with VM3) is one-way").build();
+    return base.toBuilder().setTraces(0, pieced.setSynchronized(true)).addTraces(lonely)
+        .addIslands(Island.newBuilder().setId(1).setReference(lonely.getDomain()).addDomains(lonely.getDomain()))
+        .build();
+  }
+
   public static Trace trace(String name, String path, String host, String domain, boolean reference, BigDecimal slope,
       BigDecimal offset) {
     return Trace.newBuilder().setName(name).setPath(path).setHostname(host).setDomain(domain).setIsland(0)

@@ -13,7 +13,6 @@ import org.tracesync.tracecompass.view.model.LinearAxis;
 import org.tracesync.tracecompass.view.model.LinkPlotModel;
 import org.tracesync.tracecompass.view.model.LinkPlotModel.PlotPoint;
 import org.tracesync.tracecompass.view.model.LinkPlotModel.Segment;
-import org.tracesync.tracecompass.view.model.NanosecondFormat;
 
 /**
  * Draws a {@link LinkPlotModel}: the hull vertices of both directions joined into their hulls, Lmin, Lmax and the
@@ -103,28 +102,8 @@ public final class LinkPlotPainter {
   }
 
   private void drawAxes(GC gc, Geometry geometry, Rectangle area) {
-    Rectangle plot = geometry.plotArea();
-    gc.setLineWidth(1);
-    for (double tick : geometry.uAxis().ticks(Math.max(2, plot.width / 90))) {
-      int x = (int) Math.round(geometry.uAxis().toPixel(tick));
-      gc.setForeground(color(Palette.GRID));
-      gc.drawLine(x, plot.y, x, plot.y + plot.height);
-      gc.setForeground(color(Palette.AXIS));
-      String label = tick == 0 ? "0" : "+" + NanosecondFormat.format(tick);
-      gc.drawText(label, x - gc.textExtent(label).x / 2, plot.y + plot.height + 4, true);
-    }
-    for (double tick : geometry.vAxis().ticks(Math.max(2, plot.height / 40))) {
-      int y = (int) Math.round(geometry.vAxis().toPixel(tick));
-      gc.setForeground(color(Palette.GRID));
-      gc.drawLine(plot.x, y, plot.x + plot.width, y);
-      gc.setForeground(color(Palette.AXIS));
-      String label = NanosecondFormat.format(tick);
-      Point extent = gc.textExtent(label);
-      gc.drawText(label, plot.x - extent.x - 6, y - extent.y / 2, true);
-    }
-    gc.setForeground(color(Palette.AXIS));
-    gc.drawRectangle(plot);
-    gc.drawText("time since " + model.originNs() + " ns", plot.x, area.y + area.height - 18, true);
+    PlotAxes.draw(gc, geometry.uAxis(), geometry.vAxis(), geometry.plotArea(), area,
+        "time since " + model.originNs() + " ns");
   }
 
   /** A dashed vertical line where each segment of the piecewise clock model after the first begins. */

@@ -23,6 +23,8 @@ public final class Palette {
   public static final RGB ESTIMATE = new RGB(0, 0, 0);
   public static final RGB GRID = new RGB(230, 230, 230);
   public static final RGB SEGMENT_START = new RGB(150, 110, 0);
+  public static final RGB BOUND_FILL = new RGB(255, 226, 180);
+  public static final RGB BOUND_LINE = new RGB(200, 110, 0);
   public static final RGB AXIS = new RGB(110, 110, 110);
   public static final RGB BACKGROUND = new RGB(255, 255, 255);
   public static final RGB TEXT = new RGB(30, 30, 30);

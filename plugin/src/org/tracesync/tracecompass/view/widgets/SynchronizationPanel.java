@@ -2,25 +2,36 @@ package org.tracesync.tracecompass.view.widgets;
 
 import org.eclipse.swt.SWT;
 import org.eclipse.swt.custom.SashForm;
+import org.eclipse.swt.custom.StackLayout;
 import org.eclipse.swt.layout.GridData;
 import org.eclipse.swt.layout.GridLayout;
 import org.eclipse.swt.widgets.Button;
 import org.eclipse.swt.widgets.Composite;
 import org.eclipse.swt.widgets.Label;
+import org.eclipse.swt.widgets.TabFolder;
+import org.eclipse.swt.widgets.TabItem;
 import org.tracesync.proto.Link;
 import org.tracesync.proto.Snapshot;
 import org.tracesync.tracecompass.snapshot.DomainLabels;
 import org.tracesync.tracecompass.view.model.LinkPlotModel;
 import org.tracesync.tracecompass.view.model.LinkTableModel;
 import org.tracesync.tracecompass.view.model.SpanningTreeLayout;
+import org.tracesync.tracecompass.view.model.TraceBoundModel;
+import org.tracesync.tracecompass.view.model.TraceTableModel;
 
 /**
- * The body of the Trace Synchronization view: a summary line, the link table, and below it the spanning tree beside
- * the plot of the selected link. Selecting a link in the table plots it and highlights it in the tree.
+ * The body of the Trace Synchronization view: a summary line, the link and trace tables (one tab each), and below
+ * them the spanning tree beside a plot. Selecting a link plots its messages and hulls and highlights it in the tree;
+ * selecting a trace plots its bound over time.
  */
 public final class SynchronizationPanel extends Composite {
   private final Label summary;
-  private final LinkTable table;
+  private final SnapshotTable<LinkTableModel.Row> table;
+  private final SnapshotTable<TraceTableModel.Row> traceTable;
+  private final TabFolder tables;
+  private final StackLayout pictureStack = new StackLayout();
+  private final Composite linkPicture;
+  private final TraceBoundCanvas traceBound;
   private final SpanningTreeCanvas tree;
   private final LinkPlotCanvas plot;
   private final Button wholeSpan;
@@ -38,10 +49,23 @@ public final class SynchronizationPanel extends Composite {
     summary.setLayoutData(new GridData(SWT.FILL, SWT.CENTER, true, false));
     SashForm rows = new SashForm(this, SWT.VERTICAL);
     rows.setLayoutData(new GridData(SWT.FILL, SWT.FILL, true, true));
-    table = new LinkTable(rows);
+    tables = new TabFolder(rows, SWT.TOP);
+    TabItem linksTab = new TabItem(tables, SWT.NONE);
+    linksTab.setText("Links");
+    table = new SnapshotTable<>(tables, LinkTableModel.COLUMNS, LinkTableModel.Row::index);
+    linksTab.setControl(table.table());
+    TabItem tracesTab = new TabItem(tables, SWT.NONE);
+    tracesTab.setText("Traces");
+    traceTable = new SnapshotTable<>(tables, TraceTableModel.COLUMNS, TraceTableModel.Row::index);
+    tracesTab.setControl(traceTable.table());
     SashForm pictures = new SashForm(rows, SWT.HORIZONTAL);
     tree = new SpanningTreeCanvas(pictures);
-    Composite plotArea = new Composite(pictures, SWT.NONE);
+    Composite stack = new Composite(pictures, SWT.NONE);
+    stack.setLayout(pictureStack);
+    Composite plotArea = new Composite(stack, SWT.NONE);
+    linkPicture = plotArea;
+    traceBound = new TraceBoundCanvas(stack);
+    pictureStack.topControl = linkPicture;
     GridLayout plotLayout = new GridLayout(1, false);
     plotLayout.marginWidth = 0;
     plotLayout.marginHeight = 0;
@@ -58,6 +82,8 @@ public final class SynchronizationPanel extends Composite {
     // A fixed third of a short view cut the table's one row in half: give the table room for its rows first.
     rows.addListener(SWT.Resize, event -> fitTable());
     table.onSelection(this::showLink);
+    traceTable.onSelection(this::showTrace);
+    tables.addListener(SWT.Selection, event -> showPicture(tables.getSelectionIndex() == 1 ? traceBound : linkPicture));
     clear("No synchronization yet: run Synchronize Traces (tracesync) on an experiment.");
   }
 
@@ -66,7 +92,8 @@ public final class SynchronizationPanel extends Composite {
     checkWidget();
     snapshot = result;
     summary.setText(caption + " \u2014 " + describe(result));
-    table.setModel(LinkTableModel.of(result));
+    table.setRows(LinkTableModel.of(result).rows());
+    traceTable.setRows(TraceTableModel.of(result).rows());
     fitTable();
     tree.setLayout(SpanningTreeLayout.of(result));
     int first = firstTreeLink(result);
@@ -80,7 +107,9 @@ public final class SynchronizationPanel extends Composite {
     checkWidget();
     snapshot = Snapshot.getDefaultInstance();
     summary.setText(message);
-    table.setModel(LinkTableModel.empty());
+    table.setRows(LinkTableModel.empty().rows());
+    traceTable.setRows(TraceTableModel.empty().rows());
+    traceBound.setModel(TraceBoundModel.empty(""));
     tree.setLayout(SpanningTreeLayout.empty());
     showLink(-1);
   }
@@ -94,8 +123,28 @@ public final class SynchronizationPanel extends Composite {
     return snapshot;
   }
 
-  public LinkTable table() {
+  public SnapshotTable<LinkTableModel.Row> table() {
     return table;
+  }
+
+  public SnapshotTable<TraceTableModel.Row> traceTable() {
+    return traceTable;
+  }
+
+  public TraceBoundCanvas traceBound() {
+    return traceBound;
+  }
+
+  /** Shows the tab of links (0) or of traces (1), and the picture that goes with it. */
+  public void showTab(int index) {
+    checkWidget();
+    tables.setSelection(index);
+    showPicture(index == 1 ? traceBound : linkPicture);
+  }
+
+  /** Selects (and plots the bound of) the trace at this index of the snapshot. */
+  public void selectTrace(int traceIndex) {
+    traceTable.select(traceIndex);
   }
 
   public SpanningTreeCanvas tree() {
@@ -114,17 +163,22 @@ public final class SynchronizationPanel extends Composite {
   static final int TABLE_ROWS = 4;
 
   /**
-   * Sizes the table for its header and up to {@link #TABLE_ROWS} whole rows, but never more than half the panel: the
-   * pictures below keep the rest.
+   * Sizes the table for its header and up to {@link #TABLE_ROWS} whole rows, but never more than two thirds of the
+   * panel: the pictures below keep the rest.
    */
   private void fitTable() {
     int total = rows.getClientArea().height - rows.getSashWidth();
     if (total <= 0) return;
     org.eclipse.swt.widgets.Table t = table.table();
-    int shown = Math.max(1, Math.min(TABLE_ROWS, t.getItemCount()));
-    org.eclipse.swt.graphics.Rectangle trim = t.computeTrim(0, 0, 0, t.getHeaderHeight() + shown * t.getItemHeight());
-    int wanted = trim.height + (t.getHorizontalBar() != null ? t.getHorizontalBar().getSize().y : 0);
-    int tableHeight = Math.min(Math.max(wanted, total / 4), total / 2);
+    int items = Math.max(t.getItemCount(), traceTable.table().getItemCount());
+    int shown = Math.max(1, Math.min(TABLE_ROWS, items));
+    // One spare row: the trims are estimates (the tab row, a horizontal scroll bar that comes and goes).
+    org.eclipse.swt.graphics.Rectangle trim =
+        t.computeTrim(0, 0, 0, t.getHeaderHeight() + (shown + 1) * t.getItemHeight());
+    int tableWanted = trim.height + (t.getHorizontalBar() != null ? t.getHorizontalBar().getSize().y : 0);
+    int wanted = tables.computeTrim(0, 0, 0, tableWanted).height;
+    int most = total * 2 / 3;
+    int tableHeight = Math.min(Math.max(wanted, total / 4), most);
     rows.setWeights(tableHeight, total - tableHeight);
   }
 
@@ -154,6 +208,21 @@ public final class SynchronizationPanel extends Composite {
         range));
   }
 
+  private void showTrace(int traceIndex) {
+    if (traceIndex < 0 || traceIndex >= snapshot.getTracesCount()) {
+      traceBound.setModel(TraceBoundModel.empty(""));
+      return;
+    }
+    traceBound.setModel(TraceBoundModel.of(snapshot.getTraces(traceIndex)));
+    showPicture(traceBound);
+  }
+
+  private void showPicture(org.eclipse.swt.widgets.Control picture) {
+    if (pictureStack.topControl == picture) return;
+    pictureStack.topControl = picture;
+    picture.getParent().layout();
+  }
+
   private static int firstTreeLink(Snapshot result) {
     for (int i = 0; i < result.getLinksCount(); i++) {
       if (result.getLinks(i).getInTree()) return i;
@@ -168,6 +237,8 @@ public final class SynchronizationPanel extends Composite {
         .append(inTree).append(" in the tree), ").append(result.getIslandsCount())
         .append(result.getIslandsCount() == 1 ? " island, " : " islands, ").append(result.getMessages())
         .append(" messages");
+    long unsynchronized = TraceTableModel.of(result).rows().stream().filter(r -> !r.isSynchronized()).count();
+    if (unsynchronized > 0) text.append(", ").append(unsynchronized).append(" not synchronized");
     if (result.getProblemsCount() > 0) text.append(", ").append(result.getProblemsCount()).append(" problems");
     if (!result.getComplete()) text.append(", incomplete");
     return text.toString();

@@ -10,12 +10,11 @@ import org.tracesync.proto.Link;
 import org.tracesync.proto.Quality;
 import org.tracesync.proto.Snapshot;
 import org.tracesync.tracecompass.testing.TestSnapshots;
-import org.tracesync.tracecompass.view.model.LinkTableModel.Column;
 import org.tracesync.tracecompass.view.model.LinkTableModel.Row;
 
 class LinkTableModelTest {
   private static String cell(Row row, String header) {
-    Map<String, Column> byHeader = LinkTableModel.COLUMNS.stream().collect(Collectors.toMap(Column::header, c -> c));
+    Map<String, TableColumn<LinkTableModel.Row>> byHeader = LinkTableModel.COLUMNS.stream().collect(Collectors.toMap(TableColumn::header, c -> c));
     return byHeader.get(header).text().apply(row);
   }
 

@@ -150,12 +150,12 @@ class WidgetRenderTest {
     shell.dispose();
   }
 
-  /** At a short view's height the table keeps whole rows (a fixed third of it cut the one row in half). */
+  /** At a short view's height (320 px: a third of it cut the rows) the table keeps its rows whole. */
   @Test
   void aShortPanelStillShowsTheTablesRowsWhole() {
     Shell shell = new Shell(display);
     shell.setLayout(new FillLayout());
-    shell.setSize(1000, 260);
+    shell.setSize(1000, 320);
     SynchronizationPanel panel = new SynchronizationPanel(shell);
     panel.show(snapshot, "short");
     shell.open();
@@ -170,6 +170,52 @@ class WidgetRenderTest {
     panel.setWholeSpan(false);
     assertEquals(LinkPlotModel.Range.MESSAGES, panel.plot().painter().model().range());
     shell.dispose();
+  }
+
+  /** The traces tab: roles, drifts and bounds in words and units, and a trace's bound over time in pieces. */
+  @Test
+  void theTracesTabShowsEachTraceAndItsBoundOverTime() throws Exception {
+    Snapshot pieces = org.tracesync.tracecompass.testing.TestSnapshots.withPiecesAndAnUnsynchronizedTrace();
+    Shell shell = new Shell(display);
+    shell.setLayout(new FillLayout());
+    shell.setSize(1200, 760);
+    SynchronizationPanel panel = new SynchronizationPanel(shell);
+    panel.show(pieces, "Experiment pieces");
+    shell.open();
+    panel.showTab(1);
+    panel.selectTrace(0);
+    settle();
+    assertTrue(panel.summaryText().contains("1 not synchronized"), panel.summaryText());
+    org.eclipse.swt.widgets.Table traces = panel.traceTable().table();
+    assertEquals(pieces.getTracesCount(), traces.getItemCount());
+    assertTrue(traces.getItem(3).getText(2).startsWith("not synchronized: "), traces.getItem(3).getText(2));
+    assertEquals("-", traces.getItem(3).getText(5), "an unsynchronized trace shows no bound");
+    assertEquals("3", traces.getItem(0).getText(6), "pieces of vm1's transform");
+    assertTrue(panel.traceBound().isVisible(), "the bound plot replaces the link plot");
+
+    Image image = new Image(display, shell.getClientArea().width, shell.getClientArea().height);
+    GC gc = new GC(image);
+    shell.print(gc);
+    gc.dispose();
+    Pixels pixels = new Pixels(image);
+    pixels.save("synchronization-panel-traces.png");
+    image.dispose();
+    assertTrue(contains(pixels, Palette.BOUND_FILL) && contains(pixels, Palette.BOUND_LINE), "no bound drawn");
+    shell.dispose();
+  }
+
+  @Test
+  void boundPlotPutsEveryPieceEndWhereTheModelSays() throws Exception {
+    Snapshot pieces = org.tracesync.tracecompass.testing.TestSnapshots.withPiecesAndAnUnsynchronizedTrace();
+    TraceBoundPainter painter = new TraceBoundPainter();
+    painter.setModel(org.tracesync.tracecompass.view.model.TraceBoundModel.of(pieces.getTraces(0)));
+    Rectangle area = new Rectangle(0, 0, 640, 320);
+    Pixels pixels = render(area, gc -> painter.paint(gc, area));
+    pixels.save("trace-bound.png");
+    for (PlotPoint end : painter.model().bound()) {
+      Point p = painter.toPixel(area, end);
+      assertTrue(pixels.near(p.x, p.y, 2, Palette.BOUND_LINE), "bound not drawn at " + end + " -> " + p);
+    }
   }
 
   @Test

@@ -1,0 +1,93 @@
+package org.tracesync.tracecompass.view.widgets;
+
+import static org.tracesync.tracecompass.view.widgets.SpanningTreePainter.color;
+
+import java.util.List;
+import org.eclipse.swt.SWT;
+import org.eclipse.swt.graphics.GC;
+import org.eclipse.swt.graphics.Point;
+import org.eclipse.swt.graphics.Rectangle;
+import org.tracesync.tracecompass.view.model.LinearAxis;
+import org.tracesync.tracecompass.view.model.LinkPlotModel.PlotPoint;
+import org.tracesync.tracecompass.view.model.TraceBoundModel;
+
+/**
+ * Draws a {@link TraceBoundModel}: the bound of a trace's transform over its span, filled down to zero, with a dashed
+ * line where each piece of the transform after the first begins.
+ */
+public final class TraceBoundPainter {
+  private TraceBoundModel model = TraceBoundModel.empty("");
+
+  public void setModel(TraceBoundModel model) {
+    this.model = model;
+  }
+
+  public TraceBoundModel model() {
+    return model;
+  }
+
+  /** Where the plot itself lies inside {@code area}. */
+  public Rectangle plotArea(Rectangle area) {
+    return new Rectangle(area.x + LinkPlotPainter.LEFT, area.y + LinkPlotPainter.TOP,
+        Math.max(1, area.width - LinkPlotPainter.LEFT - LinkPlotPainter.RIGHT),
+        Math.max(1, area.height - LinkPlotPainter.TOP - LinkPlotPainter.BOTTOM));
+  }
+
+  public LinearAxis uAxis(Rectangle area) {
+    Rectangle plot = plotArea(area);
+    return new LinearAxis(0, Math.max(1, model.uMax()), plot.x, plot.x + plot.width);
+  }
+
+  public LinearAxis vAxis(Rectangle area) {
+    Rectangle plot = plotArea(area);
+    return new LinearAxis(0, model.vMax(), plot.y + plot.height, plot.y);
+  }
+
+  public void paint(GC gc, Rectangle area) {
+    gc.setAntialias(SWT.ON);
+    gc.setBackground(color(Palette.BACKGROUND));
+    gc.fillRectangle(area);
+    gc.setForeground(color(Palette.TEXT));
+    gc.drawText(model.title().isEmpty() ? "Bound over time" : model.title(), area.x + 8, area.y + 6, true);
+    if (model.isEmpty()) {
+      gc.drawText("Select a trace", area.x + LinkPlotPainter.LEFT, area.y + LinkPlotPainter.TOP + 10, true);
+      return;
+    }
+    gc.drawText("the truth lies within this distance of the transform, at every instant", area.x + 8,
+        area.y + 24, true);
+    Rectangle plot = plotArea(area);
+    LinearAxis u = uAxis(area);
+    LinearAxis v = vAxis(area);
+    PlotAxes.draw(gc, u, v, plot, area, "time since the trace's first event, " + model.originNs() + " ns");
+    List<PlotPoint> bound = model.bound();
+    int[] polygon = new int[bound.size() * 2 + 4];
+    for (int i = 0; i < bound.size(); i++) {
+      polygon[2 * i] = (int) Math.round(u.toPixel(bound.get(i).u()));
+      polygon[2 * i + 1] = (int) Math.round(v.toPixel(bound.get(i).v()));
+    }
+    int base = (int) Math.round(v.toPixel(0));
+    polygon[bound.size() * 2] = polygon[bound.size() * 2 - 2];
+    polygon[bound.size() * 2 + 1] = base;
+    polygon[bound.size() * 2 + 2] = polygon[0];
+    polygon[bound.size() * 2 + 3] = base;
+    gc.setBackground(color(Palette.BOUND_FILL));
+    gc.fillPolygon(polygon);
+    gc.setForeground(color(Palette.BOUND_LINE));
+    gc.setLineWidth(2);
+    gc.drawPolyline(java.util.Arrays.copyOf(polygon, bound.size() * 2));
+    gc.setLineWidth(1);
+    gc.setForeground(color(Palette.SEGMENT_START));
+    gc.setLineStyle(SWT.LINE_DASH);
+    for (double start : model.pieceStarts()) {
+      int x = (int) Math.round(u.toPixel(start));
+      gc.drawLine(x, plot.y, x, plot.y + plot.height);
+    }
+    gc.setLineStyle(SWT.LINE_SOLID);
+  }
+
+  /** The pixel of a point of the bound inside {@code area}. */
+  public Point toPixel(Rectangle area, PlotPoint point) {
+    return new Point((int) Math.round(uAxis(area).toPixel(point.u())),
+        (int) Math.round(vAxis(area).toPixel(point.v())));
+  }
+}
