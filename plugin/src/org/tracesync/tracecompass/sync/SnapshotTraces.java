@@ -60,6 +60,33 @@ public final class SnapshotTraces {
     return Optional.of(first);
   }
 
+  /**
+   * Why the trace at {@code location} is not synchronized with the rest (outside the main island), when the snapshot
+   * says so; its transform then means nothing and must not be applied.
+   */
+  public Optional<String> unsynchronizedReason(String location) {
+    for (Trace trace : at(location)) {
+      if (!trace.getSynchronized() && !trace.getUnsynchronizedReason().isEmpty()) {
+        return Optional.of(trace.getUnsynchronizedReason());
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** Whether one of the snapshot's problems is about {@code location} or a trace under it (it is reported there). */
+  public boolean hasProblemAt(String location) {
+    Path wanted = normalize(location);
+    for (org.tracesync.proto.Problem problem : snapshot.getProblemsList()) {
+      if (problem.getSource().isEmpty()) continue;
+      try {
+        if (normalize(problem.getSource()).startsWith(wanted)) return true;
+      } catch (java.nio.file.InvalidPathException e) {
+        // Not a path (a match file line, say): not about this trace.
+      }
+    }
+    return false;
+  }
+
   private static Path normalize(String location) {
     return Paths.get(location).toAbsolutePath().normalize();
   }

@@ -31,6 +31,16 @@ public final class ExperimentSyncListener {
     TmfSignalManager.register(instance);
   }
 
+  /**
+   * Deregisters it (the workbench is shutting down): Trace Compass reports a listener still registered when its
+   * signal manager is disposed as a resource leak.
+   */
+  public static synchronized void stop() {
+    if (instance == null) return;
+    TmfSignalManager.deregister(instance);
+    instance = null;
+  }
+
   @TmfSignalHandler
   public void traceSynchronized(TmfTraceSynchronizedSignal signal) {
     SynchronizationAlgorithm algorithm = signal.getSyncAlgo();

@@ -6,6 +6,8 @@ import org.eclipse.core.commands.AbstractHandler;
 import org.eclipse.core.commands.ExecutionEvent;
 import org.eclipse.core.commands.ExecutionException;
 import org.eclipse.core.runtime.IPath;
+import org.eclipse.core.runtime.jobs.IJobChangeEvent;
+import org.eclipse.core.runtime.jobs.JobChangeAdapter;
 import org.eclipse.jface.dialogs.MessageDialog;
 import org.eclipse.jface.viewers.ISelection;
 import org.eclipse.jface.viewers.IStructuredSelection;
@@ -14,6 +16,7 @@ import org.eclipse.swt.widgets.Shell;
 import org.eclipse.tracecompass.tmf.ui.project.model.TmfExperimentElement;
 import org.eclipse.tracecompass.tmf.ui.project.model.TmfTraceElement;
 import org.eclipse.ui.handlers.HandlerUtil;
+import org.tracesync.tracecompass.sync.ExperimentRuns;
 import org.tracesync.tracecompass.sync.ReferenceChoice;
 import org.tracesync.tracecompass.view.widgets.ReferenceChoiceDialog;
 import org.tracesync.tracecompass.view.widgets.ReferenceChoiceDialog.TraceEntry;
@@ -48,10 +51,29 @@ public class SynchronizeHandler extends AbstractHandler {
           "Experiment " + experiment.getName() + " has " + traces.size() + " trace(s): synchronizing needs two.");
       return null;
     }
+    String key = experiment.getResource().getFullPath().toString();
+    if (ExperimentRuns.INSTANCE.isRunning(key)) {
+      MessageDialog.openInformation(shell, TITLE, "Experiment " + experiment.getName()
+          + " is being synchronized already: wait for that to finish (Progress view).");
+      return null;
+    }
     ReferenceChoiceDialog dialog = new ReferenceChoiceDialog(shell, experiment.getName(), traces);
     if (dialog.open() != Window.OK) return null;
     ReferenceChoice reference = dialog.choice();
-    new SynchronizeJob(experiment, reference).schedule();
+    // Claimed after the dialog: a second click during the first job's run is refused, and its copies are not made twice.
+    if (!ExperimentRuns.INSTANCE.claim(key)) {
+      MessageDialog.openInformation(shell, TITLE, "Experiment " + experiment.getName()
+          + " is being synchronized already: wait for that to finish (Progress view).");
+      return null;
+    }
+    SynchronizeJob job = new SynchronizeJob(experiment, reference);
+    job.addJobChangeListener(new JobChangeAdapter() {
+      @Override
+      public void done(IJobChangeEvent done) {
+        ExperimentRuns.INSTANCE.release(key);  // also when cancelled before it ran
+      }
+    });
+    job.schedule();
     return null;
   }
 

@@ -141,9 +141,17 @@ final class SynchronizeJob extends Job {
     for (Map.Entry<TmfTraceElement, String> entry : locations.entrySet()) {
       String name = entry.getKey().getElementPath();
       try {
+        Optional<String> unsynchronized = traces.unsynchronizedReason(entry.getValue());
+        if (unsynchronized.isPresent()) {
+          problems.add(name + ": not synchronized with the rest (" + unsynchronized.get() + "); it keeps its own clock");
+          continue;
+        }
         Optional<TraceTransform> transform = traces.transformAt(entry.getValue());
         if (transform.isEmpty()) {
-          problems.add(name + ": tracesync read no trace there; it keeps its own clock");
+          // A trace the engine skipped is reported once, by the snapshot's problem about it.
+          if (!traces.hasProblemAt(entry.getValue())) {
+            problems.add(name + ": tracesync read no trace there; it keeps its own clock");
+          }
           continue;
         }
         long[] probes = traces.at(entry.getValue()).stream()
@@ -160,6 +168,15 @@ final class SynchronizeJob extends Job {
   /** In the UI thread: the copy-and-replace of each trace whose transform changes. Returns how many were replaced. */
   private int apply(List<Step> steps, Map<TmfTraceElement, String> locations, List<String> problems,
       List<String> finalLocations) {
+    // The list was read when the job started; if it changed since, the plan is about traces no longer there.
+    List<String> now = experiment.getTraces().stream().map(TmfTraceElement::getElementPath).toList();
+    List<String> planned = locations.keySet().stream().map(TmfTraceElement::getElementPath).toList();
+    if (!now.equals(planned)) {
+      problems.add("the traces of " + experiment.getName() + " changed while it was being synchronized: nothing was"
+          + " applied; synchronize it again");
+      finalLocations.addAll(locations.values());
+      return 0;
+    }
     List<TmfTraceElement> toRemove = new ArrayList<>();
     List<TmfTraceElement> toAdd = new ArrayList<>();
     Map<TmfTraceElement, String> kept = new LinkedHashMap<>(locations);
@@ -214,7 +231,7 @@ final class SynchronizeJob extends Job {
     MultiStatus status = new MultiStatus(Log.PLUGIN_ID, 0,
         experiment.getName() + " was synchronized, with " + problems.size() + " problem(s)", null);
     for (String problem : problems) status.add(new Status(IStatus.WARNING, Log.PLUGIN_ID, problem));
-    Log.log(status);
+    // Not logged here: the job manager logs the status the job returns (logging it too showed it twice).
     Display.getDefault().asyncExec(() -> MessageDialog.openWarning(Display.getDefault().getActiveShell(),
         SynchronizeHandler.TITLE, status.getMessage() + ":\n\n" + String.join("\n", problems)));
     return status;

@@ -15,6 +15,29 @@ import org.tracesync.tracecompass.testing.LinkFixture;
 import org.tracesync.tracecompass.testing.TestSnapshots;
 
 class TransformsTest {
+  /** A trace outside the main island has a transform that means nothing: the snapshot says why, and it is kept. */
+  @Test
+  void unsynchronizedTracesAreKnownByTheirReason() {
+    SnapshotTraces traces = new SnapshotTraces(TestSnapshots.withPiecesAndAnUnsynchronizedTrace());
+    assertEquals("its only link (with VM3) is one-way", traces.unsynchronizedReason("/traces/vm4/kernel").orElseThrow());
+    assertTrue(traces.unsynchronizedReason("/traces/vm1/kernel").isEmpty());
+    assertTrue(new SnapshotTraces(TestSnapshots.threeHosts()).unsynchronizedReason("/traces/vm1").isEmpty());
+  }
+
+  /** A skipped trace is reported once, by the snapshot's problem, not again as "read no trace there". */
+  @Test
+  void problemsAreFoundByTheTraceTheyAreAbout() {
+    Snapshot snapshot = TestSnapshots.threeHosts().toBuilder()
+        .addProblems(org.tracesync.proto.Problem.newBuilder().setSource("/traces/vm5/kernel").setSkipped(true)
+            .setMessage("cannot be opened"))
+        .addProblems(org.tracesync.proto.Problem.newBuilder().setSource("messages.txt").setLine(3).setMessage("x"))
+        .build();
+    SnapshotTraces traces = new SnapshotTraces(snapshot);
+    assertTrue(traces.hasProblemAt("/traces/vm5/kernel"));
+    assertTrue(traces.hasProblemAt("/traces/vm5"), "a folder holding the trace");
+    assertFalse(traces.hasProblemAt("/traces/vm1/kernel"));
+  }
+
   @Test
   void referenceTracesHaveTheIdentity() {
     Snapshot snapshot = TestSnapshots.threeHosts();
