@@ -37,7 +37,8 @@ public final class NativeEngine {
     } catch (UnsatisfiedLinkError | RuntimeException e) {
       throw new IOException("the tracesync native library could not be loaded"
           + (library != null ? " from " + library : " from java.library.path") + ": " + e.getMessage()
-          + " (it needs Linux x86_64 with libbabeltrace2 and libprotobuf installed)", e);
+          + " (tracesync needs x86_64 Linux like Debian 12, with libbabeltrace2 and libprotobuf installed:"
+          + " apt-get install libbabeltrace2-0 libprotobuf32)", e);
     }
   }
 
