@@ -1,5 +1,6 @@
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -11,6 +12,9 @@ namespace tracesync::match {
 // Numbered slots of T in fixed 2 MiB chunks: numbers stay valid, growing
 // never copies (or touches again) what is already there, and released
 // numbers are reused first. Memory is returned only by clear().
+//
+// Out of memory: allocate() and ensure() throw std::bad_alloc and leave the
+// pool as it was; release() never allocates (room for every number is kept).
 template <typename T>
 class ChunkedPool {
  public:
@@ -26,12 +30,14 @@ class ChunkedPool {
       number = released_.back();
       released_.pop_back();
     } else {
+      // Room to release every number, so that release() cannot fail.
+      if (released_.capacity() < used_ + 1) released_.reserve(std::max<std::size_t>(1024, 2 * (used_ + 1)));
       ensure(static_cast<uint32_t>(used_));
       number = static_cast<uint32_t>(used_++);
     }
     return number;
   }
-  void release(uint32_t number) { released_.push_back(number); }
+  void release(uint32_t number) noexcept { released_.push_back(number); }
 
   // Makes slot `number` exist without allocating it: for arrays kept
   // parallel to another pool's numbers.

@@ -74,16 +74,21 @@ void ConcurrentMatcher::add(TraceIndex trace, std::span<const PacketEvent> event
     return;
   }
   // Split by key; events that are not TCP have no key and go to shard 0.
+  // Every shard learns the latest TCP event: the horizon's effect depends
+  // on that of the whole experiment, not on how keys were split.
   thread_local std::vector<std::vector<PacketEvent>> split;
   split.resize(shards_.size());
   for (auto& part : split) part.clear();
+  model::Nanoseconds latest = INT64_MIN;
   for (const PacketEvent& event : events) {
-    const std::size_t shard =
-        event.layout == Layout::kTcp ? PacketKeyHash{}(make_key(event, options_.key)) % shards_.size() : 0;
+    const bool tcp = event.layout == Layout::kTcp;
+    const std::size_t shard = tcp ? PacketKeyHash{}(make_key(event, options_.key)) % shards_.size() : 0;
     split[shard].push_back(event);
+    if (tcp) latest = std::max(latest, event.time);
   }
   for (std::size_t i = 0; i < shards_.size(); ++i) {
     on_shard(i, [&](PacketMatcher& matcher) {
+      matcher.note_event_time(latest);
       matcher.add(std::span<const PacketEvent>(split[i]));
       matcher.advance(trace, progress);
     });

@@ -13,6 +13,11 @@ namespace tracesync::match {
 // keeps only {hash, number} pairs, 8 bytes a slot, at most half full, with
 // linear probing and backward-shift deletion (no tombstones). Usually one
 // cache miss per lookup instead of the two or three of a node-based map.
+// One key may have several records (the matcher keeps a key's events that
+// lie far apart in time apart): for_each_with_hash visits them all.
+//
+// Out of memory (std::bad_alloc from insert or reserve_one) leaves the
+// index as it was: a larger table is allocated before anything moves.
 class KeyIndex {
  public:
   static constexpr uint32_t kNone = UINT32_MAX;
@@ -25,6 +30,18 @@ class KeyIndex {
       const Slot& slot = slots_[at];
       if (slot.record == kNone) return kNone;
       if (slot.hash == hash && same(slot.record)) return slot.record;
+    }
+  }
+
+  // Calls f(record) for every record stored under `hash` (and perhaps a
+  // few of other keys with the same hash: callers compare the keys).
+  template <typename F>
+  void for_each_with_hash(uint32_t hash, F f) const {
+    if (slots_.empty()) return;
+    for (std::size_t at = hash & mask_;; at = (at + 1) & mask_) {
+      const Slot& slot = slots_[at];
+      if (slot.record == kNone) return;
+      if (slot.hash == hash) f(slot.record);
     }
   }
 
@@ -41,10 +58,15 @@ class KeyIndex {
     return slot.hash == hash ? slot.record : kNone;
   }
 
-  // Adds `record` under `hash`; the key must not be present.
-  void insert(uint32_t hash, uint32_t record) {
+  // Makes room for one more record, so that the next insert cannot fail.
+  void reserve_one() {
     if (2 * (size_ + 1) > slots_.size()) grow();
-    place(hash, record);
+  }
+
+  // Adds `record` under `hash` (other records may share the hash).
+  void insert(uint32_t hash, uint32_t record) {
+    reserve_one();
+    place(slots_, mask_, hash, record);
     ++size_;
   }
 
@@ -81,19 +103,21 @@ class KeyIndex {
     uint32_t record = kNone;
   };
 
-  void place(uint32_t hash, uint32_t record) {
-    std::size_t at = hash & mask_;
-    while (slots_[at].record != kNone) at = (at + 1) & mask_;
-    slots_[at] = {hash, record};
+  static void place(base::HugePageVector<Slot>& slots, std::size_t mask, uint32_t hash, uint32_t record) {
+    std::size_t at = hash & mask;
+    while (slots[at].record != kNone) at = (at + 1) & mask;
+    slots[at] = {hash, record};
   }
 
   void grow() {
-    base::HugePageVector<Slot> old = std::move(slots_);
-    slots_.assign(old.empty() ? 1024 : 2 * old.size(), Slot{});
-    mask_ = slots_.size() - 1;
-    for (const Slot& slot : old) {
-      if (slot.record != kNone) place(slot.hash, slot.record);
+    // Allocated first: if that fails, the index is untouched.
+    base::HugePageVector<Slot> larger(slots_.empty() ? 1024 : 2 * slots_.size(), Slot{});
+    const std::size_t mask = larger.size() - 1;
+    for (const Slot& slot : slots_) {
+      if (slot.record != kNone) place(larger, mask, slot.hash, slot.record);
     }
+    slots_ = std::move(larger);
+    mask_ = mask;
   }
 
   base::HugePageVector<Slot> slots_;

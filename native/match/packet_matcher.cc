@@ -14,6 +14,11 @@ model::Nanoseconds saturating_add(model::Nanoseconds a, model::Nanoseconds b) {
   return __builtin_add_overflow(a, b, &sum) ? INT64_MAX : sum;
 }
 
+model::Nanoseconds saturating_sub(model::Nanoseconds a, model::Nanoseconds b) {
+  model::Nanoseconds difference = 0;
+  return __builtin_sub_overflow(a, b, &difference) ? INT64_MIN : difference;
+}
+
 }  // namespace
 
 PacketMatcher::PacketMatcher(MatchOptions options, std::size_t trace_count, MatchCallback on_match)
@@ -28,6 +33,7 @@ PacketMatcher::PacketMatcher(MatchOptions options, std::size_t trace_count, Matc
     domain_ids_.push_back("#trace " + std::to_string(trace));
   }
   if (trace_count == 0) progress_.reset();
+  joined_.reserve(4);
 }
 
 void PacketMatcher::check_trace(TraceIndex trace) const {
@@ -50,31 +56,108 @@ PacketMatcher::HashedKey PacketMatcher::hashed(const PacketEvent& event) const {
   return out;
 }
 
-uint32_t PacketMatcher::find_or_create(const HashedKey& hashed_key, model::Nanoseconds time) {
+bool PacketMatcher::joins(const Record& record, model::Nanoseconds time) const {
+  return saturating_sub(time, options_.horizon) <= record.newest && saturating_add(time, options_.horizon) >= record.oldest();
+}
+
+uint32_t PacketMatcher::entry_for(const HashedKey& hashed_key, model::Nanoseconds time, bool& settles_earlier) {
   const PacketKey& key = hashed_key.key;
-  const uint32_t hash = hashed_key.hash;
   const bool strict = options_.key == KeyKind::kStrict;
-  const uint32_t found = index_.find(hash, [&](uint32_t number) {
-    const TcpFields& tcp = records_[number].tcp;
-    return tcp.seq == key.tcp.seq && tcp.ack_seq == key.tcp.ack_seq && tcp.flags == key.tcp.flags &&
-           (!strict || endpoints_[number] == key.endpoints);
+  // The entries of this key within a horizon of the event. Entries of one
+  // key are more than a horizon apart, so there are at most two (within
+  // capacity: never allocates).
+  joined_.clear();
+  index_.for_each_with_hash(hashed_key.hash, [&](uint32_t number) {
+    const Record& record = records_[number];
+    const bool same_key = record.tcp.seq == key.tcp.seq && record.tcp.ack_seq == key.tcp.ack_seq &&
+                          record.tcp.flags == key.tcp.flags && (!strict || endpoints_[number] == key.endpoints);
+    if (same_key && joins(record, time) && joined_.size() < joined_.capacity()) joined_.push_back(number);
   });
-  if (found != KeyIndex::kNone) return found;
+  if (joined_.empty()) return create(hashed_key, time);
+  // The event bridges the gap between two entries: they become one, under
+  // the earlier.
+  const auto earlier = [&](uint32_t a, uint32_t b) {
+    const model::Nanoseconds ta = records_[a].oldest();
+    const model::Nanoseconds tb = records_[b].oldest();
+    return ta != tb ? ta < tb : a < b;
+  };
+  std::sort(joined_.begin(), joined_.end(), earlier);
+  for (std::size_t i = 1; i < joined_.size(); ++i) absorb(joined_[0], joined_[i], settles_earlier);
+  return joined_[0];
+}
+
+uint32_t PacketMatcher::create(const HashedKey& hashed_key, model::Nanoseconds time) {
+  // Whatever may fail (out of memory) happens before anything changes.
+  index_.reserve_one();
   const uint32_t number = records_.allocate();
+  if (options_.key == KeyKind::kStrict) {
+    try {
+      endpoints_.ensure(number);
+    } catch (...) {
+      records_.release(number);
+      throw;
+    }
+    endpoints_[number] = hashed_key.key.endpoints;
+  }
   Record& record = records_[number];
   const uint32_t generation = record.generation + 1;
   record = Record{};
-  record.tcp = key.tcp;
-  record.hash = hash;
+  record.tcp = hashed_key.key.tcp;
+  record.hash = hashed_key.hash;
   record.generation = generation;
+  record.live = true;
   record.newest = time;
-  if (strict) {
-    endpoints_.ensure(number);
-    endpoints_[number] = key.endpoints;
+  index_.insert(hashed_key.hash, number);
+  if (bounded()) {
+    expiry_heap_.push_back({time, number});  // room made by make_room()
+    std::push_heap(expiry_heap_.begin(), expiry_heap_.end(), expires_after);
   }
-  index_.insert(hash, number);
-  if (bounded()) expiry_queue_.push_back({time, number});
   return number;
+}
+
+void PacketMatcher::take_end(Record& record, Direction direction, End end, bool& settles_earlier) {
+  const End kept = record.end(direction);
+  if (!kept.present()) {
+    record.set(direction, end);
+  } else if (end < kept && !record.emitted) {
+    count_repeat(record, direction, kept.trace);  // the former first one is the repeat
+    const model::Nanoseconds before = record.message().settles();
+    record.set(direction, end);
+    settles_earlier = settles_earlier || (record.queued && record.message().settles() < before);
+  } else {
+    count_repeat(record, direction, end.trace);
+  }
+}
+
+void PacketMatcher::absorb(uint32_t into, uint32_t other, bool& settles_earlier) {
+  Record& kept = records_[into];
+  const Record& later = records_[other];
+  // `later` was never emitted: it settles after the event that joins it,
+  // which is not earlier than progress. Its ends become `kept`'s ends or
+  // repeats; its repeats, counted already, are now `kept`'s.
+  for (const Direction direction : {Direction::kSend, Direction::kReceive}) {
+    const End end = later.end(direction);
+    if (!end.present()) continue;
+    take_end(kept, direction, end, settles_earlier);
+    const uint32_t repeats = (direction == Direction::kSend ? later.sends : later.receives) - 1;
+    if (kept.emitted && !same_domain(kept.send_trace, kept.receive_trace)) {
+      MatchStatistics& link = link_of(kept);
+      (direction == Direction::kSend ? link.sends : link.receives) += repeats;
+      (direction == Direction::kSend ? link.retransmissions : link.duplicates) += repeats;
+    }
+  }
+  kept.sends += later.sends;
+  kept.receives += later.receives;
+  kept.newest = std::max(kept.newest, later.newest);
+  release(other);
+}
+
+void PacketMatcher::make_room() {
+  // So that no allocation fails once an event has begun to change things.
+  settle_queue_.make_room();
+  if (bounded() && expiry_heap_.size() == expiry_heap_.capacity()) {
+    expiry_heap_.reserve(std::max<std::size_t>(1024, 2 * expiry_heap_.capacity()));
+  }
 }
 
 void PacketMatcher::add(const PacketEvent& event) {
@@ -118,35 +201,22 @@ void PacketMatcher::add_hashed(const PacketEvent& event, const HashedKey& key) {
     count(event.trace, event.layout == Layout::kNonTcp ? &MatchStatistics::non_tcp : &MatchStatistics::unknown_layout);
     return;
   }
+  make_room();
+  bool settles_earlier = false;  // a queued pair's later end was replaced
+  const uint32_t number = entry_for(key, event.time, settles_earlier);  // the last call that may fail
+  latest_ = std::max(latest_, event.time);
   const bool is_send = event.direction == Direction::kSend;
   count(event.trace, is_send ? &MatchStatistics::sends : &MatchStatistics::receives);
   if (options_.key == KeyKind::kStrict && !event.endpoints.present()) count(event.trace, &MatchStatistics::tc_key_fallback);
   const bool late = closed_[event.trace] || event.time < watermark_[event.trace];
   if (late) count(event.trace, &MatchStatistics::late);
 
-  const uint32_t number = find_or_create(key, event.time);
   Record& record = records_[number];
   record.newest = std::max(record.newest, event.time);
-
-  const End end{event.time, event.trace};
-  const End kept = is_send ? record.send() : record.receive();
   ++(is_send ? record.sends : record.receives);
-  bool settles_earlier = false;  // a queued pair's later end was replaced
-  if (!kept.present()) {
-    record.set(event.direction, end);
-  } else if (end < kept && !record.emitted) {
-    count_repeat(record, event.direction, kept.trace);  // the former first one is the repeat
-    const model::Nanoseconds before = record.message().settles();
-    record.set(event.direction, end);
-    settles_earlier = record.queued && record.message().settles() < before;
-  } else {
-    count_repeat(record, event.direction, event.trace);
-  }
+  take_end(record, event.direction, {event.time, event.trace}, settles_earlier);
 
-  if (record.send().present() && record.receive().present() && !record.emitted &&
-      (!record.queued || settles_earlier)) {
-    queue(record, number);
-  }
+  if (record.complete() && !record.emitted && (!record.queued || settles_earlier)) queue(record, number);
   // Progress only moves in advance / close / finish, which drain. Since
   // then, a record queued here settles at or after progress, so no slice
   // is due, and a new expiry item is due only if its event is older than
@@ -225,20 +295,48 @@ void PacketMatcher::drain() {
     if (record.generation == due[i].generation && record.queued) emit(record);
   }
   due_ = std::move(due);
+  expire();
+}
+
+void PacketMatcher::expire() {
   // Expiry needs an open trace: once all are closed, what is left is
-  // "unmatched at the end", not expired. Settling runs first, and a key
-  // settles no later than it expires (its later end is not newer than its
-  // newest event), so a dropped record has been emitted if it had both ends.
-  if (!progress_) return;
-  while (!expiry_queue_.empty() && saturating_add(expiry_queue_.front().first, options_.horizon) < *progress_) {
-    const uint32_t number = expiry_queue_.front().second;
-    expiry_queue_.pop_front();
-    const model::Nanoseconds newest = records_[number].newest;
-    if (saturating_add(newest, options_.horizon) < *progress_) {
-      drop(number);
+  // classified by finish().
+  if (!progress_ || !bounded()) return;
+  const model::Nanoseconds limit = *progress_;
+  // A lone end is dropped (as expired) only once the horizon has passed it
+  // before the latest event too: finish() then counts one left in memory as
+  // expired exactly when it could have been dropped.
+  const model::Nanoseconds lone_limit = std::min(limit, latest_);
+  // Items that cannot leave yet although their time has come are set aside
+  // at the end of the vector, out of the heap, and go back after: complete
+  // entries whose slice has not settled (they leave in their place in
+  // emitted_before order first) and lone ends beyond the latest event.
+  std::size_t aside = 0;
+  const auto heap_end = [&] { return expiry_heap_.end() - static_cast<std::ptrdiff_t>(aside); };
+  while (heap_end() != expiry_heap_.begin() &&
+         saturating_add(expiry_heap_.front().time, options_.horizon) < limit) {
+    std::pop_heap(expiry_heap_.begin(), heap_end(), expires_after);
+    Expiry& item = *(heap_end() - 1);
+    const Record& record = records_[item.record];
+    const model::Nanoseconds expires = saturating_add(record.newest, options_.horizon);
+    if (!record.live) {
+      std::swap(item, expiry_heap_.back());  // joined into another entry since
+      expiry_heap_.pop_back();
+    } else if (expires >= limit) {
+      item.time = record.newest;  // newer events since: wait for the newest
+      std::push_heap(expiry_heap_.begin(), heap_end(), expires_after);
+    } else if (record.queued || (!record.complete() && expires >= lone_limit)) {
+      ++aside;
     } else {
-      expiry_queue_.push_back({newest, number});
+      const uint32_t number = item.record;
+      std::swap(item, expiry_heap_.back());
+      expiry_heap_.pop_back();
+      drop(number);
     }
+  }
+  while (aside > 0) {
+    --aside;
+    std::push_heap(expiry_heap_.begin(), heap_end(), expires_after);
   }
 }
 
@@ -261,35 +359,42 @@ void PacketMatcher::order_equal_times(std::vector<SettleQueue::Waiting>& due) co
 }
 
 void PacketMatcher::emit(Record& record) {
-  record.queued = false;
-  record.emitted = true;
   const End send = record.send();
   const End receive = record.receive();
   const bool same = same_domain(send.trace, receive.trace);
+  // The link first: adding it is the one step that may fail.
+  MatchStatistics* link = same ? nullptr : &link_of(record);
+  record.queued = false;
+  record.emitted = true;
   const Counter counter = same ? &MatchStatistics::same_domain : &MatchStatistics::matches;
   ++(total_.*counter);
   ++(per_trace_[send.trace].*counter);
   if (receive.trace != send.trace) ++(per_trace_[receive.trace].*counter);
   if (same) return;
-  MatchStatistics& link = link_of(record);
-  ++link.matches;
-  link.sends += record.sends;
-  link.receives += record.receives;
-  link.retransmissions += record.sends - 1;
-  link.duplicates += record.receives - 1;
+  ++link->matches;
+  link->sends += record.sends;
+  link->receives += record.receives;
+  link->retransmissions += record.sends - 1;
+  link->duplicates += record.receives - 1;
   if (on_match_) on_match_({send.trace, send.time, receive.trace, receive.time});
 }
 
 void PacketMatcher::drop(uint32_t number) {
   Record& record = records_[number];
-  if (record.queued) emit(record);  // cannot happen (see drain), but never lose a message
+  if (record.queued) emit(record);  // never lose a message (expire() drops none that wait)
   if (!record.emitted) {
     const End end = record.send().present() ? record.send() : record.receive();
     ++total_.expired;
     ++per_trace_[end.trace].expired;
   }
+  release(number);
+}
+
+void PacketMatcher::release(uint32_t number) {
+  Record& record = records_[number];
   index_.erase(record.hash, number);
-  ++record.generation;
+  ++record.generation;  // its settle queue item, if any, goes stale
+  record.live = false;  // and its expiry items
   records_.release(number);
 }
 
@@ -313,18 +418,32 @@ void PacketMatcher::finish() {
   std::fill(closed_.begin(), closed_.end(), true);
   progress_.reset();
   drain();
-  records_.for_each_live([&](uint32_t, const Record& record) {
-    if (record.send().present() && record.receive().present()) return;  // emitted by drain()
+  // Complete entries still waiting were left by a failure (out of memory)
+  // that interrupted a drain: they are emitted now, in order among themselves.
+  std::vector<uint32_t> stranded;
+  records_.for_each_live([&](uint32_t number, const Record& record) {
+    if (record.complete()) {
+      if (!record.emitted) stranded.push_back(number);
+      return;
+    }
     const bool is_send = record.send().present();
     const TraceIndex trace = is_send ? record.send_trace : record.receive_trace;
-    const Counter counter = is_send ? &MatchStatistics::unmatched_sends : &MatchStatistics::unmatched_receives;
+    // Expired when the horizon passed it before the experiment's last event:
+    // as if it had been dropped while reading, whenever reading happened.
+    const Counter counter = saturating_add(record.newest, options_.horizon) < latest_ ? &MatchStatistics::expired
+                            : is_send                                               ? &MatchStatistics::unmatched_sends
+                                                                                    : &MatchStatistics::unmatched_receives;
     ++(total_.*counter);
     ++(per_trace_[trace].*counter);
   });
+  std::sort(stranded.begin(), stranded.end(), [&](uint32_t a, uint32_t b) {
+    return emitted_before(records_[a].message(), records_[b].message());
+  });
+  for (const uint32_t number : stranded) emit(records_[number]);
   index_.clear();
   records_.clear();
   endpoints_.clear();
-  expiry_queue_.clear();
+  expiry_heap_.clear();
 }
 
 }  // namespace tracesync::match

@@ -1,7 +1,6 @@
 #pragma once
 
 #include <algorithm>
-#include <deque>
 #include <functional>
 #include <map>
 #include <optional>
@@ -77,17 +76,34 @@ inline bool emitted_before(const MatchedMessage& a, const MatchedMessage& b) {
 // emitted_below() tells how far that order is complete. (An event that
 // breaks its trace's promise, below, may be emitted out of that order.)
 //
-// Bounded memory: an entry whose newest event is more than the horizon older
-// than the progress of every open trace is dropped; if it had one end only,
-// it counts as expired. While any trace is open, an event of its key could
-// still come. Results equal unbounded matching whenever no two consecutive
-// events of a key (in time order) are more than the horizon apart; in
-// particular when every send and its receive are less than the horizon apart
-// (keys left with one end then count as expired rather than unmatched).
-// Times of different traces are compared as recorded, each on its own
-// clock: the horizon must also cover the offsets between the clocks.
-// Entries wait for traces that have not started (their progress is the
-// earliest time), so memory is bounded only while all traces progress.
+// The horizon (DESIGN.md, "Matching"): a key's events that lie more than
+// the horizon apart belong to different entries. Precisely: sort the
+// events of one key by time (each on its own clock, compared as recorded)
+// and cut between two consecutive events more than the horizon apart; each
+// piece is an entry of its own, to which the rules above apply (its first
+// send and first receive are kept). An entry with one end only counts as
+// expired when the horizon has passed it before the experiment's end, that
+// is when its newest event + horizon < the latest TCP event of the whole
+// experiment; otherwise as unmatched. This depends on the events only, not
+// on the order they arrive in nor on how the traces are read, so reports do
+// not change from run to run nor with --jobs, even when a clock is offset by
+// more than the horizon (its messages then expire, deterministically).
+// Results equal unbounded matching whenever no two consecutive events of a
+// key are more than the horizon apart (lone ends then count as expired
+// rather than unmatched when the horizon passed them).
+//
+// Memory: an entry is dropped once the progress of every open trace is a
+// horizon past its newest event (no later event can join it). Entries are
+// dropped in time order, whatever order they arrived in. Memory is then
+// bounded by the entries of a horizon (plus the traffic read ahead of the
+// slowest trace), as long as all traces progress: entries wait for traces
+// that have not started, and for the slowest trace. Two clocks far apart
+// (further than the horizon) keep the entries of the faster one for that
+// offset; readers limit that by not reading ahead (ReadOptions::max_lead).
+//
+// Out of memory: every call may throw std::bad_alloc. The matcher is then
+// left consistent (the event that failed is not counted; messages stay
+// emitted at most once), and finish() may still be called.
 //
 // An event that breaks its trace's promise is still used but counted as
 // `late`; if it would have replaced an emitted end it counts as a
@@ -113,6 +129,9 @@ class PacketMatcher {
   void add(const PacketEvent& event);
   // The same for several events, faster: their index slots are loaded ahead.
   void add(std::span<const PacketEvent> events);
+  // An event at `time` was given to another matcher of the same experiment
+  // (a shard): entries use the latest event of the whole experiment.
+  void note_event_time(model::Nanoseconds time) { latest_ = std::max(latest_, time); }
   // Promise: no event of `trace` given later is earlier than `watermark`.
   void advance(TraceIndex trace, model::Nanoseconds watermark);
   // No more events of `trace`.
@@ -130,7 +149,7 @@ class PacketMatcher {
   // Per link: matches, and the sends, receives, retransmissions and
   // duplicates of the keys matched on it.
   std::map<LinkKey, MatchStatistics> link_statistics() const;
-  // Keys held in memory now.
+  // Entries (keys, or pieces of keys far apart) held in memory now.
   std::size_t pending_keys() const { return index_.size(); }
   // Every message that settles before this time has been emitted; nullopt
   // once every trace is closed and every message has been emitted.
@@ -148,14 +167,15 @@ class PacketMatcher {
     bool present() const { return trace != kNoTrace; }
     friend auto operator<=>(const End&, const End&) = default;
   };
-  // What is known of one key, in 64 bytes (the strict key's addresses and
-  // ports live in endpoints_, under the same number). Numbers are reused; a
-  // number's generation changes on reuse and when the record is queued
-  // again, so stale queue items are seen.
+  // What is known of one entry of a key, in 64 bytes (the strict key's
+  // addresses and ports live in endpoints_, under the same number). Numbers
+  // are reused; a number's generation changes on reuse and when the record
+  // is queued again, so stale settle queue items are seen.
   struct Record {
     TcpFields tcp;
     bool queued = false;   // waits in settle_queue_
     bool emitted = false;  // its message was emitted (or counted same-domain)
+    bool live = false;     // its number is in use (stale expiry items see it)
     uint32_t hash = 0;
     uint32_t generation = 0;
     TraceIndex send_trace = kNoTrace;  // the first send ...
@@ -167,6 +187,14 @@ class PacketMatcher {
     uint32_t receives = 0;
 
     End send() const { return {send_time, send_trace}; }
+    End end(Direction direction) const { return direction == Direction::kSend ? send() : receive(); }
+    bool complete() const { return send().present() && receive().present(); }
+    // Its earliest event: the kept ends are the earliest of their kind.
+    model::Nanoseconds oldest() const {
+      if (!send().present()) return receive_time;
+      if (!receive().present()) return send_time;
+      return std::min(send_time, receive_time);
+    }
     MatchedMessage message() const { return {send_trace, send_time, receive_trace, receive_time}; }
     End receive() const { return {receive_time, receive_trace}; }
     void set(Direction direction, End end) {
@@ -184,13 +212,20 @@ class PacketMatcher {
   };
   HashedKey hashed(const PacketEvent& event) const;
   void add_hashed(const PacketEvent& event, const HashedKey& key);
-  uint32_t find_or_create(const HashedKey& key, model::Nanoseconds time);
+  uint32_t entry_for(const HashedKey& key, model::Nanoseconds time, bool& settles_earlier);
+  uint32_t create(const HashedKey& key, model::Nanoseconds time);
+  bool joins(const Record& record, model::Nanoseconds time) const;
+  void absorb(uint32_t into, uint32_t other, bool& settles_earlier);
+  void take_end(Record& record, Direction direction, End end, bool& settles_earlier);
+  void make_room();
   void count_repeat(const Record& record, Direction direction, TraceIndex trace);
   void queue(Record& record, uint32_t number);
   void drain();
   void order_equal_times(std::vector<SettleQueue::Waiting>& due) const;
   void emit(Record& record);
   void drop(uint32_t number);
+  void release(uint32_t number);
+  void expire();
   void recompute_progress();
   MatchStatistics& link_of(const Record& record);
   bool same_domain(TraceIndex a, TraceIndex b) const { return domain_of_[a] == domain_of_[b]; }
@@ -212,11 +247,22 @@ class PacketMatcher {
   KeyIndex index_;                    // key -> record number
   SettleQueue settle_queue_;  // by the later kept end: emitted once progress passes it
   std::vector<SettleQueue::Waiting> due_;  // drain()'s buffer, kept for its capacity
-  // One item per live record when bounded, roughly in time order: {newest
-  // time when queued, record}. A record is dropped when its item reaches the
-  // front and progress has passed its newest time + horizon; an item behind a
-  // later one waits a little longer, which is always safe.
-  std::deque<std::pair<model::Nanoseconds, uint32_t>> expiry_queue_;
+  // When bounded, a min-heap by time of {newest time when pushed, record},
+  // at least one item per live record: a record is dropped when its item is
+  // on top and the limit has passed its newest time + horizon, pushed again
+  // if it has had newer events since. (A queue in arrival order would let
+  // one entry far ahead hold back every entry behind it.)
+  struct Expiry {
+    model::Nanoseconds time = 0;
+    uint32_t record = 0;
+  };
+  static bool expires_after(const Expiry& a, const Expiry& b) { return a.time > b.time; }
+  std::vector<Expiry> expiry_heap_;
+  // The latest TCP event given to this matcher or noted (note_event_time).
+  model::Nanoseconds latest_ = INT64_MIN;
+  // entry_for()'s buffer: the entries an event joins (at most two, the one
+  // before it and the one after it, which it then joins into one).
+  std::vector<uint32_t> joined_;
 
   MatchStatistics total_;
   std::vector<MatchStatistics> per_trace_;

@@ -43,6 +43,7 @@ void SettleQueue::pop(model::Nanoseconds limit, bool everything, std::vector<Wai
 }
 
 void SettleQueue::seal_inbox() {
+  runs_.reserve(runs_.size() + 1);  // before the inbox moves: a failure loses nothing
   std::sort(inbox_.begin(), inbox_.end(), earlier);
   runs_.push_back(Run{std::move(inbox_), 0});
   inbox_ = take_buffer();
@@ -51,11 +52,12 @@ void SettleQueue::seal_inbox() {
 }
 
 void SettleQueue::merge_last_two() {
+  // Allocated before either run moves: a failure loses nothing.
+  std::vector<Waiting> merged = take_buffer();
+  merged.reserve(runs_.back().size() + runs_[runs_.size() - 2].size());
   Run newer = std::move(runs_.back());
   runs_.pop_back();
   Run& older = runs_.back();
-  std::vector<Waiting> merged = take_buffer();
-  merged.reserve(older.size() + newer.size());
   const auto from = [](const Run& run) { return run.records.cbegin() + static_cast<std::ptrdiff_t>(run.head); };
   std::merge(from(older), older.records.cend(), from(newer), newer.records.cend(), std::back_inserter(merged), earlier);
   give_back(std::move(older.records));
@@ -72,7 +74,8 @@ std::vector<SettleQueue::Waiting> SettleQueue::take_buffer() {
 
 void SettleQueue::give_back(std::vector<Waiting>&& buffer) {
   buffer.clear();
-  if (spare_.size() < kMaxSpare) spare_.push_back(std::move(buffer));
+  // Never grows spare_ (a failure there would lose a run being given back).
+  if (spare_.size() < spare_.capacity()) spare_.push_back(std::move(buffer));
 }
 
 }  // namespace tracesync::match

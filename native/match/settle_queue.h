@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstddef>
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -29,7 +30,15 @@ class SettleQueue {
     uint32_t generation = 0;
   };
 
+  SettleQueue() { spare_.reserve(kMaxSpare); }
+
   bool empty() const { return inbox_.empty() && runs_.empty(); }
+
+  // Makes room for one push, so that the next push cannot fail: callers
+  // that must not be left half-changed by std::bad_alloc call it first.
+  void make_room() {
+    if (inbox_.size() == inbox_.capacity()) inbox_.reserve(std::max<std::size_t>(256, 2 * inbox_.capacity()));
+  }
 
   void push(const Waiting& waiting) {
     inbox_.push_back(waiting);
@@ -39,6 +48,8 @@ class SettleQueue {
   // Removes every record earlier than `limit` and appends them to `out` (a
   // caller reuses one buffer), in time order (equal times by record number):
   // the order a reading sorted by time would have completed them in.
+  // Out of memory: throws std::bad_alloc and loses no record (some may be
+  // both in `out` and still queued).
   void pop_earlier_than(model::Nanoseconds limit, std::vector<Waiting>& out) { pop(limit, false, out); }
   // Removes every record and appends them to `out`, in the same order.
   void pop_all(std::vector<Waiting>& out) { pop(0, true, out); }

@@ -2,7 +2,9 @@
 
 // The matching rules of DESIGN.md applied the obvious way: sort every event
 // of the experiment by (time, trace) and walk it once, keeping every key to
-// the end. The property tests compare PacketMatcher against it.
+// the end; with a horizon, a key's event more than the horizon after the
+// key's previous one starts a new entry of that key. The property tests
+// compare PacketMatcher against it.
 
 #include <algorithm>
 #include <map>
@@ -23,7 +25,8 @@ struct Result {
   std::map<PacketMatcher::LinkKey, MatchStatistics> per_link;
 };
 
-inline Result match_sorted(std::vector<PacketEvent> events, KeyKind kind, const std::vector<std::string>& domain_of) {
+inline Result match_sorted(std::vector<PacketEvent> events, KeyKind kind, const std::vector<std::string>& domain_of,
+                           model::Nanoseconds horizon = MatchOptions::kUnbounded) {
   std::stable_sort(events.begin(), events.end(), [](const PacketEvent& a, const PacketEvent& b) {
     return a.time != b.time ? a.time < b.time : a.trace < b.trace;
   });
@@ -31,8 +34,13 @@ inline Result match_sorted(std::vector<PacketEvent> events, KeyKind kind, const 
   result.per_trace.resize(domain_of.size());
   struct Ends {
     std::vector<PacketEvent> sends, receives;  // in sorted order
+    model::Nanoseconds newest = 0;
   };
-  std::vector<std::pair<PacketKey, Ends>> keys;  // in order of first appearance
+  std::vector<std::pair<PacketKey, Ends>> keys;  // entries, in order of first appearance
+  model::Nanoseconds latest = INT64_MIN;
+  for (const PacketEvent& e : events) {
+    if (e.layout == Layout::kTcp) latest = std::max(latest, e.time);
+  }
   // Keys as byte strings (a map keyed by std::vector<uint8_t> draws a
   // false -Wstringop-overread from GCC 12 at -O3).
   std::map<std::string, std::size_t> index;
@@ -66,8 +74,14 @@ inline Result match_sorted(std::vector<PacketEvent> events, KeyKind kind, const 
     if (kind == KeyKind::kStrict && !e.endpoints.present()) ++trace.tc_key_fallback;
     const PacketKey key = make_key(e, kind);
     auto [it, inserted] = index.try_emplace(bytes_of(key), keys.size());
+    // More than the horizon after the key's previous event: a new entry.
+    if (!inserted && horizon != MatchOptions::kUnbounded && e.time - keys[it->second].second.newest > horizon) {
+      it->second = keys.size();
+      inserted = true;
+    }
     if (inserted) keys.push_back({key, {}});
     Ends& ends = keys[it->second].second;
+    ends.newest = e.time;
     std::vector<PacketEvent>& list = send ? ends.sends : ends.receives;
     if (!list.empty()) ++(send ? trace.retransmissions : trace.duplicates);
     list.push_back(e);
@@ -75,8 +89,12 @@ inline Result match_sorted(std::vector<PacketEvent> events, KeyKind kind, const 
   for (const auto& [key, ends] : keys) {
     if (ends.sends.empty() || ends.receives.empty()) {
       const PacketEvent& only = ends.sends.empty() ? ends.receives.front() : ends.sends.front();
-      ++(ends.sends.empty() ? result.per_trace[only.trace].unmatched_receives
-                            : result.per_trace[only.trace].unmatched_sends);
+      MatchStatistics& trace = result.per_trace[only.trace];
+      if (horizon != MatchOptions::kUnbounded && ends.newest + horizon < latest) {
+        ++trace.expired;  // the horizon passed it before the last event
+      } else {
+        ++(ends.sends.empty() ? trace.unmatched_receives : trace.unmatched_sends);
+      }
       continue;
     }
     const PacketEvent& s = ends.sends.front();

@@ -239,11 +239,12 @@ TEST(PacketMatcher, CountsEventsThatBreakTheirTracesPromise) {
 TEST(PacketMatcher, DropsLoneEntriesOnceEveryOpenTraceIsAHorizonPastThem) {
   Harness h({"A", "B"}, {.horizon = 1000});
   h.matcher.add(send(0, 100, 1));
+  h.matcher.add(send(1, 1150, 2));  // another key, later
   h.matcher.advance(0, 5000);
   h.matcher.advance(1, 1100);  // 100 + 1000 is not passed yet
-  EXPECT_EQ(h.matcher.pending_keys(), 1u);
+  EXPECT_EQ(h.matcher.pending_keys(), 2u);
   h.matcher.advance(1, 1101);
-  EXPECT_EQ(h.matcher.pending_keys(), 0u);
+  EXPECT_EQ(h.matcher.pending_keys(), 1u);
   EXPECT_EQ(h.matcher.total().expired, 1u);
   EXPECT_EQ(h.matcher.trace_statistics(0).expired, 1u);
   // Its receive, more than the horizon later, finds nothing.
@@ -251,6 +252,41 @@ TEST(PacketMatcher, DropsLoneEntriesOnceEveryOpenTraceIsAHorizonPastThem) {
   h.matcher.finish();
   EXPECT_TRUE(h.emitted.empty());
   EXPECT_EQ(h.matcher.total().unmatched_receives, 1u);
+  EXPECT_EQ(h.matcher.total().unmatched_sends, 1u);
+}
+
+TEST(PacketMatcher, NothingExpiresBeyondTheLatestEvent) {
+  // Progress promised far beyond every event: what the horizon did not
+  // pass before the last event stays unmatched, however far traces promise.
+  Harness h({"A", "B"}, {.horizon = 1000});
+  h.matcher.add(send(0, 100, 1));
+  h.matcher.advance(0, 5000);
+  h.matcher.advance(1, 5000);
+  EXPECT_EQ(h.matcher.pending_keys(), 1u);
+  h.matcher.finish();
+  EXPECT_EQ(h.matcher.total().expired, 0u);
+  EXPECT_EQ(h.matcher.total().unmatched_sends, 1u);
+}
+
+TEST(PacketMatcher, EventsOfAKeyMoreThanAHorizonApartAreSeparateEntriesWhateverTheirArrivalOrder) {
+  // A receive an hour (here: 10 horizons) after the send, arriving first.
+  Harness h({"A", "B"}, {.horizon = 1000});
+  h.matcher.add(receive(1, 10'100, 1));
+  h.matcher.add(send(0, 100, 1));
+  h.matcher.add(send(0, 20'000, 9));  // the last event of the experiment
+  h.matcher.finish();
+  EXPECT_TRUE(h.emitted.empty());
+  EXPECT_EQ(h.matcher.total().expired, 2u);  // both ends, each a horizon before the last event
+  // An event within a horizon of both joins them into one entry.
+  Harness joined({"A", "B"}, {.horizon = 1000});
+  joined.matcher.add(receive(1, 1'900, 1));
+  joined.matcher.add(send(0, 100, 1));
+  joined.matcher.add(send(0, 1'000, 1));  // a retransmission, 900 after the send and before the receive
+  joined.matcher.finish();
+  ASSERT_EQ(joined.emitted.size(), 1u);
+  EXPECT_EQ(joined.emitted[0], (MatchedMessage{0, 100, 1, 1'900}));
+  EXPECT_EQ(joined.matcher.total().retransmissions, 1u);
+  EXPECT_EQ(joined.matcher.link_statistics().at({"A", "B"}).retransmissions, 1u);
 }
 
 TEST(PacketMatcher, AHorizonCountsFromTheNewestEventOfAKey) {
@@ -272,6 +308,11 @@ TEST(PacketMatcher, MatchedKeysAreForgottenSilently) {
   h.matcher.add(receive(1, 105, 1));
   h.matcher.advance(0, 200);
   h.matcher.advance(1, 200);
+  // Its slice has not settled: it waits, horizon or not, to leave in order.
+  EXPECT_EQ(h.emitted.size(), 0u);
+  EXPECT_EQ(h.matcher.pending_keys(), 1u);
+  h.matcher.advance(0, PacketMatcher::kSettleSlice);
+  h.matcher.advance(1, PacketMatcher::kSettleSlice);
   EXPECT_EQ(h.emitted.size(), 1u);
   EXPECT_EQ(h.matcher.pending_keys(), 0u);
   h.matcher.finish();
