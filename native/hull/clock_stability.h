@@ -1,5 +1,6 @@
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -29,7 +30,7 @@ struct ClockStability {
   // ns, rounded up to whole ns; 0 when ppm is 0.
   model::Nanoseconds slack(model::Nanoseconds length) const {
     if (ppm <= 0 || length <= 0) return 0;
-    const long double ns = std::ceil(static_cast<long double>(ppm) * 1e-6L * static_cast<long double>(length) / 4);
+    const long double ns = std::ceil(static_cast<long double>(ppm) * static_cast<long double>(length) / 4'000'000);
     constexpr auto kMax = static_cast<long double>(std::numeric_limits<model::Nanoseconds>::max() / 4);
     return static_cast<model::Nanoseconds>(std::min(ns, kMax));
   }

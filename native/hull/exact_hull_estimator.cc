@@ -185,7 +185,7 @@ std::optional<EndBounds> ExactHullEstimator::end_bounds(const TimeSpan& span) co
     return std::tie(a.point.x, a.direction, a.point.y) < std::tie(b.point.x, b.direction, b.point.y);
   });
   const LinkEstimate e = estimate();
-  return tightest(*band, sorted, Line{e.alpha, e.beta}, covered(span));
+  return tightest(*band, envelope_bound(sorted, Line{e.alpha, e.beta}, covered(span), rate_limit_around(e.alpha)));
 }
 
 std::optional<EndBounds> ExactHullEstimator::band_bounds(const TimeSpan& span) const {

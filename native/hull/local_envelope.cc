@@ -66,9 +66,7 @@ Quad envelope_bound(std::span<const LinkMessage> sorted_by_x, const Line& line, 
   return std::max({Quad{0}, peak_of_cones(above, over, rate), peak_of_cones(below, over, rate)});
 }
 
-EndBounds tightest(const EndBounds& band, std::span<const LinkMessage> sorted_by_x, const Line& line,
-                   const TimeSpan& over) {
-  const Quad envelope = envelope_bound(sorted_by_x, line, over, rate_limit_around(line.slope));
+EndBounds tightest(const EndBounds& band, Quad envelope) {
   if (envelope < std::max(band.first, band.last)) return {envelope, envelope};
   return band;
 }

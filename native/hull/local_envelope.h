@@ -32,7 +32,6 @@ model::Quad rate_limit_around(model::Quad slope);
 // The band's bounds at a segment's ends, or the envelope's largest bound at
 // both ends when it is smaller than both: whichever holds, the smaller one
 // does, and a constant bound interpolates honestly.
-EndBounds tightest(const EndBounds& band, std::span<const LinkMessage> sorted_by_x, const Line& line,
-                   const TimeSpan& over);
+EndBounds tightest(const EndBounds& band, model::Quad envelope);
 
 }  // namespace tracesync::hull

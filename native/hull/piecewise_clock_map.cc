@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "hull/local_envelope.h"
+
 namespace tracesync::hull {
 namespace {
 
@@ -12,8 +14,7 @@ Quad bridge_drift(const Knot& left, const Knot& right, const ClockStability& sta
   if (gap <= 0) return 0;
   const Quad length = static_cast<Quad>(gap);
   const Quad chord_slope = (right.y - left.y) / length;
-  const Quad rate = static_cast<Quad>(ClockStability::kMaxRateErrorPpm) * Quad{1e-6} + model::abs(chord_slope - 1);
-  return std::min(static_cast<Quad>(stability.slack(gap)), rate * length / 2);
+  return std::min(static_cast<Quad>(stability.slack(gap)), rate_limit_around(chord_slope) * length / 2);
 }
 
 // Knots of one abscissa become one whose interval covers both of theirs.

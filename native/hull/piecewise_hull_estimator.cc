@@ -18,54 +18,105 @@ bool sorts_before(const LinkMessage& a, const LinkMessage& b) {
 
 PiecewiseHullEstimator::PiecewiseHullEstimator(ClockStability stability) : stability_(stability) {}
 
-bool PiecewiseHullEstimator::add(const LinkMessage& message) {
-  if (messages_.empty() || !sorts_before(message, messages_.back())) {
-    messages_.push_back(message);
-    return extend(messages_.size() - 1);
+const std::vector<LinkMessage>& PiecewiseHullEstimator::Segment::sorted_messages() const {
+  if (!sorted) {
+    std::sort(messages.begin(), messages.end(), sorts_before);
+    sorted = true;
   }
-  const auto at = std::upper_bound(messages_.begin(), messages_.end(), message, sorts_before);
-  const auto index = static_cast<std::size_t>(at - messages_.begin());
-  messages_.insert(at, message);
-  // The segment it falls in: the last one starting before it (or the first).
-  auto k = static_cast<std::size_t>(
-      std::partition_point(segments_.begin(), segments_.end(), [&](const Segment& s) { return s.first < index; }) -
-      segments_.begin());
+  return messages;
+}
+
+void PiecewiseHullEstimator::Segment::keep(const LinkMessage& message) {
+  messages.push_back(message);
+  if (!sorted) return;
+  // Nearly in time order: move it back a few places; otherwise sort later.
+  constexpr std::size_t kNearby = 64;
+  std::size_t i = messages.size() - 1;
+  while (i > 0 && messages.size() - i <= kNearby && sorts_before(message, messages[i - 1])) {
+    messages[i] = messages[i - 1];
+    --i;
+  }
+  messages[i] = message;
+  sorted = i == 0 || !sorts_before(message, messages[i - 1]);
+}
+
+Quad PiecewiseHullEstimator::Segment::envelope(const TimeSpan& over) const {
+  if (envelope_cache && envelope_cache->messages == messages.size() && envelope_cache->over == over) {
+    return envelope_cache->value;
+  }
+  const LinkEstimate e = hull.estimate();
+  const Quad value = envelope_bound(sorted_messages(), Line{e.alpha, e.beta}, over, rate_limit_around(e.alpha));
+  envelope_cache = EnvelopeCache{messages.size(), over, value};
+  return value;
+}
+
+bool PiecewiseHullEstimator::add(const LinkMessage& message) {
+  if (segments_.empty() || !sorts_before(message, segments_.back().last)) return extend(message);
+  // The segment it falls in: the last one whose first message is not after it.
+  auto k = static_cast<std::size_t>(std::partition_point(segments_.begin(), segments_.end(),
+                                                         [&](const Segment& s) {
+                                                           return !sorts_before(message, s.first);
+                                                         }) -
+                                    segments_.begin());
   if (k > 0) --k;
-  if (const auto changed = segments_[k].hull.add_unless_emptied(message)) {
-    for (std::size_t j = k + 1; j < segments_.size(); ++j) ++segments_[j].first;
+  Segment& segment = segments_[k];
+  if (const auto changed = segment.hull.add_unless_emptied(message)) {
+    if (sorts_before(message, segment.first)) segment.first = message;
+    if (sorts_before(segment.last, message)) segment.last = message;
+    segment.keep(message);
     return *changed;
   }
-  resegment_from(k);
+  resegment_from(k, message);
   return true;
 }
 
-// The rule's step for the message at `index`, the last one so far.
-bool PiecewiseHullEstimator::extend(std::size_t index) {
-  const LinkMessage& message = messages_[index];
+// The rule's step for a message that sorts after every other one.
+bool PiecewiseHullEstimator::extend(const LinkMessage& message) {
   if (!segments_.empty()) {
-    if (const auto changed = segments_.back().hull.add_unless_emptied(message)) return *changed;
+    Segment& open = segments_.back();
+    if (const auto changed = open.hull.add_unless_emptied(message)) {
+      open.last = message;
+      open.keep(message);
+      return *changed;
+    }
   }
-  segments_.push_back({index, ExactHullEstimator(stability_, ExactHullEstimator::Envelope::kNone)});
+  segments_.push_back({message, message, ExactHullEstimator(stability_, ExactHullEstimator::Envelope::kNone), {message}, true, std::nullopt});
   const bool changed = segments_.back().hull.add(message);
   return changed || segments_.size() > 1;  // as the single line does, until a second segment opens
 }
 
-void PiecewiseHullEstimator::resegment_from(std::size_t k) {
-  const std::size_t start = segments_[k].first;
+void PiecewiseHullEstimator::resegment_from(std::size_t k, const LinkMessage& message) {
+  std::vector<LinkMessage> rest{message};
+  for (std::size_t j = k; j < segments_.size(); ++j) {
+    rest.insert(rest.end(), segments_[j].messages.begin(), segments_[j].messages.end());
+  }
+  std::sort(rest.begin(), rest.end(), sorts_before);
   segments_.erase(segments_.begin() + static_cast<std::ptrdiff_t>(k), segments_.end());
-  for (std::size_t i = start; i < messages_.size(); ++i) extend(i);
+  for (const LinkMessage& m : rest) extend(m);
+}
+
+std::vector<LinkMessage> PiecewiseHullEstimator::sorted_messages() const {
+  std::vector<LinkMessage> out;
+  for (const Segment& s : segments_) {
+    const auto& own = s.sorted_messages();
+    out.insert(out.end(), own.begin(), own.end());
+  }
+  return out;
 }
 
 std::vector<std::size_t> PiecewiseHullEstimator::segment_starts() const {
   std::vector<std::size_t> out;
-  for (const Segment& s : segments_) out.push_back(s.first);
+  std::size_t at = 0;
+  for (const Segment& s : segments_) {
+    out.push_back(at);
+    at += s.messages.size();
+  }
   return out;
 }
 
 // Segment k's first and last message on a's clock.
 TimeSpan PiecewiseHullEstimator::stretch_of(std::size_t k) const {
-  const std::size_t end = k + 1 < segments_.size() ? segments_[k + 1].first : messages_.size();
-  return {messages_[segments_[k].first].point.x, messages_[end - 1].point.x};
+  return {segments_[k].first.point.x, segments_[k].last.point.x};
 }
 
 // Segment k's bounds at the ends of `at`, over `at` and the segment's
@@ -75,17 +126,13 @@ std::optional<EndBounds> PiecewiseHullEstimator::bounds_of(std::size_t k, const 
   const ExactHullEstimator& hull = segments_[k].hull;
   const auto band = hull.band_bounds(at);
   if (!band || stability_.ppm <= 0 || hull.estimate().quality != Quality::kAccurate) return band;
-  const std::size_t end = k + 1 < segments_.size() ? segments_[k + 1].first : messages_.size();
-  const auto own = std::span(messages_).subspan(segments_[k].first, end - segments_[k].first);
   const TimeSpan stretch = stretch_of(k);
-  const LinkEstimate e = hull.estimate();
-  return tightest(*band, own, Line{e.alpha, e.beta},
-                  {std::min(at.first, stretch.first), std::max(at.last, stretch.last)});
+  return tightest(*band, segments_[k].envelope({std::min(at.first, stretch.first), std::max(at.last, stretch.last)}));
 }
 
 std::optional<TimeSpan> PiecewiseHullEstimator::message_span() const {
-  if (messages_.empty()) return std::nullopt;
-  return TimeSpan{messages_.front().point.x, messages_.back().point.x};
+  if (segments_.empty()) return std::nullopt;
+  return TimeSpan{segments_.front().first.point.x, segments_.back().last.point.x};
 }
 
 std::vector<LinkSegment> PiecewiseHullEstimator::segments(const TimeSpan& span) const {

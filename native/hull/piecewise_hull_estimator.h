@@ -21,12 +21,15 @@ namespace tracesync::hull {
 // fits together with the segment starts the next segment, and so on.
 // Each segment is an ExactHullEstimator of its own messages.
 //
-// Incrementally: a message that sorts last is offered to the open segment
-// (amortized O(1), as in the hull); one that sorts inside segment k and fits
-// it leaves every boundary where it was (adding constraints to segment k
-// cannot make the message that ended it fit again); otherwise the segments
-// from k on are recomputed from the stored messages. So the segments equal
-// the rule's whatever the arrival order. Memory: every message is kept.
+// Incrementally: a message goes to the segment k whose first message is the
+// last one not after it. If segment k's region stays non-empty with it,
+// every boundary stays where it was (adding constraints to segment k cannot
+// make the message that ended it fit again): O(1) amortized in time order,
+// O(log h) otherwise, as in the hull. If it sorts after every message of the
+// last segment, it opens the next one. Otherwise the segments from k on are
+// recomputed from their stored messages. So the segments equal the rule's
+// whatever the arrival order. Memory: every message is kept (24 bytes), in
+// its segment, in arrival order, sorted when a bound needs it.
 //
 // A bending clock squeezes a segment's feasible lines before they vanish,
 // so its exact bound would shrink just when the line fails. So a segment's
@@ -57,23 +60,37 @@ class PiecewiseHullEstimator final : public LinkEstimator {
 
   std::size_t segment_count() const { return segments_.size(); }
   // The messages in the rule's order, and where each segment starts in it.
-  const std::vector<LinkMessage>& sorted_messages() const { return messages_; }
+  std::vector<LinkMessage> sorted_messages() const;
   std::vector<std::size_t> segment_starts() const;
 
  private:
   struct Segment {
-    std::size_t first;  // index of its first message in messages_
+    LinkMessage first;  // its first and last messages in the rule's order
+    LinkMessage last;
     ExactHullEstimator hull;
+    mutable std::vector<LinkMessage> messages;  // arrival order until sorted()
+    mutable bool sorted = true;
+
+    // The envelope's largest bound over `over`, kept until a message comes.
+    struct EnvelopeCache {
+      std::size_t messages;
+      TimeSpan over;
+      model::Quad value;
+    };
+    mutable std::optional<EnvelopeCache> envelope_cache;
+
+    void keep(const LinkMessage& message);
+    const std::vector<LinkMessage>& sorted_messages() const;
+    model::Quad envelope(const TimeSpan& over) const;
   };
 
-  bool extend(std::size_t index);
-  void resegment_from(std::size_t k);
+  bool extend(const LinkMessage& message);
+  void resegment_from(std::size_t k, const LinkMessage& message);
   TimeSpan stretch_of(std::size_t k) const;
   std::vector<ClockPiece> pieces(const TimeSpan& span) const;
   std::optional<TimeSpan> message_span() const;
   std::optional<EndBounds> bounds_of(std::size_t k, const TimeSpan& at) const;
 
-  std::vector<LinkMessage> messages_;  // sorted by (x, direction, y)
   std::vector<Segment> segments_;
   ClockStability stability_;
 };

@@ -51,13 +51,13 @@ const char* name_of(Model m) {
   return "?";
 }
 
-// A clock of the model over `duration`, and its traffic: about 40,000
+// A clock of the model over `duration`, and its traffic: about 25,000
 // messages whatever the duration (the suite must stay fast).
 std::pair<SyntheticClock, SyntheticTraffic> scenario(Model model, int64_t duration, uint64_t seed) {
   SyntheticClock clock;
   SyntheticTraffic traffic;
   traffic.duration_ns = duration;
-  traffic.mean_gap_ns = static_cast<double>(duration) / 40'000;
+  traffic.mean_gap_ns = static_cast<double>(duration) / 25'000;
   traffic.seed = seed;
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<double> unit(0, 1);
