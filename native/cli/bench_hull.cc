@@ -1,4 +1,6 @@
-// `tracesync bench hull`: the incremental exact hull against the batch hull.
+// `tracesync bench hull`: the incremental exact hull against the batch hull,
+// and the piecewise estimator (the default clock model) against the exact
+// hull on the same linear inputs, timed alternately in one run.
 
 #include <algorithm>
 #include <chrono>
@@ -10,6 +12,7 @@
 #include "cli/bench_hull.h"
 #include "hull/batch_hull.h"
 #include "hull/exact_hull_estimator.h"
+#include "hull/piecewise_hull_estimator.h"
 #include "hull/synthetic_link.h"
 
 namespace tracesync::cli {
@@ -57,8 +60,24 @@ int run_bench_hull(const HullBenchOptions& options) {
     hull_points = e.counters.lower_hull + e.counters.upper_hull;
     accurate = e.counters.accurate_messages;
   };
-  const double in_order = median_seconds(options.repeat, [&] { incremental(messages); });
-  const double out_of_order = median_seconds(options.repeat, [&] { incremental(shuffled); });
+  std::size_t segments = 0;
+  auto piecewise = [&](const std::vector<hull::LinkMessage>& input) {
+    hull::PiecewiseHullEstimator estimator;
+    for (const auto& m : input) estimator.add(m);
+    segments = estimator.segment_count();
+  };
+  // Alternate the two estimators so that both see the same machine load.
+  std::vector<double> exact_times, piecewise_times, exact_shuffled_times, piecewise_shuffled_times;
+  for (int i = 0; i < options.repeat; ++i) {
+    exact_times.push_back(median_seconds(1, [&] { incremental(messages); }));
+    piecewise_times.push_back(median_seconds(1, [&] { piecewise(messages); }));
+    exact_shuffled_times.push_back(median_seconds(1, [&] { incremental(shuffled); }));
+    piecewise_shuffled_times.push_back(median_seconds(1, [&] { piecewise(shuffled); }));
+  }
+  const double in_order = median(exact_times);
+  const double out_of_order = median(exact_shuffled_times);
+  const double piecewise_in_order = median(piecewise_times);
+  const double piecewise_shuffled = median(piecewise_shuffled_times);
   std::size_t batch_points = 0;
   const double batch = median_seconds(options.repeat, [&] {
     const auto b = hull::compute_batch_hull(messages);
@@ -78,7 +97,12 @@ int run_bench_hull(const HullBenchOptions& options) {
                                 {"incremental_messages_per_s", n / in_order},
                                 {"shuffled_messages_per_s", n / out_of_order},
                                 {"batch_messages_per_s", n / batch},
-                                {"incremental_over_batch", in_order / batch}};
+                                {"incremental_over_batch", in_order / batch},
+                                {"piecewise_time_order_s", piecewise_in_order},
+                                {"piecewise_shuffled_s", piecewise_shuffled},
+                                {"piecewise_segments", segments},
+                                {"piecewise_over_incremental", piecewise_in_order / in_order},
+                                {"piecewise_over_incremental_shuffled", piecewise_shuffled / out_of_order}};
     std::cout << j.dump(2) << "\n";
   } else {
     std::cout << "hull benchmark: " << options.messages << " messages (2 clocks, 25 ppm drift, 20 us + Exp(40 us) delays), "
@@ -87,10 +111,14 @@ int run_bench_hull(const HullBenchOptions& options) {
               << "  incremental, shuffled       " << out_of_order << " s  " << n / out_of_order / 1e6 << " M msg/s\n"
               << "  batch (sort + monotone chain + tangents)  " << batch << " s  " << n / batch / 1e6 << " M msg/s\n"
               << "  incremental / batch time    " << in_order / batch << "\n"
+              << "  piecewise, arrival order    " << piecewise_in_order << " s  (" << piecewise_in_order / in_order
+              << " x incremental), " << segments << " segment(s)\n"
+              << "  piecewise, shuffled         " << piecewise_shuffled << " s  (" << piecewise_shuffled / out_of_order
+              << " x incremental)\n"
               << "  hull points kept " << hull_points << " (batch " << batch_points << "), accurate messages "
               << accurate << "\n";
   }
-  return hull_points == batch_points ? 0 : 1;
+  return hull_points == batch_points && segments == 1 ? 0 : 1;
 }
 
 }  // namespace tracesync::cli

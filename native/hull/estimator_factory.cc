@@ -1,7 +1,10 @@
 #include "hull/estimator_factory.h"
 
+#include <cmath>
+
 #include "hull/exact_hull_estimator.h"
 #include "hull/linear_regression_estimator.h"
+#include "hull/piecewise_hull_estimator.h"
 #include "hull/window_estimator.h"
 
 namespace tracesync::hull {
@@ -28,6 +31,11 @@ std::string validate(const EstimatorOptions& options) {
   if (!LinearRegressionEstimator::z_score(options.confidence)) {
     return "the confidence level must be 90, 95 or 99 (%)";
   }
+  if (!std::isfinite(options.clock_stability_ppm) || options.clock_stability_ppm < 0 ||
+      options.clock_stability_ppm > ClockStability::kMaxRateErrorPpm) {
+    return "the clock stability must be a number of ppm from 0 to " +
+           std::to_string(static_cast<int>(ClockStability::kMaxRateErrorPpm));
+  }
   return {};
 }
 
@@ -37,7 +45,9 @@ std::unique_ptr<LinkEstimator> make_estimator(const EstimatorOptions& options) {
   if (a == "window-independent") return std::make_unique<WindowEstimator>(WindowPolicy::kIndependent, options.window);
   if (a == "window-replace") return std::make_unique<WindowEstimator>(WindowPolicy::kReplace, options.window);
   if (a == "window-correlated") return std::make_unique<WindowEstimator>(WindowPolicy::kCorrelated, options.window);
-  return std::make_unique<ExactHullEstimator>();
+  const ClockStability stability{options.clock_stability_ppm};
+  if (options.clock_model == ClockModel::kPiecewise) return std::make_unique<PiecewiseHullEstimator>(stability);
+  return std::make_unique<ExactHullEstimator>(stability);
 }
 
 }  // namespace tracesync::hull

@@ -5,6 +5,7 @@
 #include <string_view>
 #include <vector>
 
+#include "hull/clock_stability.h"
 #include "hull/link_estimator.h"
 
 namespace tracesync::hull {
@@ -23,9 +24,11 @@ struct EstimatorOptions {
   model::Nanoseconds window = 3'000'000'000;  // thesis: 3 s windows
   double confidence = 0.90;                   // Clément & Dagenais used 90 %
   ClockModel clock_model = ClockModel::kPiecewise;
-  // The clock-stability assumption the bounds rest on (docs/clock-model.md);
-  // 0 assumes perfectly linear clocks between segment ends.
-  double clock_stability_ppm = 0;
+  // The clock-stability assumption the bounds rest on (docs/clock-model.md,
+  // hull/clock_stability.h): within a segment, and over a gap between two,
+  // the rate of one clock against the other stays within a band this many
+  // ppm wide. 0 takes the clocks to be linear (the exact hull's own bound).
+  double clock_stability_ppm = ClockStability::kDefaultPpm;
 };
 
 // Every name --algorithm accepts, the default first.

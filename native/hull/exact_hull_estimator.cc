@@ -1,6 +1,9 @@
 #include "hull/exact_hull_estimator.h"
 
 #include <algorithm>
+#include <tuple>
+
+#include "hull/local_envelope.h"
 
 namespace tracesync::hull {
 namespace {
@@ -16,16 +19,56 @@ bool tighter(const std::optional<ExactLine>& current, const ExactLine& candidate
 
 }  // namespace
 
-ExactHullEstimator::ExactHullEstimator() = default;
+ExactHullEstimator::ExactHullEstimator(ClockStability stability, Envelope envelope)
+    : stability_(stability), keeps_messages_(stability.ppm > 0 && envelope == Envelope::kOwn) {}
+
+ExactHullEstimator::Step ExactHullEstimator::step_for(const Point& p, bool lower) const {
+  const ConvexChain& other_hull = lower ? upper_hull_ : lower_hull_;
+  // New pairs involve p and the other direction's points only; a point on
+  // the allowed side of a line cannot move it (the common case: no query).
+  Step step{lmin_, lmax_};
+  const int forbidden = lower ? -1 : 1;  // lower points must not be below a line
+  if (!step.lmax || step.lmax->side_of(p) == forbidden) {
+    // alpha_max: min slope from an upper point left of a lower point.
+    if (const auto v = other_hull.tangent(p, lower ? Side::kLeftOf : Side::kRightOf)) {
+      const ExactLine candidate = lower ? ExactLine{*v, p} : ExactLine{p, *v};
+      if (tighter(step.lmax, candidate, -1)) {
+        step.lmax = candidate;
+        step.changed = true;
+      }
+    }
+  }
+  if (!step.lmin || step.lmin->side_of(p) == forbidden) {
+    // alpha_min: max slope from a lower point left of an upper point.
+    if (const auto v = other_hull.tangent(p, lower ? Side::kRightOf : Side::kLeftOf)) {
+      const ExactLine candidate = lower ? ExactLine{p, *v} : ExactLine{*v, p};
+      if (tighter(step.lmin, candidate, +1)) {
+        step.lmin = candidate;
+        step.changed = true;
+      }
+    }
+  }
+  if (const auto twin = other_hull.vertex_at(p.x)) {  // a lower point under an upper one
+    step.empties = lower ? p.y < twin->y : p.y > twin->y;
+  }
+  if (step.changed && step.lmin && step.lmax && model::compare(step.lmin->slope(), step.lmax->slope()) > 0) {
+    step.empties = true;
+  }
+  return step;
+}
+
+void ExactHullEstimator::count(const LinkMessage& message) {
+  ++counters_.messages;
+  ++(message.is_lower() ? counters_.lower_messages : counters_.upper_messages);
+  slope_one_.add(message);
+  if (keeps_messages_) messages_.push_back(message);
+}
 
 bool ExactHullEstimator::add(const LinkMessage& message) {
   const Point p = message.point;
   const bool lower = message.is_lower();
-  ++counters_.messages;
-  ++(lower ? counters_.lower_messages : counters_.upper_messages);
-  slope_one_.add(message);
+  count(message);
   ConvexChain& own_hull = lower ? lower_hull_ : upper_hull_;
-  const ConvexChain& other_hull = lower ? upper_hull_ : lower_hull_;
 
   if (region_empty_) {
     count_contradiction(message);
@@ -33,39 +76,8 @@ bool ExactHullEstimator::add(const LinkMessage& message) {
     return false;
   }
 
-  // New pairs involve p and the other direction's points only; a point on
-  // the allowed side of a line cannot move it (the common case: no query).
-  std::optional<ExactLine> lmax = lmax_;
-  std::optional<ExactLine> lmin = lmin_;
-  bool changed = false;
-  const int forbidden = lower ? -1 : 1;  // lower points must not be below a line
-  if (!lmax || lmax->side_of(p) == forbidden) {
-    // alpha_max: min slope from an upper point left of a lower point.
-    if (const auto v = other_hull.tangent(p, lower ? Side::kLeftOf : Side::kRightOf)) {
-      const ExactLine candidate = lower ? ExactLine{*v, p} : ExactLine{p, *v};
-      if (tighter(lmax, candidate, -1)) {
-        lmax = candidate;
-        changed = true;
-      }
-    }
-  }
-  if (!lmin || lmin->side_of(p) == forbidden) {
-    // alpha_min: max slope from a lower point left of an upper point.
-    if (const auto v = other_hull.tangent(p, lower ? Side::kRightOf : Side::kLeftOf)) {
-      const ExactLine candidate = lower ? ExactLine{p, *v} : ExactLine{*v, p};
-      if (tighter(lmin, candidate, +1)) {
-        lmin = candidate;
-        changed = true;
-      }
-    }
-  }
-  bool empties = false;
-  if (const auto twin = other_hull.vertex_at(p.x)) {  // a lower point under an upper one
-    empties = lower ? p.y < twin->y : p.y > twin->y;
-  }
-  if (changed && lmin && lmax && model::compare(lmin->slope(), lmax->slope()) > 0) empties = true;
-
-  if (empties) {
+  const Step step = step_for(p, lower);
+  if (step.empties) {
     const bool was_accurate = accurate_now();
     if (was_accurate) kept_.emplace(KeptEstimate{*lmin_, *lmax_, FeasibleRegion(lower_hull_, upper_hull_, *lmin_, *lmax_)});
     region_empty_ = true;
@@ -74,13 +86,29 @@ bool ExactHullEstimator::add(const LinkMessage& message) {
     return true;  // the quality changed
   }
 
-  if (changed) {
-    lmin_ = lmin;
-    lmax_ = lmax;
+  if (step.changed) {
+    lmin_ = step.lmin;
+    lmax_ = step.lmax;
     ++counters_.accurate_messages;
   }
   own_hull.insert(p);
-  return changed;
+  return step.changed;
+}
+
+std::optional<bool> ExactHullEstimator::add_unless_emptied(const LinkMessage& message) {
+  if (region_empty_) return std::nullopt;
+  const Point p = message.point;
+  const bool lower = message.is_lower();
+  const Step step = step_for(p, lower);
+  if (step.empties) return std::nullopt;
+  count(message);
+  if (step.changed) {
+    lmin_ = step.lmin;
+    lmax_ = step.lmax;
+    ++counters_.accurate_messages;
+  }
+  (lower ? lower_hull_ : upper_hull_).insert(p);
+  return step.changed;
 }
 
 void ExactHullEstimator::count_contradiction(const LinkMessage& message) {
@@ -131,27 +159,58 @@ LinkEstimate ExactHullEstimator::estimate() const {
   return e;
 }
 
-std::optional<Quad> ExactHullEstimator::uncertainty_of(const FeasibleRegion& region, const ExactLine& lmin,
-                                                       const ExactLine& lmax, const TimeSpan& span) {
-  Quad worst = 0;
-  for (const model::Nanoseconds x : {span.first, span.last}) {
-    const Quad estimate = (lmin.at(x) + lmax.at(x)) / 2;
-    worst = std::max({worst, region.highest_at(x) - estimate, estimate - region.lowest_at(x)});
+std::optional<TimeSpan> ExactHullEstimator::message_span() const {
+  // The leftmost and rightmost messages of each direction are hull vertices.
+  std::optional<TimeSpan> span;
+  for (const ConvexChain* chain : {&lower_hull_, &upper_hull_}) {
+    if (chain->empty()) continue;
+    const auto v = chain->vertices();
+    span = span ? TimeSpan{std::min(span->first, v.front().x), std::max(span->last, v.back().x)}
+                : TimeSpan{v.front().x, v.back().x};
   }
-  return worst;
+  return span;
+}
+
+TimeSpan ExactHullEstimator::covered(const TimeSpan& span) const {
+  const auto messages = message_span();
+  if (!messages) return span;
+  return {std::min(span.first, messages->first), std::max(span.last, messages->last)};
+}
+
+std::optional<EndBounds> ExactHullEstimator::end_bounds(const TimeSpan& span) const {
+  const auto band = band_bounds(span);
+  if (!band || !keeps_messages_ || quality() != Quality::kAccurate) return band;
+  std::vector<LinkMessage> sorted = messages_;
+  std::sort(sorted.begin(), sorted.end(), [](const LinkMessage& a, const LinkMessage& b) {
+    return std::tie(a.point.x, a.direction, a.point.y) < std::tie(b.point.x, b.direction, b.point.y);
+  });
+  const LinkEstimate e = estimate();
+  return tightest(*band, envelope_bound(sorted, Line{e.alpha, e.beta}, covered(span), rate_limit_around(e.alpha)));
+}
+
+std::optional<EndBounds> ExactHullEstimator::band_bounds(const TimeSpan& span) const {
+  const Quality q = quality();
+  if (q != Quality::kAccurate && q != Quality::kApproximate) return std::nullopt;
+  model::Nanoseconds slack = 0;
+  if (stability_.ppm > 0) {
+    const TimeSpan whole = covered(span);
+    slack = stability_.slack(whole.last - whole.first);
+  }
+  if (q == Quality::kAccurate) return relaxed_end_bounds(lower_hull_, upper_hull_, *lmin_, *lmax_, span, slack);
+  // APPROXIMATE: the kept estimate's own spread, widened by how far the
+  // messages that contradict it lie from it, and by the slack.
+  auto at = [&](model::Nanoseconds x) {
+    const Quad estimate = (kept_->lmin.at(x) + kept_->lmax.at(x)) / 2;
+    return std::max({Quad{0}, kept_->region.highest_at(x) - estimate, estimate - kept_->region.lowest_at(x)});
+  };
+  const Quad wider = kept_->worst_violation + static_cast<Quad>(slack);
+  return EndBounds{at(span.first) + wider, at(span.last) + wider};
 }
 
 std::optional<Quad> ExactHullEstimator::offset_uncertainty(const TimeSpan& span) const {
-  switch (quality()) {
-    case Quality::kAccurate:
-      return uncertainty_of(FeasibleRegion(lower_hull_, upper_hull_, *lmin_, *lmax_), *lmin_, *lmax_, span);
-    case Quality::kApproximate:
-      // The kept estimate's own spread, widened by how far the messages
-      // that contradict it lie from it.
-      return *uncertainty_of(kept_->region, kept_->lmin, kept_->lmax, span) + kept_->worst_violation;
-    default:
-      return std::nullopt;
-  }
+  const auto bounds = end_bounds(span);
+  if (!bounds) return std::nullopt;
+  return std::max(bounds->first, bounds->last);
 }
 
 HullPoints ExactHullEstimator::hull_points() const { return {lower_hull_.vertices(), upper_hull_.vertices()}; }

@@ -1,11 +1,14 @@
 #pragma once
 
 #include <optional>
+#include <vector>
 
+#include "hull/clock_stability.h"
 #include "hull/convex_chain.h"
 #include "hull/exact_line.h"
 #include "hull/feasible_region.h"
 #include "hull/link_estimator.h"
+#include "hull/relaxed_region.h"
 #include "hull/slope_one_bounds.h"
 
 namespace tracesync::hull {
@@ -13,6 +16,13 @@ namespace tracesync::hull {
 // The default estimator: the exact convex-hull bounds of a link, kept
 // incrementally (Jabbarifar's fully incremental approach, made exact and
 // order-independent).
+//
+// Its bound rests on a ClockStability assumption: with a band of 0 the
+// clocks are taken to be linear (the exact region's bound); otherwise the
+// truth may lie up to band * L / 4 off a line over the L ns of the span and
+// the messages together (relaxed_region.h), and the rate limit's envelope
+// (local_envelope.h) replaces that bound where it is tighter. The envelope
+// needs every message: they are kept when the band is not 0.
 //
 // alpha_max is the smallest slope from an upper point to a lower point on
 // its right, alpha_min the largest slope from a lower point to an upper
@@ -34,13 +44,31 @@ namespace tracesync::hull {
 // region on. The hulls themselves stay exact in both cases.
 class ExactHullEstimator final : public LinkEstimator {
  public:
-  ExactHullEstimator();
+  // Whether the estimator keeps its messages for the envelope bound (when
+  // the band is not 0); the piecewise estimator keeps them itself.
+  enum class Envelope { kOwn, kNone };
+
+  explicit ExactHullEstimator(ClockStability stability = {}, Envelope envelope = Envelope::kOwn);
 
   std::string_view algorithm() const override { return "hull"; }
   bool add(const LinkMessage& message) override;
   LinkEstimate estimate() const override;
   std::optional<model::Quad> offset_uncertainty(const TimeSpan& span) const override;
   HullPoints hull_points() const override;
+
+  // Adds the message unless it would empty a non-empty region (nor adds it
+  // to an empty one): nullopt then, and nothing changed. Otherwise what
+  // add() returns. The piecewise estimator ends a segment there.
+  std::optional<bool> add_unless_emptied(const LinkMessage& message);
+
+  // The bound at each end of `span`; nullopt when there is none (quality
+  // INCOMPLETE, FAIL or ABSENT). offset_uncertainty is the larger of the two.
+  std::optional<EndBounds> end_bounds(const TimeSpan& span) const;
+  // The same from the band alone, without the envelope.
+  std::optional<EndBounds> band_bounds(const TimeSpan& span) const;
+
+  // The span of a's clock that the messages cover, if any.
+  std::optional<TimeSpan> message_span() const;
 
   // The exact extreme lines, when they exist (and, when the region is
   // empty, as they were when it emptied).
@@ -59,12 +87,22 @@ class ExactHullEstimator final : public LinkEstimator {
     model::Quad worst_violation = 0;  // ns, largest distance of a contradiction
   };
 
+  // What one message does to the extreme lines, before it is committed.
+  struct Step {
+    std::optional<ExactLine> lmin;
+    std::optional<ExactLine> lmax;
+    bool changed = false;
+    bool empties = false;
+  };
+  Step step_for(const model::Point& p, bool lower) const;
+  void count(const LinkMessage& message);
+
   Quality quality() const;
   bool accurate_now() const { return lmin_ && lmax_ && !region_empty_; }
   LinkEstimate bisector_estimate(const ExactLine& lmin, const ExactLine& lmax) const;
   void count_contradiction(const LinkMessage& message);
-  static std::optional<model::Quad> uncertainty_of(const FeasibleRegion& region, const ExactLine& lmin,
-                                                   const ExactLine& lmax, const TimeSpan& span);
+  // span widened to the messages: the stretch the stability slack covers.
+  TimeSpan covered(const TimeSpan& span) const;
 
   ConvexChain lower_hull_{ChainKind::kLowerHull};  // of the a -> b messages
   ConvexChain upper_hull_{ChainKind::kUpperHull};  // of the b -> a messages
@@ -76,6 +114,9 @@ class ExactHullEstimator final : public LinkEstimator {
   SlopeOneBounds slope_one_;  // the estimate of INCOMPLETE and FAIL links
 
   LinkCounters counters_;
+  ClockStability stability_;
+  bool keeps_messages_ = false;
+  std::vector<LinkMessage> messages_;  // when keeps_messages_, in arrival order
 };
 
 }  // namespace tracesync::hull

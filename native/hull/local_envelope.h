@@ -1,0 +1,37 @@
+#pragma once
+
+#include <span>
+
+#include "hull/link_estimate.h"
+#include "hull/link_message.h"
+#include "hull/relaxed_region.h"
+#include "model/quad.h"
+
+namespace tracesync::hull {
+
+// A bound that assumes no line at all, only the rate limit: the truth f
+// never runs more than `rate` (ns per ns) faster or slower than the estimate
+// line. A lower point (x_i, y_i) says f(x_i) <= y_i, so f(x) - line(x) <=
+// r_i + rate * |x - x_i| with r_i = y_i - line(x_i); an upper point bounds
+// line(x) - f(x) likewise. The tightest of these cones, over the messages,
+// bounds the truth at every instant: close to the messages by about the
+// smallest nearby one-way delay, and growing with the distance to them, in
+// gaps and beyond the messages' ends.
+//
+// envelope_bound is the largest such bound over `over`; infinite when one
+// direction has no message. The lower envelope of the cones is computed
+// exactly at every message by one pass each way, and between two
+// consecutive messages its peak is where their cones meet.
+model::Quad envelope_bound(std::span<const LinkMessage> sorted_by_x, const Line& line, const TimeSpan& over,
+                           model::Quad rate);
+
+// The rate limit around a line of slope `slope`: ClockStability's
+// kMaxRateErrorPpm from 1, plus how far the slope itself is from 1.
+model::Quad rate_limit_around(model::Quad slope);
+
+// The band's bounds at a segment's ends, or the envelope's largest bound at
+// both ends when it is smaller than both: whichever holds, the smaller one
+// does, and a constant bound interpolates honestly.
+EndBounds tightest(const EndBounds& band, model::Quad envelope);
+
+}  // namespace tracesync::hull

@@ -1,0 +1,237 @@
+#include "hull/piecewise_hull_estimator.h"
+
+#include <algorithm>
+#include <span>
+#include <tuple>
+
+namespace tracesync::hull {
+namespace {
+
+using model::Quad;
+
+// The rule's order: by abscissa, then direction, then ordinate.
+bool sorts_before(const LinkMessage& a, const LinkMessage& b) {
+  return std::tie(a.point.x, a.direction, a.point.y) < std::tie(b.point.x, b.direction, b.point.y);
+}
+
+}  // namespace
+
+PiecewiseHullEstimator::PiecewiseHullEstimator(ClockStability stability) : stability_(stability) {}
+
+const std::vector<LinkMessage>& PiecewiseHullEstimator::Segment::sorted_messages() const {
+  if (!sorted) {
+    std::sort(messages.begin(), messages.end(), sorts_before);
+    sorted = true;
+  }
+  return messages;
+}
+
+void PiecewiseHullEstimator::Segment::keep(const LinkMessage& message) {
+  messages.push_back(message);
+  if (!sorted) return;
+  // Nearly in time order: move it back a few places; otherwise sort later.
+  constexpr std::size_t kNearby = 64;
+  std::size_t i = messages.size() - 1;
+  while (i > 0 && messages.size() - i <= kNearby && sorts_before(message, messages[i - 1])) {
+    messages[i] = messages[i - 1];
+    --i;
+  }
+  messages[i] = message;
+  sorted = i == 0 || !sorts_before(message, messages[i - 1]);
+}
+
+Quad PiecewiseHullEstimator::Segment::envelope(const TimeSpan& over) const {
+  if (envelope_cache && envelope_cache->messages == messages.size() && envelope_cache->over == over) {
+    return envelope_cache->value;
+  }
+  const LinkEstimate e = hull.estimate();
+  const Quad value = envelope_bound(sorted_messages(), Line{e.alpha, e.beta}, over, rate_limit_around(e.alpha));
+  envelope_cache = EnvelopeCache{messages.size(), over, value};
+  return value;
+}
+
+bool PiecewiseHullEstimator::add(const LinkMessage& message) {
+  if (segments_.empty() || !sorts_before(message, segments_.back().last)) return extend(message);
+  // The segment it falls in: the last one whose first message is not after it.
+  auto k = static_cast<std::size_t>(std::partition_point(segments_.begin(), segments_.end(),
+                                                         [&](const Segment& s) {
+                                                           return !sorts_before(message, s.first);
+                                                         }) -
+                                    segments_.begin());
+  if (k > 0) --k;
+  Segment& segment = segments_[k];
+  if (const auto changed = segment.hull.add_unless_emptied(message)) {
+    if (sorts_before(message, segment.first)) segment.first = message;
+    if (sorts_before(segment.last, message)) segment.last = message;
+    segment.keep(message);
+    return *changed;
+  }
+  resegment_from(k, message);
+  return true;
+}
+
+// The rule's step for a message that sorts after every other one.
+bool PiecewiseHullEstimator::extend(const LinkMessage& message) {
+  if (!segments_.empty()) {
+    Segment& open = segments_.back();
+    if (const auto changed = open.hull.add_unless_emptied(message)) {
+      open.last = message;
+      open.keep(message);
+      return *changed;
+    }
+  }
+  segments_.push_back({message, message, ExactHullEstimator(stability_, ExactHullEstimator::Envelope::kNone), {message}, true, std::nullopt});
+  const bool changed = segments_.back().hull.add(message);
+  return changed || segments_.size() > 1;  // as the single line does, until a second segment opens
+}
+
+void PiecewiseHullEstimator::resegment_from(std::size_t k, const LinkMessage& message) {
+  std::vector<LinkMessage> rest{message};
+  for (std::size_t j = k; j < segments_.size(); ++j) {
+    rest.insert(rest.end(), segments_[j].messages.begin(), segments_[j].messages.end());
+  }
+  std::sort(rest.begin(), rest.end(), sorts_before);
+  segments_.erase(segments_.begin() + static_cast<std::ptrdiff_t>(k), segments_.end());
+  for (const LinkMessage& m : rest) extend(m);
+}
+
+std::vector<LinkMessage> PiecewiseHullEstimator::sorted_messages() const {
+  std::vector<LinkMessage> out;
+  for (const Segment& s : segments_) {
+    const auto& own = s.sorted_messages();
+    out.insert(out.end(), own.begin(), own.end());
+  }
+  return out;
+}
+
+std::vector<std::size_t> PiecewiseHullEstimator::segment_starts() const {
+  std::vector<std::size_t> out;
+  std::size_t at = 0;
+  for (const Segment& s : segments_) {
+    out.push_back(at);
+    at += s.messages.size();
+  }
+  return out;
+}
+
+// Segment k's first and last message on a's clock.
+TimeSpan PiecewiseHullEstimator::stretch_of(std::size_t k) const {
+  return {segments_[k].first.point.x, segments_[k].last.point.x};
+}
+
+// Segment k's bounds at the ends of `at`, over `at` and the segment's
+// messages together: exactly what ExactHullEstimator::end_bounds gives for
+// the same messages.
+std::optional<EndBounds> PiecewiseHullEstimator::bounds_of(std::size_t k, const TimeSpan& at) const {
+  const ExactHullEstimator& hull = segments_[k].hull;
+  const auto band = hull.band_bounds(at);
+  if (!band || stability_.ppm <= 0 || hull.estimate().quality != Quality::kAccurate) return band;
+  const TimeSpan stretch = stretch_of(k);
+  return tightest(*band, segments_[k].envelope({std::min(at.first, stretch.first), std::max(at.last, stretch.last)}));
+}
+
+std::optional<TimeSpan> PiecewiseHullEstimator::message_span() const {
+  if (segments_.empty()) return std::nullopt;
+  return TimeSpan{segments_.front().first.point.x, segments_.back().last.point.x};
+}
+
+std::vector<LinkSegment> PiecewiseHullEstimator::segments(const TimeSpan& span) const {
+  std::vector<LinkSegment> out;
+  for (std::size_t k = 0; k < segments_.size(); ++k) {
+    TimeSpan stretch = stretch_of(k);
+    if (k == 0) stretch.first = std::min(stretch.first, span.first);
+    if (k + 1 == segments_.size()) stretch.last = std::max(stretch.last, span.last);
+    const ExactHullEstimator& hull = segments_[k].hull;
+    LinkSegment segment{stretch, hull.estimate(), hull.hull_points(), std::nullopt, std::nullopt};
+    if (const auto bounds = bounds_of(k, stretch)) {
+      segment.uncertainty_first = bounds->first;
+      segment.uncertainty_last = bounds->last;
+    }
+    out.push_back(std::move(segment));
+  }
+  return out;
+}
+
+// The segments that have a bound, the first and last stretched to `span`.
+std::vector<ClockPiece> PiecewiseHullEstimator::pieces(const TimeSpan& span) const {
+  std::vector<std::size_t> bounded;
+  for (std::size_t k = 0; k < segments_.size(); ++k) {
+    const Quality q = segments_[k].hull.estimate().quality;
+    if (q == Quality::kAccurate) bounded.push_back(k);
+  }
+  std::vector<ClockPiece> out;
+  for (std::size_t i = 0; i < bounded.size(); ++i) {
+    const std::size_t k = bounded[i];
+    TimeSpan stretch = stretch_of(k);
+    if (i == 0) stretch.first = std::min(stretch.first, span.first);
+    if (i + 1 == bounded.size()) stretch.last = std::max(stretch.last, span.last);
+    const LinkEstimate e = segments_[k].hull.estimate();
+    out.push_back({stretch, Line{e.alpha, e.beta}, *bounds_of(k, stretch)});
+  }
+  return out;
+}
+
+std::optional<ClockMap> PiecewiseHullEstimator::clock_map(const TimeSpan& span) const {
+  return join_pieces(pieces(span), stability_, span);
+}
+
+LinkEstimate PiecewiseHullEstimator::estimate() const {
+  if (segments_.empty()) return ExactHullEstimator(stability_).estimate();
+  if (segments_.size() == 1) return segments_.front().hull.estimate();
+  LinkEstimate e;
+  bool all_accurate = true;
+  for (const Segment& s : segments_) {
+    const LinkEstimate part = s.hull.estimate();
+    all_accurate = all_accurate && part.quality == Quality::kAccurate;
+    if (part.accuracy) e.accuracy = e.accuracy ? std::max(*e.accuracy, *part.accuracy) : *part.accuracy;
+    e.counters.messages += part.counters.messages;
+    e.counters.lower_messages += part.counters.lower_messages;
+    e.counters.upper_messages += part.counters.upper_messages;
+    e.counters.accurate_messages += part.counters.accurate_messages;
+    e.counters.lower_hull += part.counters.lower_hull;
+    e.counters.upper_hull += part.counters.upper_hull;
+  }
+  const TimeSpan span = *message_span();
+  const auto map = clock_map(span);
+  if (!map) {
+    e.quality = Quality::kFail;
+    return e;
+  }
+  e.quality = all_accurate ? Quality::kAccurate : Quality::kApproximate;
+  const Knot& first = map->front();
+  const Knot& last = map->back();
+  if (last.x > first.x) e.alpha = (last.y - first.y) / static_cast<Quad>(last.x - first.x);
+  e.beta = first.y - e.alpha * static_cast<Quad>(first.x);
+  return e;
+}
+
+std::optional<Quad> PiecewiseHullEstimator::offset_uncertainty(const TimeSpan& span) const {
+  if (segments_.empty()) return std::nullopt;
+  if (segments_.size() == 1) {
+    const auto bounds = bounds_of(0, span);
+    if (!bounds) return std::nullopt;
+    return std::max(bounds->first, bounds->last);
+  }
+  const auto map = clock_map(span);
+  if (!map) return std::nullopt;
+  const LinkEstimate e = estimate();
+  if (e.quality == Quality::kFail) return std::nullopt;
+  Quad worst = 0;
+  for (const Knot& k : *map) {
+    worst = std::max(worst, model::abs(e.alpha * static_cast<Quad>(k.x) + e.beta - k.y) + k.bound);
+  }
+  return worst;
+}
+
+HullPoints PiecewiseHullEstimator::hull_points() const {
+  if (segments_.size() == 1) return segments_.front().hull.hull_points();
+  HullPoints out;
+  for (const Segment& s : segments_) {
+    HullPoints part = s.hull.hull_points();
+    out.lower.insert(out.lower.end(), part.lower.begin(), part.lower.end());
+    out.upper.insert(out.upper.end(), part.upper.begin(), part.upper.end());
+  }
+  return out;
+}
+
+}  // namespace tracesync::hull

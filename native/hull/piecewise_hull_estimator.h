@@ -1,0 +1,98 @@
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <vector>
+
+#include "hull/clock_stability.h"
+#include "hull/exact_hull_estimator.h"
+#include "hull/link_estimator.h"
+#include "hull/local_envelope.h"
+#include "hull/piecewise_clock_map.h"
+
+namespace tracesync::hull {
+
+// The piecewise clock model (DESIGN.md, "Clock model"; docs/clock-model.md).
+//
+// Segmentation rule, a function of the set of messages alone: sort them by
+// (x, direction, y); the first segment starts at the first message and takes
+// the following ones as long as one line still fits all of its messages (its
+// exact feasible region stays non-empty); the first message that no line
+// fits together with the segment starts the next segment, and so on.
+// Each segment is an ExactHullEstimator of its own messages.
+//
+// Incrementally: a message goes to the segment k whose first message is the
+// last one not after it. If segment k's region stays non-empty with it,
+// every boundary stays where it was (adding constraints to segment k cannot
+// make the message that ended it fit again): O(1) amortized in time order,
+// O(log h) otherwise, as in the hull. If it sorts after every message of the
+// last segment, it opens the next one. Otherwise the segments from k on are
+// recomputed from their stored messages. So the segments equal the rule's
+// whatever the arrival order. Memory: every message is kept (24 bytes), in
+// its segment, in arrival order, sorted when a bound needs it.
+//
+// A bending clock squeezes a segment's feasible lines before they vanish,
+// so its exact bound would shrink just when the line fails. So a segment's
+// bound is the smaller of two that hold under the stated assumption
+// (clock_stability.h): the band's (the exact region relaxed by the band's
+// slack over the segment's length, relaxed_region.h) and the rate limit's
+// envelope of the segment's messages (local_envelope.h), exactly as
+// ExactHullEstimator bounds a whole link.
+//
+// With one segment every answer is that segment's ExactHullEstimator's, bit
+// for bit. With several, estimate() is the single line through the clock
+// map's ends over the messages' span: quality ACCURATE when every segment is,
+// APPROXIMATE when some segment has no bound but the map exists, FAIL when
+// no segment has a bound; accuracy the worst segment's; offset_uncertainty
+// that line's honest distance from the truth: the largest, over the map's
+// knots, of the line's distance to the knot plus the knot's bound.
+class PiecewiseHullEstimator final : public LinkEstimator {
+ public:
+  explicit PiecewiseHullEstimator(ClockStability stability = {ClockStability::kDefaultPpm});
+
+  std::string_view algorithm() const override { return "hull"; }
+  bool add(const LinkMessage& message) override;
+  LinkEstimate estimate() const override;
+  std::optional<model::Quad> offset_uncertainty(const TimeSpan& span) const override;
+  HullPoints hull_points() const override;
+  std::vector<LinkSegment> segments(const TimeSpan& span) const override;
+  std::optional<ClockMap> clock_map(const TimeSpan& span) const override;
+
+  std::size_t segment_count() const { return segments_.size(); }
+  // The messages in the rule's order, and where each segment starts in it.
+  std::vector<LinkMessage> sorted_messages() const;
+  std::vector<std::size_t> segment_starts() const;
+
+ private:
+  struct Segment {
+    LinkMessage first;  // its first and last messages in the rule's order
+    LinkMessage last;
+    ExactHullEstimator hull;
+    mutable std::vector<LinkMessage> messages;  // arrival order until sorted()
+    mutable bool sorted = true;
+
+    // The envelope's largest bound over `over`, kept until a message comes.
+    struct EnvelopeCache {
+      std::size_t messages;
+      TimeSpan over;
+      model::Quad value;
+    };
+    mutable std::optional<EnvelopeCache> envelope_cache;
+
+    void keep(const LinkMessage& message);
+    const std::vector<LinkMessage>& sorted_messages() const;
+    model::Quad envelope(const TimeSpan& over) const;
+  };
+
+  bool extend(const LinkMessage& message);
+  void resegment_from(std::size_t k, const LinkMessage& message);
+  TimeSpan stretch_of(std::size_t k) const;
+  std::vector<ClockPiece> pieces(const TimeSpan& span) const;
+  std::optional<TimeSpan> message_span() const;
+  std::optional<EndBounds> bounds_of(std::size_t k, const TimeSpan& at) const;
+
+  std::vector<Segment> segments_;
+  ClockStability stability_;
+};
+
+}  // namespace tracesync::hull

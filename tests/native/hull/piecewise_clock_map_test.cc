@@ -1,0 +1,106 @@
+// The clock map: continuous, strictly increasing, covering exactly the span
+// asked for, with knots on the segments' lines, and bridges that keep the
+// bounds honest where neighbouring lines jump.
+
+#include <gtest/gtest.h>
+
+#include "hull/piecewise_clock_map.h"
+#include "hull/piecewise_hull_estimator.h"
+#include "hull/synthetic_clock.h"
+
+namespace tracesync::hull {
+namespace {
+
+using model::Quad;
+
+void expect_strictly_increasing(const ClockMap& map) {
+  for (std::size_t i = 1; i < map.size(); ++i) {
+    EXPECT_LT(map[i - 1].x, map[i].x) << i;
+    EXPECT_LT(map[i - 1].y, map[i].y) << i;
+  }
+}
+
+TEST(PiecewiseClockMap, KnotsLieOnTheSegmentsLinesAndCoverTheSpan) {
+  SyntheticClock clock;
+  clock.steps = {{20'000'000'000, 30.0}};  // a big step: two segments at least
+  SyntheticTraffic traffic;
+  traffic.duration_ns = 60'000'000'000;
+  traffic.mean_gap_ns = 2'000'000;
+  PiecewiseHullEstimator estimator;
+  for (const auto& m : generate_traffic(clock, traffic)) estimator.add(m);
+  ASSERT_GE(estimator.segment_count(), 2u);
+
+  const TimeSpan span{clock.start_ns - 1'000'000, clock.start_ns + traffic.duration_ns + 1'000'000};
+  const auto map = estimator.clock_map(span);
+  ASSERT_TRUE(map);
+  EXPECT_EQ(map->front().x, span.first);
+  EXPECT_EQ(map->back().x, span.last);
+  expect_strictly_increasing(*map);
+  const auto segments = estimator.segments(span);
+  ASSERT_EQ(segments.size(), estimator.segment_count());
+  EXPECT_EQ(segments.front().span.first, span.first);
+  EXPECT_EQ(segments.back().span.last, span.last);
+  // Every segment's two ends are knots, on its own line, with at least its bound.
+  for (const LinkSegment& s : segments) {
+    for (const auto& [x, bound] : {std::pair{s.span.first, *s.uncertainty_first}, std::pair{s.span.last, *s.uncertainty_last}}) {
+      const auto knot = std::find_if(map->begin(), map->end(), [&](const Knot& k) { return k.x == x; });
+      ASSERT_NE(knot, map->end()) << x;
+      EXPECT_TRUE(knot->y == s.estimate.alpha * static_cast<Quad>(x) + s.estimate.beta);
+      EXPECT_GE(knot->bound, bound);
+    }
+  }
+  // A span inside the messages is cut by interpolation.
+  const TimeSpan inner{clock.start_ns + 10'000'000'000, clock.start_ns + 50'000'000'000};
+  const auto cut = estimator.clock_map(inner);
+  ASSERT_TRUE(cut);
+  EXPECT_EQ(cut->front().x, inner.first);
+  EXPECT_EQ(cut->back().x, inner.last);
+  expect_strictly_increasing(*cut);
+}
+
+TEST(PiecewiseClockMap, JumpingLinesAreBridgedUpwardsWithTheMoveInTheBound) {
+  // The second line starts 50 ns below where the first ends, 10 ns later.
+  const std::vector<ClockPiece> pieces = {
+      {{0, 1000}, Line{1, 0}, {5, 7}},
+      {{1010, 2000}, Line{1, -60}, {4, 4}},
+  };
+  const auto map = join_pieces(pieces, ClockStability{0}, {0, 2000});
+  ASSERT_TRUE(map);
+  ASSERT_EQ(map->size(), 4u);
+  expect_strictly_increasing(*map);
+  // The bridge's ends carry the larger bound; the lower one moved up to 1 ns
+  // per ns above its predecessor, its bound grown by the move.
+  EXPECT_TRUE((*map)[1].y == 1000 && (*map)[1].bound == 7);
+  EXPECT_TRUE((*map)[2].y == 1010);
+  EXPECT_TRUE((*map)[2].bound == 7 + (1010 - 950));
+  EXPECT_TRUE((*map)[3].y == 1940 && (*map)[3].bound == 4);
+}
+
+TEST(PiecewiseClockMap, KnotsAtOneAbscissaMergeIntoOneCoveringBoth) {
+  const std::vector<ClockPiece> pieces = {
+      {{0, 100}, Line{1, 0}, {1, 2}},
+      {{100, 200}, Line{1, 10}, {3, 3}},
+  };
+  const auto map = join_pieces(pieces, ClockStability{0}, {0, 200});
+  ASSERT_TRUE(map);
+  ASSERT_EQ(map->size(), 3u);
+  // [100 - 3, 100 + 3] and [110 - 3, 110 + 3] merge into [97, 113].
+  EXPECT_TRUE((*map)[1].x == 100 && (*map)[1].y == 105 && (*map)[1].bound == 8);
+}
+
+TEST(PiecewiseClockMap, AGapBetweenSegmentsWidensTheBridgeWithItsLength) {
+  const std::vector<ClockPiece> pieces = {
+      {{0, 1'000'000}, Line{1, 0}, {5, 5}},
+      {{3'000'000, 4'000'000}, Line{1, 0}, {5, 5}},
+  };
+  const auto band = join_pieces(pieces, ClockStability{100}, {0, 4'000'000});
+  ASSERT_TRUE(band);
+  // 100 ppm * 2 ms / 4 = 50 ns (the rate limit would allow 1000 ns).
+  EXPECT_TRUE((*band)[1].bound == 55 && (*band)[2].bound == 55);
+  const auto rate = join_pieces(pieces, ClockStability{5000}, {0, 4'000'000});
+  // 1000 ppm * 2 ms / 2 = 1000 ns, smaller than 5000 ppm * 2 ms / 4.
+  EXPECT_NEAR(model::to_double((*rate)[1].bound), 1005, 1e-9);
+}
+
+}  // namespace
+}  // namespace tracesync::hull
