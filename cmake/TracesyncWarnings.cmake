@@ -5,6 +5,11 @@ function(tracesync_set_warnings target)
     # and -Wpedantic flags every use of them.
     -Wall -Wextra -Wshadow -Wconversion -Wno-sign-conversion
     -Wnon-virtual-dtor -Wold-style-cast -Woverloaded-virtual)
+  if(CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
+    # model/orientation.h ORs overflow flags with '|' on purpose: all four
+    # subtractions happen, without a branch between them.
+    target_compile_options(${target} PRIVATE -Wno-bitwise-instead-of-logical)
+  endif()
   if(TRACESYNC_WERROR)
     target_compile_options(${target} PRIVATE -Werror)
   endif()

@@ -2,12 +2,15 @@
 # tracesync set-up for a fresh Debian 12 machine.
 #
 #   scripts/setup.sh          install what is missing, build, and synchronize the bundled fixtures
-#   scripts/setup.sh --test   the same, then run every test (what CI runs)
+#   scripts/setup.sh --test   the same, then run every test (what CI runs): the
+#                             suites, then the native suites again built with
+#                             ASan and UBSan, and each fuzzer for FUZZ_SECONDS
 #   scripts/setup.sh --cli    only the command line tool and its library: no Java, no
 #                             plugin, no X (with --test: only their tests)
 #
-# Environment: BUILD_DIR (default build), JOBS (default: number of cores),
-# CI=true turns compiler warnings into errors.
+# Environment: BUILD_DIR (default build), SANITIZE_BUILD_DIR (default
+# build-sanitize), JOBS (default: number of cores), FUZZ_SECONDS (default 60,
+# per fuzzer), CI=true turns compiler warnings into errors.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -17,7 +20,7 @@ for arg in "$@"; do
   case "$arg" in
     --test) run_tests=true ;;
     --cli) cli_only=true ;;
-    -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
     *) echo "setup.sh: unknown argument '$arg' (try --help)" >&2; exit 2 ;;
   esac
 done
@@ -43,6 +46,9 @@ java_packages=(
   xvfb xauth
 )
 $cli_only || packages+=("${java_packages[@]}")
+# The sanitized build and the fuzzers (--test): clang, its sanitizer and
+# libFuzzer runtimes, llvm-symbolizer for readable reports.
+$run_tests && packages+=(clang libclang-rt-14-dev llvm)
 missing=()
 for p in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
@@ -86,4 +92,20 @@ echo "== tracesync sync --matches fixtures/matches/chain_three_hosts.txt"
 if $run_tests; then
   echo "== ctest"
   ctest --test-dir "$build_dir" --output-on-failure -j "$jobs" --label-exclude benchmark
+
+  # --- 5. The native suites under ASan + UBSan, then the fuzzers ------------
+  # A build of its own with clang (libFuzzer), without Java; any sanitizer
+  # report fails its test (docs/testing.md). It uses CMake's default generator
+  # (Unix Makefiles), so the standard CMake flow is built and tested too.
+  san_dir=${SANITIZE_BUILD_DIR:-build-sanitize}
+  echo "== ASan + UBSan build ($san_dir, Unix Makefiles)"
+  cmake -S . -B "$san_dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTRACESYNC_WERROR="$werror" \
+    -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
+    -DTRACESYNC_SANITIZE=address,undefined -DTRACESYNC_BUILD_FUZZERS=ON \
+    -DTRACESYNC_BUILD_JAVA=OFF -DTRACESYNC_BUILD_BENCHMARKS=OFF
+  cmake --build "$san_dir" -j "$jobs"
+  echo "== ctest under ASan + UBSan"
+  ctest --test-dir "$san_dir" --output-on-failure -j "$jobs" --label-exclude benchmark
+  echo "== fuzzers, ${FUZZ_SECONDS:-60}s each"
+  tests/fuzz/run_fuzzers.sh "$san_dir" "${FUZZ_SECONDS:-60}"
 fi

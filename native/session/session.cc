@@ -100,7 +100,9 @@ void Session::add_message(DomainIndex sender, model::Nanoseconds send, DomainInd
 const Link::Computed& Session::refresh(Link& link) {
   const hull::TimeSpan span = report_span(domains_[link.a]);
   if (link.computed && link.computed->version == link.version && link.computed->span == span) return *link.computed;
-  Link::Computed& c = link.computed.emplace();
+  // (Computed{}: clang 14 cannot default-construct a nested class with
+  // member initializers through optional::emplace().)
+  Link::Computed& c = link.computed.emplace(Link::Computed{});
   c.version = link.version;
   c.span = span;
   c.estimate = link.estimator->estimate();
@@ -221,8 +223,9 @@ v1::Snapshot Session::snapshot() {
     v1::Island* island = s.add_islands();
     island->set_id(id);
     island->set_reference(domains_[reference].id);
+    const network::Vertex vertex = reference;  // clang 14 lambdas cannot capture structured bindings
     island->set_forced(std::any_of(options_.forced_references.begin(), options_.forced_references.end(),
-                                   [&](const std::string& name) { return names_domain(name, reference); }));
+                                   [&](const std::string& name) { return names_domain(name, vertex); }));
     for (const std::string& id_text : by_reference[reference]) island->add_domains(id_text);
   }
 

@@ -1,0 +1,33 @@
+# Sanitized and fuzzing builds. Each goes into a build directory of its own
+# (scripts/setup.sh --test uses build-sanitize), never the release build.
+#
+#   -DTRACESYNC_SANITIZE=address,undefined   every target built and linked with
+#       these sanitizers; any report stops the program with a non-zero exit
+#       (-fno-sanitize-recover), and the tests see TRACESYNC_SANITIZED.
+#   -DTRACESYNC_BUILD_FUZZERS=ON   the libFuzzer targets of tests/fuzz (clang
+#       only: libFuzzer ships with clang, not gcc). The libraries are built
+#       with coverage instrumentation for them.
+set(TRACESYNC_SANITIZE "" CACHE STRING "Sanitizers for every target, e.g. address,undefined (use a build directory of its own)")
+option(TRACESYNC_BUILD_FUZZERS "Build the libFuzzer targets (clang only)" OFF)
+
+if(TRACESYNC_SANITIZE)
+  add_compile_options(-fsanitize=${TRACESYNC_SANITIZE} -fno-sanitize-recover=all -fno-omit-frame-pointer)
+  add_link_options(-fsanitize=${TRACESYNC_SANITIZE})
+endif()
+
+if(TRACESYNC_BUILD_FUZZERS)
+  if(NOT CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
+    message(FATAL_ERROR "TRACESYNC_BUILD_FUZZERS=ON needs clang (libFuzzer): configure with "
+      "CC=clang CXX=clang++ in a build directory of its own (apt-get install clang libclang-rt-14-dev)")
+  endif()
+  # Coverage feedback for the fuzzers from every library they call into.
+  add_compile_options(-fsanitize=fuzzer-no-link)
+endif()
+
+# What the sanitizers are told at run time (tests, fuzzers, the reading
+# processes they start): stop at the first report, leaks of babeltrace2 and
+# glib on error paths suppressed (tests/sanitizers/lsan.supp).
+set(TRACESYNC_SANITIZER_ENVIRONMENT
+  "ASAN_OPTIONS=halt_on_error=1:abort_on_error=0:detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1:check_initialization_order=1"
+  "LSAN_OPTIONS=suppressions=${PROJECT_SOURCE_DIR}/tests/sanitizers/lsan.supp:print_suppressions=0"
+  "UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1")
