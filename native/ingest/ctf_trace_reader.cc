@@ -7,7 +7,7 @@
 #include <mutex>
 #include <system_error>
 
-#include "ingest/bt_error.h"
+#include "bt/error.h"
 #include "ingest/trace_being_read.h"
 #include "ingest/traces_being_opened.h"
 #include "ingest/trace_discovery.h"
@@ -46,9 +46,9 @@ std::mutex& lifecycle_mutex() {
 }
 
 struct SharedClasses {
-  PluginRef ctf_plugin;
+  bt::PluginRef ctf_plugin;
   const bt_component_class_source* ctf_fs = nullptr;
-  SinkClassRef sink;
+  bt::SinkClassRef sink;
   std::string problem;  // why they are missing
 };
 
@@ -59,7 +59,7 @@ const SharedClasses& shared_classes() {
     const bt_plugin* plugin = nullptr;
     const auto found = bt_plugin_find("ctf", BT_TRUE, BT_TRUE, BT_TRUE, BT_TRUE, BT_FALSE, &plugin);
     if (found != BT_PLUGIN_FIND_STATUS_OK || plugin == nullptr) {
-      classes.problem = take_bt_error("babeltrace2's `ctf` plugin is not installed (package babeltrace2)");
+      classes.problem = bt::take_bt_error("babeltrace2's `ctf` plugin is not installed (package babeltrace2)");
       return;
     }
     classes.ctf_plugin.reset(plugin);
@@ -70,14 +70,14 @@ const SharedClasses& shared_classes() {
     }
     bt_component_class_sink* sink = bt_component_class_sink_create("tracesync-reader", &SinkMethods::consume);
     if (sink == nullptr) {
-      classes.problem = take_bt_error("cannot create a babeltrace2 sink component class");
+      classes.problem = bt::take_bt_error("cannot create a babeltrace2 sink component class");
       return;
     }
     classes.sink.reset(sink);
     if (bt_component_class_sink_set_initialize_method(sink, &SinkMethods::initialize) != BT_COMPONENT_CLASS_SET_METHOD_STATUS_OK ||
         bt_component_class_sink_set_graph_is_configured_method(sink, &SinkMethods::graph_is_configured) !=
             BT_COMPONENT_CLASS_SET_METHOD_STATUS_OK) {
-      classes.problem = take_bt_error("cannot set up the babeltrace2 sink component class");
+      classes.problem = bt::take_bt_error("cannot set up the babeltrace2 sink component class");
       classes.sink.reset();
     }
   });
@@ -85,8 +85,8 @@ const SharedClasses& shared_classes() {
 }
 
 // {inputs: [path]}, the parameters of src.ctf.fs and of its queries.
-ValueRef ctf_fs_parameters(const std::string& path) {
-  ValueRef params(bt_value_map_create());
+bt::ValueRef ctf_fs_parameters(const std::string& path) {
+  bt::ValueRef params(bt_value_map_create());
   if (!params) return params;
   bt_value* inputs = nullptr;
   if (bt_value_map_insert_empty_array_entry(params.get(), "inputs", &inputs) != BT_VALUE_MAP_INSERT_ENTRY_STATUS_OK ||
@@ -236,7 +236,7 @@ CtfTraceReader::State CtfTraceReader::read_some(std::size_t rounds) {
       sink_.trace_closed(index_);
       return state_;
     }
-    std::string problem = take_bt_error("unknown error");
+    std::string problem = bt::take_bt_error("unknown error");
     if (!own_problem_.empty()) problem = own_problem_;
     fail("reading stopped after " + std::to_string(info_.events) + " events: " + problem);
     return state_;
@@ -292,11 +292,11 @@ bool CtfTraceReader::precheck() {
 // lifecycle lock held (the query references the shared source class).
 // Returns a problem only when out of memory.
 std::string CtfTraceReader::query_ranges() {
-  const ValueRef params = ctf_fs_parameters(source_.path);
-  QueryExecutorRef executor(bt_query_executor_create(
+  const bt::ValueRef params = ctf_fs_parameters(source_.path);
+  bt::QueryExecutorRef executor(bt_query_executor_create(
       bt_component_class_source_as_component_class_const(shared_classes().ctf_fs), "babeltrace.trace-infos",
       params.get()));
-  if (!params || !executor) return take_bt_error("out of memory");
+  if (!params || !executor) return bt::take_bt_error("out of memory");
   bt_query_executor_set_logging_level(executor.get(), BT_LOGGING_LEVEL_NONE);
   const bt_value* result = nullptr;
   if (bt_query_executor_query(executor.get(), &result) != BT_QUERY_EXECUTOR_QUERY_STATUS_OK) {
@@ -305,7 +305,7 @@ std::string CtfTraceReader::query_ranges() {
     bt_current_thread_clear_error();
     return {};
   }
-  const ConstValueRef owned(result);
+  const bt::ConstValueRef owned(result);
   if (bt_value_get_type(result) != BT_VALUE_TYPE_ARRAY) return {};
   for (uint64_t t = 0; t < bt_value_array_get_length(result); ++t) {
     const bt_value* trace = bt_value_array_borrow_element_by_index_const(result, t);
@@ -333,12 +333,12 @@ std::string CtfTraceReader::query_ranges() {
 std::string CtfTraceReader::build_graph() {
   const SharedClasses& classes = shared_classes();
   graph_.reset(bt_graph_create(0));
-  const ValueRef params = ctf_fs_parameters(source_.path);
-  if (!graph_ || !params) return take_bt_error("out of memory");
+  const bt::ValueRef params = ctf_fs_parameters(source_.path);
+  if (!graph_ || !params) return bt::take_bt_error("out of memory");
   const bt_component_source* source = nullptr;
   if (bt_graph_add_source_component(graph_.get(), classes.ctf_fs, "source", params.get(), BT_LOGGING_LEVEL_NONE,
                                     &source) != BT_GRAPH_ADD_COMPONENT_STATUS_OK) {
-    return "cannot be opened: " + opening_problem(take_bt_error("unknown error"), source_.path);
+    return "cannot be opened: " + opening_problem(bt::take_bt_error("unknown error"), source_.path);
   }
   const uint64_t ports = bt_component_source_get_output_port_count(source);
   for (uint64_t i = 0; i < ports; ++i) {
@@ -349,13 +349,13 @@ std::string CtfTraceReader::build_graph() {
   if (bt_graph_add_sink_component_with_initialize_method_data(graph_.get(), classes.sink.get(), "tracesync", nullptr,
                                                               this, BT_LOGGING_LEVEL_NONE,
                                                               &sink) != BT_GRAPH_ADD_COMPONENT_STATUS_OK) {
-    return take_bt_error("cannot create the reading sink");
+    return bt::take_bt_error("cannot create the reading sink");
   }
   for (uint64_t i = 0; i < ports; ++i) {
     if (bt_graph_connect_ports(graph_.get(), bt_component_source_borrow_output_port_by_index_const(source, i),
                                bt_component_sink_borrow_input_port_by_index_const(sink, i),
                                nullptr) != BT_GRAPH_CONNECT_PORTS_STATUS_OK) {
-      return take_bt_error("cannot connect a stream");
+      return bt::take_bt_error("cannot connect a stream");
     }
   }
   return {};

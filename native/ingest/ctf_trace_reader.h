@@ -10,7 +10,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "ingest/bt_ref.h"
+#include "bt/ref.h"
 #include "ingest/event_sink.h"
 #include "ingest/network_event_decoder.h"
 #include "ingest/trace_info.h"
@@ -75,7 +75,7 @@ class CtfTraceReader final : public TraceReader {
 
  private:
   struct StreamCursor {
-    MessageIteratorRef iterator;
+    bt::MessageIteratorRef iterator;
     std::string port_name;
     bool ended = false;
     bool has_clock = false;          // its stream class has a default clock class
@@ -145,7 +145,7 @@ class CtfTraceReader final : public TraceReader {
   std::string own_problem_;  // found by our own sink (set before it reports an error)
   bool announced_ = false;   // trace_opened sent
 
-  GraphRef graph_;
+  bt::GraphRef graph_;
   std::vector<std::string> port_names_;
   std::vector<StreamCursor> cursors_;
   std::unordered_map<std::string, std::pair<model::Nanoseconds, model::Nanoseconds>> ranges_;

@@ -4,7 +4,7 @@
 #include <exception>
 #include <optional>
 
-#include "simulate/bt_error.h"
+#include "bt/error.h"
 #include "simulate/host_timeline.h"
 #include "simulate/lttng_kernel_schema.h"
 #include "simulate/lttng_payloads.h"
@@ -72,7 +72,7 @@ class HostSource {
     set_env(trace, "trace_creation_datetime", creation_datetime(experiment_.start_ns));
 
     for (uint32_t cpu = 0; cpu < options_.cpus_per_host; ++cpu) {
-      StreamRef stream(bt_stream_create(schema_->stream_class(), trace));
+      bt::StreamRef stream(bt_stream_create(schema_->stream_class(), trace));
       if (!stream) throw SimulationError("babeltrace2 could not create a stream");
       const std::string name = "channel0_" + std::to_string(cpu);
       if (bt_stream_set_name(stream.get(), name.c_str()) != 0) throw SimulationError("babeltrace2 refused " + name);
@@ -100,8 +100,8 @@ class HostSource {
   enum class Phase { kBeginStreams, kEvents, kCloseStreams, kDone };
 
   struct Stream {
-    StreamRef stream;
-    PacketRef packet;  // the open packet, if any
+    bt::StreamRef stream;
+    bt::PacketRef packet;  // the open packet, if any
     uint64_t packet_events = 0;
     bool had_packet = false;
   };
@@ -223,7 +223,7 @@ class HostSource {
   HostTimeline timeline_;
   LttngPayloads payloads_;
   std::optional<LttngKernelSchema> schema_;
-  TraceRef trace_;
+  bt::TraceRef trace_;
   std::vector<Stream> streams_;
 
   Phase phase_ = Phase::kBeginStreams;
@@ -298,7 +298,7 @@ CtfTraceWriter::CtfTraceWriter() {
   const bt_plugin* plugin = nullptr;
   const bt_plugin_find_status found = bt_plugin_find("ctf", BT_TRUE, BT_FALSE, BT_TRUE, BT_TRUE, BT_FALSE, &plugin);
   if (found != BT_PLUGIN_FIND_STATUS_OK) {
-    const std::string causes = take_babeltrace_error();
+    const std::string causes = bt::take_bt_error_causes();
     throw SimulationError("babeltrace2's ctf plugin was not found (is babeltrace2 installed?)" +
                           (causes.empty() ? "" : ": " + causes));
   }
@@ -320,14 +320,14 @@ HostTraceResult CtfTraceWriter::write_host(const Experiment& experiment, const s
   HostSource source(experiment, transmissions, options, host, progress);
   const std::string where = "writing the trace of " + experiment.hosts[host].name + " to " + directory;
   auto fail = [&](const std::string& what) {
-    std::string causes = take_babeltrace_error();
+    std::string causes = bt::take_bt_error_causes();
     std::string message = where + ": " + what;
     if (!source.error.empty()) message += ": " + source.error;
     if (!causes.empty()) message += " (babeltrace2: " + causes + ")";
     return SimulationError(message);
   };
   {
-    GraphRef graph(bt_graph_create(0));
+    bt::GraphRef graph(bt_graph_create(0));
     if (!graph) throw fail("cannot create a babeltrace2 graph");
     const bt_component_source* source_component = nullptr;
     if (bt_graph_add_source_component_with_initialize_method_data(graph.get(), source_class_.get(), "simulation",
@@ -335,7 +335,7 @@ HostTraceResult CtfTraceWriter::write_host(const Experiment& experiment, const s
                                                                   &source_component) != BT_GRAPH_ADD_COMPONENT_STATUS_OK) {
       throw fail("cannot add the simulation source");
     }
-    ValueRef params(bt_value_map_create());
+    bt::ValueRef params(bt_value_map_create());
     if (!params || bt_value_map_insert_string_entry(params.get(), "path", directory.c_str()) != 0 ||
         bt_value_map_insert_bool_entry(params.get(), "assume-single-trace", BT_TRUE) != 0 ||
         bt_value_map_insert_bool_entry(params.get(), "quiet", BT_TRUE) != 0) {

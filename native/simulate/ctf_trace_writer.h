@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "simulate/bt_ref.h"
+#include "bt/ref.h"
 #include "simulate/experiment.h"
 #include "simulate/simulation_options.h"
 #include "simulate/traffic.h"
@@ -42,10 +42,10 @@ class CtfTraceWriter {
                              const EventProgress& progress);
 
  private:
-  PluginRef ctf_plugin_;
+  bt::PluginRef ctf_plugin_;
   const bt_component_class_sink* sink_class_ = nullptr;
-  IteratorClassRef iterator_class_;
-  SourceClassRef source_class_;
+  bt::IteratorClassRef iterator_class_;
+  bt::SourceClassRef source_class_;
 };
 
 }  // namespace tracesync::simulate

@@ -28,8 +28,8 @@ class FieldClasses {
  public:
   explicit FieldClasses(bt_trace_class* trace_class) : tc_(trace_class) {}
 
-  FieldClassRef unsigned_int(uint64_t bits, bool hex = false) const {
-    FieldClassRef fc(created(bt_field_class_integer_unsigned_create(tc_), "an integer field class"));
+  bt::FieldClassRef unsigned_int(uint64_t bits, bool hex = false) const {
+    bt::FieldClassRef fc(created(bt_field_class_integer_unsigned_create(tc_), "an integer field class"));
     bt_field_class_integer_set_field_value_range(fc.get(), bits);
     if (hex) {
       bt_field_class_integer_set_preferred_display_base(fc.get(),
@@ -38,21 +38,21 @@ class FieldClasses {
     return fc;
   }
 
-  FieldClassRef signed_int(uint64_t bits) const {
-    FieldClassRef fc(created(bt_field_class_integer_signed_create(tc_), "an integer field class"));
+  bt::FieldClassRef signed_int(uint64_t bits) const {
+    bt::FieldClassRef fc(created(bt_field_class_integer_signed_create(tc_), "an integer field class"));
     bt_field_class_integer_set_field_value_range(fc.get(), bits);
     return fc;
   }
 
-  FieldClassRef string() const { return FieldClassRef(created(bt_field_class_string_create(tc_), "a string class")); }
+  bt::FieldClassRef string() const { return bt::FieldClassRef(created(bt_field_class_string_create(tc_), "a string class")); }
 
-  FieldClassRef array(const FieldClassRef& element, uint64_t length) const {
-    return FieldClassRef(
+  bt::FieldClassRef array(const bt::FieldClassRef& element, uint64_t length) const {
+    return bt::FieldClassRef(
         created(bt_field_class_array_static_create(tc_, element.get(), length), "an array field class"));
   }
 
-  FieldClassRef structure() const {
-    return FieldClassRef(created(bt_field_class_structure_create(tc_), "a structure field class"));
+  bt::FieldClassRef structure() const {
+    return bt::FieldClassRef(created(bt_field_class_structure_create(tc_), "a structure field class"));
   }
 
   // An 8-bit unsigned enumeration; a label may map several ranges.
@@ -60,11 +60,11 @@ class FieldClasses {
     const char* label;
     std::vector<std::pair<uint64_t, uint64_t>> ranges;
   };
-  FieldClassRef enumeration(const std::vector<Mapping>& mappings) const {
-    FieldClassRef fc(created(bt_field_class_enumeration_unsigned_create(tc_), "an enumeration field class"));
+  bt::FieldClassRef enumeration(const std::vector<Mapping>& mappings) const {
+    bt::FieldClassRef fc(created(bt_field_class_enumeration_unsigned_create(tc_), "an enumeration field class"));
     bt_field_class_integer_set_field_value_range(fc.get(), 8);
     for (const Mapping& m : mappings) {
-      const RangeSetRef ranges = range_set(m.ranges);
+      const bt::RangeSetRef ranges = range_set(m.ranges);
       check(bt_field_class_enumeration_unsigned_add_mapping(fc.get(), m.label, ranges.get()),
             std::string("the enumeration label ") + m.label);
     }
@@ -76,12 +76,12 @@ class FieldClasses {
   struct Option {
     const char* name;
     uint64_t value;
-    FieldClassRef content;
+    bt::FieldClassRef content;
   };
-  FieldClassRef variant(const FieldClassRef& tag, std::vector<Option> options) const {
-    FieldClassRef fc(created(bt_field_class_variant_create(tc_, tag.get()), "a variant field class"));
+  bt::FieldClassRef variant(const bt::FieldClassRef& tag, std::vector<Option> options) const {
+    bt::FieldClassRef fc(created(bt_field_class_variant_create(tc_, tag.get()), "a variant field class"));
     for (Option& option : options) {
-      const RangeSetRef ranges = range_set({{option.value, option.value}});
+      const bt::RangeSetRef ranges = range_set({{option.value, option.value}});
       check(bt_field_class_variant_with_selector_field_integer_unsigned_append_option(
                 fc.get(), option.name, option.content.get(), ranges.get()),
             std::string("the variant option ") + option.name);
@@ -89,15 +89,15 @@ class FieldClasses {
     return fc;
   }
 
-  static RangeSetRef range_set(const std::vector<std::pair<uint64_t, uint64_t>>& ranges) {
-    RangeSetRef set(created(bt_integer_range_set_unsigned_create(), "an integer range set"));
+  static bt::RangeSetRef range_set(const std::vector<std::pair<uint64_t, uint64_t>>& ranges) {
+    bt::RangeSetRef set(created(bt_integer_range_set_unsigned_create(), "an integer range set"));
     for (const auto& [low, high] : ranges) {
       check(bt_integer_range_set_unsigned_add_range(set.get(), low, high), "an integer range");
     }
     return set;
   }
 
-  static void member(const FieldClassRef& structure, const char* name, const FieldClassRef& member) {
+  static void member(const bt::FieldClassRef& structure, const char* name, const bt::FieldClassRef& member) {
     check(bt_field_class_structure_append_member(structure.get(), name, member.get()),
           std::string("the structure member ") + name);
   }
@@ -109,25 +109,25 @@ class FieldClasses {
 // The header-type enumerations. As in LTTng's metadata the labels carry a
 // leading underscore ("_ipv4") while the variant options do not ("ipv4");
 // sink.ctf.fs pairs them by range and writes both as "_ipv4", as LTTng does.
-FieldClassRef network_header_type(const FieldClasses& f) {
+bt::FieldClassRef network_header_type(const FieldClasses& f) {
   return f.enumeration({{"_unknown", {{kNetworkHeaderUnknown, kNetworkHeaderUnknown}}},
                         {"_ipv4", {{kNetworkHeaderIpv4, kNetworkHeaderIpv4}}},
                         {"_ipv6", {{kNetworkHeaderIpv6, kNetworkHeaderIpv6}}}});
 }
 
-FieldClassRef transport_header_type(const FieldClasses& f) {
+bt::FieldClassRef transport_header_type(const FieldClasses& f) {
   return f.enumeration({{"_unknown", {{kTransportHeaderUnknown, kTransportHeaderUnknown}}},
                         {"_tcp", {{kTransportHeaderTcp, kTransportHeaderTcp}}}});
 }
 
 // The IP protocol number as an enumeration (proto_transport_header_type).
-FieldClassRef ip_protocol(const FieldClasses& f) {
+bt::FieldClassRef ip_protocol(const FieldClasses& f) {
   return f.enumeration({{"_unknown", {{0, kIpProtocolTcp - 1}, {kIpProtocolTcp + 1, 255}}},
                         {"_tcp", {{kIpProtocolTcp, kIpProtocolTcp}}}});
 }
 
-FieldClassRef tcp_header(const FieldClasses& f) {
-  FieldClassRef s = f.structure();
+bt::FieldClassRef tcp_header(const FieldClasses& f) {
+  bt::FieldClassRef s = f.structure();
   f.member(s, "source_port", f.unsigned_int(16));
   f.member(s, "dest_port", f.unsigned_int(16));
   f.member(s, "seq", f.unsigned_int(32));
@@ -142,8 +142,8 @@ FieldClassRef tcp_header(const FieldClasses& f) {
 }
 
 // transport_header_type + transport_header, the tail of both IP headers.
-void append_transport_header(const FieldClasses& f, const FieldClassRef& ip_header) {
-  FieldClassRef tag = transport_header_type(f);
+void append_transport_header(const FieldClasses& f, const bt::FieldClassRef& ip_header) {
+  bt::FieldClassRef tag = transport_header_type(f);
   f.member(ip_header, "transport_header_type", tag);
   std::vector<FieldClasses::Option> options;
   options.push_back({"unknown", kTransportHeaderUnknown, f.structure()});
@@ -151,8 +151,8 @@ void append_transport_header(const FieldClasses& f, const FieldClassRef& ip_head
   f.member(ip_header, "transport_header", f.variant(tag, std::move(options)));
 }
 
-FieldClassRef ipv4_header(const FieldClasses& f) {
-  FieldClassRef s = f.structure();
+bt::FieldClassRef ipv4_header(const FieldClasses& f) {
+  bt::FieldClassRef s = f.structure();
   f.member(s, "version", f.unsigned_int(4));
   f.member(s, "ihl", f.unsigned_int(4));
   f.member(s, "tos", f.unsigned_int(8));
@@ -168,8 +168,8 @@ FieldClassRef ipv4_header(const FieldClasses& f) {
   return s;
 }
 
-FieldClassRef ipv6_header(const FieldClasses& f) {
-  FieldClassRef s = f.structure();
+bt::FieldClassRef ipv6_header(const FieldClasses& f) {
+  bt::FieldClassRef s = f.structure();
   f.member(s, "version", f.unsigned_int(4));
   f.member(s, "prio", f.unsigned_int(4));
   f.member(s, "flow_lbl", f.array(f.unsigned_int(8, true), 3));
@@ -183,12 +183,12 @@ FieldClassRef ipv6_header(const FieldClasses& f) {
 }
 
 // net_dev_template: net_dev_queue and net_if_receive_skb.
-FieldClassRef net_dev_payload(const FieldClasses& f) {
-  FieldClassRef s = f.structure();
+bt::FieldClassRef net_dev_payload(const FieldClasses& f) {
+  bt::FieldClassRef s = f.structure();
   f.member(s, "skbaddr", f.unsigned_int(64, true));
   f.member(s, "len", f.unsigned_int(32));
   f.member(s, "name", f.string());
-  FieldClassRef tag = network_header_type(f);
+  bt::FieldClassRef tag = network_header_type(f);
   f.member(s, "network_header_type", tag);
   std::vector<FieldClasses::Option> options;
   options.push_back({"unknown", kNetworkHeaderUnknown, f.structure()});
@@ -200,8 +200,8 @@ FieldClassRef net_dev_payload(const FieldClasses& f) {
 
 // Task names are `char comm[16]` arrays in LTTng's metadata, which readers
 // decode as strings; babeltrace2 writes them as strings.
-FieldClassRef sched_switch_payload(const FieldClasses& f) {
-  FieldClassRef s = f.structure();
+bt::FieldClassRef sched_switch_payload(const FieldClasses& f) {
+  bt::FieldClassRef s = f.structure();
   f.member(s, "prev_comm", f.string());
   f.member(s, "prev_tid", f.signed_int(32));
   f.member(s, "prev_prio", f.signed_int(32));
@@ -212,8 +212,8 @@ FieldClassRef sched_switch_payload(const FieldClasses& f) {
   return s;
 }
 
-FieldClassRef sched_wakeup_payload(const FieldClasses& f) {
-  FieldClassRef s = f.structure();
+bt::FieldClassRef sched_wakeup_payload(const FieldClasses& f) {
+  bt::FieldClassRef s = f.structure();
   f.member(s, "comm", f.string());
   f.member(s, "tid", f.signed_int(32));
   f.member(s, "prio", f.signed_int(32));
@@ -221,22 +221,22 @@ FieldClassRef sched_wakeup_payload(const FieldClasses& f) {
   return s;
 }
 
-FieldClassRef irq_entry_payload(const FieldClasses& f) {
-  FieldClassRef s = f.structure();
+bt::FieldClassRef irq_entry_payload(const FieldClasses& f) {
+  bt::FieldClassRef s = f.structure();
   f.member(s, "irq", f.signed_int(32));
   f.member(s, "name", f.string());
   return s;
 }
 
-FieldClassRef irq_exit_payload(const FieldClasses& f) {
-  FieldClassRef s = f.structure();
+bt::FieldClassRef irq_exit_payload(const FieldClasses& f) {
+  bt::FieldClassRef s = f.structure();
   f.member(s, "irq", f.signed_int(32));
   f.member(s, "ret", f.signed_int(32));
   return s;
 }
 
-FieldClassRef softirq_payload(const FieldClasses& f) {
-  FieldClassRef s = f.structure();
+bt::FieldClassRef softirq_payload(const FieldClasses& f) {
+  bt::FieldClassRef s = f.structure();
   f.member(s, "vec", f.unsigned_int(32));
   return s;
 }
@@ -261,7 +261,7 @@ LttngKernelSchema::LttngKernelSchema(bt_self_component* component, const Simulat
   check(bt_stream_class_set_default_clock_class(sc, clock), "the stream class clock");
   bt_stream_class_set_supports_packets(sc, BT_TRUE, BT_TRUE, BT_TRUE);
   bt_stream_class_set_supports_discarded_events(sc, BT_TRUE, BT_TRUE);
-  FieldClassRef packet_context = f.structure();
+  bt::FieldClassRef packet_context = f.structure();
   f.member(packet_context, "cpu_id", f.unsigned_int(32));
   check(bt_stream_class_set_packet_context_field_class(sc, packet_context.get()), "the packet context");
 
@@ -278,8 +278,8 @@ LttngKernelSchema::LttngKernelSchema(bt_self_component* component, const Simulat
   add_event_class(EventKind::kSoftirqExit, "softirq_exit", softirq_payload(f));
 }
 
-void LttngKernelSchema::add_event_class(EventKind kind, const char* name, FieldClassRef payload) {
-  EventClassRef event_class(created(bt_event_class_create(stream_class_.get()), "an event class"));
+void LttngKernelSchema::add_event_class(EventKind kind, const char* name, bt::FieldClassRef payload) {
+  bt::EventClassRef event_class(created(bt_event_class_create(stream_class_.get()), "an event class"));
   check(bt_event_class_set_name(event_class.get(), name), std::string("the event class name ") + name);
   check(bt_event_class_set_payload_field_class(event_class.get(), payload.get()),
         std::string("the payload of ") + name);

@@ -3,7 +3,7 @@
 #include <array>
 #include <cstdint>
 
-#include "simulate/bt_ref.h"
+#include "bt/ref.h"
 #include "simulate/experiment.h"
 #include "simulate/kernel_event.h"
 
@@ -69,12 +69,12 @@ class LttngKernelSchema {
   static constexpr uint64_t kCpuIdMember = 0;
 
  private:
-  void add_event_class(EventKind kind, const char* name, FieldClassRef payload);
+  void add_event_class(EventKind kind, const char* name, bt::FieldClassRef payload);
 
-  TraceClassRef trace_class_;
-  ClockClassRef clock_class_;
-  StreamClassRef stream_class_;
-  std::array<EventClassRef, kEventKindCount> event_classes_;
+  bt::TraceClassRef trace_class_;
+  bt::ClockClassRef clock_class_;
+  bt::StreamClassRef stream_class_;
+  std::array<bt::EventClassRef, kEventKindCount> event_classes_;
 };
 
 }  // namespace tracesync::simulate

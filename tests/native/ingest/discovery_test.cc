@@ -6,7 +6,7 @@
 #include <fstream>
 
 #include "ctf_test_writer.h"
-#include "ingest/bt_error.h"
+#include "bt/error.h"
 #include "ingest/domain_overrides.h"
 #include "ingest/trace_discovery.h"
 #include "ingest/trace_info.h"
@@ -158,12 +158,12 @@ TEST(DomainChoice, OverrideThenClockUuidThenHostnameThenPath) {
 }
 
 TEST(BabeltraceErrors, MessagesLoseAddressesAndLineBreaks) {
-  EXPECT_EQ(tidy_bt_message("No event class with ID of event class ID to use in stream class: msg-it-addr=0x5633df724040, "
+  EXPECT_EQ(bt::tidy_bt_message("No event class with ID of event class ID to use in stream class: msg-it-addr=0x5633df724040, "
                             "stream-class-id=0,\n  event-class-id=4294967295, trace-class-addr=0x5633df707960"),
             "No event class with ID of event class ID to use in stream class: stream-class-id=0, "
             "event-class-id=4294967295");
-  EXPECT_EQ(tidy_bt_message("  Failed to index CTF stream file '/t/channel0_0'\n"), "Failed to index CTF stream file '/t/channel0_0'");
-  EXPECT_EQ(take_bt_error("nothing went wrong"), "nothing went wrong");
+  EXPECT_EQ(bt::tidy_bt_message("  Failed to index CTF stream file '/t/channel0_0'\n"), "Failed to index CTF stream file '/t/channel0_0'");
+  EXPECT_EQ(bt::take_bt_error("nothing went wrong"), "nothing went wrong");
 }
 
 }  // namespace

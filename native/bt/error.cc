@@ -1,12 +1,12 @@
-#include "ingest/bt_error.h"
+#include "bt/error.h"
 
 #include <babeltrace2/babeltrace.h>
 
 #include <cctype>
 
-#include "ingest/bt_ref.h"
+#include "bt/ref.h"
 
-namespace tracesync::ingest {
+namespace tracesync::bt {
 
 namespace {
 
@@ -54,4 +54,19 @@ std::string take_bt_error(std::string_view fallback) {
   return std::string(fallback);
 }
 
-}  // namespace tracesync::ingest
+std::string take_bt_error_causes() {
+  const ErrorRef error(bt_current_thread_take_error());
+  if (!error) return {};
+  std::string text;
+  const uint64_t count = bt_error_get_cause_count(error.get());
+  for (uint64_t i = 0; i < count; ++i) {
+    const bt_error_cause* cause = bt_error_borrow_cause_by_index(error.get(), i);
+    if (!text.empty()) text += "; ";
+    text += bt_error_cause_get_module_name(cause);
+    text += ": ";
+    text += bt_error_cause_get_message(cause);
+  }
+  return text;
+}
+
+}  // namespace tracesync::bt
