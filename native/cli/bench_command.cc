@@ -7,6 +7,7 @@
 #include <iostream>
 #include <memory>
 
+#include "cli/bench_accuracy.h"
 #include "cli/bench_hull.h"
 #include "cli/bench_ingest.h"
 #include "cli/bench_network.h"
@@ -23,13 +24,16 @@ constexpr std::string_view kCommand = "bench";
 namespace po = boost::program_options;
 
 void print_help(const po::options_description& options) {
-  std::cout << "usage: tracesync bench hull|network|ingest [options] [TRACE_DIR...]\n\n"
+  std::cout << "usage: tracesync bench hull|network|ingest|accuracy [options] [TRACE_DIR...]\n\n"
                "  hull     the exact incremental hull on synthetic two-clock traffic, in arrival order and\n"
                "           shuffled, against the batch hull on the same messages\n"
                "  network  the thesis' workload (10,000 to 60,000 vertices, a million operations each) on\n"
                "           the incremental network, and the Boost.Graph baseline within a time budget\n"
                "  ingest   'tracesync sync' on TRACE_DIR... against babeltrace2 reading the same traces into\n"
-               "           a sink that drops everything, per --jobs value\n\n"
+               "           a sink that drops everything, per --jobs value\n"
+               "  accuracy worst true error and largest bound of 'tracesync sync' (--clock-model piecewise,\n"
+               "           --clock-model linear, --algorithm linreg) on simulated clocks, per clock model and\n"
+               "           duration, checked against the truth as 'tracesync check-truth' does\n\n"
             << options;
 }
 
@@ -71,6 +75,9 @@ int run_bench(const std::vector<std::string>& arguments) {
   std::string format = "text";
   std::string sizes;
   std::string jobs = "1,0";
+  AccuracyBenchOptions accuracy;
+  std::string models;
+  std::string durations;
   int repeat = 0;
   std::vector<std::string> positional_args;
   po::options_description options("options");
@@ -88,6 +95,10 @@ int run_bench(const std::vector<std::string>& arguments) {
       ("jobs", po::value(&jobs)->value_name("N,..."), "ingest: job counts to measure, 0 = one per core (default 1,0)")
       ("in-process", po::bool_switch(&ingest.in_process),
        "ingest: measure 'tracesync sync --in-process' rather than sync reading each trace in a process of its own")
+      ("models", po::value(&models)->value_name("M,..."), "accuracy: clock models (default linear,steps,slews,wander,combined)")
+      ("durations", po::value(&durations)->value_name("S,..."), "accuracy: durations in seconds (default 60,600,3600,21600,86400)")
+      ("link-messages", po::value(&accuracy.messages_per_link)->value_name("N"), "accuracy: about N segments per link; the rate is lowered to fit (default 200000)")
+      ("max-rate", po::value(&accuracy.max_rate)->value_name("R"), "accuracy: at most R segments per second per link (default 200)")
       ("no-pin", "run single-threaded measurements (hull, network, ingest with 1 job) wherever the scheduler puts them, instead of on one CPU");
   po::variables_map vm;
   if (const std::string problem = parse_arguments(arguments, options, &positional_args, vm); !problem.empty()) {
@@ -100,7 +111,7 @@ int run_bench(const std::vector<std::string>& arguments) {
   if (format != "text" && format != "json") return usage_error(kCommand, "--format must be text or json");
   const bool json = format == "json";
   if (vm.count("repeat") && repeat < 1) return usage_error(kCommand, "--repeat must be at least 1");
-  if (positional_args.empty()) return usage_error(kCommand, "say what to measure: hull, network or ingest");
+  if (positional_args.empty()) return usage_error(kCommand, "say what to measure: hull, network, ingest or accuracy");
   const std::string what = positional_args.front();
   const std::vector<std::string> rest(positional_args.begin() + 1, positional_args.end());
   if (what != "ingest" && !rest.empty()) return usage_error(kCommand, "unexpected argument '" + rest.front() + "'");
@@ -134,7 +145,32 @@ int run_bench(const std::vector<std::string>& arguments) {
     ingest.pin_single_job = !no_pin;
     return run_bench_ingest(ingest);
   }
-  return usage_error(kCommand, "unknown benchmark '" + what + "' (hull, network or ingest)");
+  if (what == "accuracy") {
+    if (!models.empty()) {
+      accuracy.models.clear();
+      for (std::size_t begin = 0; begin <= models.size();) {
+        const std::size_t end = std::min(models.find(',', begin), models.size());
+        const auto model = simulate::parse_clock_model(models.substr(begin, end - begin));
+        if (!model) return usage_error(kCommand, "--models takes linear, steps, slews, wander, combined, comma-separated");
+        accuracy.models.push_back(*model);
+        begin = end + 1;
+      }
+    }
+    if (!durations.empty()) {
+      std::vector<double> seconds;
+      if (!parse_list(durations, seconds)) return usage_error(kCommand, "--durations takes S,S,... in seconds");
+      for (const double d : seconds) {
+        if (!(d >= 1 && d <= 30 * 86'400.0)) return usage_error(kCommand, "--durations: each between 1 s and 30 days");
+      }
+      accuracy.durations_s = seconds;
+    }
+    if (accuracy.messages_per_link < 10) return usage_error(kCommand, "--link-messages must be at least 10");
+    if (!(accuracy.max_rate > 0 && accuracy.max_rate <= 1e6)) return usage_error(kCommand, "--max-rate must be in (0, 1e6]");
+    accuracy.seed = hull.seed;
+    accuracy.json = json;
+    return run_bench_accuracy(accuracy);
+  }
+  return usage_error(kCommand, "unknown benchmark '" + what + "' (hull, network, ingest or accuracy)");
 }
 
 }  // namespace tracesync::cli

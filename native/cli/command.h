@@ -18,5 +18,6 @@ struct Command {
 int run_sync(const std::vector<std::string>& arguments);
 int run_simulate(const std::vector<std::string>& arguments);
 int run_bench(const std::vector<std::string>& arguments);
+int run_check_truth(const std::vector<std::string>& arguments);
 
 }  // namespace tracesync::cli

@@ -8,6 +8,7 @@ enum ExitCode : int {
   kInternalError = 1,   // a bug or an environment failure (out of memory, write error)
   kBadInput = 2,        // bad usage, unreadable or malformed input; partial results still printed
   kTraceSkipped = 3,    // at least one trace could not be read; the rest was synchronized
+  kTruthViolated = 4,   // check-truth: the truth lies outside a reported bound
   kInterrupted = 130,   // SIGINT: what was computed so far is printed
 };
 

@@ -13,17 +13,19 @@
 namespace tracesync::cli {
 namespace {
 
-constexpr std::array<Command, 3> kCommands = {{
+constexpr std::array<Command, 4> kCommands = {{
     {"sync", "synchronize traces or a match stream and report transforms and link qualities", run_sync},
     {"simulate", "write a synthetic experiment as CTF traces, with its ground truth", run_simulate},
-    {"bench", "measure the estimator, the network or the trace reader", run_bench},
+    {"bench", "measure the estimator, the network, the trace reader or the accuracy", run_bench},
+    {"check-truth", "check a sync report's bounds against a simulation's truth", run_check_truth},
 }};
 
 void print_usage(std::ostream& out) {
   out << "usage: tracesync <command> [options]\n\ncommands:\n";
-  for (const Command& c : kCommands) out << "  " << c.name << std::string(10 - c.name.size(), ' ') << c.summary << "\n";
+  for (const Command& c : kCommands) out << "  " << c.name << std::string(13 - c.name.size(), ' ') << c.summary << "\n";
   out << "\n'tracesync <command> --help' describes a command's options.\n"
-         "exit codes: 0 success, 1 internal error, 2 bad usage or input, 3 a trace was skipped, 130 interrupted\n";
+         "exit codes: 0 success, 1 internal error, 2 bad usage or input, 3 a trace was skipped,\n"
+         "            4 check-truth found the truth outside a bound, 130 interrupted\n";
 }
 
 int dispatch(int argc, char** argv) {

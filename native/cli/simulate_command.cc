@@ -24,6 +24,9 @@ struct SimulateArguments {
   std::string start;
   std::vector<std::string> clocks;
   std::vector<std::string> link_delays;
+  std::vector<std::string> gaps;
+  std::string clock_model = "linear";
+  bool no_traces = false;
   double drift_change_at = -1;
   bool quiet = false;
 };
@@ -36,6 +39,8 @@ po::options_description simulate_options(SimulateArguments& a) {
       ("output,o", po::value(&o.output_dir)->value_name("DIR"), "write OUTPUT/<host>/kernel/ traces and OUTPUT/truth.json (required)")
       ("overwrite", po::bool_switch(&o.overwrite), "replace a previous simulation's files in DIR")
       ("write-matches", po::bool_switch(&o.write_matches), "also write DIR/matches.txt, readable by 'tracesync sync --matches'")
+      ("truth-messages", po::bool_switch(&o.truth_messages), "list every TCP segment in truth.json (large: about 110 bytes each)")
+      ("no-traces", po::bool_switch(&a.no_traces), "write no CTF traces, only truth.json (and matches.txt); fast for long runs")
       ("hosts,n", po::value(&o.hosts)->value_name("N"), "number of hosts (default 4)")
       ("topology,t", po::value(&a.topology)->value_name("T"), "pairs, chain (default), star, random or fat-tree")
       ("random-degree", po::value(&o.random_degree)->value_name("D"), "random topology: mean links per host (default 3)")
@@ -56,7 +61,16 @@ po::options_description simulate_options(SimulateArguments& a) {
       ("drift-max", po::value(&o.drift_max_ppm)->value_name("PPM"), "drifts uniform in [-PPM, PPM] (default 50)")
       ("drift-change-at", po::value(&a.drift_change_at)->value_name("SECONDS"), "every host but 0 changes drift then")
       ("drift-change-max", po::value(&o.drift_change_max_ppm)->value_name("PPM"), "by a change uniform in [-PPM, PPM] (default 5)")
-      ("clock", po::value(&a.clocks)->value_name("H:OFFSET_NS:DRIFT_PPM[:AT_S:DRIFT_PPM]")->composing(), "an explicit clock for host H; repeatable");
+      ("clock", po::value(&a.clocks)->value_name("H:OFFSET_NS:DRIFT_PPM[:AT_S:DRIFT_PPM]")->composing(), "an explicit clock for host H; repeatable")
+      ("clock-model", po::value(&a.clock_model)->value_name("M"), "how rates change over time: linear (default), steps, slews, wander or combined; added to every clock but the truth")
+      ("step-interval", po::value(&o.step_interval_s)->value_name("SECONDS"), "steps: mean time between rate steps, each 0.5 to 1.5 times it (default 300)")
+      ("step-size", po::value(&o.step_size_ppm)->value_name("PPM"), "steps: a step changes the rate by at most PPM (default 1)")
+      ("slew-interval", po::value(&o.slew_interval_s)->value_name("SECONDS"), "slews: mean time between slews, each 0.5 to 1.5 times it (default 900)")
+      ("slew-length", po::value(&o.slew_length_s)->value_name("SECONDS"), "slews: how long a slew lasts (default 5)")
+      ("slew-rate", po::value(&o.slew_rate_ppm)->value_name("PPM"), "slews: the clock runs PPM faster or slower while slewing (default 20)")
+      ("wander-amplitude", po::value(&o.wander_ppm)->value_name("PPM"), "wander: the rate swings PPM either way (default 0.3)")
+      ("wander-period", po::value(&o.wander_period_s)->value_name("SECONDS"), "wander: over this period, a sinusoid (default 3600)")
+      ("wander-step", po::value(&o.wander_step_s)->value_name("SECONDS"), "wander: the rate is held constant this long (default 10)");
   po::options_description delays("delays: min + Exp(mean) one way, times the asymmetry the other way");
   delays.add_options()
       ("min-delay", po::value(&o.min_delay_us)->value_name("US"), "minimum one-way delay (default 40)")
@@ -69,7 +83,8 @@ po::options_description simulate_options(SimulateArguments& a) {
       ("load-delay", po::value(&o.load_extra_delay_mean_us)->value_name("US"), "mean extra delay while loaded (default 2000)")
       ("loss", po::value(&o.loss_rate)->value_name("P"), "probability a transmission never arrives (default 0.01)")
       ("retransmit", po::value(&o.retransmission_rate)->value_name("P"), "probability a delivered segment is resent (default 0.005)")
-      ("rto", po::value(&o.retransmission_timeout_ms)->value_name("MS"), "when a segment is resent (default 200)");
+      ("rto", po::value(&o.retransmission_timeout_ms)->value_name("MS"), "when a segment is resent (default 200)")
+      ("gap", po::value(&a.gaps)->value_name("AT_S:LENGTH_S")->composing(), "no exchange starts on any link for LENGTH_S seconds from AT_S; repeatable");
   po::options_description all;
   all.add(what).add(clocks).add(delays);
   return all;
@@ -109,6 +124,17 @@ int run_simulate(const std::vector<std::string>& arguments) {
     }
   }
   if (vm.count("drift-change-at")) o.drift_change_at_s = a.drift_change_at;
+  const auto clock_model = simulate::parse_clock_model(a.clock_model);
+  if (!clock_model) {
+    return usage_error(kCommand, "--clock-model must be linear, steps, slews, wander or combined, not '" + a.clock_model + "'");
+  }
+  o.clock_model = *clock_model;
+  o.write_traces = !a.no_traces;
+  for (const std::string& text : a.gaps) {
+    simulate::TrafficGap gap;
+    if (std::string problem = simulate::parse_gap(text, gap); !problem.empty()) return usage_error(kCommand, problem);
+    o.gaps.push_back(gap);
+  }
   for (const std::string& text : a.clocks) {
     simulate::HostClockSpec spec;
     if (std::string problem = simulate::parse_host_clock(text, spec); !problem.empty()) return usage_error(kCommand, problem);
@@ -132,7 +158,9 @@ int run_simulate(const std::vector<std::string>& arguments) {
       std::cout << "wrote " << summary.hosts.size() << " traces, " << summary.events << " events, " << summary.links
                 << " links, " << summary.transmissions << " TCP segments (" << summary.lost << " lost, "
                 << summary.retransmissions << " retransmitted) to " << o.output_dir << "\n";
-      for (const auto& h : summary.hosts) std::cout << "  " << h.trace_path << "  (" << h.events << " events)\n";
+      for (const auto& h : summary.hosts) {
+        if (!h.trace_path.empty()) std::cout << "  " << h.trace_path << "  (" << h.events << " events)\n";
+      }
       std::cout << "truth: " << summary.truth_path << "\n";
       if (!summary.matches_path.empty()) std::cout << "matches: " << summary.matches_path << "\n";
     }

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <numeric>
 
+#include "simulate/clock_model.h"
 #include "simulate/random.h"
 #include "simulate/simulation_error.h"
 
@@ -33,21 +34,37 @@ Uuid random_uuid(Random& random) {
   return uuid;
 }
 
-HostClock draw_clock(const SimulationOptions& o, uint32_t host) {
-  for (const auto& spec : o.host_clocks) {
-    if (spec.host != host) continue;
-    std::optional<Nanoseconds> change_at;
-    if (spec.drift_change_at_s) change_at = o.start_ns + seconds_to_ns(*spec.drift_change_at_s);
-    return HostClock(o.start_ns, spec.offset_ns, spec.drift_ppm, change_at, spec.drift_after_change_ppm);
+// A host's clock: its own offset and drift (explicit with --clock, the truth
+// for host 0, else drawn), with an optional single drift change, plus the
+// clock model's rate changes for every host that is not the truth.
+HostClock draw_clock(const SimulationOptions& o, uint32_t host, Nanoseconds end_ns) {
+  int64_t offset = 0;
+  std::vector<HostClock::RatePiece> base;
+  bool truth = false;
+  const auto spec = std::find_if(o.host_clocks.begin(), o.host_clocks.end(),
+                                 [&](const HostClockSpec& s) { return s.host == host; });
+  if (spec != o.host_clocks.end()) {
+    offset = spec->offset_ns;
+    base.push_back({o.start_ns, spec->drift_ppm});
+    if (spec->drift_change_at_s) {
+      base.push_back({o.start_ns + seconds_to_ns(*spec->drift_change_at_s), spec->drift_after_change_ppm});
+    }
+  } else if (host == 0) {
+    truth = true;
+    base.push_back({o.start_ns, 0});
+  } else {
+    Random random = Random::stream(o.seed, "clock", host);
+    offset = static_cast<int64_t>(std::llround(
+        random.uniform(-static_cast<double>(o.clock_offset_max_ns), static_cast<double>(o.clock_offset_max_ns))));
+    const double drift = random.uniform(-o.drift_max_ppm, o.drift_max_ppm);
+    const double change = random.uniform(-o.drift_change_max_ppm, o.drift_change_max_ppm);
+    base.push_back({o.start_ns, drift});
+    if (o.drift_change_at_s) base.push_back({o.start_ns + seconds_to_ns(*o.drift_change_at_s), drift + change});
   }
-  if (host == 0) return HostClock(o.start_ns, 0, 0);  // the truth
-  Random random = Random::stream(o.seed, "clock", host);
-  const auto offset = static_cast<int64_t>(std::llround(
-      random.uniform(-static_cast<double>(o.clock_offset_max_ns), static_cast<double>(o.clock_offset_max_ns))));
-  const double drift = random.uniform(-o.drift_max_ppm, o.drift_max_ppm);
-  const double change = random.uniform(-o.drift_change_max_ppm, o.drift_change_max_ppm);
-  if (!o.drift_change_at_s) return HostClock(o.start_ns, offset, drift);
-  return HostClock(o.start_ns, offset, drift, o.start_ns + seconds_to_ns(*o.drift_change_at_s), drift + change);
+  if (truth || o.clock_model == ClockModel::kLinear) return HostClock(o.start_ns, offset, base);
+  // The base is absolute; the model's changes add to it.
+  std::vector<HostClock::RatePiece> changes = draw_rate_changes(o, host, o.start_ns, end_ns);
+  return HostClock(o.start_ns, offset, add_rates({base, changes}));
 }
 
 std::vector<std::pair<Nanoseconds, Nanoseconds>> draw_load_episodes(const SimulationOptions& o, uint32_t host,
@@ -137,12 +154,16 @@ Experiment build_experiment(const SimulationOptions& o) {
   experiment.start_ns = o.start_ns;
   experiment.end_ns = o.start_ns + seconds_to_ns(o.duration_s);
 
+  for (const auto& gap : o.gaps) {
+    const Nanoseconds begin = o.start_ns + seconds_to_ns(gap.at_s);
+    experiment.gaps.emplace_back(begin, begin + seconds_to_ns(gap.length_s));
+  }
   const std::vector<bool> loaded = draw_loaded_hosts(o);
   for (uint32_t h = 0; h < o.hosts; ++h) {
     Random ids = Random::stream(o.seed, "host-ids", h);
     SimulatedHost host{.index = h,
                        .name = o.hostname_prefix + std::to_string(h),
-                       .clock = draw_clock(o, h),
+                       .clock = draw_clock(o, h, experiment.end_ns),
                        .boot_id = random_uuid(ids),
                        .trace_uuid = random_uuid(ids),
                        .boot_epoch_ns = 0,

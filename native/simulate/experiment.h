@@ -59,6 +59,8 @@ struct Experiment {
   model::Nanoseconds end_ns = 0;
   std::vector<SimulatedHost> hosts;
   std::vector<SimulatedLink> links;
+  // True-time intervals [begin, end) in which no exchange starts (--gap).
+  std::vector<std::pair<model::Nanoseconds, model::Nanoseconds>> gaps;
 };
 
 // Throws SimulationError when a --link-delay names hosts that do not talk.

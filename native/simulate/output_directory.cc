@@ -18,7 +18,9 @@ namespace fs = std::filesystem;
 bool is_previous_output(const fs::directory_entry& entry) {
   std::error_code error;
   const std::string name = entry.path().filename().string();
-  if (name == "truth.json" || name == "matches.txt") return entry.is_regular_file(error);
+  if (name == "truth.json" || name == "matches.txt" || name == "truth.json.partial" || name == "matches.txt.partial") {
+    return entry.is_regular_file(error);
+  }
   return entry.is_directory(error) && fs::is_regular_file(entry.path() / "kernel" / "metadata", error);
 }
 

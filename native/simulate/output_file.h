@@ -9,7 +9,10 @@
 namespace tracesync::simulate {
 
 // A file written through a large buffer of its own, with numbers formatted
-// by to_chars; errors become SimulationError naming the file.
+// by to_chars; errors become SimulationError naming the file. It is written
+// beside its final name (PATH.partial) and renamed into place by close(), so
+// a failure (a full disk, a cancelled run) never leaves a truncated PATH: an
+// OutputFile destroyed without a successful close() removes what it wrote.
 class OutputFile {
  public:
   explicit OutputFile(std::string path);
@@ -33,7 +36,7 @@ class OutputFile {
     return *this << std::string_view(digits, static_cast<std::size_t>(end - digits));
   }
 
-  // Flushes and closes; throws if anything failed on the way.
+  // Flushes, closes and renames into place; throws if anything failed on the way.
   void close();
 
  private:
@@ -43,6 +46,7 @@ class OutputFile {
   [[noreturn]] void fail() const;
 
   std::string path_;
+  std::string partial_path_;
   std::FILE* file_ = nullptr;
   std::string buffer_;
 };

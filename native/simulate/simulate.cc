@@ -34,6 +34,11 @@ SimulationSummary run(const SimulationOptions& options, const ProgressCallback& 
   CtfTraceWriter writer;
   std::vector<uint64_t> events_per_host;
   for (const auto& host : experiment.hosts) {
+    if (!options.write_traces) {
+      events_per_host.push_back(0);
+      summary.hosts.push_back({host.name, to_string(host.boot_id), "", 0});
+      continue;
+    }
     state.host = host.index;
     if (progress && !progress(state)) {
       summary.cancelled = true;

@@ -13,8 +13,8 @@ namespace tracesync::simulate {
 // `tracesync simulate`: a synthetic experiment written as real CTF kernel
 // traces through babeltrace2, plus its ground truth.
 //
-//   OUTPUT_DIR/<hostname>/kernel/   metadata + channel0_<cpu> streams, per host
-//   OUTPUT_DIR/truth.json           true clocks, transforms and messages (truth_writer.h)
+//   OUTPUT_DIR/<hostname>/kernel/   metadata + channel0_<cpu> streams, per host (unless !write_traces)
+//   OUTPUT_DIR/truth.json           true clocks, gaps, links, optionally messages (truth_writer.h)
 //   OUTPUT_DIR/matches.txt          with write_matches: the matched messages
 //
 // The same options (seed included) give byte-identical files.
@@ -34,7 +34,7 @@ using ProgressCallback = std::function<bool(const SimulationProgress&)>;
 struct HostSummary {
   std::string name;
   std::string domain;       // the clock class UUID
-  std::string trace_path;   // OUTPUT_DIR/<hostname>/kernel
+  std::string trace_path;   // OUTPUT_DIR/<hostname>/kernel; empty without traces
   uint64_t events = 0;      // events in its trace
 };
 

@@ -18,6 +18,14 @@ constexpr std::array<std::pair<Topology, std::string_view>, 5> kTopologyNames{{
     {Topology::kFatTree, "fat-tree"},
 }};
 
+constexpr std::array<std::pair<ClockModel, std::string_view>, 5> kClockModelNames{{
+    {ClockModel::kLinear, "linear"},
+    {ClockModel::kSteps, "steps"},
+    {ClockModel::kSlews, "slews"},
+    {ClockModel::kWander, "wander"},
+    {ClockModel::kCombined, "combined"},
+}};
+
 // Limits that keep every computed time inside int64 and every clock
 // increasing; far beyond any realistic experiment.
 constexpr uint32_t kMaxHosts = 100'000;
@@ -28,6 +36,7 @@ constexpr int64_t kMaxOffsetNs = 86'400'000'000'000;      // one day
 constexpr int64_t kMinStartNs = 30 * 86'400'000'000'000;  // clocks must have booted after the epoch
 constexpr int64_t kMaxStartNs = 4'000'000'000'000'000'000;
 constexpr double kMaxDelayUs = 60'000'000;                // one minute
+constexpr double kMaxClockPieces = 1e6;
 
 // Collects the problems, each naming the option as the CLI spells it.
 class Problems {
@@ -79,6 +88,45 @@ void check_clock_specs(const SimulationOptions& o, Problems& p) {
               name + ": drift after the change " + number(spec.drift_after_change_ppm) + " ppm is outside [-1000, 1000]");
     }
   }
+}
+
+// The parameters of the rate changes, checked whatever the model so that a
+// typo is reported even when the chosen model does not use it.
+void check_clock_model(const SimulationOptions& o, Problems& p) {
+  p.check(in_range(o.step_interval_s, 1, kMaxDurationS),
+          "--step-interval: " + number(o.step_interval_s) + " s is outside [1, 30 days]");
+  p.check(in_range(o.step_size_ppm, 0, kMaxDriftPpm),
+          "--step-size: " + number(o.step_size_ppm) + " ppm is outside [0, 1000]");
+  p.check(in_range(o.slew_length_s, 1e-3, kMaxDurationS),
+          "--slew-length: " + number(o.slew_length_s) + " s is outside [0.001, 30 days]");
+  // Slews never overlap: the shortest gap between starts (half the mean) exceeds a slew.
+  p.check(in_range(o.slew_interval_s, 1e-3, kMaxDurationS) && o.slew_interval_s / 2 > o.slew_length_s,
+          "--slew-interval: " + number(o.slew_interval_s) + " s must be more than twice --slew-length (" +
+              number(o.slew_length_s) + " s) and at most 30 days");
+  p.check(in_range(o.slew_rate_ppm, 0, kMaxDriftPpm),
+          "--slew-rate: " + number(o.slew_rate_ppm) + " ppm is outside [0, 1000]");
+  p.check(in_range(o.wander_ppm, 0, kMaxDriftPpm),
+          "--wander-amplitude: " + number(o.wander_ppm) + " ppm is outside [0, 1000]");
+  p.check(in_range(o.wander_period_s, 1, kMaxDurationS),
+          "--wander-period: " + number(o.wander_period_s) + " s is outside [1, 30 days]");
+  // A step of at least 1 ms keeps the piece count of a 30-day clock bounded by the period.
+  p.check(in_range(o.wander_step_s, 1e-3, o.wander_period_s / 4),
+          "--wander-step: " + number(o.wander_step_s) + " s is outside [0.001, wander period / 4]");
+  // A clock of millions of pieces would make a truth file of hundreds of MB.
+  const bool steps = o.clock_model == ClockModel::kSteps || o.clock_model == ClockModel::kCombined;
+  const bool slews = o.clock_model == ClockModel::kSlews || o.clock_model == ClockModel::kCombined;
+  const bool wander = o.clock_model == ClockModel::kWander || o.clock_model == ClockModel::kCombined;
+  const double pieces = (steps ? 2 * o.duration_s / o.step_interval_s : 0) +
+                        (slews ? 4 * o.duration_s / o.slew_interval_s : 0) +
+                        (wander ? o.duration_s / o.wander_step_s : 0);
+  p.check(!(pieces > kMaxClockPieces), "--clock-model " + std::string(to_string(o.clock_model)) + ": about " +
+                                           number(pieces) + " rate pieces per clock over --duration " +
+                                           number(o.duration_s) + " s; at most " + number(kMaxClockPieces) +
+                                           " (make --step-interval, --slew-interval or --wander-step longer)");
+  // Every clock must keep running forwards, whatever adds up.
+  const double worst = o.drift_max_ppm + o.drift_change_max_ppm + o.step_size_ppm + o.slew_rate_ppm + o.wander_ppm;
+  p.check(!std::isfinite(worst) || worst < 1e5, "--clock-model: the drifts, steps, slews and wander add up to " +
+                                                    number(worst) + " ppm, too much for a clock");
 }
 
 void check_link_delays(const SimulationOptions& o, Problems& p) {
@@ -152,6 +200,31 @@ std::string parse_link_delay(std::string_view text, LinkDelaySpec& out) {
   return {};
 }
 
+std::string parse_gap(std::string_view text, TrafficGap& out) {
+  const std::string what = "--gap " + std::string(text) + ": ";
+  const std::vector<std::string_view> parts = split(text, ':');
+  if (parts.size() != 2) return what + "expected AT_S:LENGTH_S";
+  TrafficGap gap;
+  if (!parse_number(parts[0], gap.at_s)) return what + "the start is not a number of seconds";
+  if (!parse_number(parts[1], gap.length_s)) return what + "the length is not a number of seconds";
+  out = gap;
+  return {};
+}
+
+std::string_view to_string(ClockModel model) {
+  for (const auto& [m, name] : kClockModelNames) {
+    if (m == model) return name;
+  }
+  return "?";
+}
+
+std::optional<ClockModel> parse_clock_model(std::string_view name) {
+  for (const auto& [m, n] : kClockModelNames) {
+    if (n == name) return m;
+  }
+  return std::nullopt;
+}
+
 std::string_view to_string(Topology topology) {
   for (const auto& [t, name] : kTopologyNames) {
     if (t == topology) return name;
@@ -205,6 +278,7 @@ std::string validate(const SimulationOptions& o) {
   p.check(in_range(o.drift_change_max_ppm, 0, kMaxDriftPpm),
           "--drift-change-max: " + number(o.drift_change_max_ppm) + " ppm is outside [0, 1000]");
   check_clock_specs(o, p);
+  check_clock_model(o, p);
 
   p.check(in_range(o.min_delay_us, 0, kMaxDelayUs), "--min-delay: " + number(o.min_delay_us) +
                                                         " us is outside [0, one minute]");
@@ -227,6 +301,12 @@ std::string validate(const SimulationOptions& o) {
           "--retransmit: " + number(o.retransmission_rate) + " is outside [0, 0.99]");
   p.check(in_range(o.retransmission_timeout_ms, 1e-3, 600'000),
           "--rto: " + number(o.retransmission_timeout_ms) + " ms is outside [0.001, 600000]");
+  for (const auto& gap : o.gaps) {
+    const std::string name = "--gap " + number(gap.at_s) + ":" + number(gap.length_s);
+    p.check(in_range(gap.at_s, 0, o.duration_s),
+            name + ": the start is outside the experiment [0, " + number(o.duration_s) + "]");
+    p.check(in_range(gap.length_s, 0, kMaxDurationS), name + ": the length must be positive");
+  }
   return p.joined();
 }
 

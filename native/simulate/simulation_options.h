@@ -23,6 +23,18 @@ enum class Topology { kPairs, kChain, kStar, kRandom, kFatTree };
 std::string_view to_string(Topology topology);
 std::optional<Topology> parse_topology(std::string_view name);
 
+// How the clocks of the hosts other than the truth change rate (`--clock-model`;
+// clock_model.h draws them):
+//   linear:   one drift (and an optional single change, --drift-change-at / --clock)
+//   steps:    NTP-like frequency corrections: the rate jumps now and then by up to --step-size ppm
+//   slews:    chrony-like slews: tens of ppm more or less for a few seconds
+//   wander:   temperature: the rate follows a slow sinusoid of a few tenths of a ppm
+//   combined: steps, slews and wander together
+enum class ClockModel { kLinear, kSteps, kSlews, kWander, kCombined };
+
+std::string_view to_string(ClockModel model);
+std::optional<ClockModel> parse_clock_model(std::string_view name);
+
 // An explicit clock for one host, replacing the random draw (host 0 included:
 // by default it is the truth, offset 0 and drift 0).
 struct HostClockSpec {
@@ -31,6 +43,12 @@ struct HostClockSpec {
   double drift_ppm = 0;   // local runs (1 + drift_ppm * 1e-6) times as fast as true time
   std::optional<double> drift_change_at_s;    // seconds after the start
   double drift_after_change_ppm = 0;          // the drift from then on
+};
+
+// A stretch of true time without any message on any link, in seconds after the start.
+struct TrafficGap {
+  double at_s = 0;
+  double length_s = 0;
 };
 
 // Delay parameters of one link, overriding the experiment-wide ones.
@@ -49,6 +67,8 @@ struct SimulationOptions {
   std::string output_dir;        // --output, required: OUTPUT_DIR/<hostname>/kernel/ + truth.json
   bool overwrite = false;        // --overwrite: replace a previous simulation's files in output_dir
   bool write_matches = false;    // --write-matches: also OUTPUT_DIR/matches.txt (SENDER SEND_NS RECEIVER RECV_NS)
+  bool truth_messages = false;   // --truth-messages: list every transmitted segment in truth.json
+  bool write_traces = true;      // false with --no-traces: only truth.json (and matches.txt)
 
   // --- what
   uint32_t hosts = 4;                      // --hosts, >= 2
@@ -72,6 +92,17 @@ struct SimulationOptions {
   double drift_change_max_ppm = 5;             // --drift-change-max: by a change uniform in [-max, max]
   std::vector<HostClockSpec> host_clocks;      // --clock HOST:OFFSET_NS:DRIFT_PPM[:AT_S:DRIFT_PPM]
 
+  // --- how the rates change over time (added to the drift above)
+  ClockModel clock_model = ClockModel::kLinear;  // --clock-model
+  double step_interval_s = 300;    // --step-interval: mean time between rate steps (each 0.5 to 1.5 times it)
+  double step_size_ppm = 1;        // --step-size: a step changes the rate by at most this
+  double slew_interval_s = 900;    // --slew-interval: mean time between slew starts (each 0.5 to 1.5 times it)
+  double slew_length_s = 5;        // --slew-length: how long a slew lasts
+  double slew_rate_ppm = 20;       // --slew-rate: how much faster or slower the clock runs while slewing
+  double wander_ppm = 0.3;         // --wander-amplitude: the rate swings this much either way
+  double wander_period_s = 3600;   // --wander-period: over this period (a sinusoid, random phase per host)
+  double wander_step_s = 10;       // --wander-step: the smooth rate is held constant for this long
+
   // --- delays: min + Exp(mean) one way, times `asymmetry` the other way
   double min_delay_us = 40;        // --min-delay
   double mean_delay_us = 20;       // --mean-delay: mean of the exponential part
@@ -88,6 +119,9 @@ struct SimulationOptions {
   double loss_rate = 0.01;                 // --loss: a transmission never arrives
   double retransmission_rate = 0.005;      // --retransmit: a delivered segment is sent again anyway
   double retransmission_timeout_ms = 200;  // --rto: when a segment is sent again
+
+  // --- gaps: no traffic at all on any link
+  std::vector<TrafficGap> gaps;            // --gap AT_S:LENGTH_S, repeatable
 };
 
 // A problem with the options, in words for the user; empty when they are fine.
@@ -100,5 +134,7 @@ std::string validate(const SimulationOptions& options);
 //   --link-delay A-B:[MIN_US]:[MEAN_US][:ASYMMETRY]     e.g. "0-3:40:20", "1-2::500:3"
 std::string parse_host_clock(std::string_view text, HostClockSpec& out);
 std::string parse_link_delay(std::string_view text, LinkDelaySpec& out);
+//   --gap AT_S:LENGTH_S                                   e.g. "600:120"
+std::string parse_gap(std::string_view text, TrafficGap& out);
 
 }  // namespace tracesync::simulate

@@ -36,10 +36,12 @@ class LinkTraffic {
     window_[0] = static_cast<uint16_t>(500 + random_.below(3000));
     window_[1] = static_cast<uint16_t>(500 + random_.below(3000));
 
-    double t = static_cast<double>(experiment_.start_ns) + random_.exponential(exchange_interval_ns);
-    if (!handshake(static_cast<Nanoseconds>(t))) return std::move(out_);
+    double t = after_gaps(static_cast<double>(experiment_.start_ns) + random_.exponential(exchange_interval_ns));
+    if (t >= static_cast<double>(experiment_.end_ns) || !handshake(static_cast<Nanoseconds>(t))) {
+      return std::move(out_);
+    }
     while (true) {
-      t += random_.exponential(exchange_interval_ns);
+      t = after_gaps(t + random_.exponential(exchange_interval_ns));
       if (t >= static_cast<double>(experiment_.end_ns)) break;
       exchange(static_cast<Nanoseconds>(t));
     }
@@ -47,6 +49,21 @@ class LinkTraffic {
   }
 
  private:
+  // t, or the end of the gap it falls in: no exchange starts in a gap (a
+  // retransmission of a segment sent just before one may still fall in it).
+  double after_gaps(double t) const {
+    for (bool moved = true; moved;) {
+      moved = false;
+      for (const auto& gap : experiment_.gaps) {
+        if (t >= static_cast<double>(gap.first) && t < static_cast<double>(gap.second)) {
+          t = static_cast<double>(gap.second);
+          moved = true;
+        }
+      }
+    }
+    return t;
+  }
+
   // Side 0 is the client (link a), side 1 the server (link b).
   uint32_t host_of(int side) const { return side == 0 ? link_.hosts.a : link_.hosts.b; }
 

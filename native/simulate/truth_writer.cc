@@ -32,6 +32,11 @@ Json transform_json(const model::LinearTransform& t) {
   return Json{{"slope", model::to_decimal(t.slope)}, {"offset", model::to_decimal(t.offset)}};
 }
 
+// The clock pieces are most of the file: they are written one per line, in
+// place of a placeholder the head's JSON carries.
+std::string clock_placeholder(uint32_t host) { return "@clock of host " + std::to_string(host) + "@"; }
+std::string episodes_placeholder(uint32_t host) { return "@load episodes of host " + std::to_string(host) + "@"; }
+
 Json host_json(const SimulatedHost& host, const SimulatedHost& reference, uint64_t events) {
   Json j;
   j["index"] = host.index;
@@ -41,29 +46,61 @@ Json host_json(const SimulatedHost& host, const SimulatedHost& reference, uint64
   j["path"] = host.name + "/kernel";
   j["offset_ns"] = host.clock.offset_ns();
   j["drift_ppm"] = host.clock.drift_ppm();
-  if (host.clock.change_at_ns()) {
-    j["drift_change_at_ns"] = *host.clock.change_at_ns();
-    j["drift_after_change_ppm"] = host.clock.drift_after_change_ppm();
-  }
+  j["clock_pieces"] = host.clock.segments().size();
+  j["clock"] = clock_placeholder(host.index);  // written one piece per line by write_truth
   j["clock_offset_ns"] = host.boot_epoch_ns;
   j["loaded"] = !host.load_episodes.empty();
-  Json episodes = Json::array();
-  for (const auto& [begin, end] : host.load_episodes) episodes.push_back({begin, end});
-  j["load_episodes"] = std::move(episodes);
+  j["load_episodes"] = episodes_placeholder(host.index);  // one per line, as the clock
   j["ipv4"] = ipv4_text(host.ipv4);
   j["ipv6"] = ipv6_text(host.ipv6);
   j["events"] = events;
-  const std::vector<TransformSegment> segments = transform_onto(host.clock, reference.clock);
-  j["transform_to_host0"] = transform_json(segments.front().transform);
-  Json pieces = Json::array();
-  for (const auto& s : segments) {
-    Json piece = transform_json(s.transform);
-    piece["from_true_ns"] = s.from_true_ns;
-    piece["from_local_ns"] = s.from_local_ns;
-    pieces.push_back(std::move(piece));
-  }
-  j["transform_segments"] = std::move(pieces);
+  j["transform_to_host0"] = transform_json(transform_onto(host.clock, reference.clock).front().transform);
   return j;
+}
+
+std::string clock_text(const HostClock& clock) {
+  std::string text = "[";
+  for (std::size_t i = 0; i < clock.segments().size(); ++i) {
+    const auto& piece = clock.segments()[i];
+    text += i == 0 ? "\n    [" : ",\n    [";
+    text += std::to_string(piece.from_true_ns) + ", \"" +
+            model::to_decimal(piece.true_to_local.apply(piece.from_true_ns)) + "\", \"" +
+            model::to_decimal(piece.true_to_local.slope) + "\"]";
+  }
+  return text + "]";
+}
+
+std::string episodes_text(const SimulatedHost& host) {
+  std::string text = "[";
+  for (std::size_t i = 0; i < host.load_episodes.size(); ++i) {
+    text += i == 0 ? "\n    [" : ",\n    [";
+    text += std::to_string(host.load_episodes[i].first) + ", " + std::to_string(host.load_episodes[i].second) + "]";
+  }
+  return text + "]";
+}
+
+// The head as indented JSON, each host's clock and load episodes in place of
+// their placeholders.
+std::string head_text(const Json& head, const Experiment& experiment) {
+  const std::string json = head.dump(1);
+  std::string text;
+  std::size_t done = 0;
+  // The hosts come in order, each with its clock before its episodes, so
+  // each placeholder is after the previous one.
+  const auto substitute = [&](const std::string& placeholder, const std::string& replacement) {
+    const std::string quoted = "\"" + placeholder + "\"";
+    const std::size_t at = json.find(quoted, done);
+    if (at == std::string::npos) return;
+    text.append(json, done, at - done);
+    text += replacement;
+    done = at + quoted.size();
+  };
+  for (const auto& host : experiment.hosts) {
+    substitute(clock_placeholder(host.index), clock_text(host.clock));
+    substitute(episodes_placeholder(host.index), episodes_text(host));
+  }
+  text.append(json, done);
+  return text;
 }
 
 Json link_json(const SimulatedLink& link) {
@@ -110,8 +147,13 @@ void write_truth(const std::string& path, const SimulationOptions& options, cons
   head["seed"] = options.seed;
   head["topology"] = std::string(to_string(options.topology));
   head["start_ns"] = experiment.start_ns;
+  head["clock_model"] = std::string(to_string(options.clock_model));
   head["end_ns"] = experiment.end_ns;
   head["reference_host"] = 0;
+  Json gaps = Json::array();
+  for (const auto& [begin, end] : experiment.gaps) gaps.push_back({begin, end});
+  head["gaps"] = std::move(gaps);
+  head["clock_columns"] = {"from_true_ns", "from_local_ns", "slope"};
   Json hosts = Json::array();
   for (const auto& host : experiment.hosts) {
     hosts.push_back(host_json(host, experiment.hosts[0], events_per_host.at(host.index)));
@@ -120,16 +162,21 @@ void write_truth(const std::string& path, const SimulationOptions& options, cons
   Json links = Json::array();
   for (const auto& link : experiment.links) links.push_back(link_json(link));
   head["links"] = std::move(links);
+  OutputFile out(path);
+  if (!options.truth_messages) {
+    out << head_text(head, experiment) << '\n';
+    out.close();
+    return;
+  }
   head["message_columns"] = {"sender",       "send_local_ns", "receiver", "receive_local_ns", "true_send_ns",
                              "true_receive_ns", "seq",         "ack_seq",  "tcp_flags",        "flags"};
   head["message_flags"] = {{"lost", kMessageLost}, {"retransmission", kMessageRetransmission}};
 
   // The head is a small object; the messages, possibly millions, are
   // streamed after it, one per line.
-  std::string text = head.dump(1);
+  std::string text = head_text(head, experiment);
   text.resize(text.rfind('}'));  // reopen the object
   while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
-  OutputFile out(path);
   out << text << ",\n \"messages\": [";
   for (std::size_t i = 0; i < transmissions.size(); ++i) {
     out << (i == 0 ? "\n  " : ",\n  ");

@@ -18,6 +18,7 @@
 #include "ctf_read_back.h"
 #include "model/quad.h"
 #include "simulate/simulate.h"
+#include "simulate/truth_reader.h"
 #include "temp_directory.h"
 
 namespace tracesync::simulate {
@@ -44,6 +45,7 @@ SimulationOptions small_options(const std::string& output) {
   o.retransmission_rate = 0.03;
   o.drift_change_at_s = 0.25;
   o.write_matches = true;
+  o.truth_messages = true;
   o.seed = 5;  // one IPv4 link and one IPv6 link
   return o;
 }
@@ -84,7 +86,7 @@ Json* SimulatedExperiment::truth_ = nullptr;
 
 TEST_F(SimulatedExperiment, SummaryAndTruthDescribeTheLayout) {
   const Json& t = *truth_;
-  EXPECT_EQ(t["format"], "tracesync-truth/1");
+  EXPECT_EQ(t["format"], "tracesync-truth/2");
   ASSERT_EQ(t["hosts"].size(), 3U);
   ASSERT_EQ(summary_->hosts.size(), 3U);
   EXPECT_FALSE(summary_->cancelled);
@@ -199,19 +201,24 @@ TEST_F(SimulatedExperiment, NetworkEventsAreExactlyTheTruthsMessages) {
   EXPECT_EQ(options_seen.size(), 2U) << "both IP versions should appear with this seed";
 }
 
-// The truth's clock description, evaluated independently: local =
-// start + offset + dt * (1 + drift), continuous across the drift change.
+// The truth's clock description, evaluated as docs/simulate.md says: the
+// last piece starting at or before t, local = from_local + slope * (t - from).
+// Its first piece must be the host's offset and drift.
 Quad local_exact(const Json& host, int64_t start, int64_t t) {
-  const auto piece = [](Quad at_local, int64_t from, int64_t to, double drift_ppm) {
-    const Quad dt = static_cast<Quad>(to - from);
-    return at_local + dt + dt * static_cast<Quad>(drift_ppm) / 1'000'000;
-  };
-  const Quad at_start = static_cast<Quad>(start) + static_cast<Quad>(host["offset_ns"].get<int64_t>());
-  if (!host.contains("drift_change_at_ns") || t < host["drift_change_at_ns"].get<int64_t>()) {
-    return piece(at_start, start, t, host["drift_ppm"]);
+  const Json& clock = host["clock"];
+  const Quad first_local = *model::parse_decimal(clock[0][1].get<std::string>());
+  EXPECT_EQ(clock[0][0].get<int64_t>(), start);
+  EXPECT_EQ(first_local, static_cast<Quad>(start) + static_cast<Quad>(host["offset_ns"].get<int64_t>()));
+  const Quad first_slope = *model::parse_decimal(clock[0][2].get<std::string>());
+  EXPECT_LT(model::to_double(model::abs(first_slope - 1 - static_cast<Quad>(host["drift_ppm"].get<double>()) / 1'000'000)),
+            1e-20);
+  const Json* piece = &clock[0];
+  for (const Json& p : clock) {
+    if (p[0].get<int64_t>() <= t) piece = &p;
   }
-  const int64_t change = host["drift_change_at_ns"];
-  return piece(piece(at_start, start, change, host["drift_ppm"]), change, t, host["drift_after_change_ppm"]);
+  const Quad from_local = *model::parse_decimal((*piece)[1].get<std::string>());
+  const Quad slope = *model::parse_decimal((*piece)[2].get<std::string>());
+  return from_local + slope * static_cast<Quad>(t - (*piece)[0].get<int64_t>());
 }
 
 TEST_F(SimulatedExperiment, LocalTimesAreTheClocksAppliedToTrueTimes) {
@@ -236,33 +243,29 @@ TEST_F(SimulatedExperiment, LocalTimesAreTheClocksAppliedToTrueTimes) {
   EXPECT_GT(checked, 300U);
 }
 
-// transform_segments map a host's local time onto host 0's: a receive time
-// mapped through them is host 0's clock at the true receive time (to the
-// nanosecond the local reading was rounded to).
-TEST_F(SimulatedExperiment, TransformsMapLocalTimesOntoHostZero) {
+// The truth reader inverts every reading: the true time at which a host's
+// clock shows a recorded time is the true send or receive time, to the half
+// ns the reading was rounded to; and the drift change at 0.25 s shows as a
+// second clock piece.
+TEST_F(SimulatedExperiment, TheTruthReaderInvertsEveryReading) {
   const Json& t = *truth_;
-  const int64_t start = t["start_ns"];
-  const Json& host0 = t["hosts"][0];
-  bool saw_second_segment = false;
+  const Truth truth = read_truth(summary_->truth_path);
+  ASSERT_EQ(truth.hosts.size(), 3U);
+  EXPECT_EQ(truth.hosts[0].clock.pieces().size(), 1U);
+  EXPECT_EQ(truth.hosts[1].clock.pieces().size(), 2U);
   for (const Json& m : t["messages"]) {
+    const TrueClock& sender = truth.hosts[m[0].get<std::size_t>()].clock;
+    EXPECT_LE(model::to_double(model::abs(sender.true_at(static_cast<Quad>(m[1].get<int64_t>())) -
+                                          static_cast<Quad>(m[4].get<int64_t>()))),
+              0.5 + 1e-3);
     if (m[3].is_null()) continue;
-    const Json& receiver = t["hosts"][m[2].get<std::size_t>()];
-    const Json* segment = nullptr;
-    for (const Json& s : receiver["transform_segments"]) {
-      if (s["from_true_ns"].get<int64_t>() <= m[5].get<int64_t>()) segment = &s;
-    }
-    ASSERT_NE(segment, nullptr);
-    saw_second_segment |= segment != &receiver["transform_segments"][0];
-    const Quad slope = *model::parse_decimal((*segment)["slope"].get<std::string>());
-    const Quad offset = *model::parse_decimal((*segment)["offset"].get<std::string>());
-    const Quad mapped = slope * static_cast<Quad>(m[3].get<int64_t>()) + offset;
-    EXPECT_LE(model::to_double(model::abs(mapped - local_exact(host0, start, m[5]))), 0.5 + 1e-6);
+    const TrueClock& receiver = truth.hosts[m[2].get<std::size_t>()].clock;
+    EXPECT_LE(model::to_double(model::abs(receiver.true_at(static_cast<Quad>(m[3].get<int64_t>())) -
+                                          static_cast<Quad>(m[5].get<int64_t>()))),
+              0.5 + 1e-3);
   }
-  EXPECT_TRUE(saw_second_segment);
 }
 
-// matches.txt, against an oracle over the truth: per key its first send and
-// earliest receive.
 TEST_F(SimulatedExperiment, MatchStreamHoldsFirstSendAndFirstReceive) {
   const Json& t = *truth_;
   std::map<std::tuple<uint64_t, uint64_t, uint64_t, uint64_t>, std::pair<std::string, std::optional<std::string>>> first;

@@ -1,0 +1,128 @@
+// `tracesync check-truth REPORT.json TRUTH.json`: does a sync report's bound
+// hold the truth of a simulation at every instant checked? A tool for tests
+// and benchmarks of the estimators, and for anyone trying tracesync on
+// generated clocks.
+
+#include <boost/program_options.hpp>
+
+#include <iomanip>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "cli/command.h"
+#include "cli/command_line.h"
+#include "cli/exit_codes.h"
+#include "simulate/truth_check.h"
+
+namespace tracesync::cli {
+namespace {
+
+constexpr std::string_view kCommand = "check-truth";
+
+namespace po = boost::program_options;
+
+void print_json(const simulate::TruthVerdict& verdict) {
+  nlohmann::ordered_json root;
+  root["format"] = "tracesync-truth-check/1";
+  root["checked"] = verdict.checked;
+  root["skipped"] = verdict.skipped;
+  root["violations"] = verdict.violations;
+  root["worst_error_ns"] = verdict.worst_error_ns;
+  root["largest_bound_ns"] = verdict.largest_bound_ns;
+  nlohmann::ordered_json traces = nlohmann::ordered_json::array();
+  for (const auto& t : verdict.traces) {
+    nlohmann::ordered_json j;
+    j["name"] = t.name;
+    j["domain"] = t.domain;
+    j["skipped"] = t.skipped;
+    if (!t.skipped) {
+      j["reference"] = t.reference;
+      j["segments"] = t.segments;
+      j["instants"] = t.instants;
+      j["worst_error_ns"] = t.worst_error_ns;
+      j["worst_error_at_ns"] = t.worst_error_at;
+      j["largest_bound_ns"] = t.largest_bound_ns;
+      j["violations"] = t.violations;
+      if (t.violations > 0) {
+        j["worst_violation"] = {{"at_ns", t.worst_violation_at},
+                                {"error_ns", t.worst_violation_error_ns},
+                                {"bound_ns", t.worst_violation_bound_ns}};
+      }
+    }
+    traces.push_back(std::move(j));
+  }
+  root["traces"] = std::move(traces);
+  std::cout << root.dump(2) << "\n";
+}
+
+void print_text(const simulate::TruthVerdict& verdict) {
+  std::cout << std::fixed << std::setprecision(1);
+  for (const auto& t : verdict.traces) {
+    std::cout << t.name;
+    if (t.skipped) {
+      std::cout << ": not synchronized, skipped\n";
+      continue;
+    }
+    std::cout << ": " << t.segments << (t.segments == 1 ? " segment, " : " segments, ") << t.instants
+              << " instants, worst error " << t.worst_error_ns << " ns, largest bound " << t.largest_bound_ns
+              << " ns, " << t.violations << (t.violations == 1 ? " violation" : " violations");
+    if (t.violations > 0) {
+      std::cout << " (worst at " << t.worst_violation_at << ": error " << t.worst_violation_error_ns << " ns, bound "
+                << t.worst_violation_bound_ns << " ns)";
+    }
+    std::cout << "\n";
+  }
+  std::cout << verdict.checked << " traces checked, " << verdict.skipped << " skipped: worst error "
+            << verdict.worst_error_ns << " ns, largest bound " << verdict.largest_bound_ns << " ns, "
+            << verdict.violations << (verdict.violations == 0 ? " violations: the truth is inside every bound\n"
+                                                               : " violations: the truth is OUTSIDE a bound\n");
+}
+
+}  // namespace
+
+int run_check_truth(const std::vector<std::string>& arguments) {
+  std::string format = "text";
+  simulate::TruthCheckOptions check;
+  po::options_description options("options");
+  options.add_options()
+      ("help,h", "print this help and exit")
+      ("format,f", po::value(&format)->value_name("FORMAT"), "text (default) or json")
+      ("samples", po::value(&check.samples)->value_name("N"), "evenly spaced instants per trace, ends included (default 1000)")
+      ("tolerance", po::value(&check.tolerance_ns)->value_name("NS"), "slack for clocks read to the ns (default 1)");
+  std::vector<std::string> files;
+  po::variables_map vm;
+  if (const std::string problem = parse_arguments(arguments, options, &files, vm); !problem.empty()) {
+    return usage_error(kCommand, problem);
+  }
+  if (vm.count("help")) {
+    std::cout << "usage: tracesync check-truth [options] REPORT.json TRUTH.json\n\n"
+                 "Checks a report of 'tracesync sync --format json' against the truth.json of the\n"
+                 "'tracesync simulate' run it synchronized: for every synchronized trace, the truth (its host's\n"
+                 "clock mapped onto its island reference's) must lie within the reported bound at evenly spaced\n"
+                 "instants, at every segment end, rate change and gap, and at every message when the truth\n"
+                 "lists them (simulate --truth-messages). Prints per trace the worst true error, the largest\n"
+                 "bound and the violations.\n"
+                 "exit codes: 0 no violation, 4 the truth is outside a bound somewhere, 2 bad usage or input\n\n"
+              << options;
+    return kSuccess;
+  }
+  if (format != "text" && format != "json") return usage_error(kCommand, "--format must be text or json");
+  if (files.size() != 2) return usage_error(kCommand, "expected REPORT.json TRUTH.json");
+  if (check.samples < 2) return usage_error(kCommand, "--samples must be at least 2");
+  if (!(check.tolerance_ns >= 0)) return usage_error(kCommand, "--tolerance must be a number of ns, at least 0");
+  try {
+    const simulate::TruthVerdict verdict =
+        simulate::check_against_truth(simulate::read_report(files[0]), simulate::read_truth(files[1]), check);
+    if (format == "json") {
+      print_json(verdict);
+    } else {
+      print_text(verdict);
+    }
+    return verdict.violations == 0 ? kSuccess : kTruthViolated;
+  } catch (const simulate::TruthError& e) {
+    std::cerr << "tracesync check-truth: " << e.what() << "\n";
+    return kBadInput;
+  }
+}
+
+}  // namespace tracesync::cli

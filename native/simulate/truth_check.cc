@@ -1,0 +1,234 @@
+#include "simulate/truth_check.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <functional>
+#include <sstream>
+
+#include "model/quad.h"
+
+namespace tracesync::simulate {
+namespace {
+
+using Json = nlohmann::json;
+using model::Nanoseconds;
+using model::Quad;
+
+constexpr std::size_t kLongestSilences = 100;
+
+std::string string_field(const Json& object, const char* key, const std::string& where) {
+  const auto it = object.find(key);
+  if (it == object.end() || !it->is_string()) throw TruthError(where + " has no string \"" + key + "\"");
+  return it->get<std::string>();
+}
+
+int64_t integer_field(const Json& object, const char* key, const std::string& where) {
+  const auto it = object.find(key);
+  if (it == object.end() || !it->is_number_integer()) throw TruthError(where + " has no integer \"" + key + "\"");
+  return it->get<int64_t>();
+}
+
+double number_field(const Json& object, const char* key, const std::string& where) {
+  const auto it = object.find(key);
+  if (it == object.end() || !it->is_number()) throw TruthError(where + " has no number \"" + key + "\"");
+  return it->get<double>();
+}
+
+model::LinearTransform line_field(const Json& object, const std::string& where) {
+  const auto slope = model::parse_decimal(string_field(object, "slope", where));
+  const auto offset = model::parse_decimal(string_field(object, "offset", where));
+  if (!slope || !offset) throw TruthError(where + ": \"slope\" or \"offset\" is not a decimal");
+  return {*slope, *offset};
+}
+
+ReportTrace parse_trace(const Json& t, const std::string& where) {
+  if (!t.is_object()) throw TruthError(where + " is not an object");
+  ReportTrace trace;
+  trace.name = t.contains("hostname") && t["hostname"].is_string() ? t["hostname"].get<std::string>()
+                                                                     : string_field(t, "name", where);
+  trace.domain = string_field(t, "domain", where);
+  if (const auto s = t.find("synchronized"); s != t.end() && s->is_boolean()) trace.synchronized = s->get<bool>();
+  if (!trace.synchronized) return trace;
+  trace.reference = string_field(t, "reference", where);
+  trace.first_ns = integer_field(t, "first_ns", where);
+  trace.last_ns = integer_field(t, "last_ns", where);
+  const auto segments = t.find("segments");
+  if (segments == t.end()) {
+    // A report of before piecewise transforms: one line with one bound.
+    const double bound = number_field(t, "uncertainty_ns", where);
+    trace.segments.push_back({trace.first_ns, trace.last_ns, line_field(t, where), bound, bound});
+    trace.top_level_only = true;
+    return trace;
+  }
+  if (!segments->is_array() || segments->empty()) throw TruthError(where + ": \"segments\" is not a non-empty list");
+  for (std::size_t i = 0; i < segments->size(); ++i) {
+    const std::string what = where + " segment " + std::to_string(i);
+    const Json& s = (*segments)[i];
+    if (!s.is_object()) throw TruthError(what + " is not an object");
+    ReportSegment segment{integer_field(s, "first_ns", what), integer_field(s, "last_ns", what), line_field(s, what),
+                          number_field(s, "uncertainty_first_ns", what), number_field(s, "uncertainty_last_ns", what)};
+    if (segment.last_ns < segment.first_ns) throw TruthError(what + " ends before it starts");
+    trace.segments.push_back(segment);
+  }
+  return trace;
+}
+
+// The instants of one trace's check, sorted and distinct, inside its span.
+std::vector<Nanoseconds> instants_of(const ReportTrace& trace, const TruthHost& host, const TruthHost& reference,
+                                     const Truth& truth, const TruthCheckOptions& options) {
+  std::vector<Nanoseconds> out;
+  const Nanoseconds first = trace.first_ns;
+  const Nanoseconds last = trace.last_ns;
+  const auto local_of_true = [&](Quad true_time) { return model::round_to_int64(host.clock.local_at(true_time)); };
+  // Evenly spread, in quad so that a long span does not lose the ends.
+  const std::size_t n = std::max<std::size_t>(options.samples, 2);
+  for (std::size_t i = 0; i < n; ++i) {
+    const Quad f = static_cast<Quad>(i) / static_cast<Quad>(n - 1);
+    out.push_back(model::round_to_int64(static_cast<Quad>(first) + f * static_cast<Quad>(last - first)));
+  }
+  for (const auto& s : trace.segments) {
+    out.push_back(s.first_ns);
+    out.push_back(s.last_ns);
+  }
+  // Where a clock changes rate, and a nanosecond either side.
+  for (const TruthHost* h : {&host, &reference}) {
+    for (const auto& piece : h->clock.pieces()) {
+      const Nanoseconds at = local_of_true(static_cast<Quad>(piece.from_true_ns));
+      for (const Nanoseconds t : {at - 1, at, at + 1}) out.push_back(t);
+    }
+  }
+  for (const auto& [begin, end] : truth.gaps) {
+    out.push_back(local_of_true(static_cast<Quad>(begin)));
+    out.push_back(local_of_true((static_cast<Quad>(begin) + static_cast<Quad>(end)) / 2));
+    out.push_back(local_of_true(static_cast<Quad>(end)));
+  }
+  if (truth.has_messages) {
+    std::vector<Nanoseconds> own;
+    for (const auto& m : truth.messages) {
+      if (m.sender == host.index) own.push_back(m.send_local_ns);
+      if (m.receiver == host.index && m.receive_local_ns) own.push_back(*m.receive_local_ns);
+    }
+    std::sort(own.begin(), own.end());
+    std::vector<std::pair<Nanoseconds, Nanoseconds>> silences;  // (length, middle)
+    for (std::size_t i = 1; i < own.size(); ++i) {
+      silences.emplace_back(own[i] - own[i - 1], own[i - 1] + (own[i] - own[i - 1]) / 2);
+    }
+    const std::size_t keep = std::min(kLongestSilences, silences.size());
+    std::partial_sort(silences.begin(), silences.begin() + static_cast<std::ptrdiff_t>(keep), silences.end(),
+                      std::greater<>());
+    for (std::size_t i = 0; i < keep; ++i) out.push_back(silences[i].second);
+    out.insert(out.end(), own.begin(), own.end());
+  }
+  std::erase_if(out, [&](Nanoseconds t) { return t < first || t > last; });
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+void note_violation(TraceVerdict& v, Nanoseconds t, double error, double bound) {
+  const double excess = std::isfinite(bound) ? error - bound : error;
+  const double worst_excess = v.violations == 0 ? -1 : v.worst_violation_error_ns - v.worst_violation_bound_ns;
+  ++v.violations;
+  if (excess > worst_excess) {
+    v.worst_violation_at = t;
+    v.worst_violation_error_ns = error;
+    v.worst_violation_bound_ns = bound;
+  }
+}
+
+TraceVerdict check_trace(const ReportTrace& trace, const Truth& truth, const TruthCheckOptions& options) {
+  TraceVerdict v{.name = trace.name, .domain = trace.domain, .reference = trace.reference};
+  if (!trace.synchronized) {
+    v.skipped = true;
+    return v;
+  }
+  v.segments = trace.segments.size();
+  const TruthHost* host = truth.host(trace.domain);
+  if (host == nullptr) throw TruthError("trace " + trace.name + ": its domain " + trace.domain + " is not a host of the truth");
+  const TruthHost* reference = truth.host(trace.reference);
+  if (reference == nullptr) {
+    throw TruthError("trace " + trace.name + ": its reference " + trace.reference + " is not a host of the truth");
+  }
+  for (const auto& s : trace.segments) {
+    v.largest_bound_ns = std::max({v.largest_bound_ns, s.uncertainty_first_ns, s.uncertainty_last_ns});
+  }
+  for (const Nanoseconds t : instants_of(trace, *host, *reference, truth, options)) {
+    const Quad truth_at_t = reference->clock.local_at(host->clock.true_at(static_cast<Quad>(t)));
+    bool covered = false;
+    for (const auto& s : trace.segments) {
+      if (t < s.first_ns || t > s.last_ns) continue;
+      covered = true;
+      ++v.instants;
+      const double error = model::to_double(model::abs(s.transform.apply(t) - truth_at_t));
+      const double bound = s.bound_at(t);
+      if (error > v.worst_error_ns) {
+        v.worst_error_ns = error;
+        v.worst_error_at = t;
+      }
+      if (!(error <= bound + options.tolerance_ns)) note_violation(v, t, error, bound);
+    }
+    if (!covered) {
+      // The segments must cover the span: an instant without one has no bound.
+      ++v.instants;
+      note_violation(v, t, 0, -1);
+    }
+  }
+  return v;
+}
+
+}  // namespace
+
+double ReportSegment::bound_at(Nanoseconds t) const {
+  if (last_ns == first_ns) return std::max(uncertainty_first_ns, uncertainty_last_ns);
+  const double f = static_cast<double>(t - first_ns) / static_cast<double>(last_ns - first_ns);
+  return uncertainty_first_ns + f * (uncertainty_last_ns - uncertainty_first_ns);
+}
+
+std::vector<ReportTrace> parse_report(std::string_view text, const std::string& source) {
+  Json root;
+  try {
+    root = Json::parse(text);
+  } catch (const Json::parse_error& e) {
+    throw TruthError(source + ": not JSON: " + e.what());
+  }
+  const auto traces = root.is_object() ? root.find("traces") : root.end();
+  if (!root.is_object() || traces == root.end() || !traces->is_array()) {
+    throw TruthError(source + ": not a sync report ('tracesync sync --format json'): no \"traces\" list");
+  }
+  std::vector<ReportTrace> out;
+  for (std::size_t i = 0; i < traces->size(); ++i) {
+    out.push_back(parse_trace((*traces)[i], source + ": trace " + std::to_string(i)));
+  }
+  return out;
+}
+
+std::vector<ReportTrace> read_report(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw TruthError(path + ": cannot open the file");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_report(text.str(), path);
+}
+
+TruthVerdict check_against_truth(const std::vector<ReportTrace>& report, const Truth& truth,
+                                 const TruthCheckOptions& options) {
+  TruthVerdict verdict;
+  for (const auto& trace : report) {
+    TraceVerdict v = check_trace(trace, truth, options);
+    if (v.skipped) {
+      ++verdict.skipped;
+    } else {
+      ++verdict.checked;
+      verdict.violations += v.violations;
+      verdict.worst_error_ns = std::max(verdict.worst_error_ns, v.worst_error_ns);
+      verdict.largest_bound_ns = std::max(verdict.largest_bound_ns, v.largest_bound_ns);
+    }
+    verdict.traces.push_back(std::move(v));
+  }
+  return verdict;
+}
+
+}  // namespace tracesync::simulate

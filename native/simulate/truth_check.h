@@ -1,0 +1,90 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/linear_transform.h"
+#include "simulate/truth_reader.h"
+
+namespace tracesync::simulate {
+
+// One piece of a trace's transform in a sync report (`tracesync sync
+// --format json`): over [first_ns, last_ns] of the trace's own clock,
+// t_ref = slope * t + offset, and the truth lies within the bound, linear
+// from uncertainty_first_ns to uncertainty_last_ns.
+struct ReportSegment {
+  model::Nanoseconds first_ns = 0;
+  model::Nanoseconds last_ns = 0;
+  model::LinearTransform transform;
+  double uncertainty_first_ns = 0;
+  double uncertainty_last_ns = 0;
+
+  double bound_at(model::Nanoseconds t) const;
+};
+
+// A trace of a sync report, as far as its truth is concerned.
+struct ReportTrace {
+  std::string name;
+  std::string domain;
+  std::string reference;       // its island's reference domain
+  bool synchronized = true;    // false: "synchronized": false in the report
+  model::Nanoseconds first_ns = 0;
+  model::Nanoseconds last_ns = 0;
+  // The report's "segments", or, when it has none (a report of before
+  // piecewise transforms), one segment made of the top-level line.
+  std::vector<ReportSegment> segments;
+  bool top_level_only = false;
+};
+
+// Throws TruthError naming `source` and the trace when the report is not a
+// sync report or a trace lacks what the check needs.
+std::vector<ReportTrace> parse_report(std::string_view text, const std::string& source);
+std::vector<ReportTrace> read_report(const std::string& path);
+
+struct TruthCheckOptions {
+  std::size_t samples = 1000;  // evenly spaced instants per trace, both span ends included
+  double tolerance_ns = 1;     // slack for readings rounded to the ns on both clocks
+};
+
+// One trace's verdict.
+struct TraceVerdict {
+  std::string name;
+  std::string domain;
+  std::string reference;
+  bool skipped = false;          // not synchronized: not checked
+  std::size_t segments = 0;
+  uint64_t instants = 0;         // instants checked (an instant in two segments counts twice)
+  double worst_error_ns = 0;     // |reported - true| at its worst
+  model::Nanoseconds worst_error_at = 0;
+  double largest_bound_ns = 0;
+  uint64_t violations = 0;       // instants where the truth is outside the bound, or no segment covers it
+  model::Nanoseconds worst_violation_at = 0;  // where the truth is farthest outside
+  double worst_violation_error_ns = 0;
+  double worst_violation_bound_ns = 0;
+};
+
+struct TruthVerdict {
+  std::vector<TraceVerdict> traces;
+  uint64_t checked = 0;
+  uint64_t skipped = 0;
+  uint64_t violations = 0;
+  double worst_error_ns = 0;
+  double largest_bound_ns = 0;
+};
+
+// For every synchronized trace, evaluates its transform and bound against
+// the truth (the trace's host mapped onto its island reference's clock) at:
+//   - options.samples instants evenly spread over the trace's span, its ends included;
+//   - every segment's two ends, in every segment that holds them;
+//   - every rate change of the host's and of the reference's clock;
+//   - the start, middle and end of every gap without traffic;
+//   - every send and receive of the trace, when the truth lists messages,
+//     and the middle of its 100 longest silences between them.
+// All within the trace's span; the instants are integers of the trace's clock.
+// Throws TruthError when a trace's domain or reference is not a host of the truth.
+TruthVerdict check_against_truth(const std::vector<ReportTrace>& report, const Truth& truth,
+                                 const TruthCheckOptions& options = {});
+
+}  // namespace tracesync::simulate
