@@ -256,16 +256,19 @@ TEST(TruthCheck, SegmentsMustCoverTheSpanAndUnsynchronizedTracesAreSkipped) {
 
 TEST(TruthCheck, ReportsAreReadWithOrWithoutSegments) {
   const std::string report = R"({"traces": [
-    {"name": "a", "hostname": "host0", "domain": "d0", "island": 0, "reference": "d0", "slope": "1", "offset": "0",
+    {"name": "a", "hostname": "host0", "domain": "d0", "island": 0, "reference": true, "slope": "1", "offset": "0",
      "uncertainty_ns": 0, "first_ns": 10, "last_ns": 20},
-    {"name": "b", "hostname": "host1", "domain": "d1", "island": 0, "reference": "d0", "slope": "1", "offset": "5",
+    {"name": "b", "hostname": "host1", "domain": "d1", "island": 0, "reference": false, "slope": "1", "offset": "5",
      "uncertainty_ns": 9, "first_ns": 10, "last_ns": 30,
      "segments": [{"first_ns": 10, "last_ns": 20, "slope": "1", "offset": "5", "uncertainty_first_ns": 1, "uncertainty_last_ns": 3},
                   {"first_ns": 20, "last_ns": 30, "slope": "1.5", "offset": "-5", "uncertainty_first_ns": 3, "uncertainty_last_ns": 9}]},
-    {"name": "c", "hostname": "host2", "domain": "d2", "synchronized": false}]})";
+    {"name": "c", "hostname": "host2", "domain": "d2", "synchronized": false}],
+    "islands": [{"id": 0, "reference": "d0", "forced": false, "domains": ["d0", "d1"]}]})";
   const std::vector<ReportTrace> traces = parse_report(report, "report.json");
   ASSERT_EQ(traces.size(), 3U);
   EXPECT_TRUE(traces[0].top_level_only);
+  EXPECT_EQ(traces[0].reference, "d0");
+  EXPECT_EQ(traces[1].reference, "d0");
   ASSERT_EQ(traces[0].segments.size(), 1U);
   EXPECT_EQ(traces[0].segments[0].first_ns, 10);
   ASSERT_EQ(traces[1].segments.size(), 2U);
