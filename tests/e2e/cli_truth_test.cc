@@ -161,6 +161,29 @@ TEST(TruthCheckBites, ALineOverARateStepBreaksItsBound) {
   EXPECT_NE(text.out.find("OUTSIDE"), std::string::npos) << text.out;
 }
 
+// The accuracy benchmark runs end to end and says what it measured (its
+// figures are for people; here only that linear clocks keep the hull honest).
+TEST(TruthCommands, AccuracyBenchmarkPrintsARowPerModelAndDuration) {
+  const auto r = run_command(tracesync_binary(), {"bench", "accuracy", "--format", "json", "--models", "linear,steps",
+                                                  "--durations", "60", "--link-messages", "2000"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json rows = json::parse(r.out);
+  ASSERT_EQ(rows.size(), 2U);
+  EXPECT_EQ(rows[0]["model"], "linear");
+  EXPECT_EQ(rows[1]["model"], "steps");
+  for (const json& row : rows) {
+    EXPECT_EQ(row["duration_s"], 60);
+    EXPECT_GT(row["matches"].get<int>(), 1000);
+    for (const char* variant : {"piecewise", "linear", "linreg"}) ASSERT_TRUE(row.contains(variant)) << variant;
+    EXPECT_TRUE(row["linear"]["available"].get<bool>());
+    EXPECT_FALSE(row["linear"].contains("problem")) << row["linear"].dump();
+  }
+  EXPECT_EQ(rows[0]["linear"]["violations"], 0);
+  EXPECT_GT(rows[0]["linear"]["largest_bound_ns"].get<double>(), 0);
+  EXPECT_EQ(run_command(tracesync_binary(), {"bench", "accuracy", "--models", "sine"}).exit_code, 2);
+  EXPECT_EQ(run_command(tracesync_binary(), {"bench", "accuracy", "--durations", "0"}).exit_code, 2);
+}
+
 TEST(TruthCommands, BadOptionsAndInputsAreNamed) {
   testing::TempDir dir;
   const auto simulate = [&](std::vector<std::string> extra) {

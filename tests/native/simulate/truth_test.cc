@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 
 #include "model/quad.h"
@@ -84,6 +85,22 @@ TEST(Truth, ADayOfCombinedClocksStaysSmall) {
   const Truth truth = read_truth(summary.truth_path);
   EXPECT_GT(truth.hosts[1].clock.pieces().size(), 8'640U);
   EXPECT_LT(truth.hosts[1].clock.pieces().size(), 9'500U);
+}
+
+std::string file_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+TEST(Truth, SameSeedSameClocksOtherSeedOtherClocks) {
+  TempDirectory dir;
+  const std::string first = run(truth_options(dir / "a", ClockModel::kCombined, 3600)).truth_path;
+  const std::string again = run(truth_options(dir / "b", ClockModel::kCombined, 3600)).truth_path;
+  SimulationOptions other = truth_options(dir / "c", ClockModel::kCombined, 3600);
+  other.seed = 22;
+  const std::string different = run(other).truth_path;
+  EXPECT_EQ(file_text(first), file_text(again));
+  EXPECT_NE(file_text(first), file_text(different));
 }
 
 TEST(Truth, MessagesAreListedOnlyWhenAsked) {
