@@ -111,8 +111,10 @@ int run_check_truth(const std::vector<std::string>& arguments) {
   if (check.samples < 2) return usage_error(kCommand, "--samples must be at least 2");
   if (!(check.tolerance_ns >= 0)) return usage_error(kCommand, "--tolerance must be a number of ns, at least 0");
   try {
-    const simulate::TruthVerdict verdict =
-        simulate::check_against_truth(simulate::read_report(files[0]), simulate::read_truth(files[1]), check);
+    // In order: a problem with the report is named first.
+    const std::vector<simulate::ReportTrace> report = simulate::read_report(files[0]);
+    const simulate::Truth truth = simulate::read_truth(files[1]);
+    const simulate::TruthVerdict verdict = simulate::check_against_truth(report, truth, check);
     if (format == "json") {
       print_json(verdict);
     } else {

@@ -104,8 +104,10 @@ int run_simulate(const std::vector<std::string>& arguments) {
     std::cout << "usage: tracesync simulate --output DIR [options]\n\n"
                  "Writes a synthetic experiment as lttng-modules 2.12-style CTF kernel traces (one per host,\n"
                  "one stream per CPU) through babeltrace2, with TCP traffic on a topology, filler kernel\n"
-                 "events, clocks with offsets and drifts, realistic delays, loss and retransmissions, and\n"
-                 "the ground truth in DIR/truth.json.\n\n"
+                 "events, clocks with offsets and drifts that may change rate over time (--clock-model),\n"
+                 "realistic delays, loss, retransmissions and gaps, and the ground truth in DIR/truth.json:\n"
+                 "every host's true clock, exactly, piece by piece (docs/simulate.md). 'tracesync check-truth'\n"
+                 "checks a sync report against it.\n\n"
               << options;
     return kSuccess;
   }
@@ -155,7 +157,12 @@ int run_simulate(const std::vector<std::string>& arguments) {
     });
     progress.finish();
     if (!a.quiet) {
-      std::cout << "wrote " << summary.hosts.size() << " traces, " << summary.events << " events, " << summary.links
+      if (o.write_traces) {
+        std::cout << "wrote " << summary.hosts.size() << " traces, " << summary.events << " events, ";
+      } else {
+        std::cout << "wrote no traces (--no-traces), " << summary.hosts.size() << " hosts, ";
+      }
+      std::cout << summary.links
                 << " links, " << summary.transmissions << " TCP segments (" << summary.lost << " lost, "
                 << summary.retransmissions << " retransmitted) to " << o.output_dir << "\n";
       for (const auto& h : summary.hosts) {

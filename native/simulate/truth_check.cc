@@ -6,6 +6,7 @@
 #include <cmath>
 #include <fstream>
 #include <functional>
+#include <map>
 #include <sstream>
 
 #include "model/quad.h"
@@ -44,7 +45,22 @@ model::LinearTransform line_field(const Json& object, const std::string& where) 
   return {*slope, *offset};
 }
 
-ReportTrace parse_trace(const Json& t, const std::string& where) {
+// The reference domain of every island: "islands": [{"id", "reference", ...}].
+std::map<int64_t, std::string> island_references(const Json& root, const std::string& source) {
+  std::map<int64_t, std::string> out;
+  const auto islands = root.find("islands");
+  if (islands == root.end()) return out;
+  if (!islands->is_array()) throw TruthError(source + ": \"islands\" is not a list");
+  for (std::size_t i = 0; i < islands->size(); ++i) {
+    const std::string where = source + ": island " + std::to_string(i);
+    const Json& island = (*islands)[i];
+    if (!island.is_object()) throw TruthError(where + " is not an object");
+    out[integer_field(island, "id", where)] = string_field(island, "reference", where);
+  }
+  return out;
+}
+
+ReportTrace parse_trace(const Json& t, const std::string& where, const std::map<int64_t, std::string>& references) {
   if (!t.is_object()) throw TruthError(where + " is not an object");
   ReportTrace trace;
   trace.name = t.contains("hostname") && t["hostname"].is_string() ? t["hostname"].get<std::string>()
@@ -52,7 +68,14 @@ ReportTrace parse_trace(const Json& t, const std::string& where) {
   trace.domain = string_field(t, "domain", where);
   if (const auto s = t.find("synchronized"); s != t.end() && s->is_boolean()) trace.synchronized = s->get<bool>();
   if (!trace.synchronized) return trace;
-  trace.reference = string_field(t, "reference", where);
+  // The island's reference domain; "reference" of a trace says whether it is it.
+  if (const auto r = t.find("reference"); r != t.end() && r->is_string()) {
+    trace.reference = r->get<std::string>();
+  } else {
+    const auto island = references.find(integer_field(t, "island", where));
+    if (island == references.end()) throw TruthError(where + ": its \"island\" is not in \"islands\"");
+    trace.reference = island->second;
+  }
   trace.first_ns = integer_field(t, "first_ns", where);
   trace.last_ns = integer_field(t, "last_ns", where);
   const auto segments = t.find("segments");
@@ -198,9 +221,10 @@ std::vector<ReportTrace> parse_report(std::string_view text, const std::string& 
   if (!root.is_object() || traces == root.end() || !traces->is_array()) {
     throw TruthError(source + ": not a sync report ('tracesync sync --format json'): no \"traces\" list");
   }
+  const std::map<int64_t, std::string> references = island_references(root, source);
   std::vector<ReportTrace> out;
   for (std::size_t i = 0; i < traces->size(); ++i) {
-    out.push_back(parse_trace((*traces)[i], source + ": trace " + std::to_string(i)));
+    out.push_back(parse_trace((*traces)[i], source + ": trace " + std::to_string(i), references));
   }
   return out;
 }

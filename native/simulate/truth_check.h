@@ -28,7 +28,7 @@ struct ReportSegment {
 struct ReportTrace {
   std::string name;
   std::string domain;
-  std::string reference;       // its island's reference domain
+  std::string reference;       // its island's reference domain (from "islands", by "island")
   bool synchronized = true;    // false: "synchronized": false in the report
   model::Nanoseconds first_ns = 0;
   model::Nanoseconds last_ns = 0;

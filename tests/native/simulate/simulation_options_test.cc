@@ -215,3 +215,56 @@ TEST(SimulationRun, NonEmptyOutputNeedsOverwriteWhichKeepsForeignFiles) {
 
 }  // namespace
 }  // namespace tracesync::simulate
+
+namespace tracesync::simulate {
+namespace {
+
+TEST(SimulationOptions, ClockModelParametersAreNamedWhenOutOfRange) {
+  const auto with = [](auto change) {
+    SimulationOptions o;
+    o.output_dir = "unused";
+    change(o);
+    return o;
+  };
+  const auto expect = [](const SimulationOptions& o, const std::string& option) {
+    const std::string problem = validate(o);
+    EXPECT_NE(problem.find(option), std::string::npos) << "expected " << option << ", got: " << problem;
+  };
+  expect(with([](SimulationOptions& o) { o.step_interval_s = 0.5; }), "--step-interval");
+  expect(with([](SimulationOptions& o) { o.step_size_ppm = -1; }), "--step-size");
+  expect(with([](SimulationOptions& o) { o.slew_length_s = 0; }), "--slew-length");
+  expect(with([](SimulationOptions& o) { o.slew_interval_s = 9; }), "--slew-interval");  // not > 2 * 5 s
+  expect(with([](SimulationOptions& o) { o.slew_rate_ppm = std::nan(""); }), "--slew-rate");
+  expect(with([](SimulationOptions& o) { o.wander_ppm = 2000; }), "--wander-amplitude");
+  expect(with([](SimulationOptions& o) { o.wander_period_s = 0; }), "--wander-period");
+  expect(with([](SimulationOptions& o) { o.wander_step_s = 1000; }), "--wander-step");  // > 3600 / 4
+  expect(with([](SimulationOptions& o) {
+           o.clock_model = ClockModel::kWander;
+           o.duration_s = 20 * 86'400.0;
+           o.wander_step_s = 1;
+         }),
+         "--clock-model wander");
+  expect(with([](SimulationOptions& o) { o.gaps = {{.at_s = 11, .length_s = 1}}; }), "--gap");
+  expect(with([](SimulationOptions& o) { o.gaps = {{.at_s = 1, .length_s = -1}}; }), "--gap");
+  // The defaults of every model are valid, over a day too.
+  for (const ClockModel m : {ClockModel::kSteps, ClockModel::kSlews, ClockModel::kWander, ClockModel::kCombined}) {
+    EXPECT_EQ(validate(with([&](SimulationOptions& o) {
+                o.clock_model = m;
+                o.duration_s = 86'400;
+              })),
+              "");
+  }
+}
+
+TEST(SimulationOptions, GapSpecsParse) {
+  TrafficGap gap;
+  EXPECT_EQ(parse_gap("600:120.5", gap), "");
+  EXPECT_EQ(gap.at_s, 600);
+  EXPECT_EQ(gap.length_s, 120.5);
+  EXPECT_NE(parse_gap("600", gap).find("AT_S:LENGTH_S"), std::string::npos);
+  EXPECT_NE(parse_gap("x:1", gap).find("start"), std::string::npos);
+  EXPECT_NE(parse_gap("1:", gap).find("length"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace tracesync::simulate

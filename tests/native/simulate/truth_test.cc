@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 
 #include "model/quad.h"
@@ -84,6 +85,22 @@ TEST(Truth, ADayOfCombinedClocksStaysSmall) {
   const Truth truth = read_truth(summary.truth_path);
   EXPECT_GT(truth.hosts[1].clock.pieces().size(), 8'640U);
   EXPECT_LT(truth.hosts[1].clock.pieces().size(), 9'500U);
+}
+
+std::string file_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+TEST(Truth, SameSeedSameClocksOtherSeedOtherClocks) {
+  TempDirectory dir;
+  const std::string first = run(truth_options(dir / "a", ClockModel::kCombined, 3600)).truth_path;
+  const std::string again = run(truth_options(dir / "b", ClockModel::kCombined, 3600)).truth_path;
+  SimulationOptions other = truth_options(dir / "c", ClockModel::kCombined, 3600);
+  other.seed = 22;
+  const std::string different = run(other).truth_path;
+  EXPECT_EQ(file_text(first), file_text(again));
+  EXPECT_NE(file_text(first), file_text(different));
 }
 
 TEST(Truth, MessagesAreListedOnlyWhenAsked) {
@@ -256,16 +273,19 @@ TEST(TruthCheck, SegmentsMustCoverTheSpanAndUnsynchronizedTracesAreSkipped) {
 
 TEST(TruthCheck, ReportsAreReadWithOrWithoutSegments) {
   const std::string report = R"({"traces": [
-    {"name": "a", "hostname": "host0", "domain": "d0", "island": 0, "reference": "d0", "slope": "1", "offset": "0",
+    {"name": "a", "hostname": "host0", "domain": "d0", "island": 0, "reference": true, "slope": "1", "offset": "0",
      "uncertainty_ns": 0, "first_ns": 10, "last_ns": 20},
-    {"name": "b", "hostname": "host1", "domain": "d1", "island": 0, "reference": "d0", "slope": "1", "offset": "5",
+    {"name": "b", "hostname": "host1", "domain": "d1", "island": 0, "reference": false, "slope": "1", "offset": "5",
      "uncertainty_ns": 9, "first_ns": 10, "last_ns": 30,
      "segments": [{"first_ns": 10, "last_ns": 20, "slope": "1", "offset": "5", "uncertainty_first_ns": 1, "uncertainty_last_ns": 3},
                   {"first_ns": 20, "last_ns": 30, "slope": "1.5", "offset": "-5", "uncertainty_first_ns": 3, "uncertainty_last_ns": 9}]},
-    {"name": "c", "hostname": "host2", "domain": "d2", "synchronized": false}]})";
+    {"name": "c", "hostname": "host2", "domain": "d2", "synchronized": false}],
+    "islands": [{"id": 0, "reference": "d0", "forced": false, "domains": ["d0", "d1"]}]})";
   const std::vector<ReportTrace> traces = parse_report(report, "report.json");
   ASSERT_EQ(traces.size(), 3U);
   EXPECT_TRUE(traces[0].top_level_only);
+  EXPECT_EQ(traces[0].reference, "d0");
+  EXPECT_EQ(traces[1].reference, "d0");
   ASSERT_EQ(traces[0].segments.size(), 1U);
   EXPECT_EQ(traces[0].segments[0].first_ns, 10);
   ASSERT_EQ(traces[1].segments.size(), 2U);

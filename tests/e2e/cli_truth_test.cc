@@ -1,0 +1,239 @@
+// End-to-end truth tests: `tracesync simulate` writes an experiment,
+// `tracesync sync` synchronizes it, and `tracesync check-truth` must find
+// the truth inside the reported bound at every instant it checks (>= 1,000
+// per trace, every segment end, rate change and gap; every message when the
+// truth lists them), with zero violations, for every clock model, several
+// durations and topologies, with asymmetric delays, loss, outliers and gaps.
+//
+// Until the piecewise clock model is in, only linear clocks can pass: a
+// single line cannot follow a clock that changes rate (issue 19). These
+// tests are the acceptance test of that model; they are not skipped.
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <sstream>
+#include <nlohmann/json.hpp>
+
+#include "support/run_command.h"
+
+namespace tracesync {
+namespace {
+
+using nlohmann::json;
+using testing::run_command;
+using testing::tracesync_binary;
+
+std::string number(double value) {
+  std::ostringstream out;
+  out << value;
+  return out.str();
+}
+
+// Runs `tracesync sync` with `extra`; when this build does not know
+// --clock-model (before the piecewise model), runs it without: that build's
+// only model is the linear one.
+testing::CommandResult sync_matches(const testing::TempDir& dir, std::vector<std::string> extra) {
+  std::vector<std::string> args = {"sync", "--format", "json", "--matches", dir.file("matches.txt")};
+  std::vector<std::string> with = args;
+  with.insert(with.end(), extra.begin(), extra.end());
+  testing::CommandResult r = run_command(tracesync_binary(), with);
+  if (r.exit_code == 2 && r.out.empty() && r.err.find("clock-model") != std::string::npos && extra.size() == 2 &&
+      extra[0] == "--clock-model" && extra[1] == "linear") {
+    r = run_command(tracesync_binary(), args);
+  }
+  return r;
+}
+
+// check-truth's JSON verdict on a report; fails the test on a usage error.
+json check_truth(const testing::TempDir& dir, const std::string& report, const std::string& truth = "truth.json") {
+  testing::write_file(dir.file("report.json"), report);
+  const auto r = run_command(tracesync_binary(),
+                             {"check-truth", "--format", "json", dir.file("report.json"), dir.file(truth)});
+  EXPECT_TRUE(r.exit_code == 0 || r.exit_code == 4) << r.err;
+  EXPECT_EQ(r.exit_code == 0, !r.out.empty() && json::parse(r.out)["violations"] == 0) << r.out;
+  return r.out.empty() ? json() : json::parse(r.out);
+}
+
+struct TruthCase {
+  std::string model;
+  double duration_s;
+  std::string topology;
+  int hosts;
+  std::string name;
+};
+
+void PrintTo(const TruthCase& c, std::ostream* out) { *out << c.name; }
+
+std::string duration_name(double s) {
+  if (s >= 3600) return number(s / 3600) + "h";
+  if (s >= 60) return number(s / 60) + "min";
+  return number(s) + "s";
+}
+
+std::vector<TruthCase> truth_cases() {
+  std::vector<TruthCase> cases;
+  for (const std::string model : {"linear", "steps", "slews", "wander", "combined"}) {
+    for (const double duration : {60.0, 600.0, 3600.0}) {
+      for (const auto& [topology, hosts, name] : {std::tuple<std::string, int, std::string>{"pairs", 2, "pair"},
+                                                  {"chain", 10, "chain10"},
+                                                  {"star", 6, "star6"},
+                                                  {"random", 50, "random50"}}) {
+        cases.push_back({model, duration, topology, hosts, model + "_" + duration_name(duration) + "_" + name});
+      }
+    }
+    // The long runs, on a pair at a low rate.
+    for (const double duration : {21'600.0, 86'400.0}) {
+      cases.push_back({model, duration, "pairs", 2, model + "_" + duration_name(duration) + "_pair"});
+    }
+  }
+  return cases;
+}
+
+class TruthInsideTheBound : public ::testing::TestWithParam<TruthCase> {};
+
+TEST_P(TruthInsideTheBound, AtEveryInstantChecked) {
+  const TruthCase& c = GetParam();
+  testing::TempDir dir;
+  // About 600 segments per link, whatever the duration: enough for a hull,
+  // little enough to keep the whole suite quick.
+  const double rate = std::min(100.0, 600 / c.duration_s);
+  const auto sim = run_command(
+      tracesync_binary(),
+      {"simulate", "--quiet", "--no-traces", "--write-matches", "--output", dir.path(), "--clock-model", c.model,
+       "--duration", number(c.duration_s), "--topology", c.topology, "--hosts", std::to_string(c.hosts),
+       "--random-degree", "3", "--rate", number(rate), "--seed", "7",
+       // asymmetric delays, loss, outliers (loaded hosts) and a gap of a tenth of the run
+       "--asymmetry", "2.5", "--loss", "0.03", "--loaded-hosts", "0.3", "--load-rate", number(5 / c.duration_s),
+       "--gap", number(0.4 * c.duration_s) + ":" + number(0.1 * c.duration_s)});
+  ASSERT_EQ(sim.exit_code, 0) << sim.err;
+  const auto sync = sync_matches(dir, {});
+  ASSERT_TRUE(sync.exit_code == 0 || sync.exit_code == 3) << sync.err;
+  const json verdict = check_truth(dir, sync.out);
+  ASSERT_TRUE(verdict.is_object());
+  EXPECT_EQ(verdict["checked"].get<int>() + verdict["skipped"].get<int>(), c.hosts);
+  EXPECT_GE(verdict["checked"].get<int>(), 2);
+  for (const json& t : verdict["traces"]) {
+    if (t["skipped"].get<bool>()) continue;
+    EXPECT_GE(t["instants"].get<int>(), 1000) << t["name"];
+    EXPECT_EQ(t["violations"], 0) << t.dump();
+  }
+  EXPECT_EQ(verdict["violations"], 0) << "worst error " << verdict["worst_error_ns"] << " ns, largest bound "
+                                      << verdict["largest_bound_ns"] << " ns";
+}
+
+INSTANTIATE_TEST_SUITE_P(Simulated, TruthInsideTheBound, ::testing::ValuesIn(truth_cases()),
+                         [](const ::testing::TestParamInfo<TruthCase>& p) { return p.param.name; });
+
+// Through real CTF traces, with every message in the truth: the check
+// covers every send and receive too.
+TEST(TruthThroughTraces, LinearClocksHoldAtEveryMessage) {
+  testing::TempDir dir;
+  const auto sim = run_command(tracesync_binary(), {"simulate", "--quiet", "--truth-messages", "--output", dir.path(),
+                                                    "--hosts", "3", "--duration", "20", "--rate", "100",
+                                                    "--asymmetry", "2", "--gap", "8:4", "--seed", "3"});
+  ASSERT_EQ(sim.exit_code, 0) << sim.err;
+  const auto sync = run_command(tracesync_binary(), {"sync", "--format", "json", dir.file("host0/kernel"),
+                                                     dir.file("host1/kernel"), dir.file("host2/kernel")});
+  ASSERT_EQ(sync.exit_code, 0) << sync.err;
+  const json verdict = check_truth(dir, sync.out);
+  EXPECT_EQ(verdict["checked"], 3);
+  EXPECT_EQ(verdict["violations"], 0);
+  for (const json& t : verdict["traces"]) EXPECT_GT(t["instants"].get<int>(), 2000) << "messages are instants too";
+}
+
+// The check bites: one line over a 1 ppm step (as in issue 19's table,
+// "5 min around a 1 ppm step") is reported ACCURATE with a bound the truth
+// breaks. --clock-model linear keeps that behaviour by design.
+TEST(TruthCheckBites, ALineOverARateStepBreaksItsBound) {
+  testing::TempDir dir;
+  const auto sim = run_command(tracesync_binary(),
+                               {"simulate", "--quiet", "--no-traces", "--write-matches", "--output", dir.path(),
+                                "--hosts", "2", "--duration", "300", "--rate", "200", "--loaded-hosts", "0",
+                                "--clock", "1:0:5:150:6"});
+  ASSERT_EQ(sim.exit_code, 0) << sim.err;
+  const auto sync = sync_matches(dir, {"--clock-model", "linear"});
+  ASSERT_EQ(sync.exit_code, 0) << sync.err;
+  const json verdict = check_truth(dir, sync.out);
+  EXPECT_GT(verdict["violations"].get<int>(), 0) << verdict.dump();
+  const auto text = run_command(tracesync_binary(), {"check-truth", dir.file("report.json"), dir.file("truth.json")});
+  EXPECT_EQ(text.exit_code, 4);
+  EXPECT_NE(text.out.find("OUTSIDE"), std::string::npos) << text.out;
+}
+
+// Issue 19's goal: on 1 h of traffic with a 1 ppm step, the default model's
+// worst true error under 50 us and largest bound under 300 us, the truth
+// always inside (today's single line: 1.69 ms, outside its bound).
+TEST(TruthGoal, AOnePpmStepInAnHour) {
+  testing::TempDir dir;
+  const auto sim = run_command(tracesync_binary(),
+                               {"simulate", "--quiet", "--no-traces", "--write-matches", "--output", dir.path(),
+                                "--hosts", "2", "--duration", "3600", "--rate", "50", "--clock", "1:250000:20:1800:21"});
+  ASSERT_EQ(sim.exit_code, 0) << sim.err;
+  const auto sync = sync_matches(dir, {});
+  ASSERT_EQ(sync.exit_code, 0) << sync.err;
+  const json verdict = check_truth(dir, sync.out);
+  EXPECT_EQ(verdict["violations"], 0);
+  EXPECT_LT(verdict["worst_error_ns"].get<double>(), 50'000);
+  EXPECT_LT(verdict["largest_bound_ns"].get<double>(), 300'000);
+}
+
+// The accuracy benchmark runs end to end and says what it measured (its
+// figures are for people; here only that linear clocks keep the hull honest).
+TEST(TruthCommands, AccuracyBenchmarkPrintsARowPerModelAndDuration) {
+  const auto r = run_command(tracesync_binary(), {"bench", "accuracy", "--format", "json", "--models", "linear,steps",
+                                                  "--durations", "60", "--link-messages", "2000"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json rows = json::parse(r.out);
+  ASSERT_EQ(rows.size(), 2U);
+  EXPECT_EQ(rows[0]["model"], "linear");
+  EXPECT_EQ(rows[1]["model"], "steps");
+  for (const json& row : rows) {
+    EXPECT_EQ(row["duration_s"], 60);
+    EXPECT_GT(row["matches"].get<int>(), 1000);
+    for (const char* variant : {"piecewise", "linear", "linreg"}) ASSERT_TRUE(row.contains(variant)) << variant;
+    EXPECT_TRUE(row["linear"]["available"].get<bool>());
+    EXPECT_FALSE(row["linear"].contains("problem")) << row["linear"].dump();
+  }
+  EXPECT_EQ(rows[0]["linear"]["violations"], 0);
+  EXPECT_GT(rows[0]["linear"]["largest_bound_ns"].get<double>(), 0);
+  EXPECT_EQ(run_command(tracesync_binary(), {"bench", "accuracy", "--models", "sine"}).exit_code, 2);
+  EXPECT_EQ(run_command(tracesync_binary(), {"bench", "accuracy", "--durations", "0"}).exit_code, 2);
+}
+
+TEST(TruthCommands, BadOptionsAndInputsAreNamed) {
+  testing::TempDir dir;
+  const auto simulate = [&](std::vector<std::string> extra) {
+    std::vector<std::string> args = {"simulate", "--quiet", "--no-traces", "--output", dir.file("out")};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return run_command(tracesync_binary(), args);
+  };
+  for (const auto& [args, named] : std::vector<std::pair<std::vector<std::string>, std::string>>{
+           {{"--clock-model", "sine"}, "--clock-model"},
+           {{"--clock-model", "steps", "--step-size", "-1"}, "--step-size"},
+           {{"--step-interval", "0"}, "--step-interval"},
+           {{"--slew-interval", "8", "--slew-length", "5"}, "--slew-interval"},
+           {{"--slew-rate", "nan"}, "--slew-rate"},
+           {{"--wander-amplitude", "-0.1"}, "--wander-amplitude"},
+           {{"--wander-step", "2000"}, "--wander-step"},
+           {{"--clock-model", "wander", "--duration", "864000", "--wander-step", "0.5"}, "--clock-model wander"},
+           {{"--gap", "5"}, "--gap"},
+           {{"--gap", "50:1"}, "--gap"},
+       }) {
+    const auto r = simulate(args);
+    EXPECT_EQ(r.exit_code, 2) << named;
+    EXPECT_NE(r.err.find(named), std::string::npos) << r.err;
+  }
+  EXPECT_EQ(run_command(tracesync_binary(), {"check-truth", dir.file("none.json")}).exit_code, 2);
+  const auto missing = run_command(tracesync_binary(), {"check-truth", dir.file("r.json"), dir.file("t.json")});
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_NE(missing.err.find("r.json"), std::string::npos) << missing.err;
+  testing::write_file(dir.file("r.json"), R"({"traces": []})");
+  testing::write_file(dir.file("t.json"), R"({"format": "tracesync-truth/2", "start_ns": 0, "end_ns": 1, "hosts": "x"})");
+  const auto bad = run_command(tracesync_binary(), {"check-truth", dir.file("r.json"), dir.file("t.json")});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("t.json: \"hosts\""), std::string::npos) << bad.err;
+}
+
+}  // namespace
+}  // namespace tracesync
