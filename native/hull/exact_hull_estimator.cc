@@ -17,6 +17,11 @@ bool tighter(const std::optional<ExactLine>& current, const ExactLine& candidate
   return !current || sign * model::compare(candidate.slope(), current->slope()) > 0;
 }
 
+// The order the envelope reads messages in (the piecewise rule's).
+bool rule_order(const LinkMessage& a, const LinkMessage& b) {
+  return std::tie(a.point.x, a.direction, a.point.y) < std::tie(b.point.x, b.direction, b.point.y);
+}
+
 }  // namespace
 
 ExactHullEstimator::ExactHullEstimator(ClockStability stability, Envelope envelope)
@@ -61,7 +66,10 @@ void ExactHullEstimator::count(const LinkMessage& message) {
   ++counters_.messages;
   ++(message.is_lower() ? counters_.lower_messages : counters_.upper_messages);
   slope_one_.add(message);
-  if (keeps_messages_) messages_.push_back(message);
+  if (keeps_messages_) {
+    sorted_ = sorted_ && (messages_.empty() || !rule_order(message, messages_.back()));
+    messages_.push_back(message);
+  }
 }
 
 bool ExactHullEstimator::add(const LinkMessage& message) {
@@ -180,12 +188,15 @@ TimeSpan ExactHullEstimator::covered(const TimeSpan& span) const {
 std::optional<EndBounds> ExactHullEstimator::end_bounds(const TimeSpan& span) const {
   const auto band = band_bounds(span);
   if (!band || !keeps_messages_ || quality() != Quality::kAccurate) return band;
-  std::vector<LinkMessage> sorted = messages_;
-  std::sort(sorted.begin(), sorted.end(), [](const LinkMessage& a, const LinkMessage& b) {
-    return std::tie(a.point.x, a.direction, a.point.y) < std::tie(b.point.x, b.direction, b.point.y);
-  });
-  const LinkEstimate e = estimate();
-  return tightest(*band, envelope_bound(sorted, Line{e.alpha, e.beta}, covered(span), rate_limit_around(e.alpha)));
+  const TimeSpan over = covered(span);
+  if (!envelope_cache_ || envelope_cache_->messages != messages_.size() || !(envelope_cache_->over == over)) {
+    if (!sorted_) std::sort(messages_.begin(), messages_.end(), rule_order);
+    sorted_ = true;
+    const LinkEstimate e = estimate();
+    envelope_cache_ = EnvelopeCache{messages_.size(), over,
+                                    envelope_bound(messages_, Line{e.alpha, e.beta}, over, rate_limit_around(e.alpha))};
+  }
+  return tightest(*band, envelope_cache_->value);
 }
 
 std::optional<EndBounds> ExactHullEstimator::band_bounds(const TimeSpan& span) const {

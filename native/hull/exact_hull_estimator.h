@@ -116,7 +116,16 @@ class ExactHullEstimator final : public LinkEstimator {
   LinkCounters counters_;
   ClockStability stability_;
   bool keeps_messages_ = false;
-  std::vector<LinkMessage> messages_;  // when keeps_messages_, in arrival order
+  // When keeps_messages_: every message, sorted when the envelope needs
+  // them, and the envelope's last answer until the next message.
+  mutable std::vector<LinkMessage> messages_;
+  mutable bool sorted_ = true;
+  struct EnvelopeCache {
+    std::size_t messages;
+    TimeSpan over;
+    model::Quad value;
+  };
+  mutable std::optional<EnvelopeCache> envelope_cache_;
 };
 
 }  // namespace tracesync::hull

@@ -171,7 +171,7 @@ TEST_P(PiecewiseTruth, TruthWithinTheBoundEverywhere) {
 INSTANTIATE_TEST_SUITE_P(
     ModelsAndDurations, PiecewiseTruth,
     ::testing::Combine(::testing::Values(Model::kSteps, Model::kSlews, Model::kWander, Model::kCombined, Model::kGaps),
-                       ::testing::Values(kMinute, 10 * kMinute, kHour, 6 * kHour)),
+                       ::testing::Values(kMinute, 10 * kMinute, kHour, 6 * kHour, 24 * kHour)),
     [](const ::testing::TestParamInfo<std::tuple<Model, int64_t>>& p) {
       return std::string(name_of(std::get<0>(p.param))) + "_" + std::to_string(std::get<1>(p.param) / kSecond) + "s";
     });
