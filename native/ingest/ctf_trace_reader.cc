@@ -221,7 +221,14 @@ CtfTraceReader::State CtfTraceReader::read_some(std::size_t rounds) {
     state_ = State::kReading;
   }
   if (state_ != State::kReading) return state_;
+  model::Nanoseconds began = progress_;  // INT64_MIN: no timestamp yet
   for (std::size_t round = 0; round < rounds; ++round) {
+    model::Nanoseconds span = 0;
+    if (began == INT64_MIN) {
+      began = progress_;
+    } else if (!__builtin_sub_overflow(progress_, began, &span) && span > options_.step_span) {
+      break;  // far enough for one step (ReaderOptions::step_span)
+    }
     const bt_graph_run_once_status status = bt_graph_run_once(graph_.get());
     if (status == BT_GRAPH_RUN_ONCE_STATUS_OK || status == BT_GRAPH_RUN_ONCE_STATUS_AGAIN) continue;
     if (status == BT_GRAPH_RUN_ONCE_STATUS_END) {
@@ -394,8 +401,20 @@ bt_component_class_sink_graph_is_configured_method_status CtfTraceReader::create
 bt_component_class_sink_consume_method_status CtfTraceReader::consume() {
   try {
     bool any_open = false;
+    // Only the streams furthest behind in time are read. Read in turn,
+    // streams of different densities drift apart without bound (a sparse
+    // CPU's batches span more time), and every event read ahead of the
+    // slowest stream waits in the matcher: memory grew with the trace.
+    model::Nanoseconds behind = INT64_MAX;
+    for (const StreamCursor& cursor : cursors_) {
+      if (!cursor.ended) behind = std::min(behind, cursor.reached);
+    }
     for (StreamCursor& cursor : cursors_) {
       if (cursor.ended) continue;
+      if (cursor.reached > behind) {
+        any_open = true;
+        continue;
+      }
       bt_message_array_const messages = nullptr;
       uint64_t count = 0;
       switch (bt_message_iterator_next(cursor.iterator.get(), &messages, &count)) {

@@ -34,6 +34,10 @@ struct ReaderOptions {
   // query), so that bytes_read() can move between stream ends. The query
   // reads every packet index, ~2 % of a read: only for someone watching.
   bool stream_ranges = true;
+  // A step ends early once the trace's progress has moved this far since
+  // the step began, so that a long step (a reading process's) cannot carry
+  // the trace far ahead of the others. INT64_MAX: no limit.
+  model::Nanoseconds step_span = INT64_MAX;
 };
 
 // Reads one CTF trace with babeltrace2: a graph of `src.ctf.fs` (no muxer)
