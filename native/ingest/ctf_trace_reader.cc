@@ -161,6 +161,7 @@ void CtfTraceReader::fail(std::string problem) {
   problem_ = std::move(problem);
   state_ = State::kFailed;
   flush();
+  held_.clear();  // read ahead of a stream that will never catch up
   close_graph();
   sink_.trace_closed(index_);
 }
@@ -238,7 +239,7 @@ CtfTraceReader::State CtfTraceReader::read_some(std::size_t rounds) {
         return state_;
       }
       state_ = State::kDone;
-      flush();
+      flush_up_to(INT64_MAX);
       close_graph();
       sink_.trace_closed(index_);
       return state_;
@@ -600,14 +601,24 @@ void CtfTraceReader::update_progress() {
     const double read = static_cast<double>(info_.bytes) * share / static_cast<double>(cursors_.size());
     bytes_read_.store(static_cast<uint64_t>(read), std::memory_order_relaxed);
   }
+  read_to_ = slowest;
   if (slowest == INT64_MAX || slowest == INT64_MIN) return;  // all ended, or a stream not started
   model::Nanoseconds promise = 0;
   if (__builtin_sub_overflow(slowest, options_.step_back_tolerance, &promise)) promise = INT64_MIN;
   progress_ = std::max(progress_, promise);
 }
 
-void CtfTraceReader::flush() {
+void CtfTraceReader::flush() { flush_up_to(read_to_); }
+
+// Hands the sink the events not later than `limit`, holds back the rest.
+void CtfTraceReader::flush_up_to(model::Nanoseconds limit) {
   if (!announced_) return;
+  batch_.insert(batch_.end(), held_.begin(), held_.end());
+  held_.clear();
+  const auto later = std::partition(batch_.begin(), batch_.end(),
+                                    [&](const match::PacketEvent& event) { return event.time <= limit; });
+  held_.assign(later, batch_.end());
+  batch_.erase(later, batch_.end());
   sink_.trace_events(index_, batch_, progress_);
   batch_.clear();
 }

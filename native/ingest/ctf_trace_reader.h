@@ -135,6 +135,7 @@ class CtfTraceReader final : public TraceReader {
   const NetworkEventDecoder* decoder_on_miss(const bt_event_class* event_class, std::size_t slot);
   void update_progress();
   void flush();
+  void flush_up_to(model::Nanoseconds limit);
   void fail(std::string problem);
   void close_graph();
 
@@ -174,6 +175,14 @@ class CtfTraceReader final : public TraceReader {
   // out of the cache between a trace's turns and made every event a write
   // miss.
   std::vector<match::PacketEvent> batch_;
+  // Events read ahead of the slowest stream, held back until it catches up:
+  // if the trace fails, what it gave the sink is then exactly the trace cut
+  // at one time (a later event of a stream read further could otherwise
+  // replace, as a key's first send, one the damaged stream never gave).
+  std::vector<match::PacketEvent> held_;
+  // Every unfinished stream has been read up to here (INT64_MAX once all
+  // have ended).
+  model::Nanoseconds read_to_ = INT64_MIN;
   model::Nanoseconds progress_ = INT64_MIN;
   std::atomic<uint64_t> bytes_read_{0};
 };
