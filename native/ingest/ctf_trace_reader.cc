@@ -161,6 +161,7 @@ void CtfTraceReader::fail(std::string problem) {
   problem_ = std::move(problem);
   state_ = State::kFailed;
   flush();
+  held_.clear();  // read ahead of a stream that will never catch up
   close_graph();
   sink_.trace_closed(index_);
 }
@@ -221,7 +222,14 @@ CtfTraceReader::State CtfTraceReader::read_some(std::size_t rounds) {
     state_ = State::kReading;
   }
   if (state_ != State::kReading) return state_;
+  model::Nanoseconds began = progress_;  // INT64_MIN: no timestamp yet
   for (std::size_t round = 0; round < rounds; ++round) {
+    model::Nanoseconds span = 0;
+    if (began == INT64_MIN) {
+      began = progress_;
+    } else if (!__builtin_sub_overflow(progress_, began, &span) && span > options_.step_span) {
+      break;  // far enough for one step (ReaderOptions::step_span)
+    }
     const bt_graph_run_once_status status = bt_graph_run_once(graph_.get());
     if (status == BT_GRAPH_RUN_ONCE_STATUS_OK || status == BT_GRAPH_RUN_ONCE_STATUS_AGAIN) continue;
     if (status == BT_GRAPH_RUN_ONCE_STATUS_END) {
@@ -231,7 +239,7 @@ CtfTraceReader::State CtfTraceReader::read_some(std::size_t rounds) {
         return state_;
       }
       state_ = State::kDone;
-      flush();
+      flush_up_to(INT64_MAX);
       close_graph();
       sink_.trace_closed(index_);
       return state_;
@@ -394,8 +402,20 @@ bt_component_class_sink_graph_is_configured_method_status CtfTraceReader::create
 bt_component_class_sink_consume_method_status CtfTraceReader::consume() {
   try {
     bool any_open = false;
+    // Only the streams furthest behind in time are read. Read in turn,
+    // streams of different densities drift apart without bound (a sparse
+    // CPU's batches span more time), and every event read ahead of the
+    // slowest stream waits in the matcher: memory grew with the trace.
+    model::Nanoseconds behind = INT64_MAX;
+    for (const StreamCursor& cursor : cursors_) {
+      if (!cursor.ended) behind = std::min(behind, cursor.reached);
+    }
     for (StreamCursor& cursor : cursors_) {
       if (cursor.ended) continue;
+      if (cursor.reached > behind) {
+        any_open = true;
+        continue;
+      }
       bt_message_array_const messages = nullptr;
       uint64_t count = 0;
       switch (bt_message_iterator_next(cursor.iterator.get(), &messages, &count)) {
@@ -581,14 +601,24 @@ void CtfTraceReader::update_progress() {
     const double read = static_cast<double>(info_.bytes) * share / static_cast<double>(cursors_.size());
     bytes_read_.store(static_cast<uint64_t>(read), std::memory_order_relaxed);
   }
+  read_to_ = slowest;
   if (slowest == INT64_MAX || slowest == INT64_MIN) return;  // all ended, or a stream not started
   model::Nanoseconds promise = 0;
   if (__builtin_sub_overflow(slowest, options_.step_back_tolerance, &promise)) promise = INT64_MIN;
   progress_ = std::max(progress_, promise);
 }
 
-void CtfTraceReader::flush() {
+void CtfTraceReader::flush() { flush_up_to(read_to_); }
+
+// Hands the sink the events not later than `limit`, holds back the rest.
+void CtfTraceReader::flush_up_to(model::Nanoseconds limit) {
   if (!announced_) return;
+  batch_.insert(batch_.end(), held_.begin(), held_.end());
+  held_.clear();
+  const auto later = std::partition(batch_.begin(), batch_.end(),
+                                    [&](const match::PacketEvent& event) { return event.time <= limit; });
+  held_.assign(later, batch_.end());
+  batch_.erase(later, batch_.end());
   sink_.trace_events(index_, batch_, progress_);
   batch_.clear();
 }

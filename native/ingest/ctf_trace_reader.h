@@ -34,6 +34,10 @@ struct ReaderOptions {
   // query), so that bytes_read() can move between stream ends. The query
   // reads every packet index, ~2 % of a read: only for someone watching.
   bool stream_ranges = true;
+  // A step ends early once the trace's progress has moved this far since
+  // the step began, so that a long step (a reading process's) cannot carry
+  // the trace far ahead of the others. INT64_MAX: no limit.
+  model::Nanoseconds step_span = INT64_MAX;
 };
 
 // Reads one CTF trace with babeltrace2: a graph of `src.ctf.fs` (no muxer)
@@ -131,6 +135,7 @@ class CtfTraceReader final : public TraceReader {
   const NetworkEventDecoder* decoder_on_miss(const bt_event_class* event_class, std::size_t slot);
   void update_progress();
   void flush();
+  void flush_up_to(model::Nanoseconds limit);
   void fail(std::string problem);
   void close_graph();
 
@@ -170,6 +175,14 @@ class CtfTraceReader final : public TraceReader {
   // out of the cache between a trace's turns and made every event a write
   // miss.
   std::vector<match::PacketEvent> batch_;
+  // Events read ahead of the slowest stream, held back until it catches up:
+  // if the trace fails, what it gave the sink is then exactly the trace cut
+  // at one time (a later event of a stream read further could otherwise
+  // replace, as a key's first send, one the damaged stream never gave).
+  std::vector<match::PacketEvent> held_;
+  // Every unfinished stream has been read up to here (INT64_MAX once all
+  // have ended).
+  model::Nanoseconds read_to_ = INT64_MIN;
   model::Nanoseconds progress_ = INT64_MIN;
   std::atomic<uint64_t> bytes_read_{0};
 };

@@ -5,6 +5,10 @@
 
 namespace tracesync::ingest {
 
+namespace {
+constexpr model::Nanoseconds kMinimumLead = 1'000'000'000;
+}  // namespace
+
 MatchingSink::MatchingSink(match::ConcurrentMatcher& matcher, TraceOpened on_trace_opened)
     : matcher_(matcher), on_trace_opened_(std::move(on_trace_opened)) {}
 
@@ -34,6 +38,13 @@ ExperimentResult match_experiment(const std::vector<TraceSource>& traces, const 
   MatchingSink sink(matcher, callbacks.on_trace_opened);
   ReadOptions read = options.read;
   read.reader.endpoints = options.match.key == match::KeyKind::kStrict;
+  // With a horizon, a trace far ahead of the others waits for them rather
+  // than fill the matcher (a second at least, so that traces are still read
+  // in parallel when the horizon is tiny).
+  if (options.match.horizon != match::MatchOptions::kUnbounded) {
+    read.max_lead = std::min(read.max_lead, std::max(options.match.horizon, kMinimumLead));
+    read.reader.step_span = std::min(read.reader.step_span, read.max_lead);
+  }
   ExperimentResult result;
   result.read = read_experiment(traces, read, sink, progress, cancel);
   matcher.finish();

@@ -48,11 +48,20 @@ bool ExperimentReport::any_skipped() const {
 namespace {
 
 // Hands out reading turns: the free, unfinished trace that is earliest in
-// time goes next (unopened traces first, in the order given).
+// time goes next (unopened traces first, in the order given). A trace more
+// than `max_lead` ahead of the slowest opened one waits: what it would read
+// could only wait in the matcher (a clock an hour ahead kept an hour of
+// traffic in memory).
 class TurnScheduler {
  public:
-  explicit TurnScheduler(std::vector<std::unique_ptr<TraceReader>>& readers)
-      : readers_(readers), busy_(readers.size(), false), finished_(readers.size(), false), unfinished_(readers.size()) {}
+  TurnScheduler(std::vector<std::unique_ptr<TraceReader>>& readers, model::Nanoseconds max_lead)
+      : readers_(readers),
+        max_lead_(max_lead),
+        busy_(readers.size(), false),
+        finished_(readers.size(), false),
+        opened_(readers.size(), false),
+        progress_(readers.size(), INT64_MIN),
+        unfinished_(readers.size()) {}
 
   // Blocks until a trace is free; nullopt when all are finished or on stop.
   std::optional<std::size_t> take() {
@@ -64,7 +73,7 @@ class TurnScheduler {
         if (busy_[i] || finished_[i]) continue;
         if (!best || earlier(i, *best)) best = i;
       }
-      if (best) {
+      if (best && !too_far_ahead(*best)) {
         busy_[*best] = true;
         return best;
       }
@@ -72,10 +81,15 @@ class TurnScheduler {
     }
   }
 
+  // By the thread that stepped trace i, which still holds its reader.
   void give_back(std::size_t i, bool finished) {
+    const bool opened = readers_[i]->state() != TraceReader::State::kNew;
+    const model::Nanoseconds progress = readers_[i]->progress();
     bool now_finished = false;
     {
       const std::lock_guard lock(mutex_);
+      opened_[i] = opened;
+      progress_[i] = progress;
       busy_[i] = false;
       if (finished && !finished_[i]) {
         finished_[i] = true;
@@ -110,6 +124,20 @@ class TurnScheduler {
   }
 
  private:
+  // The slowest unfinished trace (by its progress at the end of its last
+  // turn) is never too far ahead, so some trace can always go on. A trace
+  // not opened yet is the slowest of all: its events could be the earliest.
+  bool too_far_ahead(std::size_t i) const {
+    if (max_lead_ == INT64_MAX || !opened_[i]) return false;
+    model::Nanoseconds slowest = INT64_MAX;
+    for (std::size_t t = 0; t < readers_.size(); ++t) {
+      if (!finished_[t]) slowest = std::min(slowest, opened_[t] ? progress_[t] : INT64_MIN);
+    }
+    model::Nanoseconds allowed = 0;
+    if (__builtin_add_overflow(slowest, max_lead_, &allowed)) return false;
+    return progress_[i] > allowed;
+  }
+
   bool earlier(std::size_t a, std::size_t b) const {
     const bool a_new = readers_[a]->state() == TraceReader::State::kNew;
     const bool b_new = readers_[b]->state() == TraceReader::State::kNew;
@@ -119,11 +147,14 @@ class TurnScheduler {
   }
 
   std::vector<std::unique_ptr<TraceReader>>& readers_;
+  const model::Nanoseconds max_lead_;
   std::mutex mutex_;
   std::condition_variable turn_free_;       // a worker may take a turn
   std::condition_variable trace_finished_;  // for wait_all
   std::vector<bool> busy_;
   std::vector<bool> finished_;
+  std::vector<bool> opened_;                   // as of its last turn
+  std::vector<model::Nanoseconds> progress_;  // as of its last turn
   std::size_t unfinished_;
   bool stop_ = false;
 };
@@ -155,7 +186,7 @@ ExperimentReport read_experiment(const std::vector<TraceSource>& traces, const R
           std::make_unique<ProcessTraceReader>(traces[i], index, options.reader, options.reading_command, sink));
     }
   }
-  TurnScheduler scheduler(readers);
+  TurnScheduler scheduler(readers, options.max_lead);
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   const std::size_t jobs = std::min<std::size_t>(options.jobs == 0 ? cores : options.jobs, readers.size());
   const std::size_t long_turn =

@@ -37,6 +37,11 @@ struct ReadOptions {
   // 2.0.4 loops forever opening some damaged traces; a large trace may take
   // long too. Zero: no limit.
   std::chrono::milliseconds open_timeout{0};
+  // A trace whose progress is further than this ahead of the slowest opened
+  // trace (times compared as recorded) waits for it: the matcher keeps what
+  // is read ahead until every trace has passed it, so this bounds memory
+  // when a clock is far ahead of the others. INT64_MAX: no limit.
+  model::Nanoseconds max_lead = INT64_MAX;
 };
 
 enum class TraceStatus : uint8_t {

@@ -130,7 +130,7 @@ std::vector<std::byte> encode(const OpenRequest& request) {
   w.put(request.source.path).put(request.source.name).put(request.source.domain_override);
   const ReaderOptions& o = request.options;
   w.put(o.step_back_tolerance).put(static_cast<uint64_t>(o.batch_events)).put(o.decode).put(o.endpoints);
-  w.put(o.stream_ranges);
+  w.put(o.stream_ranges).put(o.step_span);
   return w.take();
 }
 
@@ -146,7 +146,7 @@ std::optional<OpenRequest> decode_open(std::span<const std::byte> payload) {
   r.get(request.source.path).get(request.source.name).get(request.source.domain_override);
   ReaderOptions& o = request.options;
   uint64_t batch_events = 0;
-  r.get(o.step_back_tolerance).get(batch_events).get(o.decode).get(o.endpoints).get(o.stream_ranges);
+  r.get(o.step_back_tolerance).get(batch_events).get(o.decode).get(o.endpoints).get(o.stream_ranges).get(o.step_span);
   o.batch_events = static_cast<std::size_t>(batch_events);
   if (!r.complete()) return std::nullopt;
   return request;

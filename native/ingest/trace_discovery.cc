@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <functional>
 #include <set>
 #include <system_error>
 
@@ -10,11 +11,6 @@ namespace tracesync::ingest {
 namespace fs = std::filesystem;
 
 namespace {
-
-bool holds_metadata(const fs::path& directory) {
-  std::error_code error;
-  return fs::is_regular_file(directory / "metadata", error);
-}
 
 // The name of `trace` found under `root`: root's last component, then the
 // path from root to the trace.
@@ -28,6 +24,44 @@ std::string name_of(const fs::path& root, const fs::path& trace) {
 }
 
 std::string describe(const std::error_code& error) { return error.message(); }
+
+// Adds the trace directories under `root` (itself included) to `found`. A
+// directory that cannot be read is a problem of its own, and the search goes
+// on with the others: one unreadable trace must not hide the rest.
+void search(const fs::path& root, std::vector<fs::path>& found, std::vector<Problem>& unreadable) {
+  std::vector<fs::path> pending{root};
+  while (!pending.empty()) {
+    const fs::path directory = std::move(pending.back());
+    pending.pop_back();
+    std::error_code error;
+    fs::directory_iterator entries(directory, error);
+    if (error) {
+      unreadable.push_back({directory.string(), "cannot be read: " + describe(error)});
+      continue;
+    }
+    const fs::path metadata = directory / "metadata";
+    const fs::file_status status = fs::status(metadata, error);
+    if (fs::is_regular_file(status)) {
+      found.push_back(directory);
+    } else if (status.type() != fs::file_type::not_found) {
+      // A trace's directory whose metadata cannot be a trace's: said, not ignored.
+      unreadable.push_back({metadata.string(), error ? "cannot be read: " + describe(error)
+                                                     : std::string("is not a regular file: not a trace's metadata")});
+    }
+    error.clear();
+    std::vector<fs::path> below;
+    for (const fs::directory_iterator end; entries != end; entries.increment(error)) {
+      if (error) break;
+      std::error_code entry_error;
+      // Symbolic links to directories are not followed.
+      if (entries->is_directory(entry_error) && !entries->is_symlink(entry_error)) below.push_back(entries->path());
+    }
+    if (error) unreadable.push_back({directory.string(), "cannot be searched: " + describe(error)});
+    // Depth first, in name order.
+    std::sort(below.begin(), below.end(), std::greater<>());
+    for (fs::path& child : below) pending.push_back(std::move(child));
+  }
+}
 
 }  // namespace
 
@@ -60,25 +94,12 @@ Discovery discover_traces(const std::vector<std::string>& paths) {
       continue;
     }
     std::vector<fs::path> found;
-    if (holds_metadata(root)) found.push_back(root);
-    fs::recursive_directory_iterator walk(root, fs::directory_options::none, error);
-    if (error) {
-      out.problems.push_back({text, "cannot be read: " + describe(error)});
-      continue;
-    }
-    for (const fs::recursive_directory_iterator end; walk != end; walk.increment(error)) {
-      if (error) break;
-      std::error_code entry_error;
-      if (walk->is_directory(entry_error) && !walk->is_symlink(entry_error) && holds_metadata(walk->path())) {
-        found.push_back(walk->path());
-      }
-    }
-    if (error) {
-      out.problems.push_back({text, "cannot be searched: " + describe(error)});
-      continue;
-    }
+    std::vector<Problem> unreadable;
+    search(root, found, unreadable);
+    out.problems.insert(out.problems.end(), unreadable.begin(), unreadable.end());
     if (found.empty()) {
-      out.problems.push_back({text, "holds no CTF trace (no directory in it has a `metadata` file)"});
+      // When some of it could not be read, that says why nothing was found.
+      if (unreadable.empty()) out.problems.push_back({text, "holds no CTF trace (no directory in it has a `metadata` file)"});
       continue;
     }
     for (const fs::path& trace : found) {

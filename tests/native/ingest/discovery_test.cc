@@ -3,7 +3,11 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <cstdio>
 #include <fstream>
+#include <functional>
 
 #include "ctf_test_writer.h"
 #include "bt/error.h"
@@ -85,6 +89,71 @@ TEST(Discovery, BadPathsAreNamedAndTheOthersStillSearched) {
   EXPECT_NE(found.problems[1].message.find("holds no CTF trace"), std::string::npos);
   EXPECT_EQ(found.problems[2].source, (dir.path() / "file.txt").string());
   EXPECT_NE(found.problems[2].message.find("not a directory"), std::string::npos);
+}
+
+// Runs `check` as a user that directory permissions apply to: root reads
+// every directory, so as root the check runs in a child process as nobody.
+// The check returns what is wrong, or "" when all is well.
+void as_unprivileged_user(const std::function<std::string()>& check) {
+  if (geteuid() != 0) {
+    const std::string wrong = check();
+    EXPECT_EQ(wrong, "");
+    return;
+  }
+  EXPECT_EXIT(
+      {
+        if (setgid(65534) != 0 || setuid(65534) != 0) {
+          std::fprintf(stderr, "cannot become nobody\n");
+          std::_Exit(2);
+        }
+        const std::string wrong = check();
+        std::fprintf(stderr, "%s\n", wrong.c_str());
+        std::_Exit(wrong.empty() ? 0 : 1);
+      },
+      ::testing::ExitedWithCode(0), "");
+}
+
+TEST(Discovery, AnUnreadableDirectoryIsAProblemAndTheRestIsStillFound) {
+  testing::TempDir dir("discover");
+  make_trace(dir.path() / "session" / "host1");
+  make_trace(dir.path() / "session" / "locked" / "host2");
+  make_trace(dir.path() / "session" / "zz" / "host3");
+  // Readable by all but `locked` (for the user who runs the check).
+  for (const fs::path& p : {dir.path(), dir.path() / "session", dir.path() / "session" / "host1",
+                            dir.path() / "session" / "zz", dir.path() / "session" / "zz" / "host3"}) {
+    fs::permissions(p, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
+                           fs::perms::others_read | fs::perms::others_exec);
+  }
+  fs::permissions(dir.path() / "session" / "locked", fs::perms::none);
+  const std::string locked = (dir.path() / "session" / "locked").string();
+  as_unprivileged_user([&]() -> std::string {
+    const Discovery found = discover_traces({(dir.path() / "session").string()});
+    if (names_of(found) != std::vector<std::string>{"session/host1", "session/zz/host3"}) {
+      return "found " + std::to_string(found.traces.size()) + " traces, not host1 and host3";
+    }
+    if (found.problems.size() != 1 || found.problems[0].source != locked ||
+        found.problems[0].message.find("cannot be read: Permission denied") == std::string::npos) {
+      return "not one problem naming the locked directory";
+    }
+    return "";
+  });
+  fs::permissions(dir.path() / "session" / "locked", fs::perms::owner_all);  // so that it can be removed
+}
+
+TEST(Discovery, AMetadataThatIsNoFileIsAProblem) {
+  testing::TempDir dir("discover");
+  make_trace(dir.path() / "good");
+  fs::create_directories(dir.path() / "dir_metadata" / "metadata");
+  fs::create_directories(dir.path() / "loop");
+  fs::create_symlink("metadata", dir.path() / "loop" / "metadata");  // points at itself
+  const Discovery found = discover_traces({dir.path().string()});
+  ASSERT_EQ(found.traces.size(), 1u);
+  ASSERT_EQ(found.problems.size(), 2u);
+  EXPECT_EQ(found.problems[0].source, (dir.path() / "dir_metadata" / "metadata").string());
+  EXPECT_EQ(found.problems[0].message, "is not a regular file: not a trace's metadata");
+  EXPECT_EQ(found.problems[1].source, (dir.path() / "loop" / "metadata").string());
+  EXPECT_NE(found.problems[1].message.find("cannot be read: Too many levels of symbolic links"), std::string::npos)
+      << found.problems[1].message;
 }
 
 TEST(Discovery, CountsOnlyStreamFileBytes) {
