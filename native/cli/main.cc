@@ -13,8 +13,9 @@
 namespace tracesync::cli {
 namespace {
 
-constexpr std::array<Command, 3> kCommands = {{
+constexpr std::array<Command, 4> kCommands = {{
     {"sync", "synchronize traces or a match stream and report transforms and link qualities", run_sync},
+    {"apply", "synchronize traces and write copies of them on the common time base", run_apply},
     {"simulate", "write a synthetic experiment as CTF traces, with its ground truth", run_simulate},
     {"bench", "measure the estimator, the network or the trace reader", run_bench},
 }};
