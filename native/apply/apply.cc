@@ -4,6 +4,7 @@
 #include <set>
 
 #include "apply/clock_only_copy.h"
+#include "apply/full_rewrite_copy.h"
 #include "apply/manifest.h"
 #include "apply/staged_output.h"
 
@@ -47,6 +48,19 @@ std::string unsynchronized_reason(const v1::Snapshot& snapshot, const v1::Trace&
   return "its clock domain has no link to the main island (reference " + main->reference() + ")";
 }
 
+// What rounding every time to the nearest cycle costs: half a cycle of the
+// slowest clock of the trace.
+double half_cycle_ns(const std::string& trace) {
+  std::string ignored;
+  const auto text = read_metadata_text(fs::path(trace) / "metadata", &ignored);
+  const auto blocks = text ? find_clock_blocks(text->text, &ignored) : std::nullopt;
+  double worst = 0.5;
+  if (blocks) {
+    for (const ClockBlock& b : *blocks) worst = std::max(worst, 0.5e9 / static_cast<double>(b.mapping.freq));
+  }
+  return worst;
+}
+
 }  // namespace
 
 ApplyOutcome apply_snapshot(const v1::Snapshot& snapshot, const ApplyOptions& options,
@@ -79,37 +93,46 @@ ApplyOutcome apply_snapshot(const v1::Snapshot& snapshot, const ApplyOptions& op
       entry.note = result.reason = problem;
       continue;
     }
-    // Method 1 needs one line. A transform in several pieces is given as its
-    // best single line with its honest bound until the full rewrite exists.
-    std::string note;
-    if (!transform.is_linear()) {
-      note = "the transform has " + std::to_string(transform.pieces().size()) +
-             " pieces; the clock-only method applies their best single line (its bound is in bound_ns)";
-      transform = PiecewiseTransform::from_trace(
-          [&] {
-            v1::Trace line = trace;
-            line.clear_segments();
-            return line;
-          }(),
-          &problem);
-    }
     if (cancel != nullptr && cancel->load()) {
       outcome.error = "interrupted: nothing was written";
       return outcome;
     }
     const std::string name = output_name(trace, taken);
-    ClockOnlyCopy copy = write_clock_only_copy(trace.path(), staged.staging() / name, transform.pieces()[0].line,
-                                               trace.first_ns(), trace.last_ns(), options.files, &outcome.files);
+    const fs::path to = staged.staging() / name;
+    entry.output = name;
+    result.written = true;
+    if (options.rewrite || (!transform.is_linear() && !options.clock_only)) {
+      // Method 2: every timestamp through the transform, in pieces or not.
+      if (std::string e = write_full_rewrite_copy(trace.path(), to, transform); !e.empty()) {
+        outcome.error = "trace " + trace.name() + " (" + trace.path() + "): " + e +
+                        "; the clock-only method (--clock-only) needs no babeltrace2 graph";
+        return outcome;
+      }
+      entry.method = "full-rewrite";
+      entry.method_rounding_ns = half_cycle_ns(trace.path());
+      entry.note = "index files left out (babeltrace2's writer makes none)";
+      entry.transform = std::move(transform);
+      continue;
+    }
+    // Method 1 needs one line: a transform in pieces gives its best single
+    // line with its honest bound (--clock-only).
+    if (!transform.is_linear()) {
+      entry.note = result.reason = "the transform has " + std::to_string(transform.pieces().size()) +
+                                   " pieces; --clock-only applies their best single line (its bound is in bound_ns)";
+      v1::Trace line = trace;
+      line.clear_segments();
+      transform = PiecewiseTransform::from_trace(line, &problem);
+    }
+    ClockOnlyCopy copy = write_clock_only_copy(trace.path(), to, transform.pieces()[0].line, trace.first_ns(),
+                                               trace.last_ns(), options.files, &outcome.files);
     if (!copy.error.empty()) {
       outcome.error = "trace " + trace.name() + ": " + copy.error;
       return outcome;
     }
-    entry.output = name;
     entry.method = "clock-only";
-    entry.note = result.reason = note;
+    entry.method_rounding_ns = copy.rounding_ns;
     entry.transform = std::move(transform);
     entry.clock_only = std::move(copy);
-    result.written = true;
   }
   const std::string manifest = manifest_json(snapshot, entries, options.version, options.command_line);
   if (std::string e = write_file(staged.staging() / kManifestName, manifest); !e.empty()) {

@@ -15,6 +15,10 @@ struct ApplyOptions {
   std::filesystem::path output;
   bool force = false;  // replace a non-empty output directory
   FilePolicy files = FilePolicy::kLinkWhenPossible;
+  // The method: by default, the clock-only rewrite for a one-piece
+  // transform and the full rewrite for several pieces.
+  bool rewrite = false;     // the full rewrite for every trace (--rewrite)
+  bool clock_only = false;  // the clock-only rewrite for every trace, a transform in pieces as its best line (--clock-only)
   // Recorded in the manifest, so a person can tell how the copies were made.
   std::string version;
   std::vector<std::string> command_line;

@@ -59,7 +59,7 @@ ordered_json entry_json(const ManifestEntry& e) {
   }
   if (e.transform && !e.output.empty()) {
     const double synchronization = e.transform->worst_uncertainty_ns();
-    const double method = e.clock_only ? e.clock_only->rounding_ns : 0;
+    const double method = e.method_rounding_ns;
     j["bound_ns"] = {{"synchronization", synchronization}, {"method", method}, {"total", synchronization + method}};
   }
   return j;

@@ -18,6 +18,7 @@ struct ManifestEntry {
   std::string note;    // why there is no copy, or what the method falls short of
   std::optional<PiecewiseTransform> transform;  // what the copy applies
   std::optional<ClockOnlyCopy> clock_only;
+  double method_rounding_ns = 0;  // what the method adds to the bound
 };
 
 // The manifest (tracesync-manifest.json, "format": "tracesync-manifest/1"):
