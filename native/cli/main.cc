@@ -15,6 +15,7 @@ namespace {
 
 constexpr std::array<Command, 4> kCommands = {{
     {"sync", "synchronize traces or a match stream and report transforms and link qualities", run_sync},
+    {"apply", "synchronize traces and write copies of them on the common time base", run_apply},
     {"simulate", "write a synthetic experiment as CTF traces, with its ground truth", run_simulate},
     {"bench", "measure the estimator, the network, the trace reader or the accuracy", run_bench},
     {"check-truth", "check a sync report's bounds against a simulation's truth", run_check_truth},

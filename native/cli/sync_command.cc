@@ -19,6 +19,7 @@
 #include "cli/reading_process_command.h"
 #include "cli/report_writer.h"
 #include "cli/slow_opening_watch.h"
+#include "cli/sync_command.h"
 #include "ingest/domain_overrides.h"
 #include "ingest/match_stream.h"
 #include "session/synchronization.h"
@@ -27,8 +28,6 @@
 
 namespace tracesync::cli {
 namespace {
-
-constexpr std::string_view kCommand = "sync";
 
 namespace po = boost::program_options;
 
@@ -51,14 +50,21 @@ struct SyncArguments {
   std::vector<std::string> domains;
 };
 
-po::options_description sync_options(SyncArguments& a) {
+// The options of `sync`; `apply` has them all but --matches (it needs
+// traces to copy) and --output (its own is the directory of the copies).
+po::options_description sync_options(SyncArguments& a, const SyncExtension* extension) {
   po::options_description options("options");
+  options.add_options()("help,h", "print this help and exit");
+  if (extension == nullptr) {
+    options.add_options()
+        ("matches,m", po::value(&a.matches)->value_name("FILE"),
+         "read matched messages ('SENDER SEND_NS RECEIVER RECV_NS' per line) from FILE, or '-' for stdin")
+        ("output,o", po::value(&a.output)->value_name("FILE"), "write the report to FILE instead of stdout");
+  } else {
+    extension->add_options(options);
+  }
   options.add_options()
-      ("help,h", "print this help and exit")
-      ("matches,m", po::value(&a.matches)->value_name("FILE"),
-       "read matched messages ('SENDER SEND_NS RECEIVER RECV_NS' per line) from FILE, or '-' for stdin")
       ("format,f", po::value(&a.format)->value_name("FORMAT"), "report format: text (default), json or protobuf")
-      ("output,o", po::value(&a.output)->value_name("FILE"), "write the report to FILE instead of stdout")
       ("algorithm,a", po::value(&a.algorithm)->value_name("NAME"),
        "link estimator: hull (default, exact), linreg, window-independent, window-replace, window-correlated")
       ("window", po::value(&a.window)->value_name("DURATION"), "window length of the window-* estimators (default 3s)")
@@ -86,13 +92,17 @@ po::options_description sync_options(SyncArguments& a) {
   return options;
 }
 
-void print_help(const po::options_description& options) {
-  std::cout << "usage: tracesync sync [options] TRACE_DIR...\n"
-               "       tracesync sync [options] --matches FILE\n\n"
-               "Synchronizes the clocks of several hosts from the messages they exchanged and prints,\n"
-               "for every trace, the transform t_ref = slope * t + offset onto its island's reference,\n"
-               "and for every pair of hosts, the link's quality and bounds.\n\n"
-            << options
+void print_help(const po::options_description& options, const SyncExtension* extension) {
+  if (extension != nullptr) {
+    std::cout << extension->usage;
+  } else {
+    std::cout << "usage: tracesync sync [options] TRACE_DIR...\n"
+                 "       tracesync sync [options] --matches FILE\n\n"
+                 "Synchronizes the clocks of several hosts from the messages they exchanged and prints,\n"
+                 "for every trace, the transform t_ref = slope * t + offset onto its island's reference,\n"
+                 "and for every pair of hosts, the link's quality and bounds.\n\n";
+  }
+  std::cout << options
             << "\nTRACE_DIR is searched recursively: every directory holding a CTF 'metadata' file is a trace.\n"
                "A trace's clock domain is its clock's UUID, else its hostname, else its path (see --domain).\n"
             << "\nexit codes: 0 success, 1 internal error, 2 bad usage or input (the report of what was\n"
@@ -213,26 +223,31 @@ bool read_matches(const std::string& name, std::istream& in, uint64_t size, sess
 
 }  // namespace
 
-int run_sync(const std::vector<std::string>& arguments) {
+int run_sync_command(const std::vector<std::string>& arguments, const SyncExtension* extension) {
+  const std::string_view command_name = extension != nullptr ? extension->command : "sync";
   SyncArguments a;
-  const po::options_description options = sync_options(a);
+  const po::options_description options = sync_options(a, extension);
   po::variables_map vm;
   if (const std::string problem = parse_arguments(arguments, options, &a.traces, vm); !problem.empty()) {
-    return usage_error(kCommand, problem);
+    return usage_error(command_name, problem);
   }
   if (vm.count("help")) {
-    print_help(options);
+    print_help(options, extension);
     return kSuccess;
   }
+  if (extension != nullptr) {
+    if (a.traces.empty()) return usage_error(command_name, "give the trace directories to synchronize and copy");
+    if (const std::string problem = extension->check(a.traces); !problem.empty()) return usage_error(command_name, problem);
+  }
   const auto format = parse_report_format(a.format);
-  if (!format) return usage_error(kCommand, "--format must be text, json or protobuf, not '" + a.format + "'");
-  if (a.history && *format == ReportFormat::kProtobuf) return usage_error(kCommand, "--history prints text or json, not protobuf");
+  if (!format) return usage_error(command_name, "--format must be text, json or protobuf, not '" + a.format + "'");
+  if (a.history && *format == ReportFormat::kProtobuf) return usage_error(command_name, "--history prints text or json, not protobuf");
   session::SessionOptions session_options;
   session::IngestOptions ingest_options;
   if (const std::string problem = to_options(a, session_options, ingest_options); !problem.empty()) {
-    return usage_error(kCommand, problem);
+    return usage_error(command_name, problem);
   }
-  if (a.matches.empty() && a.traces.empty()) return usage_error(kCommand, "nothing to synchronize: give trace directories or --matches FILE");
+  if (a.matches.empty() && a.traces.empty()) return usage_error(command_name, "nothing to synchronize: give trace directories or --matches FILE");
 
   session::Synchronization sync(session_options, ingest_options);
   session::Session& session = sync.session();
@@ -319,7 +334,10 @@ int run_sync(const std::vector<std::string>& arguments) {
     std::cerr << "tracesync: interrupted; the report covers what was read\n";
     return kInterrupted;
   }
+  if (extension != nullptr) return extension->after_report(snapshot, exit_code);
   return exit_code;
 }
+
+int run_sync(const std::vector<std::string>& arguments) { return run_sync_command(arguments, nullptr); }
 
 }  // namespace tracesync::cli

@@ -1,0 +1,354 @@
+// `tracesync apply` end to end: the copies babeltrace2 reads are the same
+// events at transform(original time), synchronizing them again gives the
+// identity, tree links are causal in them, the inputs are untouched, and a
+// failed or interrupted apply leaves nothing.
+
+#include <gtest/gtest.h>
+#include <sys/mount.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <csignal>
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "apply/trace_events.h"
+#include "model/linear_transform.h"
+#include "model/quad.h"
+#include "snapshot/tracesync.pb.h"
+#include "support/run_command.h"
+
+namespace tracesync {
+namespace {
+
+using nlohmann::json;
+using testing::run_command;
+using testing::tracesync_binary;
+namespace fs = std::filesystem;
+
+// babeltrace2 turns cycles into ns with a truncating conversion, once for
+// the clock's offset and once for the value: up to 2 ns.
+constexpr double kReaderNs = 2;
+
+const fs::path kShared = TRACESYNC_SHARED_DIR;
+
+model::Quad decimal(const std::string& text) { return *model::parse_decimal(text); }
+
+// Every file under `root`, with its content: to show inputs untouched.
+std::map<std::string, std::string> contents(const fs::path& root) {
+  std::map<std::string, std::string> out;
+  for (const auto& entry : fs::recursive_directory_iterator(root)) {
+    if (entry.is_regular_file()) out[entry.path().string()] = testing::read_file(entry.path().string());
+  }
+  return out;
+}
+
+v1::Snapshot sync_snapshot(const std::vector<std::string>& paths) {
+  std::vector<std::string> args = {"sync", "--format", "protobuf"};
+  args.insert(args.end(), paths.begin(), paths.end());
+  const auto r = run_command(tracesync_binary(), args);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  v1::Snapshot snapshot;
+  EXPECT_TRUE(snapshot.ParseFromString(r.out));
+  return snapshot;
+}
+
+json apply(const std::vector<std::string>& paths, const std::string& output, std::vector<std::string> extra = {}) {
+  std::vector<std::string> args = {"apply", "--format", "json", "--output", output};
+  args.insert(args.end(), extra.begin(), extra.end());
+  args.insert(args.end(), paths.begin(), paths.end());
+  const auto r = run_command(tracesync_binary(), args);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  return r.out.empty() ? json() : json::parse(r.out);
+}
+
+// Messages of a link whose receive comes before its send on the copies'
+// (or the inputs') clocks, among its hull vertices. The hulls bound every
+// message, so none among them means none at all.
+uint64_t non_causal_hull_points(const v1::Link& link) {
+  v1::LinkDetail detail;
+  detail.ParseFromString(link.detail());
+  uint64_t n = 0;
+  for (const v1::Point& p : detail.lower_hull_points()) n += p.y() < p.x();  // a sends at x, b receives at y
+  for (const v1::Point& p : detail.upper_hull_points()) n += p.y() > p.x();  // b sends at y, a receives at x
+  return n;
+}
+
+// The first and last hull message of a link, on a's clock: where its
+// messages are.
+std::vector<int64_t> message_span(const v1::Link& link) {
+  v1::LinkDetail detail;
+  detail.ParseFromString(link.detail());
+  std::vector<int64_t> xs;
+  for (const v1::Point& p : detail.lower_hull_points()) xs.push_back(p.x());
+  for (const v1::Point& p : detail.upper_hull_points()) xs.push_back(p.x());
+  if (xs.empty()) return {};
+  return {*std::min_element(xs.begin(), xs.end()), *std::max_element(xs.begin(), xs.end())};
+}
+
+// The whole check of one apply: `inputs` synchronized into `output`.
+void expect_synchronized_copies(const std::vector<std::string>& inputs, const std::string& output,
+                                bool expect_links, const std::string& method = "clock-only") {
+  const auto before = contents(inputs.front());
+  const v1::Snapshot original = sync_snapshot(inputs);
+  const json report = apply(inputs, output, method == "full-rewrite" ? std::vector<std::string>{"--rewrite"}
+                                                                     : std::vector<std::string>{});
+  ASSERT_TRUE(report.is_object());
+  EXPECT_EQ(report["traces"].size(), static_cast<std::size_t>(original.traces_size()));
+  EXPECT_EQ(contents(inputs.front()), before) << "an input changed";
+
+  const json manifest = json::parse(testing::read_file(output + "/tracesync-manifest.json"));
+  EXPECT_EQ(manifest["format"], "tracesync-manifest/1");
+  ASSERT_EQ(manifest["traces"].size(), static_cast<std::size_t>(original.traces_size()));
+  std::vector<std::string> copies;
+  for (std::size_t i = 0; i < manifest["traces"].size(); ++i) {
+    const json& m = manifest["traces"][i];
+    const v1::Trace& trace = original.traces(static_cast<int>(i));
+    SCOPED_TRACE(trace.name());
+    ASSERT_EQ(m["method"], method) << m.dump(2);
+    EXPECT_EQ(m["output"], trace.name());
+    EXPECT_EQ(m["input"], trace.path());
+    EXPECT_EQ(m["domain"], trace.domain());
+    const double rounding = m["bound_ns"]["method"];
+    EXPECT_LE(rounding, 5.0) << "the integer clock frequency costs more than expected";
+    EXPECT_DOUBLE_EQ(m["bound_ns"]["total"].get<double>(),
+                     m["bound_ns"]["synchronization"].get<double>() + rounding);
+    const model::LinearTransform line{decimal(trace.slope().exact()), decimal(trace.offset().exact())};
+    const std::string copy = output + "/" + trace.name();
+    copies.push_back(copy);
+
+    // The same events, stream by stream, each at transform(original time).
+    const auto in = apply::testing::read_trace_events(trace.path());
+    const auto out = apply::testing::read_trace_events(copy);
+    ASSERT_EQ(in.error, "");
+    ASSERT_EQ(out.error, "");
+    ASSERT_EQ(out.count(), in.count());
+    EXPECT_EQ(out.count(), trace.events());
+    double worst = 0;
+    for (const auto& [stream, events] : in.streams) {
+      const auto& moved = out.streams.at(stream);
+      ASSERT_EQ(moved.size(), events.size());
+      for (std::size_t e = 0; e < events.size(); ++e) {
+        ASSERT_EQ(moved[e].name, events[e].name);
+        const double error = model::to_double(model::abs(static_cast<model::Quad>(moved[e].ns_from_origin) -
+                                                         line.apply(events[e].ns_from_origin)));
+        worst = std::max(worst, error);
+      }
+    }
+    EXPECT_LE(worst, kReaderNs + rounding);
+    std::cout << "[ apply    ] " << method << " " << trace.name() << ": " << in.count() << " events, worst |copy - transform| "
+              << worst << " ns (rounding " << rounding << " ns)" << std::endl;
+    // Stream files are hard links where the file systems allow.
+    if (fs::exists(copy + "/index") && fs::exists(trace.path() + "/index")) {
+      EXPECT_TRUE(fs::exists(copy + "/index")) << "index files are kept";
+    }
+  }
+  if (!expect_links) return;
+
+  // Synchronizing the copies again: the identity, and causal tree links.
+  // Were the copies' times exactly transform(t), the estimate would be the
+  // identity exactly (the hull midpoint follows any affine change of either
+  // clock). Each copied time is off by up to the reader's 2 ns plus the
+  // rounding: where the messages are (the first and last on a hull), the
+  // identity holds within twice that;
+  // beyond them, the slope's share grows, and the identity must stay within
+  // the re-synchronization's own bound.
+  const v1::Snapshot again = sync_snapshot(copies);
+  ASSERT_EQ(again.traces_size(), original.traces_size());
+  std::map<std::string, std::string> hostname;
+  double worst_rounding = 0;
+  for (const json& m : manifest["traces"]) worst_rounding = std::max(worst_rounding, m["bound_ns"]["method"].get<double>());
+  for (const v1::Trace& t : again.traces()) {
+    hostname[t.domain()] = t.hostname();
+    const model::LinearTransform line{decimal(t.slope().exact()), decimal(t.offset().exact())};
+    for (const int64_t at : {t.first_ns(), t.last_ns()}) {
+      const double moved = model::to_double(line.apply(at) - static_cast<model::Quad>(at));
+      EXPECT_LE(std::abs(moved), t.uncertainty_ns() + kReaderNs + worst_rounding) << t.name() << " at " << at;
+      std::cout << "[ apply    ] again: " << t.name() << " moves by " << moved << " ns at its end " << at
+                << " (bound " << t.uncertainty_ns() << " ns)" << std::endl;
+    }
+  }
+  ASSERT_EQ(again.links_size(), original.links_size());
+  for (int i = 0; i < original.links_size(); ++i) {
+    const v1::Link& was = original.links(i);
+    const v1::Link& now = again.links(i);
+    const std::string name = hostname[was.a()] + " - " + hostname[was.b()];
+    EXPECT_EQ(now.messages(), was.messages()) << name;
+    const model::LinearTransform estimate{decimal(now.alpha().exact()), decimal(now.beta().exact())};
+    for (const int64_t at : message_span(now)) {
+      const double moved = model::to_double(estimate.apply(at) - static_cast<model::Quad>(at));
+      EXPECT_LE(std::abs(moved), 2 * (kReaderNs + worst_rounding)) << name << " at " << at;
+      std::cout << "[ apply    ] again: link " << name << " is the identity within " << moved << " ns at " << at
+                << std::endl;
+    }
+    std::cout << "[ apply    ] link " << name << (was.in_tree() ? " (tree)" : "") << ": " << was.messages()
+              << " messages; non-causal hull messages " << non_causal_hull_points(was) << " in the inputs, "
+              << non_causal_hull_points(now) << " in the copies" << std::endl;
+    if (was.in_tree() && was.quality() == v1::ACCURATE) {
+      EXPECT_EQ(non_causal_hull_points(now), 0u);
+    }
+  }
+}
+
+TEST(Apply, SimulatedExperiment) {
+  testing::TempDir dir;
+  const auto r = run_command(tracesync_binary(), {"simulate", "--quiet", "--output", dir.file("in"), "--hosts", "4",
+                                                  "--topology", "chain", "--duration", "3", "--seed", "7"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  expect_synchronized_copies({dir.file("in")}, dir.file("out"), true);
+  // Same file system: every stream file is a hard link to the input's.
+  const json manifest = json::parse(testing::read_file(dir.file("out/tracesync-manifest.json")));
+  for (const json& m : manifest["traces"]) {
+    const fs::path input = m["input"].get<std::string>();
+    for (const auto& entry : fs::directory_iterator(input)) {
+      if (entry.path().filename() == "metadata" || !entry.is_regular_file()) continue;
+      EXPECT_TRUE(fs::equivalent(entry.path(), fs::path(dir.file("out")) / m["output"].get<std::string>() / entry.path().filename()))
+          << entry.path();
+    }
+  }
+}
+
+TEST(Apply, Lttng21FixturesClockOnly) {
+  const fs::path fixtures = kShared / "fixtures/lttng-modules-2.1-addons";
+  if (!fs::exists(fixtures)) GTEST_SKIP() << "shared fixtures absent: " << fixtures;
+  testing::TempDir dir;
+  expect_synchronized_copies({fixtures.string()}, dir.file("out"), true);
+}
+
+TEST(Apply, DjangoVoteThreeRealHosts) {
+  const fs::path fixtures = kShared / "fixtures/lttng-modules-2.4-addons/django-vote-v2";
+  if (!fs::exists(fixtures)) GTEST_SKIP() << "shared fixtures absent: " << fixtures;
+  testing::TempDir dir;
+  expect_synchronized_copies({fixtures.string()}, dir.file("out"), true);
+  // The environment is kept: Trace Compass still sees an LTTng kernel trace.
+  const std::string metadata = testing::read_file(dir.file("out/django-vote-v2/django-db.phd.vm/kernel/metadata"));
+  EXPECT_TRUE(metadata.starts_with("/* CTF 1.8 */"));
+  EXPECT_NE(metadata.find("domain = \"kernel\""), std::string::npos);
+  EXPECT_NE(metadata.find("tracer_name = \"lttng-modules\""), std::string::npos);
+  EXPECT_NE(metadata.find("hostname = \"django-db\""), std::string::npos);
+  EXPECT_TRUE(fs::exists(dir.file("out/django-vote-v2/django-db.phd.vm/kernel/index/k_0.idx")));
+}
+
+// Method 2: every timestamp rewritten through babeltrace2, by our filter
+// between src.ctf.fs and sink.ctf.fs, without the muxer (so the LTTng 2.1
+// traces whose packet beginnings step back go through too).
+TEST(Apply, FullRewriteOfSimulatedAndRealTraces) {
+  testing::TempDir dir;
+  const auto r = run_command(tracesync_binary(), {"simulate", "--quiet", "--output", dir.file("in"), "--hosts", "3",
+                                                  "--topology", "chain", "--duration", "2", "--seed", "11"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  expect_synchronized_copies({dir.file("in")}, dir.file("out"), true, "full-rewrite");
+  for (const char* fixture : {"fixtures/lttng-modules-2.1-addons", "fixtures/lttng-modules-2.4-addons/django-vote-v1"}) {
+    if (!fs::exists(kShared / fixture)) {
+      std::cout << "[ apply    ] shared fixture absent, not rewritten: " << fixture << std::endl;
+      continue;
+    }
+    SCOPED_TRACE(fixture);
+    expect_synchronized_copies({(kShared / fixture).string()}, dir.file(fs::path(fixture).filename().string()), true,
+                               "full-rewrite");
+  }
+}
+
+TEST(Apply, RefusesUnsafeOutputs) {
+  testing::TempDir dir;
+  ASSERT_EQ(run_command(tracesync_binary(), {"simulate", "--quiet", "--output", dir.file("in"), "--hosts", "2",
+                                             "--duration", "1"})
+                .exit_code,
+            0);
+  fs::create_directories(dir.file("full"));
+  testing::write_file(dir.file("full/keep"), "keep");
+  struct Case {
+    std::string output;
+    std::string error;
+  };
+  const Case cases[] = {
+      {dir.file("in"), "is inside the input"},
+      {dir.file("in/host0"), "is inside the input"},
+      {dir.path(), "holds the input"},
+      {dir.file("full"), "is not empty (give --force to replace it)"},
+      {"/proc/tracesync-out", "cannot write --output /proc/tracesync-out"},
+  };
+  const auto before = contents(dir.file("in"));
+  for (const Case& c : cases) {
+    const auto r = run_command(tracesync_binary(), {"apply", "--output", c.output, dir.file("in")});
+    EXPECT_EQ(r.exit_code, 2) << c.output;
+    EXPECT_NE(r.err.find(c.error), std::string::npos) << r.err;
+    EXPECT_EQ(r.out, "") << "refused before synchronizing";
+  }
+  EXPECT_EQ(testing::read_file(dir.file("full/keep")), "keep");
+  EXPECT_EQ(contents(dir.file("in")), before);
+  const auto no_output = run_command(tracesync_binary(), {"apply", dir.file("in")});
+  EXPECT_EQ(no_output.exit_code, 2);
+  EXPECT_NE(no_output.err.find("--output DIR"), std::string::npos) << no_output.err;
+  // --force replaces a full directory with the copies.
+  const auto forced = run_command(tracesync_binary(), {"apply", "--force", "--output", dir.file("full"), dir.file("in")});
+  EXPECT_EQ(forced.exit_code, 0) << forced.err;
+  EXPECT_FALSE(fs::exists(dir.file("full/keep")));
+  EXPECT_TRUE(fs::exists(dir.file("full/tracesync-manifest.json")));
+}
+
+// Leftovers of a failed apply: anything beside the output but the inputs.
+std::vector<std::string> entries(const std::string& directory) {
+  std::vector<std::string> names;
+  for (const auto& e : fs::directory_iterator(directory)) names.push_back(e.path().filename().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+TEST(Apply, AFullDiskLeavesNothing) {
+  testing::TempDir dir;
+  ASSERT_EQ(run_command(tracesync_binary(), {"simulate", "--quiet", "--output", dir.file("in"), "--hosts", "2",
+                                             "--duration", "2"})
+                .exit_code,
+            0);
+  fs::create_directories(dir.file("small"));
+  if (::geteuid() != 0 || ::mount("tracesync-test", dir.file("small").c_str(), "tmpfs", 0, "size=64k") != 0) {
+    GTEST_SKIP() << "cannot mount a small tmpfs here (needs root): the full disk is not tested";
+  }
+  const auto r = run_command(tracesync_binary(), {"apply", "--output", dir.file("small/out"), dir.file("in")});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("No space left on device"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(dir.file("small/out") + " was not written"), std::string::npos) << r.err;
+  EXPECT_TRUE(entries(dir.file("small")).empty()) << "left behind: " << entries(dir.file("small")).front();
+  ::umount(dir.file("small").c_str());
+}
+
+// Killed outright at any moment: the output is absent or whole, never half
+// written; only a hidden staging directory can be left beside it.
+TEST(Apply, AKilledApplyLeavesNoHalfWrittenOutput) {
+  testing::TempDir dir;
+  ASSERT_EQ(run_command(tracesync_binary(), {"simulate", "--quiet", "--output", dir.file("in"), "--hosts", "3",
+                                             "--duration", "2"})
+                .exit_code,
+            0);
+  int whole = 0;
+  int absent = 0;
+  for (int ms : {5, 20, 50, 100, 200, 400, 800}) {
+    const std::string out = dir.file("out" + std::to_string(ms));
+    const auto r = testing::run_command_with_signals(tracesync_binary(), {"apply", "--output", out, dir.file("in")},
+                                                     {{std::chrono::milliseconds(ms), SIGKILL}});
+    if (!fs::exists(out)) {
+      ++absent;
+      continue;
+    }
+    ++whole;
+    EXPECT_TRUE(fs::exists(out + "/tracesync-manifest.json")) << "half-written after " << ms << " ms";
+    const json manifest = json::parse(testing::read_file(out + "/tracesync-manifest.json"));
+    for (const json& m : manifest["traces"]) EXPECT_TRUE(fs::exists(out + "/" + m["output"].get<std::string>() + "/metadata"));
+  }
+  std::cout << "[ apply    ] killed: " << absent << " outputs absent, " << whole << " whole" << std::endl;
+  // Ctrl-C while reading: the report of what was read, no copies.
+  const auto r = testing::run_command_with_signals(tracesync_binary(), {"apply", "--output", dir.file("int"), dir.file("in")},
+                                                   {{std::chrono::milliseconds(30), SIGINT}});
+  if (r.exit_code == 130) {
+    EXPECT_FALSE(fs::exists(dir.file("int")));
+  }
+  for (const std::string& name : entries(dir.path())) {
+    EXPECT_TRUE(name == "in" || name.starts_with("out") || name == "int" || name.starts_with(".out"))
+        << "unexpected " << name;
+  }
+}
+
+}  // namespace
+}  // namespace tracesync
