@@ -190,6 +190,34 @@ TEST(PiecewiseSession, TransformsComposeTheLinksMapsAlongTheBestBoundPaths) {
   EXPECT_GT(a.uncertainty_ns(), 100);  // the bends cost the single line something
 }
 
+TEST(PiecewiseSession, SegmentsSurviveTheProtobufRoundTrip) {
+  Fixture f;
+  const v1::Snapshot s = f.session.snapshot();
+  v1::Snapshot copy;
+  ASSERT_TRUE(copy.ParseFromString(s.SerializeAsString()));
+  ASSERT_EQ(copy.traces_size(), s.traces_size());
+  for (int i = 0; i < s.traces_size(); ++i) {
+    ASSERT_EQ(copy.traces(i).segments_size(), s.traces(i).segments_size());
+    for (int j = 0; j < s.traces(i).segments_size(); ++j) {
+      const v1::Segment& x = s.traces(i).segments(j);
+      const v1::Segment& y = copy.traces(i).segments(j);
+      EXPECT_EQ(x.first_ns(), y.first_ns());
+      EXPECT_EQ(x.last_ns(), y.last_ns());
+      EXPECT_EQ(x.slope().exact(), y.slope().exact());
+      EXPECT_EQ(x.offset().exact(), y.offset().exact());
+      EXPECT_EQ(x.uncertainty_first_ns(), y.uncertainty_first_ns());
+      EXPECT_EQ(x.uncertainty_last_ns(), y.uncertainty_last_ns());
+    }
+  }
+  // Link segments travel in the detail.
+  for (const v1::Link& link : copy.links()) {
+    v1::LinkDetail detail;
+    ASSERT_TRUE(detail.ParseFromString(link.detail()));
+    EXPECT_EQ(static_cast<uint32_t>(detail.segments_size()), link.segments());
+    EXPECT_EQ(link.segments(), 5u);  // all five pieces of each fake map, after 101 messages
+  }
+}
+
 TEST(PiecewiseSession, ForcedReferenceComposesTwoLinksWithBoundsAddingUp) {
   SessionOptions options;
   options.forced_references = {"a"};
