@@ -4,6 +4,7 @@
 
 #include <filesystem>
 
+#include "hull/estimator_factory.h"
 #include "jni/java_exceptions.h"
 #include "jni/reading_program.h"
 #include "network/network.h"
@@ -27,6 +28,13 @@ network::NetworkKind parse_network(const std::string& name) {
          std::string(network::to_string(network::NetworkKind::kBaseline)) + "', not '" + name + "'");
 }
 
+hull::ClockModel parse_clock_model(const std::string& name) {
+  for (const auto model : {hull::ClockModel::kPiecewise, hull::ClockModel::kLinear}) {
+    if (name == hull::to_string(model)) return model;
+  }
+  reject("the clock model must be 'piecewise' or 'linear', not '" + name + "'");
+}
+
 }  // namespace
 
 EngineSettings parse_engine_options(std::string_view serialized) {
@@ -43,6 +51,9 @@ EngineSettings parse_engine_options(std::string_view serialized) {
   if (options.window_ns() != 0) estimator.window = options.window_ns();
   if (options.confidence() != 0) estimator.confidence = options.confidence();
   if (!options.network().empty()) settings.session.network = parse_network(options.network());
+  if (!options.clock_model().empty()) estimator.clock_model = parse_clock_model(options.clock_model());
+  // Zero means the default; a negative or non-finite rate is rejected by validate() below.
+  if (options.clock_stability_ppm() != 0) estimator.clock_stability_ppm = options.clock_stability_ppm();
   settings.session.forced_references.assign(options.forced_references().begin(), options.forced_references().end());
 
   session::IngestOptions& ingest = settings.ingest;

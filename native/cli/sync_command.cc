@@ -15,6 +15,7 @@
 #include "cli/command_line.h"
 #include "cli/duration.h"
 #include "cli/exit_codes.h"
+#include "cli/ppm.h"
 #include "cli/progress_bar.h"
 #include "cli/reading_process_command.h"
 #include "cli/report_writer.h"
@@ -24,6 +25,7 @@
 #include "ingest/match_stream.h"
 #include "session/synchronization.h"
 #include "snapshot/json_report.h"
+#include "snapshot/segment_history.h"
 #include "snapshot/text_report.h"
 
 namespace tracesync::cli {
@@ -40,6 +42,8 @@ struct SyncArguments {
   std::string window = "3s";
   int confidence = 90;
   std::string network = "incremental";
+  std::string clock_model = "piecewise";
+  std::string clock_stability;  // empty: the estimator's default
   std::vector<std::string> references;
   bool history = false;
   unsigned jobs = 0;
@@ -72,6 +76,11 @@ po::options_description sync_options(SyncArguments& a, const SyncExtension* exte
        "linreg's confidence interval for dropping slow round trips: 90 (default), 95 or 99")
       ("network", po::value(&a.network)->value_name("KIND"),
        "incremental (default): dynamic minimum spanning forest; baseline: recompute with Boost.Graph")
+      ("clock-model", po::value(&a.clock_model)->value_name("MODEL"),
+       "piecewise (default): each link in segments, with bounds at every instant; linear: one line per link "
+       "(Trace Compass's model)")
+      ("clock-stability", po::value(&a.clock_stability)->value_name("PPM"),
+       "the clock-stability assumption the piecewise bounds rest on, in ppm (e.g. 0.5ppm; a bare number is ppm)")
       ("reference,r", po::value(&a.references)->value_name("ID")->composing(),
        "make this clock domain (id, hostname or trace name) the reference of its island; repeatable")
       ("history", po::bool_switch(&a.history),
@@ -146,6 +155,18 @@ std::string to_options(const SyncArguments& a, session::SessionOptions& options,
     options.network = network::NetworkKind::kBaseline;
   } else {
     return "--network must be 'incremental' or 'baseline', not '" + a.network + "'";
+  }
+  if (a.clock_model == "piecewise") {
+    options.estimator.clock_model = hull::ClockModel::kPiecewise;
+  } else if (a.clock_model == "linear") {
+    options.estimator.clock_model = hull::ClockModel::kLinear;
+  } else {
+    return "--clock-model must be 'piecewise' or 'linear', not '" + a.clock_model + "'";
+  }
+  if (!a.clock_stability.empty()) {
+    const auto ppm = parse_ppm(a.clock_stability);
+    if (!ppm) return "--clock-stability '" + a.clock_stability + "' is not a rate of 0 ppm or more (e.g. 0.5ppm)";
+    options.estimator.clock_stability_ppm = *ppm;
   }
   options.forced_references = a.references;
   return session::Synchronization::validate(options, ingest);
@@ -255,6 +276,12 @@ int run_sync_command(const std::vector<std::string>& arguments, const SyncExtens
     session.set_history_observer([&](uint64_t message, const v1::Link& link) {
       std::cout << (*format == ReportFormat::kJson ? snapshot::history_json_line(message, link)
                                                    : snapshot::history_text_line(message, link));
+    });
+    session.set_segment_observer([&](uint64_t message, const v1::Link& link, uint32_t previous,
+                                     const std::vector<v1::LinkSegment>& segments) {
+      std::cout << (*format == ReportFormat::kJson
+                        ? snapshot::segment_history_json_line(message, link, previous, segments)
+                        : snapshot::segment_history_text_line(message, link, previous, segments));
     });
   }
 

@@ -24,12 +24,40 @@ void fill_line(v1::Line* out, const hull::Line& line) {
   *out->mutable_intercept() = to_decimal_message(line.intercept);
 }
 
+void fill_points(const std::vector<model::Point>& points, google::protobuf::RepeatedPtrField<v1::Point>* out) {
+  for (const model::Point& p : points) {
+    v1::Point* q = out->Add();
+    q->set_x(p.x);
+    q->set_y(p.y);
+  }
+}
+
 }  // namespace
+
+v1::LinkSegment link_segment_report(const hull::LinkSegment& segment) {
+  v1::LinkSegment out;
+  const hull::LinkEstimate& e = segment.estimate;
+  out.set_first_ns(segment.span.first);
+  out.set_last_ns(segment.span.last);
+  out.set_quality(to_proto(e.quality));
+  *out.mutable_alpha() = to_decimal_message(e.alpha);
+  *out.mutable_beta() = to_decimal_message(e.beta);
+  if (e.lmin) fill_line(out.mutable_lmin(), *e.lmin);
+  if (e.lmax) fill_line(out.mutable_lmax(), *e.lmax);
+  if (segment.uncertainty_first) out.set_uncertainty_first_ns(model::to_double(*segment.uncertainty_first));
+  if (segment.uncertainty_last) out.set_uncertainty_last_ns(model::to_double(*segment.uncertainty_last));
+  out.set_lower_messages(e.counters.lower_messages);
+  out.set_upper_messages(e.counters.upper_messages);
+  fill_points(segment.hull.lower, out.mutable_lower_hull_points());
+  fill_points(segment.hull.upper, out.mutable_upper_hull_points());
+  return out;
+}
 
 hull::TimeSpan report_span(const Domain& a) { return {a.first.value_or(0), a.last.value_or(0)}; }
 
 v1::Link link_report(const DomainTable& domains, const Link& link, const hull::LinkEstimate& e,
-                     const std::optional<model::Quad>& uncertainty, bool in_tree, bool detail) {
+                     const std::optional<model::Quad>& uncertainty, bool in_tree, bool detail,
+                     const std::vector<hull::LinkSegment>* segments) {
   v1::Link out;
   out.set_a(domains[link.a].id);
   out.set_b(domains[link.b].id);
@@ -49,21 +77,17 @@ v1::Link link_report(const DomainTable& domains, const Link& link, const hull::L
   out.set_span_first_ns(span.first);
   out.set_span_last_ns(span.last);
   if (uncertainty) out.set_uncertainty_ns(model::to_double(*uncertainty));
+  if (segments) out.set_segments(static_cast<uint32_t>(segments->size()));
   if (!detail) return out;
 
   v1::LinkDetail d;
   if (e.lmin) fill_line(d.mutable_lmin(), *e.lmin);
   if (e.lmax) fill_line(d.mutable_lmax(), *e.lmax);
   const hull::HullPoints points = link.estimator->hull_points();
-  for (const model::Point& p : points.lower) {
-    v1::Point* q = d.add_lower_hull_points();
-    q->set_x(p.x);
-    q->set_y(p.y);
-  }
-  for (const model::Point& p : points.upper) {
-    v1::Point* q = d.add_upper_hull_points();
-    q->set_x(p.x);
-    q->set_y(p.y);
+  fill_points(points.lower, d.mutable_lower_hull_points());
+  fill_points(points.upper, d.mutable_upper_hull_points());
+  if (segments) {
+    for (const hull::LinkSegment& segment : *segments) *d.add_segments() = link_segment_report(segment);
   }
   if (link.has_matching) *d.mutable_matching() = matching_report(link.matching);
   if (e.regression) {

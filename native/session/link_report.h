@@ -1,6 +1,9 @@
 #pragma once
 
+#include <vector>
+
 #include "hull/link_estimate.h"
+#include "hull/link_segment.h"
 #include "session/domain_table.h"
 #include "session/link_table.h"
 #include "snapshot/tracesync.pb.h"
@@ -13,8 +16,13 @@ hull::TimeSpan report_span(const Domain& a);
 
 // The proto form of a link's state, given its estimate and its uncertainty
 // over report_span(); with `detail`, also its LinkDetail (lines, hull
-// points, regression, matching statistics).
+// points, regression, matching statistics, segments). `segments`, when
+// given, are counted in Link.segments (and detailed).
 v1::Link link_report(const DomainTable& domains, const Link& link, const hull::LinkEstimate& estimate,
-                     const std::optional<model::Quad>& uncertainty, bool in_tree, bool detail);
+                     const std::optional<model::Quad>& uncertainty, bool in_tree, bool detail,
+                     const std::vector<hull::LinkSegment>* segments = nullptr);
+
+// One link segment in proto form, hull points included.
+v1::LinkSegment link_segment_report(const hull::LinkSegment& segment);
 
 }  // namespace tracesync::session

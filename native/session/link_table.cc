@@ -10,9 +10,16 @@ Link& LinkTable::between(const DomainTable& domains, DomainIndex first, DomainIn
   if (inserted) {
     it->second.a = a;
     it->second.b = b;
-    it->second.estimator = hull::make_estimator(options_);
+    it->second.estimator = make_estimator_ ? make_estimator_() : hull::make_estimator(options_);
   }
   return it->second;
+}
+
+Link* LinkTable::find(DomainIndex one, DomainIndex other) {
+  for (const auto& key : {std::pair(one, other), std::pair(other, one)}) {
+    if (const auto it = links_.find(key); it != links_.end()) return &it->second;
+  }
+  return nullptr;
 }
 
 }  // namespace tracesync::session

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <memory>
@@ -8,6 +9,7 @@
 #include "hull/estimator_factory.h"
 #include "hull/link_estimator.h"
 #include "match/match_statistics.h"
+#include "network/piecewise_transform.h"
 #include "session/domain_table.h"
 #include "snapshot/tracesync.pb.h"
 
@@ -31,20 +33,31 @@ struct Link {
     hull::TimeSpan span;
     hull::LinkEstimate estimate;
     std::optional<model::Quad> uncertainty;
+    std::vector<hull::LinkSegment> segments;  // over span
+    // When the link is usable: its clock map turned around (b onto a), and
+    // the weight of a path through it (session/link_transform.h).
+    std::optional<network::PiecewiseTransform> b_onto_a;
+    model::Quad weight = 0;
     std::optional<v1::Link> report;  // with this in_tree
     bool report_in_tree = false;
   };
   std::optional<Computed> computed;
+  uint32_t history_segments = 1;  // the segment count --history last showed
 };
 
 // The links of a session, created on their first message.
 class LinkTable {
  public:
-  explicit LinkTable(hull::EstimatorOptions options) : options_(std::move(options)) {}
+  using EstimatorFactory = std::function<std::unique_ptr<hull::LinkEstimator>()>;
+  // `make_estimator`, when set, replaces hull::make_estimator(options).
+  explicit LinkTable(hull::EstimatorOptions options, EstimatorFactory make_estimator = {})
+      : options_(std::move(options)), make_estimator_(std::move(make_estimator)) {}
 
   // The link between two distinct domains, created if new; `a_first` says
   // whether the domain ids sort as (first, second) or the reverse.
   Link& between(const DomainTable& domains, DomainIndex first, DomainIndex second, bool* a_first);
+  // The link between two domains, in either order; nullptr when none.
+  Link* find(DomainIndex one, DomainIndex other);
 
   // In (a id, b id) order: the order of reports.
   template <typename F>
@@ -58,6 +71,7 @@ class LinkTable {
 
  private:
   hull::EstimatorOptions options_;
+  EstimatorFactory make_estimator_;
   std::map<std::pair<DomainIndex, DomainIndex>, Link> links_;  // keyed by (a, b)
 };
 

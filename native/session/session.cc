@@ -4,15 +4,39 @@
 #include <set>
 
 #include "hull/quality.h"
+#include "network/best_bound_paths.h"
+#include "session/domain_transforms.h"
 #include "session/link_report.h"
+#include "session/link_transform.h"
 #include "session/matching_report.h"
 #include "snapshot/decimal.h"
 
 namespace tracesync::session {
+namespace {
+
+bool same_pieces(const std::vector<network::ReportedPiece>& x, const std::vector<network::ReportedPiece>& y) {
+  return std::equal(x.begin(), x.end(), y.begin(), y.end(), [](const auto& p, const auto& q) {
+    return p.first == q.first && p.last == q.last && p.map.slope == q.map.slope && p.map.offset == q.map.offset &&
+           p.bound_first == q.bound_first && p.bound_last == q.bound_last;
+  });
+}
+
+v1::Segment segment_report(const network::ReportedPiece& piece) {
+  v1::Segment out;
+  out.set_first_ns(piece.first);
+  out.set_last_ns(piece.last);
+  *out.mutable_slope() = snapshot::to_decimal_message(piece.map.slope);
+  *out.mutable_offset() = snapshot::to_decimal_message(piece.map.offset);
+  out.set_uncertainty_first_ns(model::to_double(piece.bound_first));
+  out.set_uncertainty_last_ns(model::to_double(piece.bound_last));
+  return out;
+}
+
+}  // namespace
 
 Session::Session(SessionOptions options)
     : options_(std::move(options)),
-      links_(options_.estimator),
+      links_(options_.estimator, options_.make_estimator),
       network_(network::make_network(options_.network)) {}
 
 DomainIndex Session::register_domain(const std::string& id, const std::string& hostname) {
@@ -92,8 +116,19 @@ void Session::add_message(DomainIndex sender, model::Nanoseconds send, DomainInd
   link.estimator->add(message);
   ++link.version;
   if (history_) {
-    history_(messages_, link_report(domains_, link, link.estimator->estimate(),
-                                    link.estimator->offset_uncertainty(report_span(domains_[link.a])), false, false));
+    const hull::TimeSpan span = report_span(domains_[link.a]);
+    std::vector<hull::LinkSegment> segments;
+    if (segment_history_) segments = link.estimator->segments(span);
+    const v1::Link state = link_report(domains_, link, link.estimator->estimate(),
+                                       link.estimator->offset_uncertainty(span), false, false,
+                                       segment_history_ ? &segments : nullptr);
+    history_(messages_, state);
+    if (segment_history_ && segments.size() != link.history_segments) {
+      std::vector<v1::LinkSegment> reported;
+      for (const hull::LinkSegment& segment : segments) reported.push_back(link_segment_report(segment));
+      segment_history_(messages_, state, link.history_segments, reported);
+      link.history_segments = static_cast<uint32_t>(segments.size());
+    }
   }
 }
 
@@ -107,6 +142,8 @@ const Link::Computed& Session::refresh(Link& link) {
   c.span = span;
   c.estimate = link.estimator->estimate();
   c.uncertainty = link.estimator->offset_uncertainty(span);
+  c.segments = link.estimator->segments(span);
+  c.b_onto_a.reset();
   // A clock cannot run backwards or stop: an estimate with alpha <= 0 (only
   // absurd input gives one) relates nothing, whatever its quality.
   const hull::LinkEstimate& e = c.estimate;
@@ -115,6 +152,8 @@ const Link::Computed& Session::refresh(Link& link) {
     if (link.in_network) network_->remove_edge(link.a, link.b);
     link.in_network = false;
   } else {
+    c.b_onto_a = link_b_onto_a(e, link.estimator->clock_map(span), span);
+    c.weight = link_weight(*c.b_onto_a);
     network_->set_edge(link.a, link.b,
                        {model::to_double(e.accuracy.value_or(0)), e.b_onto_a(), model::to_double(c.uncertainty.value_or(0))});
     link.in_network = true;
@@ -185,11 +224,15 @@ void Session::add_problem(v1::Problem problem) {
   problems_.push_back(std::move(problem));
 }
 
+model::Quad Session::growth() const {
+  if (options_.estimator.clock_model != hull::ClockModel::kPiecewise) return 0;
+  return static_cast<model::Quad>(options_.estimator.clock_stability_ppm) / 1'000'000;
+}
+
 v1::Snapshot Session::snapshot() {
   // Bring the network up to date with every link that changed, or whose
   // span grew (uncertainties grow with the spans they cover).
   links_.for_each_mutable([&](Link& link) { refresh(link); });
-  network_->expect_reading_every_transform();
 
   v1::Snapshot s;
   s.set_format_version(1);
@@ -208,13 +251,32 @@ v1::Snapshot Session::snapshot() {
   o->set_reading_program(reading_program_);
   o->set_in_process_reason(in_process_reason_);
   o->set_open_timeout_ns(open_timeout_);
+  o->set_clock_model(std::string(hull::to_string(options_.estimator.clock_model)));
+  o->set_clock_stability_ppm(options_.estimator.clock_stability_ppm);
   for (const auto& [trace, domain] : domain_overrides_) (*o->mutable_domain_overrides())[trace] = domain;
+
+  // Every domain's best-bound path to its island's reference.
+  std::vector<std::string> ids;
+  std::vector<bool> forced;
+  for (DomainIndex d = 0; d < domains_.size(); ++d) {
+    ids.push_back(domains_[d].id);
+    forced.push_back(std::any_of(options_.forced_references.begin(), options_.forced_references.end(),
+                                 [&](const std::string& name) { return names_domain(name, d); }));
+  }
+  std::vector<network::BoundEdge> edges;
+  links_.for_each_mutable([&](Link& link) {
+    if (link.in_network) edges.push_back({link.a, link.b, link.computed->weight});
+  });
+  const network::BestBoundPaths paths = network::best_bound_paths(ids, edges, forced);
+  const model::Quad growth = this->growth();
+  const std::vector<network::PiecewiseTransform> transforms =
+      compose_domain_transforms(domains_, links_, paths, growth);
 
   // Islands, numbered by the smallest domain id they hold.
   std::map<network::Vertex, std::set<std::string>> by_reference;
-  for (DomainIndex d = 0; d < domains_.size(); ++d) by_reference[network_->reference_of(d)].insert(domains_[d].id);
+  for (DomainIndex d = 0; d < domains_.size(); ++d) by_reference[paths.reference[d]].insert(domains_[d].id);
   std::vector<std::pair<std::string, network::Vertex>> order;
-  for (const auto& [reference, ids] : by_reference) order.push_back({*ids.begin(), reference});
+  for (const auto& [reference, ids_of_island] : by_reference) order.push_back({*ids_of_island.begin(), reference});
   std::sort(order.begin(), order.end());
   std::map<network::Vertex, uint32_t> island_of_reference;
   for (const auto& [smallest, reference] : order) {
@@ -223,46 +285,51 @@ v1::Snapshot Session::snapshot() {
     v1::Island* island = s.add_islands();
     island->set_id(id);
     island->set_reference(domains_[reference].id);
-    const network::Vertex vertex = reference;  // clang 14 lambdas cannot capture structured bindings
-    island->set_forced(std::any_of(options_.forced_references.begin(), options_.forced_references.end(),
-                                   [&](const std::string& name) { return names_domain(name, vertex); }));
+    island->set_forced(forced[reference]);
     for (const std::string& id_text : by_reference[reference]) island->add_domains(id_text);
   }
 
-  std::vector<const TraceRecord*> traces;
-  for (const TraceRecord& t : traces_) traces.push_back(&t);
-  std::sort(traces.begin(), traces.end(),
-            [](const TraceRecord* x, const TraceRecord* y) { return x->description.name < y->description.name; });
-  for (const TraceRecord* t : traces) {
+  std::vector<TraceIndex> traces(traces_.size());
+  for (TraceIndex i = 0; i < traces_.size(); ++i) traces[i] = i;
+  std::sort(traces.begin(), traces.end(), [&](TraceIndex x, TraceIndex y) {
+    return traces_[x].description.name < traces_[y].description.name;
+  });
+  if (trace_reports_.size() < traces_.size()) trace_reports_.resize(traces_.size());
+  for (const TraceIndex index : traces) {
+    const TraceRecord* t = &traces_[index];
     v1::Trace* out = s.add_traces();
     out->set_name(t->description.name);
     out->set_path(t->description.path);
     out->set_hostname(domains_[t->domain].hostname);
     out->set_domain(domains_[t->domain].id);
-    const network::Vertex reference = network_->reference_of(t->domain);
+    const network::Vertex reference = paths.reference[t->domain];
     out->set_island(island_of_reference.at(reference));
     out->set_reference(reference == t->domain);
-    const model::LinearTransform transform = network_->transform(t->domain);
-    if (domain_reports_.size() < domains_.size()) domain_reports_.resize(domains_.size());
-    std::optional<DomainReport>& cached = domain_reports_[t->domain];
-    if (!cached || cached->transform.slope != transform.slope || cached->transform.offset != transform.offset) {
-      cached = DomainReport{transform, snapshot::to_decimal_message(transform.slope),
-                            snapshot::to_decimal_message(transform.offset)};
+    const Domain& d = domains_[t->domain];
+    const model::Nanoseconds first = t->first.value_or(d.first.value_or(0));
+    const model::Nanoseconds last = std::max(first, t->last.value_or(d.last.value_or(0)));
+    std::vector<network::ReportedPiece> pieces = transforms[t->domain].reported(first, last, growth);
+    std::optional<TraceTransformReport>& cached = trace_reports_[index];
+    if (!cached || !same_pieces(cached->pieces, pieces)) {
+      const network::SingleLine line = network::best_single_line(pieces);
+      cached = TraceTransformReport{std::move(pieces), snapshot::to_decimal_message(line.map.slope),
+                                    snapshot::to_decimal_message(line.map.offset), model::to_double(line.bound), {}};
+      for (const network::ReportedPiece& p : cached->pieces) cached->segments.push_back(segment_report(p));
     }
     *out->mutable_slope() = cached->slope;
     *out->mutable_offset() = cached->offset;
-    out->set_uncertainty_ns(network_->uncertainty_ns(t->domain));
-    const Domain& d = domains_[t->domain];
-    out->set_first_ns(t->first.value_or(d.first.value_or(0)));
-    out->set_last_ns(t->last.value_or(d.last.value_or(0)));
+    out->set_uncertainty_ns(cached->uncertainty_ns);
+    for (const v1::Segment& segment : cached->segments) *out->add_segments() = segment;
+    out->set_first_ns(first);
+    out->set_last_ns(last);
     out->set_events(t->events);
   }
 
   links_.for_each_in_order(domains_, [&](Link& link) {
     Link::Computed& c = *link.computed;
-    const bool in_tree = link.in_network && network_->in_tree(link.a, link.b);
+    const bool in_tree = link.in_network && paths.on_paths(link.a, link.b);
     if (!c.report || c.report_in_tree != in_tree) {
-      c.report = link_report(domains_, link, c.estimate, c.uncertainty, in_tree, true);
+      c.report = link_report(domains_, link, c.estimate, c.uncertainty, in_tree, true, &c.segments);
       c.report_in_tree = in_tree;
     }
     *s.add_links() = *c.report;

@@ -54,6 +54,13 @@ class Session {
   // Called after every message with the state of the link it went to.
   using HistoryObserver = std::function<void(uint64_t message, const v1::Link& link)>;
   void set_history_observer(HistoryObserver observer) { history_ = std::move(observer); }
+  // Called, with a history observer set, after a message that changed the
+  // number of the link's segments: the link's state (segments filled) and
+  // its segments as they are now, in time order.
+  using SegmentObserver =
+      std::function<void(uint64_t message, const v1::Link& link, uint32_t previous_segments,
+                         const std::vector<v1::LinkSegment>& segments)>;
+  void set_segment_observer(SegmentObserver observer) { segment_history_ = std::move(observer); }
 
   // Closes partial windows (window estimators); call at the end of input.
   void finish();
@@ -99,14 +106,19 @@ class Session {
   uint64_t revision_ = 0;
   uint64_t same_domain_messages_ = 0;
   HistoryObserver history_;
-  // Domain transforms are mostly unchanged from one snapshot to the next:
-  // their decimals (slow to print) are kept per domain.
-  struct DomainReport {
-    model::LinearTransform transform;
+  SegmentObserver segment_history_;
+  // Trace transforms are mostly unchanged from one snapshot to the next:
+  // their decimals (slow to print) are kept per trace.
+  struct TraceTransformReport {
+    std::vector<network::ReportedPiece> pieces;
     v1::Decimal slope;
     v1::Decimal offset;
+    double uncertainty_ns = 0;
+    std::vector<v1::Segment> segments;
   };
-  std::vector<std::optional<DomainReport>> domain_reports_;
+  std::vector<std::optional<TraceTransformReport>> trace_reports_;
+  // The clock-stability allowance where a map is used beyond its span (ns per ns).
+  model::Quad growth() const;
 };
 
 }  // namespace tracesync::session

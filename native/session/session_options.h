@@ -1,6 +1,8 @@
 #pragma once
 
+#include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -16,6 +18,9 @@ struct SessionOptions {
   // `--reference`: each names a clock domain by id, hostname or trace name;
   // that domain becomes the reference of its island.
   std::vector<std::string> forced_references;
+  // Makes each link's estimator; empty: hull::make_estimator(estimator).
+  // For tests and embedders that bring their own LinkEstimator.
+  std::function<std::unique_ptr<hull::LinkEstimator>()> make_estimator;
 };
 
 // A problem with the options, in words for the user; empty when they are fine.

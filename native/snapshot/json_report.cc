@@ -46,6 +46,35 @@ ordered_json link_state_json(const v1::Link& link) {
   return j;
 }
 
+ordered_json optional_number(bool present, double value) {
+  return present ? ordered_json(value) : ordered_json(nullptr);
+}
+
+ordered_json link_segment_json(const v1::LinkSegment& segment) {
+  ordered_json j;
+  j["first_ns"] = segment.first_ns();
+  j["last_ns"] = segment.last_ns();
+  j["quality"] = quality_name(segment.quality());
+  j["alpha"] = segment.alpha().exact();
+  j["beta"] = segment.beta().exact();
+  j["lmin"] = segment.has_lmin() ? line_json(segment.lmin()) : ordered_json(nullptr);
+  j["lmax"] = segment.has_lmax() ? line_json(segment.lmax()) : ordered_json(nullptr);
+  j["uncertainty_first_ns"] = optional_number(segment.has_uncertainty_first_ns(), segment.uncertainty_first_ns());
+  j["uncertainty_last_ns"] = optional_number(segment.has_uncertainty_last_ns(), segment.uncertainty_last_ns());
+  j["lower_messages"] = segment.lower_messages();
+  j["upper_messages"] = segment.upper_messages();
+  return j;
+}
+
+ordered_json trace_segment_json(const v1::Segment& segment) {
+  return {{"first_ns", segment.first_ns()},
+          {"last_ns", segment.last_ns()},
+          {"slope", segment.slope().exact()},
+          {"offset", segment.offset().exact()},
+          {"uncertainty_first_ns", segment.uncertainty_first_ns()},
+          {"uncertainty_last_ns", segment.uncertainty_last_ns()}};
+}
+
 ordered_json link_json(const v1::Link& link) {
   ordered_json j = link_state_json(link);
   j["in_tree"] = link.in_tree();
@@ -70,6 +99,9 @@ ordered_json link_json(const v1::Link& link) {
                        {"E_D0", r.e_d0().exact()}};
   }
   if (detail.has_matching()) j["matching"] = matching_json(detail.matching());
+  ordered_json segments = ordered_json::array();
+  for (const v1::LinkSegment& segment : detail.segments()) segments.push_back(link_segment_json(segment));
+  j["segments"] = std::move(segments);
   return j;
 }
 
@@ -83,6 +115,8 @@ std::string to_json(const v1::Snapshot& s, int indent) {
   ordered_json options = {{"algorithm", o.algorithm()}, {"network", o.network()}};
   if (o.algorithm().starts_with("window")) options["window_ns"] = o.window_ns();
   if (o.algorithm() == "linreg") options["confidence"] = o.confidence();
+  options["clock_model"] = o.clock_model();
+  options["clock_stability_ppm"] = o.clock_stability_ppm();
   options["forced_references"] = o.forced_references();
   if (!o.match_key().empty()) {
     options["match_key"] = o.match_key();
@@ -108,6 +142,9 @@ std::string to_json(const v1::Snapshot& s, int indent) {
     j["uncertainty_ns"] = t.uncertainty_ns();
     j["first_ns"] = t.first_ns();
     j["last_ns"] = t.last_ns();
+    ordered_json segments = ordered_json::array();
+    for (const v1::Segment& segment : t.segments()) segments.push_back(trace_segment_json(segment));
+    j["segments"] = std::move(segments);
     if (!t.path().empty()) j["events"] = t.events();
     traces.push_back(std::move(j));
   }
@@ -146,6 +183,28 @@ std::string history_json_line(uint64_t message, const v1::Link& link) {
   j["message"] = message;
   const ordered_json state = link_state_json(link);
   for (auto it = state.begin(); it != state.end(); ++it) j[it.key()] = it.value();
+  return j.dump() + "\n";
+}
+
+std::string segment_history_json_line(uint64_t message, const v1::Link& link, uint32_t previous_segments,
+                                      const std::vector<v1::LinkSegment>& segments) {
+  ordered_json j;
+  j["format"] = "tracesync-history-segments/1";
+  j["message"] = message;
+  j["a"] = link.a();
+  j["b"] = link.b();
+  j["previous_segments"] = previous_segments;
+  j["segments"] = segments.size();
+  // Every segment but the last is closed: no later message joins it.
+  ordered_json closed = ordered_json::array();
+  for (std::size_t i = 0; i + 1 < segments.size(); ++i) {
+    closed.push_back({{"index", i}, {"first_ns", segments[i].first_ns()}, {"last_ns", segments[i].last_ns()}});
+  }
+  j["closed"] = std::move(closed);
+  if (!segments.empty()) {
+    const v1::LinkSegment& open = segments.back();
+    j["open"] = {{"index", segments.size() - 1}, {"first_ns", open.first_ns()}, {"last_ns", open.last_ns()}};
+  }
   return j.dump() + "\n";
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "snapshot/tracesync.pb.h"
 
@@ -14,5 +15,11 @@ std::string to_json(const v1::Snapshot& snapshot, int indent = 2);
 // One line of `--history` ("format": "tracesync-history/1"): the state of
 // `link` right after the message numbered `message` (1-based) arrived.
 std::string history_json_line(uint64_t message, const v1::Link& link);
+
+// A `--history` event line ("format": "tracesync-history-segments/1"),
+// written after the history line of a message that changed the number of
+// the link's segments: the segments closed so far and the open one.
+std::string segment_history_json_line(uint64_t message, const v1::Link& link, uint32_t previous_segments,
+                                      const std::vector<v1::LinkSegment>& segments);
 
 }  // namespace tracesync::snapshot

@@ -89,6 +89,31 @@ public final class Options {
     }
 
     /**
+     * {@code piecewise} (the default): each link's messages in segments, each trace's transform in
+     * pieces ({@link PiecewiseTransform}) with a bound at every instant; or {@code linear}: one
+     * line per link, Trace Compass's model. The engine rejects any other name.
+     */
+    public Builder clockModel(String clockModel) {
+      proto.setClockModel(Objects.requireNonNull(clockModel, "clockModel"));
+      return this;
+    }
+
+    /**
+     * The clock-stability assumption the piecewise bounds rest on, in parts per million; zero
+     * means the engine's default (see the engine's docs/clock-model.md).
+     *
+     * @throws IllegalArgumentException when {@code ppm} is negative, NaN or infinite
+     */
+    public Builder clockStabilityPpm(double ppm) {
+      if (!Double.isFinite(ppm) || ppm < 0) {
+        throw new IllegalArgumentException(
+            "the clock stability must be a rate of 0 ppm or more, not " + ppm);
+      }
+      proto.setClockStabilityPpm(ppm);
+      return this;
+    }
+
+    /**
      * Makes this clock domain (its id, hostname or trace name) the reference of its island.
      * Repeatable: one per island.
      */

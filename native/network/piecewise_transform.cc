@@ -1,0 +1,261 @@
+#include "network/piecewise_transform.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace tracesync::network {
+namespace {
+
+using model::Quad;
+
+constexpr Quad kJoinSlack = 1e-6Q;  // ns
+
+Quad max_of(Quad x, Quad y) { return x < y ? y : x; }
+Quad min_of(Quad x, Quad y) { return x < y ? x : y; }
+
+Quad bound_slope(const TransformPiece& p) {
+  return p.last > p.first ? (p.bound_last - p.bound_first) / (p.last - p.first) : Quad(0);
+}
+
+// The piece continued over [from, to] beyond one end of a transform,
+// `at_end` being its bound at that end: the bound grows with the distance.
+TransformPiece continued(const TransformPiece& end, Quad end_x, Quad end_bound, Quad from, Quad to, Quad growth) {
+  const auto bound = [&](Quad x) { return end_bound + growth * model::abs(x - end_x); };
+  return TransformPiece{from, to, end.map, bound(from), bound(to)};
+}
+
+}  // namespace
+
+Quad TransformPiece::bound_at(Quad t) const {
+  if (bound_first == bound_last || t == first) return bound_first;
+  if (t == last) return bound_last;
+  if (last == first) return max_of(bound_first, bound_last);
+  return bound_first + (bound_last - bound_first) * (t - first) / (last - first);
+}
+
+PiecewiseTransform::PiecewiseTransform(std::vector<TransformPiece> pieces) : pieces_(std::move(pieces)) {
+  if (pieces_.empty()) throw std::invalid_argument("a piecewise transform needs at least one piece");
+}
+
+PiecewiseTransform PiecewiseTransform::identity(Quad first, Quad last) {
+  return PiecewiseTransform({TransformPiece{first, last, model::LinearTransform::identity(), 0, 0}});
+}
+
+PiecewiseTransform PiecewiseTransform::inverse() const {
+  std::vector<TransformPiece> out;
+  out.reserve(pieces_.size());
+  for (const TransformPiece& p : pieces_) {
+    // A breakpoint's image is computed once, so the pieces stay contiguous.
+    const Quad first = out.empty() ? p.at(p.first) : out.back().last;
+    out.push_back(TransformPiece{first, max_of(first, p.at(p.last)), p.map.inverse(), p.bound_first, p.bound_last});
+  }
+  return PiecewiseTransform(std::move(out));
+}
+
+PiecewiseTransform PiecewiseTransform::over(Quad first, Quad last, Quad growth) const {
+  const TransformPiece& front = pieces_.front();
+  const TransformPiece& back = pieces_.back();
+  std::vector<TransformPiece> out;
+  if (first < front.first) {
+    out.push_back(continued(front, front.first, front.bound_first, first, min_of(last, front.first), growth));
+  }
+  for (const TransformPiece& p : pieces_) {
+    const Quad lo = max_of(p.first, first);
+    const Quad hi = min_of(p.last, last);
+    if (lo > hi) continue;
+    // A point-sized overlap only counts when the whole span is that point.
+    if (lo == hi && first != last && !(p.first == p.last)) continue;
+    if (lo == hi && !out.empty()) continue;
+    out.push_back(TransformPiece{lo, hi, p.map, p.bound_at(lo), p.bound_at(hi)});
+  }
+  if (last > back.last && !(first == last && !out.empty())) {
+    out.push_back(continued(back, back.last, back.bound_last, max_of(first, back.last), last, growth));
+  }
+  if (out.empty()) {
+    // [first, last] is a point inside a zero-length transform's gap; cannot
+    // happen for contiguous pieces, but stay total.
+    out.push_back(TransformPiece{first, last, front.map, front.bound_at(first), front.bound_at(last)});
+  }
+  PiecewiseTransform result(std::move(out));
+  result.merge_neighbours();
+  return result;
+}
+
+PiecewiseTransform PiecewiseTransform::after(const PiecewiseTransform& inner, Quad growth) const {
+  Quad image_first = inner.pieces_.front().at(inner.first());
+  Quad image_last = inner.pieces_.back().at(inner.last());
+  const PiecewiseTransform outer = over(min_of(first(), image_first), max_of(last(), image_last), growth);
+
+  std::vector<TransformPiece> out;
+  for (const TransformPiece& p : inner.pieces_) {
+    const Quad u_first = p.at(p.first);
+    const Quad u_last = p.at(p.last);
+    const auto preimage = [&](Quad u) {
+      return std::clamp((u - p.map.offset) / p.map.slope, p.first, p.last);
+    };
+    Quad s_first = p.first;
+    bool emitted = false;
+    for (const TransformPiece& q : outer.pieces_) {
+      if (q.last < u_first || q.first > u_last) continue;
+      const bool point = u_first == u_last;
+      if (!point && (q.last == u_first || q.first == u_last)) continue;  // touches only
+      const bool starts_inside = q.first > u_first;
+      const bool ends_inside = q.last < u_last;
+      const Quad s_last = ends_inside ? max_of(s_first, preimage(q.last)) : p.last;
+      if (s_last == s_first && emitted && !point) continue;
+      const Quad q_first_bound = starts_inside ? q.bound_first : q.bound_at(u_first);
+      const Quad q_last_bound = ends_inside ? q.bound_last : q.bound_at(u_last);
+      out.push_back(TransformPiece{s_first, s_last, q.map.after(p.map), p.bound_at(s_first) + q_first_bound,
+                                   p.bound_at(s_last) + q_last_bound});
+      emitted = true;
+      s_first = s_last;
+      if (point) break;
+    }
+  }
+  PiecewiseTransform result(std::move(out));
+  result.merge_neighbours();
+  return result;
+}
+
+void PiecewiseTransform::merge_neighbours() {
+  std::vector<TransformPiece> out;
+  out.reserve(pieces_.size());
+  for (const TransformPiece& p : pieces_) {
+    if (!out.empty()) {
+      TransformPiece& q = out.back();
+      if (q.map.slope == p.map.slope && q.map.offset == p.map.offset) {
+        const TransformPiece joined{q.first, p.last, q.map, q.bound_first, p.bound_last};
+        // Both bounds are linear, so the joined one covers them everywhere
+        // when it does at the meeting point; joining where that makes it
+        // looser than kJoinSlack would throw precision away.
+        const Quad at_meeting = max_of(q.bound_last, p.bound_first);
+        const Quad joined_at_meeting = joined.bound_at(q.last);
+        if (joined_at_meeting >= at_meeting && joined_at_meeting - at_meeting <= kJoinSlack) {
+          q = joined;
+          continue;
+        }
+      }
+    }
+    out.push_back(p);
+  }
+  pieces_ = std::move(out);
+}
+
+Quad PiecewiseTransform::worst_bound() const {
+  Quad worst = 0;
+  for (const TransformPiece& p : pieces_) worst = max_of(worst, max_of(p.bound_first, p.bound_last));
+  return worst;
+}
+
+std::vector<ReportedPiece> PiecewiseTransform::reported(model::Nanoseconds first, model::Nanoseconds last,
+                                                        Quad growth) const {
+  const PiecewiseTransform t = over(static_cast<Quad>(first), static_cast<Quad>(last), growth);
+  const std::vector<TransformPiece>& p = t.pieces_;
+  if (p.size() == 1) return {ReportedPiece{first, last, p[0].map, p[0].bound_first, p[0].bound_last}};
+
+  // Knots at integers: the span's ends and each breakpoint rounded. `exact`
+  // says the knot is a breakpoint (or end) itself, so the pieces on either
+  // side keep their maps.
+  struct Knot {
+    model::Nanoseconds x;
+    std::size_t piece;  // the piece whose exact map holds at x (the right one at a breakpoint)
+    Quad extra_bound;   // the chord allowance
+    bool exact;
+  };
+  std::vector<Knot> knots{{first, 0, 0, true}};
+  for (std::size_t i = 1; i < p.size(); ++i) {
+    const Quad c = p[i].first;
+    model::Nanoseconds n = std::clamp(model::round_to_int64(c), first, last);
+    const bool exact = static_cast<Quad>(n) == c;
+    const Quad allowance =
+        exact ? Quad(0) : model::abs(p[i].map.slope - p[i - 1].map.slope) + model::abs(bound_slope(p[i]) - bound_slope(p[i - 1]));
+    // The exact map at n: the right piece from its breakpoint on.
+    const std::size_t holder = static_cast<Quad>(n) >= c ? i : i - 1;
+    if (knots.back().x == n) {
+      Knot& k = knots.back();
+      k.extra_bound += allowance;
+      k.exact = k.exact && exact && k.x != first;
+      if (k.x != first) k.piece = holder;
+      continue;
+    }
+    knots.push_back({n, holder, allowance, exact});
+  }
+  if (knots.back().x == last) {
+    knots.back().exact = false;  // a breakpoint rounded onto the span's end
+  } else {
+    knots.push_back({last, p.size() - 1, 0, true});
+  }
+  knots.back().piece = p.size() - 1;
+  knots.front().piece = 0;
+
+  std::vector<ReportedPiece> out;
+  for (std::size_t j = 0; j + 1 < knots.size(); ++j) {
+    const Knot& from = knots[j];
+    const Knot& to = knots[j + 1];
+    const auto value = [&](const Knot& k) { return p[k.piece].at(static_cast<Quad>(k.x)); };
+    const auto bound = [&](const Knot& k) { return p[k.piece].bound_at(static_cast<Quad>(k.x)) + k.extra_bound; };
+    ReportedPiece r{from.x, to.x, {}, bound(from), bound(to)};
+    // Between two exact knots lies exactly one piece: keep its map.
+    if (from.exact && to.exact && (from.piece + 1 == to.piece || (j + 2 == knots.size() && from.piece == to.piece))) {
+      r.map = p[from.piece].map;
+    } else {
+      const Quad slope = (value(to) - value(from)) / static_cast<Quad>(to.x - from.x);
+      r.map = model::LinearTransform{slope, value(from) - slope * static_cast<Quad>(from.x)};
+    }
+    out.push_back(r);
+  }
+  return out;
+}
+
+SingleLine best_single_line(const std::vector<ReportedPiece>& pieces) {
+  if (pieces.size() == 1) {
+    return {pieces[0].map, max_of(pieces[0].bound_first, pieces[0].bound_last)};
+  }
+  struct Knot {
+    Quad x, y, bound;
+  };
+  std::vector<Knot> knots;
+  for (const ReportedPiece& p : pieces) {
+    knots.push_back({static_cast<Quad>(p.first), p.map.apply(p.first), p.bound_first});
+    knots.push_back({static_cast<Quad>(p.last), p.map.apply(p.last), p.bound_last});
+  }
+  const Quad x0 = knots.front().x;
+  // For a slope s, the best offset centres the knots' residual band; the
+  // worst error is half the band's width, convex in s.
+  const auto band = [&](Quad s) {
+    Quad high = 0, low = 0;
+    bool any = false;
+    for (const Knot& k : knots) {
+      const Quad r = k.y - s * (k.x - x0);
+      if (!any || r + k.bound > high) high = r + k.bound;
+      if (!any || r - k.bound < low) low = r - k.bound;
+      any = true;
+    }
+    return std::pair{high, low};
+  };
+  Quad lo = pieces.front().map.slope, hi = lo;
+  for (const ReportedPiece& p : pieces) {
+    lo = min_of(lo, p.map.slope);
+    hi = max_of(hi, p.map.slope);
+  }
+  for (int i = 0; i < 200 && lo < hi; ++i) {
+    const Quad m1 = lo + (hi - lo) / 3;
+    const Quad m2 = hi - (hi - lo) / 3;
+    const auto [h1, l1] = band(m1);
+    const auto [h2, l2] = band(m2);
+    if (h1 - l1 <= h2 - l2) {
+      hi = m2;
+    } else {
+      lo = m1;
+    }
+  }
+  const Quad slope = (lo + hi) / 2;
+  const auto [high, low] = band(slope);
+  const Quad at_x0 = (high + low) / 2;
+  SingleLine line{{slope, at_x0 - slope * x0}, 0};
+  // The bound is measured, not derived: it holds whatever the search found.
+  for (const Knot& k : knots) line.bound = max_of(line.bound, model::abs(line.map.slope * k.x + line.map.offset - k.y) + k.bound);
+  return line;
+}
+
+}  // namespace tracesync::network

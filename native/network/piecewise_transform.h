@@ -1,0 +1,93 @@
+#pragma once
+
+#include <vector>
+
+#include "model/linear_transform.h"
+#include "model/point.h"
+#include "model/quad.h"
+
+namespace tracesync::network {
+
+// One piece of a piecewise transform: over [first, last] of the source
+// clock, target = map(source), the truth within the linear interpolation of
+// bound_first and bound_last (ns of the target clock).
+struct TransformPiece {
+  model::Quad first = 0;
+  model::Quad last = 0;
+  model::LinearTransform map;
+  model::Quad bound_first = 0;
+  model::Quad bound_last = 0;
+
+  model::Quad at(model::Quad t) const { return map.slope * t + map.offset; }
+  // The bound at t, interpolated (or extrapolated) linearly; exact at the ends.
+  model::Quad bound_at(model::Quad t) const;
+};
+
+// A piece with int64 ends, as a trace's transform is reported.
+struct ReportedPiece {
+  model::Nanoseconds first = 0;
+  model::Nanoseconds last = 0;
+  model::LinearTransform map;
+  model::Quad bound_first = 0;
+  model::Quad bound_last = 0;
+};
+
+// A continuous, strictly increasing, piecewise linear map of one clock onto
+// another over a closed span, with a bound at every instant (DESIGN.md,
+// "Per-trace transform"): what composing link clock maps along a path gives.
+// Pieces are contiguous (each starts where the previous ends) and non-empty.
+//
+// Beyond its span a transform continues its end pieces; there the bound
+// grows by `growth` ns per ns of distance (the clock-stability assumption:
+// nothing was measured there).
+class PiecewiseTransform {
+ public:
+  // Needs at least one piece; pieces contiguous, in order.
+  explicit PiecewiseTransform(std::vector<TransformPiece> pieces);
+  // t onto t, bound 0.
+  static PiecewiseTransform identity(model::Quad first, model::Quad last);
+
+  const std::vector<TransformPiece>& pieces() const { return pieces_; }
+  model::Quad first() const { return pieces_.front().first; }
+  model::Quad last() const { return pieces_.back().last; }
+
+  // The map the other way: target onto source, with the same bounds.
+  PiecewiseTransform inverse() const;
+
+  // Cut to [first, last], the end pieces continued where it reaches beyond.
+  PiecewiseTransform over(model::Quad first, model::Quad last, model::Quad growth) const;
+
+  // `inner` then this, over inner's span; bounds add (the slopes are within
+  // ppm of 1, so a bound carried through a map keeps its size).
+  PiecewiseTransform after(const PiecewiseTransform& inner, model::Quad growth) const;
+
+  // The largest bound anywhere in the span (bounds are linear in a piece).
+  model::Quad worst_bound() const;
+
+  // With int64 ends, over [first, last] (an integer span). A breakpoint that
+  // falls between two integers moves to the nearest one: the pieces around
+  // it become chords through the exact values at their integer ends, and
+  // the bound there grows by the slope change over 1 ns, which covers the
+  // chord's departure from the exact map. A lone piece keeps its map bit
+  // for bit.
+  std::vector<ReportedPiece> reported(model::Nanoseconds first, model::Nanoseconds last, model::Quad growth) const;
+
+ private:
+  // Joins neighbours with the same map whose joined bound still covers the
+  // bound at their meeting point.
+  void merge_neighbours();
+
+  std::vector<TransformPiece> pieces_;
+};
+
+// The best single line over a reported transform, with its honest bound:
+// the line that minimises max over knots of |line - map| + bound, and that
+// maximum (which holds everywhere: both terms are linear between knots).
+// A lone piece is its own best line.
+struct SingleLine {
+  model::LinearTransform map;
+  model::Quad bound = 0;
+};
+SingleLine best_single_line(const std::vector<ReportedPiece>& pieces);
+
+}  // namespace tracesync::network

@@ -1,0 +1,211 @@
+// PiecewiseTransform against plain evaluation of the maps it is built from:
+// composition, inversion, integer reporting and the best single line, on
+// random maps of many pieces at epoch-sized timestamps.
+
+#include "network/piecewise_transform.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+namespace tracesync::network {
+namespace {
+
+using model::Quad;
+
+constexpr Quad kEpoch = 1.7e18Q;
+
+// A knot list as a link's clock map gives it: strictly increasing x and y.
+struct Knots {
+  std::vector<Quad> x, y, bound;
+
+  // Linear between knots, the end pieces continued; the bound grows by
+  // `growth` per ns beyond the ends.
+  std::pair<Quad, Quad> at(Quad t, Quad growth) const {
+    std::size_t i = 0;
+    while (i + 2 < x.size() && t > x[i + 1]) ++i;
+    const Quad slope = (y[i + 1] - y[i]) / (x[i + 1] - x[i]);
+    const Quad value = y[i] + slope * (t - x[i]);
+    Quad b;
+    if (t < x.front()) {
+      b = bound.front() + growth * (x.front() - t);
+    } else if (t > x.back()) {
+      b = bound.back() + growth * (t - x.back());
+    } else {
+      b = bound[i] + (bound[i + 1] - bound[i]) * (t - x[i]) / (x[i + 1] - x[i]);
+    }
+    return {value, b};
+  }
+
+  PiecewiseTransform transform() const {
+    std::vector<TransformPiece> pieces;
+    for (std::size_t i = 0; i + 1 < x.size(); ++i) {
+      const Quad slope = (y[i + 1] - y[i]) / (x[i + 1] - x[i]);
+      pieces.push_back({x[i], x[i + 1], {slope, y[i] - slope * x[i]}, bound[i], bound[i + 1]});
+    }
+    return PiecewiseTransform(std::move(pieces));
+  }
+};
+
+Knots random_knots(std::mt19937_64& random, Quad first, Quad last, Quad shift, int pieces) {
+  std::uniform_real_distribution<double> unit(0, 1);
+  Knots k;
+  std::vector<double> cuts;
+  for (int i = 1; i < pieces; ++i) cuts.push_back(unit(random));
+  std::sort(cuts.begin(), cuts.end());
+  k.x.push_back(first);
+  for (const double c : cuts) k.x.push_back(std::floor(static_cast<double>(first + (last - first) * c)) + 0.5Q * (c < 0.5));
+  k.x.push_back(last);
+  k.y.push_back(first + shift);
+  for (std::size_t i = 1; i < k.x.size(); ++i) {
+    const Quad slope = 1 + (unit(random) - 0.5) * 2e-5;  // within 10 ppm
+    k.y.push_back(k.y.back() + slope * (k.x[i] - k.x[i - 1]));
+  }
+  for (std::size_t i = 0; i < k.x.size(); ++i) k.bound.push_back(10 + 1000 * unit(random));
+  return k;
+}
+
+// The piece holding t (the first one, at a breakpoint).
+const TransformPiece& piece_at(const PiecewiseTransform& t, Quad x) {
+  for (const TransformPiece& p : t.pieces()) {
+    if (x <= p.last) return p;
+  }
+  return t.pieces().back();
+}
+
+void expect_contiguous(const PiecewiseTransform& t) {
+  for (std::size_t i = 1; i < t.pieces().size(); ++i) EXPECT_EQ(t.pieces()[i].first, t.pieces()[i - 1].last);
+}
+
+TEST(PiecewiseTransform, CompositionEqualsEvaluatingOneMapAfterTheOther) {
+  std::mt19937_64 random(7);
+  for (int round = 0; round < 40; ++round) {
+    const Quad growth = round % 2 ? 1e-6Q : 0;
+    const Knots inner = random_knots(random, kEpoch, kEpoch + 3.6e12Q, 5e9Q, 1 + round % 7);
+    // The outer map's span is a bit off the inner's image: continued at both ends.
+    const Knots outer = random_knots(random, kEpoch + 5e9Q + 1e9Q, kEpoch + 5e9Q + 3.5e12Q, -2e6Q, 1 + round % 5);
+    const PiecewiseTransform composed = outer.transform().after(inner.transform(), growth);
+    expect_contiguous(composed);
+    EXPECT_EQ(composed.first(), inner.x.front());
+    EXPECT_EQ(composed.last(), inner.x.back());
+    for (int i = 0; i <= 1000; ++i) {
+      const Quad t = kEpoch + 3.6e12Q * i / 1000;
+      const auto [mid, inner_bound] = inner.at(t, growth);
+      const auto [expected, outer_bound] = outer.at(mid, growth);
+      const TransformPiece& p = piece_at(composed, t);
+      EXPECT_LE(model::abs(p.at(t) - expected), 1e-6Q) << round << " " << i;
+      EXPECT_LE(model::abs(p.bound_at(t) - (inner_bound + outer_bound)), 1e-5Q)
+          << round << " " << i << ": " << model::to_double(p.bound_at(t)) << " " << model::to_double(inner_bound)
+          << " " << model::to_double(outer_bound) << " piece " << model::to_double(p.first) << " "
+          << model::to_double(p.last) << " " << model::to_double(p.bound_first) << " " << model::to_double(p.bound_last);
+    }
+  }
+}
+
+TEST(PiecewiseTransform, InverseUndoesTheMap) {
+  std::mt19937_64 random(11);
+  const Knots k = random_knots(random, kEpoch, kEpoch + 1e12Q, 3e9Q, 6);
+  const PiecewiseTransform forward = k.transform();
+  const PiecewiseTransform backward = forward.inverse();
+  expect_contiguous(backward);
+  for (int i = 0; i <= 500; ++i) {
+    const Quad t = kEpoch + 1e12Q * i / 500;
+    const Quad y = piece_at(forward, t).at(t);
+    EXPECT_LE(model::abs(piece_at(backward, y).at(y) - t), 1e-6Q);
+    EXPECT_LE(model::abs(piece_at(backward, y).bound_at(y) - piece_at(forward, t).bound_at(t)), 1e-6Q);
+  }
+}
+
+TEST(PiecewiseTransform, ALoneLineKeepsItsBitsThroughIdentityAndReporting) {
+  const model::LinearTransform line = model::b_onto_a(1.0000031Q, -123456789.25Q);
+  const PiecewiseTransform link({{kEpoch, kEpoch + 1e12Q, line, 42, 42}});
+  const PiecewiseTransform composed = PiecewiseTransform::identity(kEpoch - 5e9Q, kEpoch + 2e12Q).after(link, 0);
+  ASSERT_EQ(composed.pieces().size(), 1u);
+  EXPECT_EQ(composed.pieces()[0].map.slope, line.slope);
+  EXPECT_EQ(composed.pieces()[0].map.offset, line.offset);
+  // Reported over a wider span: continued with the same bound (no growth).
+  const auto reported = composed.reported(1'699'999'999'000'000'000, 1'700'000'002'000'000'000, 0);
+  ASSERT_EQ(reported.size(), 1u);
+  EXPECT_EQ(reported[0].map.slope, line.slope);
+  EXPECT_EQ(reported[0].map.offset, line.offset);
+  EXPECT_EQ(reported[0].bound_first, 42);
+  EXPECT_EQ(reported[0].bound_last, 42);
+  const SingleLine single = best_single_line(reported);
+  EXPECT_EQ(single.map.slope, line.slope);
+  EXPECT_EQ(single.map.offset, line.offset);
+  EXPECT_EQ(single.bound, 42);
+}
+
+TEST(PiecewiseTransform, ReportedPiecesHaveIntegerEndsAndHonestBounds) {
+  std::mt19937_64 random(23);
+  for (int round = 0; round < 30; ++round) {
+    const Knots k = random_knots(random, kEpoch, kEpoch + 2e12Q, 7e8Q, 2 + round % 9);
+    const PiecewiseTransform t = k.transform();
+    const model::Nanoseconds first = 1'700'000'000'000'000'000 - 1000;
+    const model::Nanoseconds last = 1'700'000'002'000'000'000 + 1000;
+    const Quad growth = 5e-7Q;
+    const std::vector<ReportedPiece> pieces = t.reported(first, last, growth);
+    ASSERT_FALSE(pieces.empty());
+    EXPECT_EQ(pieces.front().first, first);
+    EXPECT_EQ(pieces.back().last, last);
+    for (std::size_t i = 0; i < pieces.size(); ++i) {
+      EXPECT_LT(pieces[i].first, pieces[i].last);
+      EXPECT_GT(pieces[i].map.slope, 0);
+      if (i > 0) {
+        EXPECT_EQ(pieces[i].first, pieces[i - 1].last);
+        // Continuous: both pieces give the same time where they meet.
+        EXPECT_LE(model::abs(pieces[i].map.apply(pieces[i].first) - pieces[i - 1].map.apply(pieces[i].first)), 1e-6Q);
+      }
+    }
+    // Honest: at any instant, the reported bound covers the exact map's
+    // bound plus the distance between the reported and the exact value.
+    for (int i = 0; i <= 2000; ++i) {
+      const model::Nanoseconds x = first + static_cast<model::Nanoseconds>((last - first) / 2000.0 * i);
+      const auto [exact, exact_bound] = k.at(static_cast<Quad>(x), growth);
+      const ReportedPiece* p = &pieces.back();
+      for (const ReportedPiece& q : pieces) {
+        if (x <= q.last) {
+          p = &q;
+          break;
+        }
+      }
+      const Quad bound = p->bound_first + (p->bound_last - p->bound_first) * static_cast<Quad>(x - p->first) /
+                                              static_cast<Quad>(p->last - p->first);
+      EXPECT_LE(model::abs(p->map.apply(x) - exact) + exact_bound, bound + 1e-6Q) << round << " " << i;
+    }
+    // The best single line is honest too, and no worse than the chord.
+    const SingleLine line = best_single_line(pieces);
+    for (int i = 0; i <= 2000; ++i) {
+      const model::Nanoseconds x = first + static_cast<model::Nanoseconds>((last - first) / 2000.0 * i);
+      const auto [exact, exact_bound] = k.at(static_cast<Quad>(x), growth);
+      EXPECT_LE(model::abs(line.map.apply(x) - exact) + exact_bound, line.bound + 1e-3Q) << round << " " << i;
+    }
+    const Quad chord_slope = (pieces.back().map.apply(last) - pieces.front().map.apply(first)) / static_cast<Quad>(last - first);
+    Quad chord_bound = 0;
+    for (const ReportedPiece& p : pieces) {
+      for (const auto& [x, b] : {std::pair{p.first, p.bound_first}, std::pair{p.last, p.bound_last}}) {
+        const Quad chord = pieces.front().map.apply(first) + chord_slope * static_cast<Quad>(x - first);
+        chord_bound = std::max(chord_bound, model::abs(chord - p.map.apply(x)) + b);
+      }
+    }
+    EXPECT_LE(line.bound, chord_bound + 1e-6Q);
+  }
+}
+
+TEST(PiecewiseTransform, BreakpointsBetweenIntegersMoveWithAnAllowance) {
+  // Two pieces meeting at x = 10.5 with slopes 1 and 1.5.
+  const PiecewiseTransform t({{0, 10.5Q, {1, 0}, 1, 1}, {10.5Q, 20, {1.5Q, -5.25Q}, 1, 1}});
+  const auto pieces = t.reported(0, 20, 0);
+  ASSERT_EQ(pieces.size(), 2u);
+  EXPECT_EQ(pieces[0].last, 11);  // 10.5 rounds away from zero
+  EXPECT_EQ(pieces[1].first, 11);
+  // The knot at 11 carries the exact value (11.25) and bound 1 + |1.5 - 1|.
+  EXPECT_LE(model::abs(pieces[0].map.apply(11) - 11.25Q), 1e-20Q);
+  EXPECT_EQ(pieces[0].bound_last, 1.5Q);
+  EXPECT_EQ(pieces[1].bound_first, 1.5Q);
+  // The right piece holds the exact map from its breakpoint on.
+  EXPECT_EQ(pieces[1].map.slope, 1.5Q);
+}
+
+}  // namespace
+}  // namespace tracesync::network
