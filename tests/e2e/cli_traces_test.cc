@@ -387,10 +387,12 @@ TEST(SyncTraces, CtrlCReportsWhatWasRead) {
 
 // A first packet whose packet_size and content_size are 0 makes babeltrace2
 // 2.0.4 index it forever (the `babeltrace2` command hangs on it too).
-// Damages host1 so, and runs tracesync with `extra`, sending `signals`.
+// Damages host1 so (`alone`: removes host0), and runs tracesync with
+// `extra`, sending `signals`.
 CommandResult run_on_a_trace_babeltrace2_loops_on(testing::TempDir& dir, const std::vector<std::string>& extra,
-                                                  std::vector<testing::TimedSignal> signals) {
+                                                  std::vector<testing::TimedSignal> signals, bool alone = false) {
   simulate(dir, {"--hosts", "2", "--duration", "1", "--cpus", "1"});
+  if (alone) fs::remove_all(dir.file("host0"));
   // The simulated packet header is magic (4 bytes), uuid (16), stream_id (8)
   // and stream_instance_id (8); packet_size and content_size follow.
   const std::string metadata = testing::read_file(dir.file("host1/kernel/metadata"));
@@ -428,7 +430,31 @@ TEST(SyncTraces, CtrlCEndsATraceBabeltrace2LoopsOn) {
   EXPECT_FALSE(report["complete"]);
   ASSERT_EQ(report["traces"].size(), 1u) << r.out;
   EXPECT_EQ(report["traces"][0].value("hostname", ""), "host0");
+  // host0 was read in full: the trace cancelled before it opened leaves its
+  // events and extent alone.
+  EXPECT_GT(report["traces"][0].value("events", 0), 0) << report["traces"][0];
+  EXPECT_NE(report["traces"][0].value("first_ns", 0), 0) << report["traces"][0];
+  EXPECT_GT(report["traces"][0].value("last_ns", 0), report["traces"][0].value("first_ns", 0));
   EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(20));
+}
+
+// The same with that trace alone: one Ctrl-C while it opens reports no
+// trace, and says the reading was cancelled (it used to crash).
+TEST(SyncTraces, CtrlCWhileTheOnlyTraceOpensReportsNoTrace) {
+  testing::TempDir dir;
+  const CommandResult r =
+      run_on_a_trace_babeltrace2_loops_on(dir, {}, {{std::chrono::milliseconds(600), SIGINT}}, /*alone=*/true);
+  if (r.exit_code == 0 || r.exit_code == 3) GTEST_SKIP() << "babeltrace2 no longer loops on a zero-sized packet: " << r.err;
+  EXPECT_EQ(r.exit_code, 130) << r.err;
+  EXPECT_NE(r.err.find("tracesync: interrupted: stopping the reading"), std::string::npos) << r.err;
+  const json report = json::parse(r.out);
+  EXPECT_FALSE(report["complete"]);
+  EXPECT_EQ(report["traces"].size(), 0u) << r.out;
+  bool said_not_opened = false;
+  for (const json& problem : report["problems"]) {
+    said_not_opened = said_not_opened || problem.value("message", "").find("1 trace was not opened yet") != std::string::npos;
+  }
+  EXPECT_TRUE(said_not_opened) << report["problems"];
 }
 
 // With --open-timeout, no Ctrl-C is needed: the trace babeltrace2 is still
