@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <cerrno>
 #include <csignal>
 #include <cstring>
 
@@ -23,8 +24,19 @@ void say(const char* text) {
 }
 
 extern "C" void on_abort(int) {
+  // Read first: the calls below may change it. GLib and the C library abort
+  // right after a failed allocation has set it (GLib saying "Unexpected
+  // error from C library during 'malloc': Cannot allocate memory").
+  const bool out_of_memory = errno == ENOMEM;
   const char* trace = ingest::trace_being_read();
   if (trace == nullptr) return;  // SA_RESETHAND restored the default: abort() goes on
+  if (out_of_memory) {
+    say("tracesync: out of memory while reading ");
+    say(trace);
+    say("\n  an allocation failed and the library making it aborted; give tracesync more memory (`ulimit -v`), "
+        "or read the traces in reading processes (without --in-process), where it costs that trace only\n");
+    ::_exit(kInternalError);
+  }
   say("tracesync: aborted while reading ");
   say(trace);
   say("\n  babeltrace2 2.0 stops this way on some damaged traces instead of reporting an error ('babeltrace2 ");

@@ -6,7 +6,9 @@ namespace tracesync::cli {
 // its CTF decoder) rather than reporting an error, and `babeltrace2` itself
 // dies the same way on them. Installs a SIGABRT handler that, when the
 // aborting thread was reading a trace, names it on stderr and exits with the
-// internal-error code; other aborts keep their default action.
+// internal-error code; other aborts keep their default action. An abort
+// that follows a failed allocation (errno ENOMEM) is named as out of memory,
+// not blamed on the trace.
 void report_aborts_while_reading();
 
 }  // namespace tracesync::cli

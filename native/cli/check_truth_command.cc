@@ -102,7 +102,7 @@ int run_check_truth(const std::vector<std::string>& arguments) {
                  "instants, at every segment end, rate change and gap, and at every message when the truth\n"
                  "lists them (simulate --truth-messages). Prints per trace the worst true error, the largest\n"
                  "bound and the violations.\n"
-                 "exit codes: 0 no violation, 4 the truth is outside a bound somewhere, 2 bad usage or input\n\n"
+                 "exit codes: 0 no violation, 5 the truth is outside a bound somewhere, 2 bad usage or input\n\n"
               << options;
     return kSuccess;
   }

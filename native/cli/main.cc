@@ -26,7 +26,7 @@ void print_usage(std::ostream& out) {
   for (const Command& c : kCommands) out << "  " << c.name << std::string(13 - c.name.size(), ' ') << c.summary << "\n";
   out << "\n'tracesync <command> --help' describes a command's options.\n"
          "exit codes: 0 success, 1 internal error, 2 bad usage or input, 3 a trace was skipped,\n"
-         "            4 check-truth found the truth outside a bound, 130 interrupted\n";
+         "            5 check-truth found the truth outside a bound, 128+N stopped by signal N (130: Ctrl-C)\n";
 }
 
 int dispatch(int argc, char** argv) {

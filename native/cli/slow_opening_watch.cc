@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
+#include <system_error>
 
 #include "ingest/traces_being_opened.h"
 
@@ -21,7 +22,15 @@ std::chrono::milliseconds SlowOpeningWatch::default_patience() {
 }
 
 SlowOpeningWatch::SlowOpeningWatch(std::chrono::milliseconds patience, std::string advice)
-    : patience_(patience), advice_(std::move(advice)), thread_([this] { watch(); }) {}
+    : patience_(patience), advice_(std::move(advice)) {
+  try {
+    thread_ = std::thread([this] { watch(); });
+  } catch (const std::system_error& e) {
+    // The process limit (`ulimit -u`) counts threads: the reading matters
+    // more than this watch.
+    std::cerr << "tracesync: no thread left to watch for traces slow to open (" << e.what() << ")\n";
+  }
+}
 
 SlowOpeningWatch::~SlowOpeningWatch() {
   {
@@ -29,7 +38,7 @@ SlowOpeningWatch::~SlowOpeningWatch() {
     stopping_ = true;
   }
   wake_.notify_all();
-  thread_.join();
+  if (thread_.joinable()) thread_.join();
 }
 
 void SlowOpeningWatch::watch() {

@@ -15,6 +15,7 @@
 #include "cli/command_line.h"
 #include "cli/duration.h"
 #include "cli/exit_codes.h"
+#include "cli/interrupt_guard.h"
 #include "cli/ppm.h"
 #include "cli/progress_bar.h"
 #include "cli/reading_process_command.h"
@@ -115,7 +116,8 @@ void print_help(const po::options_description& options, const SyncExtension* ext
             << "\nTRACE_DIR is searched recursively: every directory holding a CTF 'metadata' file is a trace.\n"
                "A trace's clock domain is its clock's UUID, else its hostname, else its path (see --domain).\n"
             << "\nexit codes: 0 success, 1 internal error, 2 bad usage or input (the report of what was\n"
-               "read before the error is still printed), 3 a trace was skipped\n";
+               "read before the error is still printed), 3 a trace was skipped, 128 + N stopped by signal N\n"
+               "(130 Ctrl-C, 143 SIGTERM, 129 SIGHUP) while reading traces: the report covers what was read\n";
 }
 
 // Parses the arguments into the pipeline's options; returns an error message.
@@ -171,45 +173,6 @@ std::string to_options(const SyncArguments& a, session::SessionOptions& options,
   options.forced_references = a.references;
   return session::Synchronization::validate(options, ingest);
 }
-
-// While alive, SIGINT (Ctrl-C) sets a flag that cancels trace reading
-// instead of killing the process, so the report of what was read is printed.
-// Reading stops between steps; a step that never ends (babeltrace2 loops on
-// some damaged traces) would make Ctrl-C useless, so a second one quits at
-// once, without a report.
-class InterruptGuard {
- public:
-  InterruptGuard() {
-    interrupted().store(false);
-    previous_ = std::signal(SIGINT, on_interrupt);
-  }
-  ~InterruptGuard() { std::signal(SIGINT, previous_); }
-  InterruptGuard(const InterruptGuard&) = delete;
-  InterruptGuard& operator=(const InterruptGuard&) = delete;
-  const std::atomic<bool>* flag() const { return &interrupted(); }
-
- private:
-  static std::atomic<bool>& interrupted() {
-    static std::atomic<bool> flag{false};
-    return flag;
-  }
-  // Async-signal-safe: a lock-free exchange, write(2), _exit(2).
-  static void on_interrupt(int) {
-    static_assert(std::atomic<bool>::is_always_lock_free);
-    if (!interrupted().exchange(true)) {
-      say("\ntracesync: interrupted: stopping the reading to report what was read (Ctrl-C again quits at once)\n");
-      return;
-    }
-    say("\ntracesync: interrupted again: quitting without a report\n");
-    ::_exit(kInterrupted);
-  }
-  template <std::size_t N>
-  static void say(const char (&text)[N]) {
-    [[maybe_unused]] const ssize_t ignored = ::write(STDERR_FILENO, text, N - 1);
-  }
-  void (*previous_)(int) = SIG_DFL;
-};
-
 
 // Every trace being read holds file descriptors until it is done (its
 // stream files, or a reading process's socket), and all are opened at the
@@ -286,7 +249,7 @@ int run_sync_command(const std::vector<std::string>& arguments, const SyncExtens
   }
 
   int exit_code = kSuccess;
-  bool interrupted = false;
+  int interrupted_exit = 0;  // 128 + the signal that cut the reading short
   if (!a.traces.empty()) {
     for (const std::string& path : a.traces) {
       if (const std::string error = sync.add_trace_path(path); !error.empty()) {
@@ -318,7 +281,7 @@ int run_sync_command(const std::vector<std::string>& arguments, const SyncExtens
     const session::RunOutcome outcome = sync.run(show_progress, interrupt.flag());
     progress.finish();
     for (const auto& p : outcome.skipped) std::cerr << "tracesync: skipped " << p.source() << ": " << p.message() << "\n";
-    for (const auto& p : outcome.damaged) std::cerr << "tracesync: " << p.source() << ": " << p.message() << " (read up to the damage)\n";
+    for (const auto& p : outcome.damaged) std::cerr << "tracesync: " << p.source() << ": " << p.message() << " (what was read before stands)\n";
     for (const auto& p : outcome.usage) std::cerr << "tracesync: --domain " << p.source() << ": " << p.message() << "\n";
     if (!outcome.skipped.empty() || !outcome.damaged.empty()) exit_code = kTraceSkipped;
     if (!outcome.usage.empty()) exit_code = kBadInput;
@@ -326,7 +289,7 @@ int run_sync_command(const std::vector<std::string>& arguments, const SyncExtens
       std::cerr << "tracesync: no trace could be read\n";
       exit_code = kBadInput;
     }
-    interrupted = outcome.cancelled;
+    if (outcome.cancelled) interrupted_exit = interrupt.signal() != 0 ? interrupt.exit_code() : kInterrupted;
   }
   if (!a.matches.empty()) {
     if (a.matches == "-") {
@@ -357,9 +320,9 @@ int run_sync_command(const std::vector<std::string>& arguments, const SyncExtens
     std::cerr << "tracesync: " << error << "\n";
     return kInternalError;
   }
-  if (interrupted) {
+  if (interrupted_exit != 0) {
     std::cerr << "tracesync: interrupted; the report covers what was read\n";
-    return kInterrupted;
+    return interrupted_exit;
   }
   if (extension != nullptr) return extension->after_report(snapshot, exit_code);
   return exit_code;

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <mutex>
+#include <new>
 #include <system_error>
 
 #include "bt/error.h"
@@ -195,6 +196,8 @@ CtfTraceReader::State CtfTraceReader::step(std::size_t rounds) {
   const BorrowedBatch borrowed(batch_);
   try {
     return read_some(rounds);
+  } catch (const std::bad_alloc&) {
+    abandon(std::string(kOutOfMemory));
   } catch (const std::exception& e) {
     abandon(std::string("internal error while reading: ") + e.what());
   } catch (...) {
@@ -455,6 +458,8 @@ bt_component_class_sink_consume_method_status CtfTraceReader::consume() {
     update_progress();
     if (batch_.size() >= options_.batch_events) flush();
     return any_open ? BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_OK : BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_END;
+  } catch (const std::bad_alloc&) {
+    own_problem_ = kOutOfMemory;
   } catch (const std::exception& e) {
     own_problem_ = std::string("internal error while reading: ") + e.what();
   } catch (...) {

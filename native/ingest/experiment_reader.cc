@@ -8,6 +8,7 @@
 #include <condition_variable>
 #include <memory>
 #include <mutex>
+#include <system_error>
 #include <thread>
 
 namespace tracesync::ingest {
@@ -206,17 +207,24 @@ ExperimentReport read_experiment(const std::vector<TraceSource>& traces, const R
       }
     }
   } join_workers{scheduler, workers, readers};
+  const auto take_turn = [&](std::size_t i) {
+    // A trace's first turn is short, so that every trace is soon opened
+    // and known to the sink, even when the reading is cancelled early.
+    TraceReader& reader = *readers[i];
+    const bool first = reader.state() == TraceReader::State::kNew;
+    const auto state = reader.step(first ? options.rounds_per_step : long_turn);
+    scheduler.give_back(i, state == TraceReader::State::kDone || state == TraceReader::State::kFailed);
+  };
   for (std::size_t w = 0; w < jobs; ++w) {
-    workers.emplace_back([&] {
-      while (const auto i = scheduler.take()) {
-        // A trace's first turn is short, so that every trace is soon opened
-        // and known to the sink, even when the reading is cancelled early.
-        TraceReader& reader = *readers[*i];
-        const bool first = reader.state() == TraceReader::State::kNew;
-        const auto state = reader.step(first ? options.rounds_per_step : long_turn);
-        scheduler.give_back(*i, state == TraceReader::State::kDone || state == TraceReader::State::kFailed);
-      }
-    });
+    try {
+      workers.emplace_back([&] {
+        while (const auto i = scheduler.take()) take_turn(*i);
+      });
+    } catch (const std::system_error&) {
+      // The process limit (`ulimit -u`) counts threads too: read with the
+      // workers there are, or on this thread (below).
+      break;
+    }
   }
 
   std::vector<TraceProgress> per_trace(readers.size());
@@ -250,8 +258,21 @@ ExperimentReport read_experiment(const std::vector<TraceSource>& traces, const R
                            "more time");
     }
   };
+  // Without a worker, this thread takes the turns, and looks up between
+  // them as often as it can (a turn of a reading process it cannot stop
+  // before it ends; a second Ctrl-C can).
+  const auto wait_for_readers = [&] {
+    if (!workers.empty()) return scheduler.wait_all(std::chrono::milliseconds(100));
+    const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(100);
+    do {
+      const auto i = scheduler.take();
+      if (!i) return true;
+      take_turn(*i);
+    } while (std::chrono::steady_clock::now() < until);
+    return scheduler.wait_all(std::chrono::milliseconds(0));
+  };
   for (;;) {
-    const bool all_done = scheduler.wait_all(std::chrono::milliseconds(100));
+    const bool all_done = wait_for_readers();
     stop_overdue_openings();
     if (cancel != nullptr && cancel->load()) cancelled = true;
     if (progress) {

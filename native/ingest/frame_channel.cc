@@ -1,5 +1,6 @@
 #include "ingest/frame_channel.h"
 
+#include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -70,6 +71,7 @@ bool FrameChannel::fill(std::size_t wanted) {
   }
   if (in_.size() < std::max(wanted, kReadChunk)) in_.resize(std::max(wanted, kReadChunk));
   while (in_end_ < wanted) {
+    if (!wait_readable()) return false;
     const ssize_t got = ::read(read_fd_, in_.data() + in_end_, in_.size() - in_end_);
     if (got > 0) {
       in_end_ += static_cast<std::size_t>(got);
@@ -83,6 +85,33 @@ bool FrameChannel::fill(std::size_t wanted) {
       }
       return false;
     }
+  }
+  return true;
+}
+
+void FrameChannel::drain_while_waiting(int fd, std::function<bool()> drain) {
+  drained_fd_ = fd;
+  drain_ = std::move(drain);
+}
+
+void FrameChannel::release_buffers() {
+  if (in_begin_ != in_end_) return;
+  in_begin_ = in_end_ = 0;
+  std::vector<std::byte>().swap(in_);
+}
+
+// Waits until read_fd_ has bytes (or has ended), draining drained_fd_
+// meanwhile; false on an error.
+bool FrameChannel::wait_readable() {
+  while (drained_fd_ >= 0) {
+    pollfd watched[2] = {{read_fd_, POLLIN, 0}, {drained_fd_, POLLIN, 0}};
+    if (::poll(watched, 2, -1) < 0) {
+      if (errno == EINTR) continue;
+      error_ = std::strerror(errno);
+      return false;
+    }
+    if (watched[1].revents != 0 && !drain_()) drained_fd_ = -1;
+    if (watched[0].revents != 0) return true;
   }
   return true;
 }

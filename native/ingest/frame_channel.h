@@ -2,6 +2,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 #include <vector>
@@ -32,6 +33,17 @@ class FrameChannel {
   // on an error.
   bool receive(uint32_t& type, std::vector<std::byte>& payload);
 
+  // While waiting for the other end's bytes, `drain` is called whenever
+  // `fd` has something to read (or has ended); it returns false once `fd`
+  // is at its end, and is not called again. A reading process's output pipe
+  // is drained so: the process never blocks on it while its parent waits
+  // for a frame from it.
+  void drain_while_waiting(int fd, std::function<bool()> drain);
+
+  // Gives the receive buffer back when it holds nothing unread: a channel
+  // that waits for its next turn then costs no memory.
+  void release_buffers();
+
   const std::string& error() const { return error_; }
   // The error was a frame claiming more than kMaxPayload bytes: the other
   // end writes what is not frames (while other errors mean it went away).
@@ -40,6 +52,7 @@ class FrameChannel {
  private:
   bool fill(std::size_t wanted);
   bool take(void* out, std::size_t size);
+  bool wait_readable();
 
   int read_fd_;
   int write_fd_;
@@ -49,6 +62,8 @@ class FrameChannel {
   std::size_t in_end_ = 0;
   std::string error_;
   bool malformed_ = false;
+  int drained_fd_ = -1;
+  std::function<bool()> drain_;
 };
 
 }  // namespace tracesync::ingest

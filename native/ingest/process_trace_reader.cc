@@ -2,7 +2,6 @@
 
 #include <fcntl.h>
 #include <spawn.h>
-#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -11,7 +10,9 @@
 #include <cerrno>
 #include <csignal>
 #include <cstring>
+#include <new>
 
+#include "ingest/descriptors.h"
 #include "ingest/reader_protocol.h"
 #include "ingest/reading_process.h"
 #include "ingest/traces_being_opened.h"
@@ -24,27 +25,20 @@ namespace protocol = reader_protocol;
 
 namespace {
 
-// The last line a reading process wrote to its standard output or error
-// (kept in `file`), without babeltrace2's decoration of assertion failures: on an
-// abort, that is babeltrace2's own account of what it choked on.
-std::string last_words(int file) {
-  if (file < 0) return {};
-  const off_t size = lseek(file, 0, SEEK_END);
-  if (size <= 0) return {};
-  std::string text(static_cast<std::size_t>(std::min<off_t>(size, 4096)), '\0');
-  if (pread(file, text.data(), text.size(), size - static_cast<off_t>(text.size())) != static_cast<ssize_t>(text.size())) {
-    return {};
-  }
-  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
-  if (const std::size_t newline = text.rfind('\n'); newline != std::string::npos) text.erase(0, newline + 1);
-  const auto plain = std::find_if(text.begin(), text.end(), [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-  });
-  text.erase(text.begin(), plain);
-  return text;
+// What the C library (strerror(ENOMEM)) and GLib (g_malloc) print when an
+// allocation fails, before they abort.
+bool says_out_of_memory(const std::string& last_words) {
+  return last_words.find("Cannot allocate memory") != std::string::npos ||
+         last_words.find("failed to allocate") != std::string::npos;
 }
 
-std::string describe_status(int status) {
+std::string describe_status(int status, const std::string& last_words) {
+  if (says_out_of_memory(last_words)) {  // whatever way it then ended: not damage
+    return "the reading process ran out of memory (" +
+           (WIFSIGNALED(status) ? std::string("SIG") + (sigabbrev_np(WTERMSIG(status)) ? sigabbrev_np(WTERMSIG(status)) : "?")
+                                : "exit status " + std::to_string(WEXITSTATUS(status))) +
+           ")";
+  }
   if (WIFSIGNALED(status)) {
     const int signal = WTERMSIG(status);
     if (signal == SIGABRT) return "babeltrace2 aborted (SIGABRT) on damaged data";
@@ -60,19 +54,9 @@ std::string describe_status(int status) {
 // How a reading process ended, in words for the user; `hint` goes before
 // its last words.
 std::string describe_end(int status, const std::string& hint, const std::string& last_words) {
-  std::string what = describe_status(status) + hint;
+  std::string what = describe_status(status, last_words) + hint;
   if (!last_words.empty()) what += ": " + last_words;
   return what;
-}
-
-// `fd` moved to a number above the standard streams (a process that runs
-// with some of them closed gets such numbers for new descriptors, and the
-// child's must not be overwritten while it is set up), close-on-exec.
-int above_standard_streams(int fd) {
-  if (fd < 0 || fd > STDERR_FILENO) return fd;
-  const int moved = fcntl(fd, F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
-  close(fd);
-  return moved;
 }
 
 // posix_spawn's attributes and file actions, destroyed on every path.
@@ -118,6 +102,8 @@ TraceReader::State ProcessTraceReader::step(std::size_t rounds) {
       if (!start() || !exchange(0)) return state_;
     }
     if (state_ == State::kReading) exchange(rounds);
+  } catch (const std::bad_alloc&) {
+    fail(kOutOfMemory);
   } catch (const std::exception& e) {
     fail(std::string("internal error while reading: ") + e.what());
   } catch (...) {
@@ -167,17 +153,18 @@ bool ProcessTraceReader::start() {
   }
   ends[1] = above_standard_streams(ends[1]);
   // What the child writes on its standard output and error (babeltrace2's
-  // assertion messages; anything a library prints) goes to a file in
-  // memory, to be quoted if it dies: never into the channel, nor into our
-  // own output.
-  stderr_file_ = above_standard_streams(memfd_create("tracesync-read-trace-output", MFD_CLOEXEC));
+  // assertion messages; anything a library prints) goes into a pipe whose
+  // tail we keep, to be quoted if it dies: never into the channel, nor into
+  // our own output.
+  const bool has_output_tail = output_.open();
   SpawnSetup setup;
   // In this order: a descriptor the child gets may be 3 before it is moved.
-  if (stderr_file_ >= 0) {
-    posix_spawn_file_actions_adddup2(&setup.actions, stderr_file_, STDOUT_FILENO);
-    posix_spawn_file_actions_adddup2(&setup.actions, stderr_file_, STDERR_FILENO);
+  if (has_output_tail) {
+    posix_spawn_file_actions_adddup2(&setup.actions, output_.write_end(), STDOUT_FILENO);
+    posix_spawn_file_actions_adddup2(&setup.actions, output_.write_end(), STDERR_FILENO);
   } else {
     posix_spawn_file_actions_addopen(&setup.actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addopen(&setup.actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
   }
   // dup2 clears close-on-exec on the channel; every other descriptor of
   // ours stays shut.
@@ -202,6 +189,7 @@ bool ProcessTraceReader::start() {
   pid_t child = -1;
   const int spawned = posix_spawn(&child, argv[0], &setup.actions, &setup.attributes, argv.data(), environ);
   close(ends[1]);
+  output_.close_write_end();
   if (spawned != 0) {
     close(ends[0]);
     // Every trace being read has its process: thousands of traces may pass
@@ -221,6 +209,7 @@ bool ProcessTraceReader::start() {
     }
   }
   channel_ = std::make_unique<FrameChannel>(socket_, socket_);
+  if (has_output_tail) channel_->drain_while_waiting(output_.read_end(), [this] { return output_.drain(); });
   protocol::OpenRequest request;
   request.parent_pid = getpid();
   request.index = index_;
@@ -263,6 +252,7 @@ bool ProcessTraceReader::exchange(uint64_t rounds) {
     bytes_read_.store(report->bytes_read, std::memory_order_relaxed);
     info_ = std::move(report->info);
     problem_ = std::move(report->problem);
+    channel_->release_buffers();  // until its next turn, which may be long in coming
     if (state_ == State::kDone || state_ == State::kFailed) {
       end_child();
       if (!closed_) {  // the child's reader always closes; never leave the sink waiting
@@ -324,7 +314,8 @@ void ProcessTraceReader::child_lost() {
     interrupted = interrupted_;
     stopped_because = stopped_because_;
   }
-  const std::string words = last_words(stderr_file_);
+  output_.drain();  // what the child wrote last, after our last wait for it
+  const std::string words = output_.last_line();
   end_child();
   if (!stopped_because.empty()) {
     fail(std::move(stopped_because));
@@ -336,7 +327,7 @@ void ProcessTraceReader::child_lost() {
     // A reading process answers before it ends, even on a trace it cannot
     // open; a program that exits without a word is likely not one (an older
     // tracesync without read-trace prints its usage and exits so).
-    const bool silent_exit = WIFEXITED(status) && !answered_;
+    const bool silent_exit = WIFEXITED(status) && !answered_ && !says_out_of_memory(words);
     how = describe_end(status,
                        silent_exit ? " before answering (is " + command_.front() +
                                          " a tracesync of this version, with its read-trace command?)"
@@ -377,10 +368,9 @@ void ProcessTraceReader::kill_group() { kill(-child_, SIGKILL); }
 void ProcessTraceReader::end_child() {
   channel_.reset();
   const std::lock_guard lock(child_mutex_);
-  for (int* fd : {&socket_, &stderr_file_}) {
-    if (*fd >= 0) close(*fd);
-    *fd = -1;
-  }
+  output_.close();
+  if (socket_ >= 0) close(socket_);
+  socket_ = -1;
   if (child_ <= 0) return;
   kill_group();
   while (waitpid(child_, nullptr, 0) < 0 && errno == EINTR) {

@@ -12,6 +12,7 @@
 #include "ingest/ctf_trace_reader.h"
 #include "ingest/event_sink.h"
 #include "ingest/frame_channel.h"
+#include "ingest/output_tail.h"
 #include "ingest/trace_reader.h"
 #include "ingest/trace_source.h"
 
@@ -25,8 +26,9 @@ namespace tracesync::ingest {
 // babeltrace2 2.0 aborts on some damaged traces and loops forever on
 // others. In a child that costs only the trace: when the child dies, the
 // trace fails with a problem that says how, quoting the last line the child
-// wrote (its standard output and error go to a file in memory; the channel
-// is a socket on kReadingChannelFd); the events delivered before stand.
+// wrote (its standard output and error go to a pipe whose end is kept,
+// OutputTail; the channel is a socket on kReadingChannelFd); the events
+// delivered before stand.
 // interrupt() kills a child that never finishes its step, stop_opening()
 // one that never finishes opening.
 //
@@ -76,6 +78,7 @@ class ProcessTraceReader final : public TraceReader {
   bool closed_ = false;  // the sink heard trace_closed
   bool answered_ = false;  // a frame came back: the child speaks the protocol
 
+  OutputTail output_;  // the end of what the child printed
   std::unique_ptr<FrameChannel> channel_;
   std::vector<std::byte> payload_;
   std::vector<match::PacketEvent> events_;
@@ -85,7 +88,6 @@ class ProcessTraceReader final : public TraceReader {
   mutable std::mutex child_mutex_;
   pid_t child_ = -1;      // until reaped
   int socket_ = -1;       // our end
-  int stderr_file_ = -1;  // the child's standard output and error, in memory
   bool interrupted_ = false;
   std::optional<std::chrono::steady_clock::time_point> opening_since_;  // while the child opens the trace
   std::string stopped_because_;  // set by stop_opening

@@ -10,6 +10,10 @@
 
 namespace tracesync::ingest {
 
+// A trace's problem when memory ran out while reading it (not damage: the
+// same trace may read well with more memory).
+inline constexpr const char* kOutOfMemory = "out of memory while reading";
+
 // Reads one trace into an EventSink, a step at a time, so that a scheduler
 // can interleave traces and stop on request. CtfTraceReader reads in this
 // process; ProcessTraceReader has a child process read, so that damage

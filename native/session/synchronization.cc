@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <optional>
 
 #include "ingest/domain_overrides.h"
 #include "ingest/experiment_matching.h"
@@ -82,14 +83,19 @@ RunOutcome Synchronization::run(const ProgressCallback& progress, const std::ato
   options.match.key = *match::parse_key_kind(ingest_.match_key);
   options.match.horizon = ingest_.match_horizon;
   options.read.reader.stream_ranges = static_cast<bool>(progress);  // finer progress, only when someone listens
-  std::vector<TraceIndex> session_trace(discovery.traces.size());
+  // A trace is in the session once it opened; a run cancelled before some
+  // were opened leaves them out (no index to give them).
+  std::vector<std::optional<TraceIndex>> session_trace(discovery.traces.size());
   ingest::ExperimentCallbacks callbacks;
   // The reader calls these one at a time, so the session needs no lock.
   callbacks.on_trace_opened = [&](match::TraceIndex trace, const ingest::TraceInfo& info) {
     session_trace[trace] = session_.add_trace({info.name, info.path, info.hostname, info.domain_id});
   };
+  // A message involves two traces that have opened (the matcher hears of a
+  // trace's events only after its opening).
   callbacks.on_match = [&](const match::MatchedMessage& m) {
-    session_.add_trace_message(session_trace[m.send_trace], m.send, session_trace[m.receive_trace], m.receive);
+    session_.add_trace_message(session_trace[m.send_trace].value(), m.send, session_trace[m.receive_trace].value(),
+                               m.receive);
   };
   const ingest::ExperimentResult result = ingest::match_experiment(
       discovery.traces, options, callbacks,
@@ -98,15 +104,20 @@ RunOutcome Synchronization::run(const ProgressCallback& progress, const std::ato
       },
       cancel);
 
+  std::size_t never_opened = 0;
   for (std::size_t i = 0; i < result.read.traces.size(); ++i) {
     const ingest::TraceReport& t = result.read.traces[i];
-    const bool opened = t.status != ingest::TraceStatus::kSkipped;
-    if (opened) {
-      ++outcome.traces_read;
-      session_.set_trace_extent(session_trace[i], t.info.first_event.value_or(0), t.info.last_event.value_or(0),
-                                t.info.events);
+    if (t.status == ingest::TraceStatus::kSkipped) {
+      outcome.skipped.push_back(problem(t.info.path, t.problem, true));
+      continue;
     }
-    if (t.status == ingest::TraceStatus::kSkipped) outcome.skipped.push_back(problem(t.info.path, t.problem, true));
+    if (!session_trace[i]) {  // cancelled before it opened
+      ++never_opened;
+      continue;
+    }
+    ++outcome.traces_read;
+    session_.set_trace_extent(*session_trace[i], t.info.first_event.value_or(0), t.info.last_event.value_or(0),
+                              t.info.events);
     if (t.status == ingest::TraceStatus::kPartial) outcome.damaged.push_back(problem(t.info.path, t.problem, false));
   }
   outcome.cancelled = result.read.cancelled;
@@ -116,7 +127,12 @@ RunOutcome Synchronization::run(const ProgressCallback& progress, const std::ato
     for (const v1::Problem& p : *list) session_.add_problem(p);
   }
   if (outcome.cancelled) {
-    session_.add_problem(problem("", "reading was cancelled before the end of the traces", false));
+    std::string message = "reading was cancelled before the end of the traces";
+    if (never_opened > 0) {
+      message += "; " + std::to_string(never_opened) + (never_opened == 1 ? " trace was" : " traces were") +
+                 " not opened yet";
+    }
+    session_.add_problem(problem("", message, false));
   } else {
     session_.finish();  // the traces' end closes the last windows
   }

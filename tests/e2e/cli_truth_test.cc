@@ -50,7 +50,7 @@ json check_truth(const testing::TempDir& dir, const std::string& report, const s
   testing::write_file(dir.file("report.json"), report);
   const auto r = run_command(tracesync_binary(),
                              {"check-truth", "--format", "json", dir.file("report.json"), dir.file(truth)});
-  EXPECT_TRUE(r.exit_code == 0 || r.exit_code == 4) << r.err;
+  EXPECT_TRUE(r.exit_code == 0 || r.exit_code == 5) << r.err;
   EXPECT_EQ(r.exit_code == 0, !r.out.empty() && json::parse(r.out)["violations"] == 0) << r.out;
   return r.out.empty() ? json() : json::parse(r.out);
 }
@@ -157,7 +157,7 @@ TEST(TruthCheckBites, ALineOverARateStepBreaksItsBound) {
   const json verdict = check_truth(dir, sync.out);
   EXPECT_GT(verdict["violations"].get<int>(), 0) << verdict.dump();
   const auto text = run_command(tracesync_binary(), {"check-truth", dir.file("report.json"), dir.file("truth.json")});
-  EXPECT_EQ(text.exit_code, 4);
+  EXPECT_EQ(text.exit_code, 5);
   EXPECT_NE(text.out.find("OUTSIDE"), std::string::npos) << text.out;
 }
 

@@ -10,11 +10,14 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <fstream>
+#include <limits>
 #include <thread>
 
 #include "ctf_test_writer.h"
 #include "ingest/experiment_reader.h"
 #include "ingest/frame_channel.h"
+#include "ingest/output_tail.h"
 #include "ingest/process_trace_reader.h"
 #include "ingest/reader_protocol.h"
 #include "ingest/reading_process.h"
@@ -150,6 +153,21 @@ TEST(ProcessTraceReader, AReadingProcessThatAbortsFailsItsTraceWithItsLastWords)
   EXPECT_EQ(sink.closed.count(0), 1u);  // the sink is never left waiting
 }
 
+// GLib aborts when malloc fails (babeltrace2 allocates through it): that is
+// running out of memory, not damage.
+TEST(ProcessTraceReader, AReadingProcessThatRanOutOfMemoryIsNotBlamedOnItsTrace) {
+  testing::RecordingSink sink;
+  const TraceReport trace = read_with_program(
+      {"/bin/sh", "-c",
+       "echo \"GLib (gthread-posix.c): Unexpected error from C library during 'malloc': Cannot allocate memory.  "
+       "Aborting.\" >&2; kill -ABRT $$"},
+      sink);
+  EXPECT_EQ(trace.status, TraceStatus::kSkipped);
+  EXPECT_EQ(trace.problem,
+            "cannot be opened: the reading process ran out of memory (SIGABRT): GLib (gthread-posix.c): Unexpected "
+            "error from C library during 'malloc': Cannot allocate memory.  Aborting.");
+}
+
 TEST(ProcessTraceReader, AReadingProcessThatExitsOrDiesIsDescribed) {
   testing::RecordingSink sink;
   EXPECT_EQ(read_with_program({"/bin/sh", "-c", "exit 7"}, sink).problem,
@@ -158,6 +176,71 @@ TEST(ProcessTraceReader, AReadingProcessThatExitsOrDiesIsDescribed) {
   testing::RecordingSink sink2;
   EXPECT_EQ(read_with_program({"/bin/sh", "-c", "kill -SEGV $$"}, sink2).problem,
             "cannot be opened: the reading process died of signal 11 (Segmentation fault)");
+}
+
+// The machine's shared memory now (kB): the reading processes' output once
+// went to in-memory files, which count there and in no process.
+int64_t shared_memory_kb() {
+  std::ifstream meminfo("/proc/meminfo");
+  std::string name;
+  int64_t kb = 0;
+  while (meminfo >> name >> kb) {
+    if (name == "Shmem:") return kb;
+    meminfo.ignore(std::numeric_limits<std::streamsize>::max(), '\n');
+  }
+  return -1;
+}
+
+// A reading process that prints 512 MiB (babeltrace2 does, with
+// LIBBABELTRACE2_INIT_LOG_LEVEL=T) costs a bounded tail of it, not the
+// whole: neither this process's memory nor the machine's shared memory
+// grows with it. Its last line still names the problem when it dies.
+TEST(ProcessTraceReader, WhatAChattyReadingProcessPrintsIsKeptAsABoundedTail) {
+  const int64_t before = shared_memory_kb();
+  ASSERT_GE(before, 0) << "no Shmem in /proc/meminfo";
+  std::atomic<bool> done{false};
+  std::atomic<int64_t> peak{before};
+  std::thread sampler([&] {
+    while (!done) {
+      peak = std::max<int64_t>(peak, shared_memory_kb());
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+  });
+  const auto started = Clock::now();
+  testing::RecordingSink sink;
+  const TraceReport trace = read_with_program(
+      {"/bin/sh", "-c", "yes 'babeltrace2 says a lot' | head -c 512M >&2; echo >&2; echo 'the last words' >&2; kill -ABRT $$"},
+      sink);
+  done = true;
+  sampler.join();
+  const auto seconds = std::chrono::duration<double>(Clock::now() - started).count();
+  ::testing::Test::RecordProperty("seconds", std::to_string(seconds));
+  ::testing::Test::RecordProperty("shared_memory_growth_kb", std::to_string(peak - before));
+  EXPECT_EQ(trace.status, TraceStatus::kSkipped);
+  EXPECT_EQ(trace.problem, "cannot be opened: babeltrace2 aborted (SIGABRT) on damaged data: the last words");
+  // Other programs on the machine may take some shared memory meanwhile;
+  // the whole output would take 512 MiB.
+  EXPECT_LT(peak - before, 64 * 1024) << "kB of shared memory taken while the reading process printed 512 MiB";
+  EXPECT_LT(seconds, 120);  // a hang guard, not a time budget
+}
+
+TEST(OutputTail, KeepsTheLastLineOfWhatWasWritten) {
+  OutputTail tail;
+  ASSERT_TRUE(tail.open());
+  EXPECT_EQ(tail.last_line(), "");
+  std::string line = "an early line of many\n";
+  for (int i = 0; i < 10000; ++i) {
+    ASSERT_EQ(::write(tail.write_end(), line.data(), line.size()), static_cast<ssize_t>(line.size()));
+    if (i % 1000 == 0) {
+      EXPECT_TRUE(tail.drain());  // the pipe holds 64 KiB; drain before it is full
+    }
+  }
+  const std::string last = "** (process): msg-iter.c:1111: f(): Assertion `a >= 0` failed.\n";
+  ASSERT_EQ(::write(tail.write_end(), last.data(), last.size()), static_cast<ssize_t>(last.size()));
+  EXPECT_TRUE(tail.drain());  // the writer is still there
+  tail.close_write_end();
+  EXPECT_FALSE(tail.drain());  // and now gone
+  EXPECT_EQ(tail.last_line(), "process): msg-iter.c:1111: f(): Assertion `a >= 0` failed.");
 }
 
 TEST(ProcessTraceReader, AProgramWithoutTheReadingCommandIsSuspectedAndQuoted) {

@@ -205,8 +205,47 @@ class ErrorPathTest {
       Snapshot snapshot = sync.snapshot();
       assertEquals(1, snapshot.getTracesCount());
       assertEquals("host0", snapshot.getTraces(0).getHostname());
+      // host0 was read in full; the trace that never opened leaves its extent alone.
+      assertTrue(snapshot.getTraces(0).getEvents() > 0, snapshot.getTraces(0).toString());
+      assertTrue(
+          snapshot.getTraces(0).getLastNs() > snapshot.getTraces(0).getFirstNs(),
+          snapshot.getTraces(0).toString());
       assertTrue(
           snapshot.getProblemsList().stream().anyMatch(p -> p.getMessage().contains("cancelled")),
+          snapshot.getProblemsList().toString());
+    }
+  }
+
+  /**
+   * A listener returning false on its first report, while the only trace is still opening (here
+   * babeltrace2 loops on it): the run ends, the JVM lives, and the snapshot holds no trace and says
+   * why.
+   */
+  @Test
+  void aListenerReturningFalseBeforeAnyTraceOpensCancelsTheRun() throws Exception {
+    Path experiment = twoHostsBabeltrace2LoopsOnTheSecond("looping-alone");
+    try (var paths = Files.walk(experiment.resolve("host0"))) {
+      for (Path path : (Iterable<Path>) paths.sorted(java.util.Comparator.reverseOrder())::iterator) {
+        Files.delete(path);
+      }
+    }
+    AtomicInteger calls = new AtomicInteger();
+    try (TraceSync sync = TraceSync.open(inReadingProcesses())) {
+      sync.addTrace(experiment);
+      assertTimeoutPreemptively(
+          java.time.Duration.ofSeconds(20),
+          () ->
+              sync.run(
+                  (done, total, tracesDone, tracesTotal) -> {
+                    calls.incrementAndGet();
+                    return false;
+                  }));
+      assertEquals(1, calls.get());
+      Snapshot snapshot = sync.snapshot();
+      assertEquals(0, snapshot.getTracesCount());
+      assertTrue(
+          snapshot.getProblemsList().stream()
+              .anyMatch(p -> p.getMessage().contains("1 trace was not opened yet")),
           snapshot.getProblemsList().toString());
     }
   }

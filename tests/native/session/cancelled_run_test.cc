@@ -1,0 +1,96 @@
+// A run cancelled before some of its traces were opened: those traces are
+// left out of the session (they have no index in it), the others keep what
+// was read of them, and nothing crashes. Deterministic: the traces that are
+// not to open have a reading process that never answers its opening.
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "ingest/ctf_test_writer.h"
+#include "session/synchronization.h"
+
+namespace tracesync::session {
+namespace {
+
+namespace fs = std::filesystem;
+using ingest::testing::NetEvent;
+
+// A small healthy trace of `host`: 2000 events, network and filler.
+fs::path write_host(const fs::path& root, const std::string& host) {
+  std::vector<NetEvent> events;
+  for (uint32_t i = 0; i < 1000; ++i) {
+    const uint64_t t = 10'000 + 1000 * static_cast<uint64_t>(i);
+    events.push_back(ingest::testing::tcp_segment(i % 2 == 0 ? "net_dev_queue" : "netif_receive_skb", t, i));
+    events.push_back(ingest::testing::tcp_segment("timer_init", t + 10, 0));
+  }
+  ingest::testing::TraceShape shape;
+  shape.hostname = host;
+  shape.streams = 2;
+  shape.events_per_packet = 50;
+  const fs::path dir = root / host;
+  ingest::testing::write_trace(dir, shape, events);
+  return dir;
+}
+
+const std::string kReadTrace = TRACESYNC_TEST_READ_TRACE;
+
+std::string cancellation_problem(const v1::Snapshot& snapshot) {
+  for (const v1::Problem& p : snapshot.problems()) {
+    if (p.message().find("cancelled") != std::string::npos) return p.message();
+  }
+  return {};
+}
+
+// One Ctrl-C while babeltrace2 loops opening the only trace: no trace in the
+// report, the cancellation said, no crash (it wrote trace 0 of an empty
+// session).
+TEST(CancelledRun, BeforeTheOnlyTraceOpensLeavesNoTrace) {
+  ingest::testing::TempDir dir("cancel-before-open");
+  write_host(dir.path(), "host0");
+  IngestOptions ingest;
+  ingest.reading_command = {"/bin/sh", "-c", "exec sleep 60"};  // never answers the opening
+  Synchronization sync({}, ingest);
+  ASSERT_EQ(sync.add_trace_path(dir.path().string()), "");
+  int calls = 0;
+  const RunOutcome outcome = sync.run([&](const RunProgress&) { return ++calls > 1; });  // cancel on the first call
+  EXPECT_TRUE(outcome.cancelled);
+  EXPECT_EQ(outcome.traces_read, 0u);
+  EXPECT_TRUE(outcome.skipped.empty());
+  const v1::Snapshot snapshot = sync.snapshot();
+  EXPECT_EQ(snapshot.traces_size(), 0);
+  EXPECT_FALSE(snapshot.complete());
+  EXPECT_EQ(cancellation_problem(snapshot),
+            "reading was cancelled before the end of the traces; 1 trace was not opened yet");
+}
+
+// A trace read in full beside one cancelled before it opened keeps its
+// events and extent (the unopened one used to overwrite session trace 0).
+// The first reading process to start reads; the other never answers.
+TEST(CancelledRun, BeforeATraceOpensKeepsTheTracesRead) {
+  ingest::testing::TempDir dir("cancel-beside-read");
+  write_host(dir.path(), "host0");
+  write_host(dir.path(), "host1");
+  const std::string first_only = (dir.path() / "first-reader").string();
+  IngestOptions ingest;
+  ingest.jobs = 2;
+  ingest.reading_command = {"/bin/sh", "-c", "mkdir \"$1\" 2>/dev/null && exec \"$0\"; exec sleep 60", kReadTrace,
+                            first_only};
+  Synchronization sync({}, ingest);
+  ASSERT_EQ(sync.add_trace_path(dir.path().string()), "");
+  const RunOutcome outcome = sync.run([&](const RunProgress& p) { return p.traces_done == 0; });
+  EXPECT_TRUE(outcome.cancelled);
+  EXPECT_EQ(outcome.traces_read, 1u);
+  const v1::Snapshot snapshot = sync.snapshot();
+  ASSERT_EQ(snapshot.traces_size(), 1);
+  const v1::Trace& read = snapshot.traces(0);
+  EXPECT_EQ(read.events(), 2000u);
+  EXPECT_GT(read.first_ns(), 0);
+  EXPECT_GT(read.last_ns(), read.first_ns());
+  EXPECT_EQ(cancellation_problem(snapshot),
+            "reading was cancelled before the end of the traces; 1 trace was not opened yet");
+}
+
+}  // namespace
+}  // namespace tracesync::session
