@@ -32,6 +32,7 @@ packages=(
   libswt-gtk-4-java libswt-cairo-gtk-4-jni libeclipse-jface-java
   libeclipse-core-commands-java libequinox-common-java
   xvfb xauth bsdutils
+  python3-jsonschema
 )
 missing=()
 for p in "${packages[@]}"; do
@@ -64,7 +65,7 @@ if [[ -d "$shared" ]]; then
   "$tracesync" sync "$shared"
 fi
 echo "== tracesync simulate + sync: a generated 6-host experiment (its true clocks are in truth.json beside it)"
-"$tracesync" simulate --output "$build_dir/fixtures/simulated" --overwrite --hosts 6 --topology random --duration 5
+"$tracesync" simulate --output "$build_dir/fixtures/simulated" --overwrite --hosts 6 --topology random --duration 5s
 "$tracesync" sync "$build_dir/fixtures/simulated"
 echo "== tracesync sync --matches fixtures/matches/chain_three_hosts.txt"
 "$tracesync" sync --matches fixtures/matches/chain_three_hosts.txt
