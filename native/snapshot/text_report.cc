@@ -138,12 +138,11 @@ std::string to_text(const v1::Snapshot& s) {
   traces.print(out);
   for (const v1::Trace& t : s.traces()) {
     if (!t.synchronized() || t.segments_size() < 2) continue;
-    out << "  " << t.name() << " in " << t.segments_size() << " pieces:\n";
+    out << "  " << t.name() << " in " << t.segments_size() << " pieces (in time order):\n";
     for (int i = 0; i < t.segments_size(); ++i) {
       const v1::Segment& p = t.segments(i);
-      out << "    " << i + 1 << ". " << duration_text(static_cast<double>(p.last_ns() - p.first_ns()))
-          << " from its first event + " << duration_text(static_cast<double>(p.first_ns() - t.first_ns()))
-          << ": drift " << ppm_text(drift_ppm(p.slope())) << ", worst bound "
+      out << "    " << i + 1 << ". from " << duration_text(static_cast<double>(p.first_ns() - t.first_ns()))
+          << " to " << duration_text(static_cast<double>(p.last_ns() - t.first_ns())) << " after its first event: drift " << ppm_text(drift_ppm(p.slope())) << ", worst bound "
           << bound_text(true, std::max(p.uncertainty_first_ns(), p.uncertainty_last_ns())) << "\n";
     }
   }
