@@ -48,7 +48,7 @@ java_packages=(
 $cli_only || packages+=("${java_packages[@]}")
 # The sanitized build and the fuzzers (--test): clang, its sanitizer and
 # libFuzzer runtimes, llvm-symbolizer for readable reports.
-$run_tests && packages+=(clang libclang-rt-14-dev llvm)
+$run_tests && packages+=(clang libclang-rt-14-dev llvm python3-jsonschema)
 missing=()
 for p in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
@@ -83,7 +83,7 @@ if [[ -d "$shared" ]]; then
   "$tracesync" sync "$shared"
 fi
 echo "== tracesync simulate + sync: a generated 6-host experiment (its true clocks are in truth.json beside it)"
-"$tracesync" simulate --output "$build_dir/fixtures/simulated" --overwrite --hosts 6 --topology random --duration 5
+"$tracesync" simulate --output "$build_dir/fixtures/simulated" --overwrite --hosts 6 --topology random --duration 5s
 "$tracesync" sync "$build_dir/fixtures/simulated"
 echo "== tracesync sync --matches fixtures/matches/chain_three_hosts.txt"
 "$tracesync" sync --matches fixtures/matches/chain_three_hosts.txt

@@ -14,6 +14,7 @@
 #include "cli/command.h"
 #include "cli/command_line.h"
 #include "cli/cpu_pin.h"
+#include "cli/duration.h"
 #include "cli/exit_codes.h"
 
 namespace tracesync::cli {
@@ -79,6 +80,7 @@ int run_bench(const std::vector<std::string>& arguments) {
   std::string models;
   std::string durations;
   int repeat = 0;
+  std::string baseline_budget = "10s";
   std::vector<std::string> positional_args;
   po::options_description options("options");
   options.add_options()
@@ -90,7 +92,7 @@ int run_bench(const std::vector<std::string>& arguments) {
       ("sizes", po::value(&sizes)->value_name("N,..."), "network: vertex counts (default 10000,...,60000)")
       ("operations", po::value(&net.operations)->value_name("N"), "network: operations per size (default 1000000)")
       ("snapshots", po::value(&net.snapshots)->value_name("K"), "network: full transform reads timed (default 10)")
-      ("baseline-budget", po::value(&net.baseline_budget_seconds)->value_name("SECONDS"), "network: CPU time the baseline may use per size (default 10)")
+      ("baseline-budget", po::value(&baseline_budget)->value_name("DURATION"), "network: CPU time the baseline may use per size (default 10s)")
       ("no-baseline", "network: do not run the baseline")
       ("jobs", po::value(&jobs)->value_name("N,..."), "ingest: job counts to measure, 0 = one per core (default 1,0)")
       ("in-process", po::bool_switch(&ingest.in_process),
@@ -109,6 +111,11 @@ int run_bench(const std::vector<std::string>& arguments) {
     return kSuccess;
   }
   if (format != "text" && format != "json") return usage_error(kCommand, "--format must be text or json");
+  model::Nanoseconds budget = 0;
+  if (std::string problem = read_duration_option("baseline-budget", baseline_budget, budget); !problem.empty()) {
+    return usage_error(kCommand, problem);
+  }
+  net.baseline_budget_seconds = static_cast<double>(budget) / 1e9;
   const bool json = format == "json";
   if (vm.count("repeat") && repeat < 1) return usage_error(kCommand, "--repeat must be at least 1");
   if (positional_args.empty()) return usage_error(kCommand, "say what to measure: hull, network, ingest or accuracy");

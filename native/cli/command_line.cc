@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "cli/exit_codes.h"
+#include "cli/suggestion.h"
 
 namespace tracesync::cli {
 
@@ -34,6 +35,17 @@ std::string negative_unsigned(const po::parsed_options& parsed, const po::option
   return {};
 }
 
+// "; did you mean '--format'?" for a mistyped option, or nothing.
+std::string did_you_mean(const std::string& typed, const po::options_description& options) {
+  std::vector<std::string> names;
+  for (const auto& option : options.options()) {
+    if (!option->long_name().empty()) names.push_back("--" + option->long_name());
+  }
+  const std::string word = typed.substr(0, typed.find('='));
+  const auto suggestion = closest_word(word, names);
+  return suggestion ? "; did you mean '" + *suggestion + "'?" : "";
+}
+
 }  // namespace
 
 std::string parse_arguments(const std::vector<std::string>& arguments, const po::options_description& options,
@@ -51,6 +63,8 @@ std::string parse_arguments(const std::vector<std::string>& arguments, const po:
     if (std::string problem = negative_unsigned(parsed, all); !problem.empty()) return problem;
     po::store(parsed, values);
     po::notify(values);
+  } catch (const po::unknown_option& e) {
+    return std::string(e.what()) + did_you_mean(e.get_option_name(), options);
   } catch (const po::error& e) {
     return e.what();
   }

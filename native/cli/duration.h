@@ -1,14 +1,25 @@
 #pragma once
 
 #include <optional>
+#include <string>
 #include <string_view>
 
 #include "model/point.h"
 
 namespace tracesync::cli {
 
-// "3s", "250ms", "10us", "42ns", "5min", "1h", or a bare number of
-// nanoseconds. nullopt when malformed, negative or out of range.
+// The units a duration option takes, as the user types them.
+inline constexpr std::string_view kDurationUnits = "ns, us, ms, s, min or h";
+
+// "3s", "250ms", "10us", "42ns", "5min", "1h", "0.5s". A unit is required:
+// a bare number is refused (`--open-timeout 300` once silently meant 300 ns).
+// nullopt when malformed, unitless, negative or out of range.
 std::optional<model::Nanoseconds> parse_duration(std::string_view text);
+
+// Reads the value of a duration option into `out`; returns the problem in
+// words naming the option and the units, or an empty string. Zero is refused
+// unless `zero_allowed`.
+std::string read_duration_option(std::string_view option, std::string_view text, model::Nanoseconds& out,
+                                 bool zero_allowed = false);
 
 }  // namespace tracesync::cli

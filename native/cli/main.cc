@@ -4,11 +4,14 @@
 #include <exception>
 #include <iostream>
 #include <new>
+#include <string>
+#include <vector>
 
 #include "cli/abort_report.h"
 #include "cli/command.h"
 #include "cli/exit_codes.h"
 #include "cli/reading_process_command.h"
+#include "cli/suggestion.h"
 
 namespace tracesync::cli {
 namespace {
@@ -16,17 +19,38 @@ namespace {
 constexpr std::array<Command, 4> kCommands = {{
     {"sync", "synchronize traces or a match stream and report transforms and link qualities", run_sync},
     {"apply", "synchronize traces and write copies of them on the common time base", run_apply},
+    {"check", "show which traces carry network events tracesync can use, before syncing", run_check},
     {"simulate", "write a synthetic experiment as CTF traces, with its ground truth", run_simulate},
     {"bench", "measure the estimator, the network, the trace reader or the accuracy", run_bench},
     {"check-truth", "check a sync report's bounds against a simulation's truth", run_check_truth},
 }};
 
+constexpr std::string_view kVersion = TRACESYNC_VERSION;  // the CMake project version
+
 void print_usage(std::ostream& out) {
   out << "usage: tracesync <command> [options]\n\ncommands:\n";
   for (const Command& c : kCommands) out << "  " << c.name << std::string(13 - c.name.size(), ' ') << c.summary << "\n";
-  out << "\n'tracesync <command> --help' describes a command's options.\n"
-         "exit codes: 0 success, 1 internal error, 2 bad usage or input, 3 a trace was skipped,\n"
-         "            5 check-truth found the truth outside a bound, 128+N stopped by signal N (130: Ctrl-C)\n";
+  out << "\n'tracesync help <command>' or 'tracesync <command> --help' describes a command's options.\n"
+         "'tracesync --version' prints the version.\n\n"
+      << exit_codes_help();
+}
+
+const Command* find_command(std::string_view name) {
+  for (const Command& c : kCommands) {
+    if (c.name == name) return &c;
+  }
+  return nullptr;
+}
+
+// "unknown command 'snyc'; did you mean 'sync'?" and the usage.
+int unknown_command(std::string_view name) {
+  std::vector<std::string> names;
+  for (const Command& c : kCommands) names.emplace_back(c.name);
+  std::cerr << "tracesync: unknown command '" << name << "'";
+  if (const auto suggestion = closest_word(name, names)) std::cerr << "; did you mean '" << *suggestion << "'?";
+  std::cerr << "\n\n";
+  print_usage(std::cerr);
+  return kBadInput;
 }
 
 int dispatch(int argc, char** argv) {
@@ -35,20 +59,20 @@ int dispatch(int argc, char** argv) {
     return kBadInput;
   }
   const std::string_view name = argv[1];
-  if (name == "--help" || name == "-h" || name == "help") {
+  if (name == "--help" || name == "-h" || (name == "help" && argc == 2)) {
     print_usage(std::cout);
     return kSuccess;
   }
-  if (name == "--version") {
-    std::cout << "tracesync 0.1.0\n";
+  if (name == "help") {  // tracesync help COMMAND
+    const Command* command = find_command(argv[2]);
+    return command != nullptr ? command->run({"--help"}) : unknown_command(argv[2]);
+  }
+  if (name == "--version" || name == "-V") {
+    std::cout << "tracesync " << kVersion << "\n";
     return kSuccess;
   }
-  for (const Command& c : kCommands) {
-    if (c.name == name) return c.run(std::vector<std::string>(argv + 2, argv + argc));
-  }
-  std::cerr << "tracesync: unknown command '" << name << "'\n\n";
-  print_usage(std::cerr);
-  return kBadInput;
+  if (const Command* command = find_command(name)) return command->run(std::vector<std::string>(argv + 2, argv + argc));
+  return unknown_command(name);
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <iostream>
 
+#include "cli/colour.h"
 #include "snapshot/json_report.h"
 #include "snapshot/text_report.h"
 
@@ -23,7 +24,10 @@ std::string write_report(const v1::Snapshot& snapshot, ReportFormat format, cons
                          bool one_line) {
   std::string bytes;
   switch (format) {
-    case ReportFormat::kText: bytes = snapshot::to_text(snapshot); break;
+    case ReportFormat::kText:
+      bytes = snapshot::to_text(snapshot);
+      if (path.empty() && colour_wanted(STDOUT_FILENO)) bytes = paint_report(std::move(bytes));
+      break;
     case ReportFormat::kJson: bytes = snapshot::to_json(snapshot, one_line ? -1 : 2); break;
     case ReportFormat::kProtobuf:
       if (path.empty() && isatty(STDOUT_FILENO) == 1) {

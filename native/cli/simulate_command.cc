@@ -2,6 +2,7 @@
 
 #include <boost/program_options.hpp>
 
+#include <functional>
 #include <iostream>
 
 #include "cli/command.h"
@@ -27,7 +28,15 @@ struct SimulateArguments {
   std::vector<std::string> gaps;
   std::string clock_model = "linear";
   bool no_traces = false;
-  double drift_change_at = -1;
+  // Durations, with their units (duration.h).
+  std::string duration = "10s";
+  std::string offset_max = "500ms";
+  std::string drift_change_at;
+  std::string min_delay = "40us";
+  std::string mean_delay = "20us";
+  std::string load_length = "50ms";
+  std::string load_delay = "2ms";
+  std::string rto = "200ms";
   bool quiet = false;
 };
 
@@ -45,7 +54,7 @@ po::options_description simulate_options(SimulateArguments& a) {
       ("topology,t", po::value(&a.topology)->value_name("T"), "pairs, chain (default), star, random or fat-tree")
       ("random-degree", po::value(&o.random_degree)->value_name("D"), "random topology: mean links per host (default 3)")
       ("fat-tree-k", po::value(&o.fat_tree_k)->value_name("K"), "fat-tree: switch ports, even (default: smallest that fits)")
-      ("duration,d", po::value(&o.duration_s)->value_name("SECONDS"), "seconds of traffic (default 10)")
+      ("duration,d", po::value(&a.duration)->value_name("DURATION"), "traffic lasting DURATION (default 10s)")
       ("seed,s", po::value(&o.seed)->value_name("S"), "random seed; the same seed writes the same bytes (default 1)")
       ("start", po::value(&a.start)->value_name("NS"), "true start time, ns since the epoch (default 2026-01-01T00:00:00Z)")
       ("hostname-prefix", po::value(&o.hostname_prefix)->value_name("P"), "hosts are named P0, P1, ... (default host)")
@@ -57,9 +66,9 @@ po::options_description simulate_options(SimulateArguments& a) {
       ("quiet,q", po::bool_switch(&a.quiet), "print nothing on success");
   po::options_description clocks("clocks (host 0 is the truth unless --clock says otherwise)");
   clocks.add_options()
-      ("offset-max", po::value(&o.clock_offset_max_ns)->value_name("NS"), "offsets uniform in [-NS, NS] (default 500000000)")
+      ("offset-max", po::value(&a.offset_max)->value_name("DURATION"), "offsets uniform in [-DURATION, DURATION] (default 500ms)")
       ("drift-max", po::value(&o.drift_max_ppm)->value_name("PPM"), "drifts uniform in [-PPM, PPM] (default 50)")
-      ("drift-change-at", po::value(&a.drift_change_at)->value_name("SECONDS"), "every host but 0 changes drift then")
+      ("drift-change-at", po::value(&a.drift_change_at)->value_name("DURATION"), "every host but 0 changes drift this long after the start")
       ("drift-change-max", po::value(&o.drift_change_max_ppm)->value_name("PPM"), "by a change uniform in [-PPM, PPM] (default 5)")
       ("clock", po::value(&a.clocks)->value_name("H:OFFSET_NS:DRIFT_PPM[:AT_S:DRIFT_PPM]")->composing(), "an explicit clock for host H; repeatable")
       ("clock-model", po::value(&a.clock_model)->value_name("M"), "how rates change over time: linear (default), steps, slews, wander or combined; added to every clock but the truth")
@@ -73,23 +82,53 @@ po::options_description simulate_options(SimulateArguments& a) {
       ("wander-step", po::value(&o.wander_step_s)->value_name("SECONDS"), "wander: the rate is held constant this long (default 10)");
   po::options_description delays("delays: min + Exp(mean) one way, times the asymmetry the other way");
   delays.add_options()
-      ("min-delay", po::value(&o.min_delay_us)->value_name("US"), "minimum one-way delay (default 40)")
-      ("mean-delay", po::value(&o.mean_delay_us)->value_name("US"), "mean of the exponential part (default 20)")
+      ("min-delay", po::value(&a.min_delay)->value_name("DURATION"), "minimum one-way delay (default 40us)")
+      ("mean-delay", po::value(&a.mean_delay)->value_name("DURATION"), "mean of the exponential part (default 20us)")
       ("asymmetry", po::value(&o.asymmetry)->value_name("X"), "the higher-numbered host's direction is X times slower (default 1)")
       ("link-delay", po::value(&a.link_delays)->value_name("A-B:[MIN_US]:[MEAN_US][:ASYMMETRY]")->composing(), "delays of one link; repeatable")
       ("loaded-hosts", po::value(&o.loaded_host_fraction)->value_name("F"), "share of hosts loaded now and then (default 0.25)")
       ("load-rate", po::value(&o.load_episodes_per_s)->value_name("R"), "load episodes per second on a loaded host (default 0.5)")
-      ("load-length", po::value(&o.load_episode_mean_ms)->value_name("MS"), "mean episode length (default 50)")
-      ("load-delay", po::value(&o.load_extra_delay_mean_us)->value_name("US"), "mean extra delay while loaded (default 2000)")
+      ("load-length", po::value(&a.load_length)->value_name("DURATION"), "mean episode length (default 50ms)")
+      ("load-delay", po::value(&a.load_delay)->value_name("DURATION"), "mean extra delay while loaded (default 2ms)")
       ("loss", po::value(&o.loss_rate)->value_name("P"), "probability a transmission never arrives (default 0.01)")
       ("retransmit", po::value(&o.retransmission_rate)->value_name("P"), "probability a delivered segment is resent (default 0.005)")
-      ("rto", po::value(&o.retransmission_timeout_ms)->value_name("MS"), "when a segment is resent (default 200)")
+      ("rto", po::value(&a.rto)->value_name("DURATION"), "when a segment is resent (default 200ms)")
       ("gap", po::value(&a.gaps)->value_name("AT_S:LENGTH_S")->composing(), "no exchange starts on any link for LENGTH_S seconds from AT_S; repeatable");
   po::options_description all;
   all.add(what).add(clocks).add(delays);
   return all;
 }
 
+// Every duration option takes a unit; the simulation's options keep theirs.
+std::string read_durations(SimulateArguments& a) {
+  simulate::SimulationOptions& o = a.options;
+  struct Duration {
+    std::string_view option;
+    const std::string& text;
+    bool zero_allowed;
+    std::function<void(double ns)> set;
+  };
+  std::vector<Duration> durations = {
+      {"duration", a.duration, false, [&](double ns) { o.duration_s = ns / 1e9; }},
+      {"offset-max", a.offset_max, true, [&](double ns) { o.clock_offset_max_ns = static_cast<int64_t>(ns); }},
+      {"min-delay", a.min_delay, true, [&](double ns) { o.min_delay_us = ns / 1e3; }},
+      {"mean-delay", a.mean_delay, true, [&](double ns) { o.mean_delay_us = ns / 1e3; }},
+      {"load-length", a.load_length, true, [&](double ns) { o.load_episode_mean_ms = ns / 1e6; }},
+      {"load-delay", a.load_delay, true, [&](double ns) { o.load_extra_delay_mean_us = ns / 1e3; }},
+      {"rto", a.rto, true, [&](double ns) { o.retransmission_timeout_ms = ns / 1e6; }},
+  };
+  if (!a.drift_change_at.empty()) {
+    durations.push_back({"drift-change-at", a.drift_change_at, true, [&](double ns) { o.drift_change_at_s = ns / 1e9; }});
+  }
+  for (const Duration& d : durations) {
+    model::Nanoseconds ns = 0;
+    if (std::string problem = read_duration_option(d.option, d.text, ns, d.zero_allowed); !problem.empty()) {
+      return problem;
+    }
+    d.set(static_cast<double>(ns));
+  }
+  return {};
+}
 
 }  // namespace
 
@@ -125,7 +164,7 @@ int run_simulate(const std::vector<std::string>& arguments) {
       return usage_error(kCommand, "--start '" + a.start + "' is not a whole number of nanoseconds");
     }
   }
-  if (vm.count("drift-change-at")) o.drift_change_at_s = a.drift_change_at;
+  if (std::string problem = read_durations(a); !problem.empty()) return usage_error(kCommand, problem);
   const auto clock_model = simulate::parse_clock_model(a.clock_model);
   if (!clock_model) {
     return usage_error(kCommand, "--clock-model must be linear, steps, slews, wander or combined, not '" + a.clock_model + "'");
@@ -149,7 +188,7 @@ int run_simulate(const std::vector<std::string>& arguments) {
   }
   if (std::string problem = simulate::validate(o); !problem.empty()) return usage_error(kCommand, problem);
 
-  ProgressBar progress("simulating");
+  ProgressBar progress("simulating", ProgressBar::Unit::kEvents);
   try {
     const simulate::SimulationSummary summary = simulate::run(o, [&](const simulate::SimulationProgress& p) {
       progress.update(p.events_written, p.events_expected);

@@ -7,10 +7,12 @@
 
 #include <atomic>
 #include <csignal>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
 
+#include "cli/colour.h"
 #include "cli/command.h"
 #include "cli/command_line.h"
 #include "cli/duration.h"
@@ -24,6 +26,7 @@
 #include "cli/sync_command.h"
 #include "ingest/domain_overrides.h"
 #include "ingest/match_stream.h"
+#include "ingest/network_event_names.h"
 #include "session/synchronization.h"
 #include "snapshot/json_report.h"
 #include "snapshot/segment_history.h"
@@ -115,9 +118,8 @@ void print_help(const po::options_description& options, const SyncExtension* ext
   std::cout << options
             << "\nTRACE_DIR is searched recursively: every directory holding a CTF 'metadata' file is a trace.\n"
                "A trace's clock domain is its clock's UUID, else its hostname, else its path (see --domain).\n"
-            << "\nexit codes: 0 success, 1 internal error, 2 bad usage or input (the report of what was\n"
-               "read before the error is still printed), 3 a trace was skipped, 128 + N stopped by signal N\n"
-               "(130 Ctrl-C, 143 SIGTERM, 129 SIGHUP) while reading traces: the report covers what was read\n";
+            << "Durations take a unit: " << kDurationUnits << " (e.g. 30s, 500ms, 5min).\n"
+            << "\n" << exit_codes_help();
 }
 
 // Parses the arguments into the pipeline's options; returns an error message.
@@ -131,25 +133,25 @@ std::string to_options(const SyncArguments& a, session::SessionOptions& options,
   }
   if (!a.open_timeout.empty()) {
     if (a.in_process) return "--open-timeout needs each trace read in a process of its own, not --in-process";
-    const auto timeout = parse_duration(a.open_timeout);
-    if (!timeout || *timeout == 0) return "--open-timeout '" + a.open_timeout + "' is not a positive duration (e.g. 5min, 30s)";
-    ingest.open_timeout = *timeout;
+    if (std::string problem = read_duration_option("open-timeout", a.open_timeout, ingest.open_timeout);
+        !problem.empty()) {
+      return problem;
+    }
   }
   ingest.match_key = a.match_key;
-  const auto horizon = parse_duration(a.match_horizon);
-  if (!horizon || *horizon == 0) {
-    return "--match-horizon '" + a.match_horizon + "' is not a positive duration (e.g. 10min, 30s)";
+  if (std::string problem = read_duration_option("match-horizon", a.match_horizon, ingest.match_horizon);
+      !problem.empty()) {
+    return problem;
   }
-  ingest.match_horizon = *horizon;
   for (const std::string& text : a.domains) {
     const auto pair = ingest::parse_domain_override(text);
     if (!pair) return "--domain '" + text + "' is not TRACE=ID";
     ingest.domain_overrides[pair->first] = pair->second;
   }
   options.estimator.algorithm = a.algorithm;
-  const auto window = parse_duration(a.window);
-  if (!window || *window == 0) return "--window '" + a.window + "' is not a positive duration (e.g. 3s, 500ms)";
-  options.estimator.window = *window;
+  if (std::string problem = read_duration_option("window", a.window, options.estimator.window); !problem.empty()) {
+    return problem;
+  }
   options.estimator.confidence = a.confidence / 100.0;
   if (a.network == "incremental") {
     options.network = network::NetworkKind::kIncremental;
@@ -205,6 +207,37 @@ bool read_matches(const std::string& name, std::istream& in, uint64_t size, sess
   return false;
 }
 
+// Says on stderr what a reader of the report must not miss: a trace without
+// network events, an experiment without any link, a lone trace, and every
+// trace that is not synchronized with the rest. Returns the exit code this
+// deserves.
+ExitCode tell_what_is_not_synchronized(const v1::Snapshot& s) {
+  for (const v1::Trace& t : s.traces()) {
+    if (t.has_network_events() && t.network_events() == 0) {
+      std::cerr << "tracesync: " << (t.path().empty() ? t.name() : t.path())
+                << " holds none of the network events tracesync reads (" << ingest::network_event_names_text()
+                << "); see docs/recording.md\n";
+    }
+  }
+  if (s.traces_size() == 1) {
+    std::cerr << "tracesync: only one trace (" << s.traces(0).name() << "): there is nothing to synchronize it with\n";
+    return kSuccess;
+  }
+  if (s.traces_size() > 1 && s.links_size() == 0) {
+    std::cerr << "tracesync: no link could be built: no message sent by one traced host was received by another ("
+              << s.matching().sends() << " sends, " << s.matching().receives() << " receives, "
+              << s.matching().matches() << " matched)\n";
+  }
+  ExitCode code = kSuccess;
+  for (const v1::Trace& t : s.traces()) {
+    if (t.synchronized()) continue;
+    std::cerr << "tracesync: " << t.name() << " is " << red("not synchronized", colour_wanted(STDERR_FILENO))
+              << " with the rest: " << t.unsynchronized_reason() << "\n";
+    code = kNotSynchronized;
+  }
+  return code;
+}
+
 }  // namespace
 
 int run_sync_command(const std::vector<std::string>& arguments, const SyncExtension* extension) {
@@ -225,6 +258,9 @@ int run_sync_command(const std::vector<std::string>& arguments, const SyncExtens
   }
   const auto format = parse_report_format(a.format);
   if (!format) return usage_error(command_name, "--format must be text, json or protobuf, not '" + a.format + "'");
+  if (*format == ReportFormat::kProtobuf && a.output.empty() && isatty(STDOUT_FILENO) == 1) {
+    return usage_error(command_name, "refusing to write binary protobuf to a terminal; use --output FILE or a pipe");
+  }
   if (a.history && *format == ReportFormat::kProtobuf) return usage_error(command_name, "--history prints text or json, not protobuf");
   session::SessionOptions session_options;
   session::IngestOptions ingest_options;
@@ -248,7 +284,8 @@ int run_sync_command(const std::vector<std::string>& arguments, const SyncExtens
     });
   }
 
-  int exit_code = kSuccess;
+  ExitCode exit_code = kSuccess;
+  const auto note_exit = [&](ExitCode code) { exit_code = worse(exit_code, code); };
   int interrupted_exit = 0;  // 128 + the signal that cut the reading short
   if (!a.traces.empty()) {
     for (const std::string& path : a.traces) {
@@ -259,7 +296,7 @@ int run_sync_command(const std::vector<std::string>& arguments, const SyncExtens
         problem.set_message(error);
         problem.set_skipped(true);
         session.add_problem(problem);
-        exit_code = kTraceSkipped;
+        note_exit(kTraceSkipped);
       }
     }
     raise_open_file_limit();
@@ -283,18 +320,24 @@ int run_sync_command(const std::vector<std::string>& arguments, const SyncExtens
     for (const auto& p : outcome.skipped) std::cerr << "tracesync: skipped " << p.source() << ": " << p.message() << "\n";
     for (const auto& p : outcome.damaged) std::cerr << "tracesync: " << p.source() << ": " << p.message() << " (what was read before stands)\n";
     for (const auto& p : outcome.usage) std::cerr << "tracesync: --domain " << p.source() << ": " << p.message() << "\n";
-    if (!outcome.skipped.empty() || !outcome.damaged.empty()) exit_code = kTraceSkipped;
-    if (!outcome.usage.empty()) exit_code = kBadInput;
+    if (!outcome.skipped.empty() || !outcome.damaged.empty()) note_exit(kTraceSkipped);
+    if (!outcome.usage.empty()) note_exit(kBadInput);
     if (outcome.traces_read == 0 && a.matches.empty()) {
       std::cerr << "tracesync: no trace could be read\n";
-      exit_code = kBadInput;
+      note_exit(kBadInput);
     }
     if (outcome.cancelled) interrupted_exit = interrupt.signal() != 0 ? interrupt.exit_code() : kInterrupted;
   }
   if (!a.matches.empty()) {
     if (a.matches == "-") {
-      if (!read_matches("<stdin>", std::cin, 0, session)) exit_code = kBadInput;
+      if (!read_matches("<stdin>", std::cin, 0, session)) note_exit(kBadInput);
     } else {
+      std::error_code error;
+      if (std::filesystem::is_directory(a.matches, error)) {
+        std::cerr << "tracesync: --matches '" << a.matches
+                  << "' is a directory; give a match file (trace directories go without --matches)\n";
+        return kBadInput;
+      }
       std::ifstream in(a.matches, std::ios::binary | std::ios::ate);
       if (!in) {
         std::cerr << "tracesync: cannot open match file '" << a.matches << "'\n";
@@ -302,7 +345,7 @@ int run_sync_command(const std::vector<std::string>& arguments, const SyncExtens
       }
       const auto size = static_cast<uint64_t>(in.tellg());
       in.seekg(0);
-      if (!read_matches(a.matches, in, size, session)) exit_code = kBadInput;
+      if (!read_matches(a.matches, in, size, session)) note_exit(kBadInput);
     }
   }
   session.finish();
@@ -313,16 +356,21 @@ int run_sync_command(const std::vector<std::string>& arguments, const SyncExtens
     problem.set_source("--reference");
     problem.set_message("'" + name + "' names no clock domain, hostname or trace");
     session.add_problem(problem);
-    exit_code = kBadInput;
+    note_exit(kBadInput);
   }
   const v1::Snapshot snapshot = sync.snapshot();
-  if (const std::string error = write_report(snapshot, *format, a.output, a.history); !error.empty()) {
-    std::cerr << "tracesync: " << error << "\n";
-    return kInternalError;
+  note_exit(tell_what_is_not_synchronized(snapshot));
+  // A run that read nothing has nothing to show in tables: the errors said
+  // it. Scripts still get the JSON or protobuf report with its problems.
+  if (snapshot.traces_size() > 0 || *format != ReportFormat::kText) {
+    if (const std::string error = write_report(snapshot, *format, a.output, a.history); !error.empty()) {
+      std::cerr << "tracesync: " << error << "\n";
+      return kInternalError;
+    }
   }
   if (interrupted_exit != 0) {
     std::cerr << "tracesync: interrupted; the report covers what was read\n";
-    return interrupted_exit;
+    return exit_code == kInternalError ? static_cast<int>(exit_code) : interrupted_exit;  // only 1 is worse
   }
   if (extension != nullptr) return extension->after_report(snapshot, exit_code);
   return exit_code;

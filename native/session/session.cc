@@ -6,8 +6,10 @@
 #include "hull/quality.h"
 #include "network/best_bound_paths.h"
 #include "session/domain_transforms.h"
+#include "session/human_figures.h"
 #include "session/link_report.h"
 #include "session/link_transform.h"
+#include "session/main_island.h"
 #include "session/matching_report.h"
 #include "snapshot/decimal.h"
 
@@ -72,7 +74,7 @@ std::vector<std::string> Session::unresolved_references() const {
 TraceIndex Session::add_trace(const TraceDescription& trace) {
   ++revision_;
   const auto index = static_cast<TraceIndex>(traces_.size());
-  traces_.push_back(TraceRecord{trace, 0, std::nullopt, std::nullopt, 0});
+  traces_.push_back(TraceRecord{trace, 0, std::nullopt, std::nullopt, 0, std::nullopt});
   // Register the domain after the trace, so a --reference naming the trace resolves.
   traces_.back().domain = register_domain(trace.domain, trace.hostname);
   const DomainIndex d = traces_.back().domain;
@@ -178,6 +180,11 @@ void Session::set_trace_extent(TraceIndex trace, model::Nanoseconds first, model
   t.events = events;
   domains_[t.domain].observe(first);
   domains_[t.domain].observe(last);
+}
+
+void Session::set_trace_network_events(TraceIndex trace, uint64_t network_events) {
+  ++revision_;
+  traces_[trace].network_events = network_events;
 }
 
 void Session::add_link_matching(const std::string& one, const std::string& other,
@@ -323,6 +330,7 @@ v1::Snapshot Session::snapshot() {
     out->set_first_ns(first);
     out->set_last_ns(last);
     out->set_events(t->events);
+    if (t->network_events) out->set_network_events(*t->network_events);
   }
 
   links_.for_each_in_order(domains_, [&](Link& link) {
@@ -340,6 +348,8 @@ v1::Snapshot Session::snapshot() {
   totals.set_same_domain(totals.same_domain() + same_domain_messages_);
   *s.mutable_matching() = totals;
   for (const v1::Problem& p : problems_) *s.add_problems() = p;
+  add_human_figures(s);
+  mark_main_island(s);
   return s;
 }
 

@@ -36,6 +36,9 @@ class Session {
   TraceIndex add_trace(const TraceDescription& trace);
   void add_trace_message(TraceIndex sender, model::Nanoseconds send, TraceIndex receiver, model::Nanoseconds receive);
   void set_trace_extent(TraceIndex trace, model::Nanoseconds first, model::Nanoseconds last, uint64_t events);
+  // The network send and receive events read from a trace: a trace with none
+  // is named as such in the snapshot (Trace.network_events).
+  void set_trace_network_events(TraceIndex trace, uint64_t network_events);
   // Matching statistics of the link between two domains (by id).
   void add_link_matching(const std::string& one, const std::string& other, const match::MatchStatistics& statistics);
   void add_matching_totals(const match::MatchStatistics& totals);

@@ -118,6 +118,7 @@ RunOutcome Synchronization::run(const ProgressCallback& progress, const std::ato
     ++outcome.traces_read;
     session_.set_trace_extent(*session_trace[i], t.info.first_event.value_or(0), t.info.last_event.value_or(0),
                               t.info.events);
+    session_.set_trace_network_events(*session_trace[i], t.info.network_events);
     if (t.status == ingest::TraceStatus::kPartial) outcome.damaged.push_back(problem(t.info.path, t.problem, false));
   }
   outcome.cancelled = result.read.cancelled;

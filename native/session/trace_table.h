@@ -26,6 +26,7 @@ struct TraceRecord {
   std::optional<model::Nanoseconds> first;
   std::optional<model::Nanoseconds> last;
   uint64_t events = 0;
+  std::optional<uint64_t> network_events;  // traces only
 };
 
 }  // namespace tracesync::session

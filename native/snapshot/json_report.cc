@@ -75,8 +75,16 @@ ordered_json trace_segment_json(const v1::Segment& segment) {
           {"uncertainty_last_ns", segment.uncertainty_last_ns()}};
 }
 
+ordered_json points_json(const google::protobuf::RepeatedPtrField<v1::Point>& points) {
+  ordered_json list = ordered_json::array();
+  for (const v1::Point& p : points) list.push_back({{"x", p.x()}, {"y", p.y()}});
+  return list;
+}
+
 ordered_json link_json(const v1::Link& link) {
   ordered_json j = link_state_json(link);
+  j["a_hostname"] = link.a_hostname();
+  j["b_hostname"] = link.b_hostname();
   j["in_tree"] = link.in_tree();
   j["uncertainty_ns"] = link.has_uncertainty_ns() ? ordered_json(link.uncertainty_ns()) : ordered_json(nullptr);
   j["span_ns"] = {link.span_first_ns(), link.span_last_ns()};
@@ -86,6 +94,8 @@ ordered_json link_json(const v1::Link& link) {
   detail.ParseFromString(link.detail());
   if (detail.has_lmin()) j["lmin"] = line_json(detail.lmin());
   if (detail.has_lmax()) j["lmax"] = line_json(detail.lmax());
+  j["lower_hull_points"] = points_json(detail.lower_hull_points());
+  j["upper_hull_points"] = points_json(detail.upper_hull_points());
   if (detail.has_regression()) {
     const v1::Regression& r = detail.regression();
     j["regression"] = {{"origin_ns", r.origin_ns()},
@@ -137,15 +147,23 @@ std::string to_json(const v1::Snapshot& s, int indent) {
     j["domain"] = t.domain();
     j["island"] = t.island();
     j["reference"] = t.reference();
+    j["synchronized"] = t.synchronized();
+    if (!t.synchronized()) j["unsynchronized_reason"] = t.unsynchronized_reason();
     j["slope"] = t.slope().exact();
     j["offset"] = t.offset().exact();
-    j["uncertainty_ns"] = t.uncertainty_ns();
+    // Outside the main island the figures are relative to nothing the rest
+    // shares: null, so that no script takes them for a synchronization.
+    const auto figure = [&](double value) { return t.synchronized() ? ordered_json(value) : ordered_json(nullptr); };
+    j["uncertainty_ns"] = figure(t.uncertainty_ns());
+    j["drift_ppm"] = figure(t.drift_ppm());
+    j["shift_ns"] = figure(t.shift_ns());
     j["first_ns"] = t.first_ns();
     j["last_ns"] = t.last_ns();
     ordered_json segments = ordered_json::array();
     for (const v1::Segment& segment : t.segments()) segments.push_back(trace_segment_json(segment));
     j["segments"] = std::move(segments);
     if (!t.path().empty()) j["events"] = t.events();
+    if (t.has_network_events()) j["network_events"] = t.network_events();
     traces.push_back(std::move(j));
   }
   root["traces"] = std::move(traces);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <sstream>
+#include <tuple>
 #include <vector>
 
 #include "model/quad.h"
@@ -18,13 +19,32 @@ std::string offset_text(const v1::Decimal& d) { return model::to_fixed(value_of(
 std::string accuracy_text(const v1::Link& link) {
   return link.has_accuracy() ? model::to_scientific(value_of(link.accuracy()), 3) : "-";
 }
-std::string uncertainty_text(bool has, double ns) {
-  if (!has) return "unbounded";
+// A duration for people: the largest unit that keeps it above 1, with the unit.
+std::string duration_text(double ns, bool sign = false) {
+  const double size = ns < 0 ? -ns : ns;
+  const auto [scale, unit, decimals] = size >= 1e9   ? std::tuple{1e9, " s", 6}
+                                       : size >= 1e6 ? std::tuple{1e6, " ms", 3}
+                                       : size >= 1e3 ? std::tuple{1e3, " us", 3}
+                                                     : std::tuple{1.0, " ns", 1};
   std::ostringstream out;
-  out.precision(1);
-  out << std::fixed << ns << " ns";
+  out.precision(decimals);
+  if (sign) out << std::showpos;
+  out << std::fixed << ns / scale << unit;
   return out.str();
 }
+std::string ppm_text(double ppm) {
+  std::ostringstream out;
+  out.precision(3);
+  out << std::showpos << std::fixed << ppm << " ppm";
+  return out.str();
+}
+std::string bound_text(bool has, double ns) {
+  if (!has) return "unbounded";
+  return ns == 0 ? "exact" : "+/- " + duration_text(ns);
+}
+// slope - 1 in ppm, from the exact slope.
+double drift_ppm(const v1::Decimal& slope) { return static_cast<double>((value_of(slope) - 1) * 1'000'000); }
+
 std::string quality_text(v1::Quality q) { return q == v1::QUALITY_UNSPECIFIED ? "UNKNOWN" : v1::Quality_Name(q); }
 
 // A table whose columns are as wide as their widest cell.
@@ -84,7 +104,7 @@ void draw_subtree(std::ostream& out, const std::string& node, const std::string&
     const bool last = i + 1 == children.size();
     const v1::Link& l = *children[i]->link;
     out << prefix << (last ? "`-- " : "|-- ") << name(children[i]->to) << "  (" << quality_text(l.quality())
-        << ", accuracy " << accuracy_text(l) << ", +/- " << uncertainty_text(l.has_uncertainty_ns(), l.uncertainty_ns())
+        << ", drift " << ppm_text(drift_ppm(l.alpha())) << ", " << bound_text(l.has_uncertainty_ns(), l.uncertainty_ns())
         << ")\n";
     draw_subtree(out, children[i]->to, node, edges, prefix + (last ? "    " : "|   "), name);
   }
@@ -99,23 +119,53 @@ std::string to_text(const v1::Snapshot& s) {
       << " island(s), " << s.messages() << " message(s), algorithm " << s.options().algorithm() << ", network "
       << s.options().network() << (s.complete() ? "" : "  [INCOMPLETE INPUT]") << "\n";
 
-  out << "\nTraces (t_ref = slope * t + offset)\n";
-  Table traces({"NAME", "HOST", "DOMAIN", "ISLAND", "REF", "SLOPE", "OFFSET (ns)", "UNCERTAINTY"});
+  if (s.traces_size() == 1) out << "\nOnly one trace: there is nothing to synchronize it with.\n";
+
+  out << "\nTraces (t_ref = slope * t + offset; shift = t_ref - t at the trace's first event)\n";
+  Table traces({"NAME", "HOST", "DOMAIN", "ISLAND", "STATUS", "DRIFT", "SHIFT", "BOUND", "PIECES", "SLOPE",
+                "OFFSET (ns)"});
   for (const v1::Trace& t : s.traces()) {
-    traces.add({t.name(), t.hostname(), t.domain(), std::to_string(t.island()), t.reference() ? "*" : "", slope_text(t.slope()),
-                offset_text(t.offset()), uncertainty_text(true, t.uncertainty_ns())});
+    const std::string status = !t.synchronized() ? "not synchronized" : t.reference() ? "reference" : "synchronized";
+    const std::string pieces = std::to_string(std::max(1, t.segments_size()));
+    if (t.synchronized()) {
+      traces.add({t.name(), t.hostname(), t.domain(), std::to_string(t.island()), status, ppm_text(t.drift_ppm()),
+                  duration_text(t.shift_ns(), true), bound_text(true, t.uncertainty_ns()), pieces, slope_text(t.slope()),
+                  offset_text(t.offset())});
+    } else {
+      traces.add({t.name(), t.hostname(), t.domain(), std::to_string(t.island()), status, "-", "-", "-", "-", "-", "-"});
+    }
   }
   traces.print(out);
+  for (const v1::Trace& t : s.traces()) {
+    if (!t.synchronized() || t.segments_size() < 2) continue;
+    out << "  " << t.name() << " in " << t.segments_size() << " pieces (in time order):\n";
+    for (int i = 0; i < t.segments_size(); ++i) {
+      const v1::Segment& p = t.segments(i);
+      out << "    " << i + 1 << ". from " << duration_text(static_cast<double>(p.first_ns() - t.first_ns()))
+          << " to " << duration_text(static_cast<double>(p.last_ns() - t.first_ns())) << " after its first event: drift " << ppm_text(drift_ppm(p.slope())) << ", worst bound "
+          << bound_text(true, std::max(p.uncertainty_first_ns(), p.uncertainty_last_ns())) << "\n";
+    }
+  }
+  for (const v1::Trace& t : s.traces()) {
+    if (!t.synchronized()) out << "  NOT SYNCHRONIZED with the rest: " << t.name() << ": " << t.unsynchronized_reason() << "\n";
+  }
 
-  out << "\nLinks (b = alpha * a + beta)\n";
-  Table links({"A", "B", "QUALITY", "ALPHA", "BETA (ns)", "ACCURACY", "MESSAGES", "ACCURATE", "HULL L/U",
-               "CONTRADICTIONS", "TREE", "UNCERTAINTY"});
+  out << "\nLinks (b = alpha * a + beta; offset = b - a at the link's first message)\n";
+  Table links({"A", "B", "QUALITY", "DRIFT", "OFFSET", "BOUND", "MESSAGES", "ACCURATE", "HULL L/U", "CONTRADICTIONS",
+               "TREE", "ALPHA", "BETA (ns)", "ACCURACY"});
+  const auto host_and_id = [](const std::string& hostname, const std::string& id) {
+    return hostname.empty() || hostname == id ? id : hostname + " (" + id + ")";
+  };
   for (const v1::Link& l : s.links()) {
-    links.add({name(l.a()), name(l.b()), quality_text(l.quality()), slope_text(l.alpha()), offset_text(l.beta()), accuracy_text(l),
-               std::to_string(l.messages()), std::to_string(l.accurate_messages()),
-               std::to_string(l.lower_hull()) + "/" + std::to_string(l.upper_hull()),
-               std::to_string(l.contradictions()), l.in_tree() ? "yes" : "no",
-               uncertainty_text(l.has_uncertainty_ns(), l.uncertainty_ns())});
+    const bool has_line = l.quality() != v1::ABSENT && l.quality() != v1::FAIL;
+    const model::Quad x = static_cast<model::Quad>(l.span_first_ns());
+    const double offset = static_cast<double>((value_of(l.alpha()) - 1) * x + value_of(l.beta()));
+    links.add({host_and_id(l.a_hostname(), l.a()), host_and_id(l.b_hostname(), l.b()), quality_text(l.quality()),
+               has_line ? ppm_text(drift_ppm(l.alpha())) : "-", has_line ? duration_text(offset, true) : "-",
+               bound_text(l.has_uncertainty_ns(), l.uncertainty_ns()), std::to_string(l.messages()),
+               std::to_string(l.accurate_messages()),
+               std::to_string(l.lower_hull()) + "/" + std::to_string(l.upper_hull()), std::to_string(l.contradictions()),
+               l.in_tree() ? "yes" : "no", slope_text(l.alpha()), offset_text(l.beta()), accuracy_text(l)});
   }
   links.print(out);
 
@@ -125,10 +175,15 @@ std::string to_text(const v1::Snapshot& s) {
     edges[l.a()].push_back({l.b(), &l});
     edges[l.b()].push_back({l.a(), &l});
   }
+  uint32_t main_island = 0;
+  for (const v1::Trace& t : s.traces()) {
+    if (t.synchronized()) main_island = t.island();
+  }
   out << "\nIslands (spanning trees from their references)\n";
   for (const v1::Island& island : s.islands()) {
     out << "  island " << island.id() << ": " << island.domains_size() << " domain(s), reference "
-        << name(island.reference()) << (island.forced() ? " (forced)" : "") << "\n";
+        << name(island.reference()) << (island.forced() ? " (forced)" : "")
+        << (island.id() == main_island ? ", the main island" : ", NOT SYNCHRONIZED with the main island") << "\n";
     out << "    " << name(island.reference()) << "\n";
     draw_subtree(out, island.reference(), "", edges, "    ", name);
   }

@@ -108,7 +108,7 @@ TEST(SyncTraces, GeneratedExperimentsOfTwoToTwentyHosts) {
   for (const Case& c : cases) {
     SCOPED_TRACE(std::to_string(c.hosts) + " hosts, " + c.topology);
     testing::TempDir dir;
-    const json truth = simulate(dir, {"--hosts", std::to_string(c.hosts), "--topology", c.topology, "--duration", "4",
+    const json truth = simulate(dir, {"--hosts", std::to_string(c.hosts), "--topology", c.topology, "--duration", "4s",
                                       "--seed", std::to_string(c.hosts), "--filler-ratio", "1"});
     const json report = sync({dir.path()});
     EXPECT_TRUE(report["complete"]);
@@ -124,7 +124,7 @@ TEST(SyncTraces, TheIndirectPathThroughBetterLinksIsChosen) {
   // A triangle (random topology on 3 hosts with every link) where the
   // direct link 0-2 has slow, noisy delays: the tree goes through host 1.
   testing::TempDir dir;
-  const json truth = simulate(dir, {"--hosts", "3", "--topology", "random", "--random-degree", "2", "--duration", "4",
+  const json truth = simulate(dir, {"--hosts", "3", "--topology", "random", "--random-degree", "2", "--duration", "4s",
                                     "--link-delay", "0-2:400:3000", "--loaded-hosts", "0", "--seed", "5"});
   ASSERT_EQ(truth["links"].size(), 3u) << "the topology must be a triangle";
   const json report = sync({dir.path()});
@@ -140,7 +140,7 @@ TEST(SyncTraces, TheIndirectPathThroughBetterLinksIsChosen) {
 
 TEST(SyncTraces, OptionsThatMustNotChangeTheResult) {
   testing::TempDir dir;
-  simulate(dir, {"--hosts", "4", "--topology", "star", "--duration", "3", "--ipv6-fraction", "0.5"});
+  simulate(dir, {"--hosts", "4", "--topology", "star", "--duration", "3s", "--ipv6-fraction", "0.5"});
   const json base = sync({dir.path()});
   for (const std::vector<std::string>& extra :
        {std::vector<std::string>{"--jobs", "1"}, {"--match-key", "strict"}, {"--match-horizon", "30s"}}) {
@@ -156,7 +156,7 @@ TEST(SyncTraces, OptionsThatMustNotChangeTheResult) {
 // bound, is the same on every run and for any number of jobs.
 TEST(SyncTraces, TheReportIsTheSameForAnyNumberOfJobs) {
   testing::TempDir dir;
-  simulate(dir, {"--hosts", "8", "--topology", "random", "--duration", "4", "--seed", "5"});
+  simulate(dir, {"--hosts", "8", "--topology", "random", "--duration", "4s", "--seed", "5"});
   json one_job = sync({dir.path()}, {"--jobs", "1"});
   ASSERT_EQ(one_job["options"]["jobs"], 1);
   one_job["options"].erase("jobs");
@@ -169,7 +169,7 @@ TEST(SyncTraces, TheReportIsTheSameForAnyNumberOfJobs) {
 
 TEST(SyncTraces, DomainOverrideMergesTwoHostsIntoOneDomain) {
   testing::TempDir dir;
-  simulate(dir, {"--hosts", "3", "--topology", "chain", "--duration", "2"});
+  simulate(dir, {"--hosts", "3", "--topology", "chain", "--duration", "2s"});
   // host0 and host1 declared one clock (a directory above a trace selects
   // it): their messages are then within one domain.
   const json report =
@@ -190,7 +190,7 @@ TEST(SyncTraces, DomainOverrideMergesTwoHostsIntoOneDomain) {
 // traces that do not fit are skipped, named, with the reason.
 TEST(SyncTraces, ManyTracesFitUnderALowSoftOpenFileLimit) {
   testing::TempDir dir;
-  simulate(dir, {"--hosts", "40", "--topology", "chain", "--duration", "10", "--rate", "50", "--cpus", "2"});
+  simulate(dir, {"--hosts", "40", "--topology", "chain", "--duration", "10s", "--rate", "50", "--cpus", "2"});
   for (const std::string mode : {"", "--in-process"}) {
     // 40 traces need 80 descriptors either way, and the process a few more.
     const auto run_under = [&](const std::string& limit) {
@@ -208,7 +208,7 @@ TEST(SyncTraces, ManyTracesFitUnderALowSoftOpenFileLimit) {
 
 TEST(SyncTraces, DamagedTracesAreSkippedAndTheRestIsSynchronized) {
   testing::TempDir dir;
-  const json truth = simulate(dir, {"--hosts", "4", "--topology", "star", "--duration", "3", "--seed", "9"});
+  const json truth = simulate(dir, {"--hosts", "4", "--topology", "star", "--duration", "3s", "--seed", "9"});
   // host3's metadata is garbage; host2's first stream is cut in the middle of a packet.
   testing::write_file(dir.file("host3/kernel/metadata"), "this is not CTF metadata\n");
   const std::string stream = dir.file("host2/kernel/channel0_0");
@@ -234,7 +234,7 @@ TEST(SyncTraces, DamagedTracesAreSkippedAndTheRestIsSynchronized) {
 // damaged at 7 offsets; returns the runs.
 std::vector<CommandResult> runs_on_garbage_babeltrace2_aborts_on(testing::TempDir& dir,
                                                                   const std::vector<std::string>& extra) {
-  simulate(dir, {"--hosts", "3", "--topology", "star", "--duration", "1", "--rate", "50", "--cpus", "1"});
+  simulate(dir, {"--hosts", "3", "--topology", "star", "--duration", "1s", "--rate", "50", "--cpus", "1"});
   const std::string stream = dir.file("host1/kernel/channel0_0");
   const std::string clean = testing::read_file(stream);
   const std::string garbage = "\x5b\x62\x90\x6a\xff\x8f\x1f\x83\xff\xf7\x11\xa0\x75\x2d\x46\x2e\x75\xb5\xe5\x6f\xb7";
@@ -305,7 +305,7 @@ TEST(SyncTraces, InProcessATraceThatAbortsBabeltrace2IsNamed) {
 // in-process runs stop before it; the others pass it with --open-timeout.
 void expect_random_damage_never_crashes(bool in_process, int rounds) {
   testing::TempDir dir;
-  simulate(dir, {"--hosts", "3", "--duration", "1", "--rate", "50", "--cpus", "2"});
+  simulate(dir, {"--hosts", "3", "--duration", "1s", "--rate", "50", "--cpus", "2"});
   std::vector<std::string> files;
   for (const auto& entry : fs::recursive_directory_iterator(dir.path())) {
     if (entry.is_regular_file() && entry.path().parent_path().filename() == "kernel") files.push_back(entry.path());
@@ -369,7 +369,7 @@ TEST(SyncTraces, InProcessRandomDamageNeverCrashes) { expect_random_damage_never
 // needs its reading process started): at least one, each with its path.
 TEST(SyncTraces, CtrlCReportsWhatWasRead) {
   testing::TempDir dir;
-  simulate(dir, {"--hosts", "16", "--topology", "random", "--duration", "30", "--rate", "300"});
+  simulate(dir, {"--hosts", "16", "--topology", "random", "--duration", "30s", "--rate", "300"});
   const auto r = run_command_with_signals(tracesync_binary(), {"sync", "--jobs", "1", "--format", "json", dir.path()},
                                           {{std::chrono::milliseconds(250), SIGINT}});
   if (r.exit_code == 0) GTEST_SKIP() << "the whole experiment was read before the interrupt came";
@@ -393,7 +393,7 @@ TEST(SyncTraces, CtrlCReportsWhatWasRead) {
 // `extra`, sending `signals`.
 CommandResult run_on_a_trace_babeltrace2_loops_on(testing::TempDir& dir, const std::vector<std::string>& extra,
                                                   std::vector<testing::TimedSignal> signals, bool alone = false) {
-  simulate(dir, {"--hosts", "2", "--duration", "1", "--cpus", "1"});
+  simulate(dir, {"--hosts", "2", "--duration", "1s", "--cpus", "1"});
   if (alone) fs::remove_all(dir.file("host0"));
   // The simulated packet header is magic (4 bytes), uuid (16), stream_id (8)
   // and stream_instance_id (8); packet_size and content_size follow.
@@ -611,7 +611,7 @@ TEST(SyncTraces, MissingAndEmptyPaths) {
   r = run_command(tracesync_binary(), {"sync", dir.path(), "--domain", "nonsense"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("--domain 'nonsense' is not TRACE=ID"), std::string::npos) << r.err;
-  simulate(dir, {"--hosts", "2", "--duration", "1"});
+  simulate(dir, {"--hosts", "2", "--duration", "1s"});
   r = run_command(tracesync_binary(), {"sync", dir.path(), "--domain", "elsewhere=x"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("selects no trace"), std::string::npos) << r.err;
@@ -628,7 +628,7 @@ TEST(SyncTraces, ProgressBarOnlyWhenStderrIsATerminal) {
   if (!std::filesystem::exists("/usr/bin/script")) GTEST_SKIP() << "script(1) from bsdutils is not installed";
   testing::TempDir dir;
   const auto sim = run_command(tracesync_binary(), {"simulate", "-q", "-o", dir.file("exp"), "--hosts", "3",
-                                                    "--duration", "20"});
+                                                    "--duration", "20s"});
   ASSERT_EQ(sim.exit_code, 0) << sim.err;
   // Without a terminal: nothing but the report.
   auto r = run_command(tracesync_binary(), {"sync", dir.file("exp")});
@@ -641,6 +641,7 @@ TEST(SyncTraces, ProgressBarOnlyWhenStderrIsATerminal) {
   const std::string tty = testing::read_file(dir.file("tty.log"));
   EXPECT_NE(tty.find("reading traces ["), std::string::npos) << tty;
   EXPECT_NE(tty.find("100%"), std::string::npos);
+  EXPECT_NE(tty.find(" MB/s"), std::string::npos) << tty;  // the rate
   EXPECT_NE(testing::read_file(dir.file("report.txt")).find("Islands"), std::string::npos);
 }
 
@@ -652,7 +653,7 @@ namespace {
 
 TEST(BenchIngest, ComparesBothReadersPerJobCountAndPinsOneJobToOneCpu) {
   testing::TempDir dir;
-  simulate(dir, {"--hosts", "3", "--duration", "2"});
+  simulate(dir, {"--hosts", "3", "--duration", "2s"});
   auto r = run_command(tracesync_binary(), {"bench", "ingest", dir.path(), "--jobs", "1,2", "--repeat", "1", "-f", "json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   json j = json::parse(r.out);

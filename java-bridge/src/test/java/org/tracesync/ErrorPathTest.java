@@ -71,7 +71,7 @@ class ErrorPathTest {
     Process simulate =
         new ProcessBuilder(
                 TestEnvironment.cli().toString(), "simulate", "-q", "-o", generated.toString(),
-                "--hosts", "2", "--duration", "1", "--cpus", "1", "--seed", "4")
+                "--hosts", "2", "--duration", "1s", "--cpus", "1", "--seed", "4")
             .redirectErrorStream(true)
             .start();
     String output = new String(simulate.getInputStream().readAllBytes());
@@ -129,7 +129,7 @@ class ErrorPathTest {
   @Test
   void aTraceBabeltrace2AbortsOnIsSkippedWhenReadInAReadingProcess() throws Exception {
     Path generated =
-        simulate("generated", "--hosts", "3", "--topology", "star", "--duration", "1", "--rate", "50",
+        simulate("generated", "--hosts", "3", "--topology", "star", "--duration", "1s", "--rate", "50",
             "--cpus", "1");
     byte[] garbage = {
       0x5b, 0x62, (byte) 0x90, 0x6a, (byte) 0xff, (byte) 0x8f, 0x1f, (byte) 0x83, (byte) 0xff,
@@ -177,7 +177,7 @@ class ErrorPathTest {
 
   /** Two hosts; host1's first packet says its sizes are 0, which babeltrace2 2.0.4 indexes forever. */
   private Path twoHostsBabeltrace2LoopsOnTheSecond(String name) throws Exception {
-    Path experiment = simulate(name, "--hosts", "2", "--duration", "1", "--cpus", "1");
+    Path experiment = simulate(name, "--hosts", "2", "--duration", "1s", "--cpus", "1");
     Path stream = experiment.resolve("host1/kernel/channel0_0");
     byte[] bytes = Files.readAllBytes(stream);
     java.util.Arrays.fill(bytes, 36, 52, (byte) 0); // packet_size and content_size

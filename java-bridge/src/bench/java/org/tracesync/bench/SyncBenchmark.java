@@ -27,7 +27,7 @@ public final class SyncBenchmark {
     Path experiment = work.resolve("sync-benchmark-experiment");
     Files.createDirectories(work);
     command(cli, "simulate", "--quiet", "--overwrite", "--output", experiment.toString(), "--hosts",
-        Integer.toString(hosts), "--topology", "random", "--duration", Integer.toString(seconds));
+        Integer.toString(hosts), "--topology", "random", "--duration", seconds + "s");
 
     long[] viaCli = new long[runs];
     long[] viaJava = new long[runs];

@@ -1,0 +1,112 @@
+#!/usr/bin/env python3
+"""Validates real `tracesync sync --format json` reports against the
+documented JSON Schema (docs/schema/tracesync-sync-1.schema.json), and checks
+that the schema refuses reports that break its contract.
+
+usage: json_schema_test.py TRACESYNC SCHEMA FIXTURES_DIR
+Exits 0 when every check passes, 1 on a failure, 77 (skipped) when the
+python3-jsonschema package is missing."""
+
+import copy
+import json
+import subprocess
+import sys
+import tempfile
+
+try:
+    import jsonschema
+except ImportError:
+    print("SKIP: python3-jsonschema is not installed (apt-get install python3-jsonschema)")
+    sys.exit(77)
+
+tracesync, schema_path, fixtures = sys.argv[1:4]
+with open(schema_path) as f:
+    schema = json.load(f)
+jsonschema.Draft202012Validator.check_schema(schema)
+validator = jsonschema.Draft202012Validator(schema)
+failures = []
+
+
+def run(arguments, expected_exit, stdin=None):
+    r = subprocess.run([tracesync] + arguments, input=stdin, capture_output=True, text=True, timeout=300)
+    if expected_exit is not None and r.returncode != expected_exit:
+        failures.append(f"{arguments}: exit {r.returncode}, expected {expected_exit}: {r.stderr}")
+    return r.stdout
+
+
+def validate(name, report):
+    errors = sorted(validator.iter_errors(report), key=lambda e: list(e.path))
+    for e in errors:
+        failures.append(f"{name}: {'/'.join(map(str, e.path))}: {e.message}")
+    return not errors
+
+
+def sync(name, arguments, expected_exit=0, stdin=None):
+    report = json.loads(run(["sync", "--format", "json"] + arguments, expected_exit, stdin))
+    validate(name, report)
+    return report
+
+
+matches = fixtures + "/matches/"
+reports = {
+    "two hosts": sync("two hosts", ["--matches", matches + "two_hosts_hand.txt"]),
+    "two islands": sync("two islands", ["--matches", matches + "two_islands.txt"], 4),
+    "one direction": sync("one direction", ["--matches", matches + "one_direction.txt"], 4),
+    "contradiction": sync("contradiction", ["--matches", matches + "contradiction.txt"]),
+    "malformed": sync("malformed", ["--matches", matches + "malformed.txt"], 2),
+    "nothing read": sync("nothing read", ["/nonexistent/traces"], 2),
+}
+for algorithm in ["linreg", "window-independent", "window-replace", "window-correlated"]:
+    reports[algorithm] = sync(algorithm, ["--matches", matches + "chain_three_hosts.txt", "--algorithm", algorithm,
+                                          "--window", "1us"], None if algorithm.startswith("window") else 0)
+reports["baseline"] = sync("baseline", ["--matches", matches + "chain_three_hosts.txt", "--network", "baseline",
+                                        "--reference", "h2"])
+# The last line of --history is the report.
+history = run(["sync", "--matches", matches + "contradiction.txt", "--history", "--format", "json"], 0).splitlines()
+validate("history report", json.loads(history[-1]))
+
+with tempfile.TemporaryDirectory() as experiment:
+    run(["simulate", "--quiet", "--output", experiment, "--hosts", "3", "--duration", "2s", "--cpus", "1"], 0)
+    reports["traces"] = sync("traces", [experiment])
+    reports["strict"] = sync("strict", [experiment, "--match-key", "strict", "--jobs", "1"])
+    reports["one trace"] = sync("one trace", [experiment + "/host0"])
+
+# What the reports must show, for the schema to be tested on it.
+traces = reports["traces"]
+if not all(t["synchronized"] and t["network_events"] > 0 for t in traces["traces"]):
+    failures.append("traces: every simulated trace should be synchronized and hold network events")
+if not any(link["lower_hull_points"] for link in traces["links"]):
+    failures.append("traces: no hull point in any link")
+if "regression" not in reports["linreg"]["links"][0]:
+    failures.append("linreg: no regression object")
+if [t["synchronized"] for t in reports["two islands"]["traces"]] != [True, True, False, False]:
+    failures.append("two islands: expected a, b synchronized and c, d not")
+
+# The schema refuses what breaks the contract.
+def must_fail(name, report):
+    if validator.is_valid(report):
+        failures.append(f"the schema accepted {name}")
+
+bad = copy.deepcopy(reports["two islands"])
+del bad["traces"][0]["synchronized"]
+must_fail("a trace without 'synchronized'", bad)
+bad = copy.deepcopy(reports["two islands"])
+bad["traces"][2]["uncertainty_ns"] = 0.0
+must_fail("an unsynchronized trace with a bound", bad)
+bad = copy.deepcopy(reports["two islands"])
+del bad["traces"][3]["unsynchronized_reason"]
+must_fail("an unsynchronized trace without a reason", bad)
+bad = copy.deepcopy(reports["two hosts"])
+bad["traces"][0]["slope"] = 1.0
+must_fail("a slope as a JSON number", bad)
+bad = copy.deepcopy(reports["two hosts"])
+bad["links"][0]["lower_hull_points"] = [[0, 10]]
+must_fail("hull points as pairs", bad)
+bad = copy.deepcopy(reports["two hosts"])
+bad["undocumented"] = 1
+must_fail("an undocumented field", bad)
+
+for failure in failures:
+    print("FAIL:", failure)
+print(f"{len(reports) + 1} reports validated, {len(failures)} failure(s)")
+sys.exit(1 if failures else 0)

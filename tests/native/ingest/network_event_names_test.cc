@@ -1,0 +1,23 @@
+// The names told to users are the names the decoder reads.
+
+#include <gtest/gtest.h>
+
+#include "ingest/network_event_decoder.h"
+#include "ingest/network_event_names.h"
+
+namespace tracesync::ingest {
+namespace {
+
+TEST(NetworkEventNames, AreTheNamesTheDecoderReads) {
+  for (std::string_view name : kSendEventNames) EXPECT_EQ(network_direction(name), match::Direction::kSend) << name;
+  for (std::string_view name : kReceiveEventNames) {
+    EXPECT_EQ(network_direction(name), match::Direction::kReceive) << name;
+  }
+  EXPECT_EQ(network_direction("sched_switch"), std::nullopt);
+  EXPECT_EQ(network_event_names_text(),
+            "sends: net_dev_queue, inet_sock_local_out; receives: net_if_receive_skb, netif_receive_skb, "
+            "inet_sock_local_in");
+}
+
+}  // namespace
+}  // namespace tracesync::ingest
