@@ -37,6 +37,12 @@ struct SimulateArguments {
   std::string load_length = "50ms";
   std::string load_delay = "2ms";
   std::string rto = "200ms";
+  // The clock models' durations: empty keeps the simulation's default.
+  std::string step_interval;
+  std::string slew_interval;
+  std::string slew_length;
+  std::string wander_period;
+  std::string wander_step;
   bool quiet = false;
 };
 
@@ -72,14 +78,14 @@ po::options_description simulate_options(SimulateArguments& a) {
       ("drift-change-max", po::value(&o.drift_change_max_ppm)->value_name("PPM"), "by a change uniform in [-PPM, PPM] (default 5)")
       ("clock", po::value(&a.clocks)->value_name("H:OFFSET_NS:DRIFT_PPM[:AT_S:DRIFT_PPM]")->composing(), "an explicit clock for host H; repeatable")
       ("clock-model", po::value(&a.clock_model)->value_name("M"), "how rates change over time: linear (default), steps, slews, wander or combined; added to every clock but the truth")
-      ("step-interval", po::value(&o.step_interval_s)->value_name("SECONDS"), "steps: mean time between rate steps, each 0.5 to 1.5 times it (default 300)")
+      ("step-interval", po::value(&a.step_interval)->value_name("DURATION"), "steps: mean time between rate steps, each 0.5 to 1.5 times it (default 5min)")
       ("step-size", po::value(&o.step_size_ppm)->value_name("PPM"), "steps: a step changes the rate by at most PPM (default 1)")
-      ("slew-interval", po::value(&o.slew_interval_s)->value_name("SECONDS"), "slews: mean time between slews, each 0.5 to 1.5 times it (default 900)")
-      ("slew-length", po::value(&o.slew_length_s)->value_name("SECONDS"), "slews: how long a slew lasts (default 5)")
+      ("slew-interval", po::value(&a.slew_interval)->value_name("DURATION"), "slews: mean time between slews, each 0.5 to 1.5 times it (default 15min)")
+      ("slew-length", po::value(&a.slew_length)->value_name("DURATION"), "slews: how long a slew lasts (default 5s)")
       ("slew-rate", po::value(&o.slew_rate_ppm)->value_name("PPM"), "slews: the clock runs PPM faster or slower while slewing (default 20)")
       ("wander-amplitude", po::value(&o.wander_ppm)->value_name("PPM"), "wander: the rate swings PPM either way (default 0.3)")
-      ("wander-period", po::value(&o.wander_period_s)->value_name("SECONDS"), "wander: over this period, a sinusoid (default 3600)")
-      ("wander-step", po::value(&o.wander_step_s)->value_name("SECONDS"), "wander: the rate is held constant this long (default 10)");
+      ("wander-period", po::value(&a.wander_period)->value_name("DURATION"), "wander: over this period, a sinusoid (default 1h)")
+      ("wander-step", po::value(&a.wander_step)->value_name("DURATION"), "wander: the rate is held constant this long (default 10s)");
   po::options_description delays("delays: min + Exp(mean) one way, times the asymmetry the other way");
   delays.add_options()
       ("min-delay", po::value(&a.min_delay)->value_name("DURATION"), "minimum one-way delay (default 40us)")
@@ -93,7 +99,7 @@ po::options_description simulate_options(SimulateArguments& a) {
       ("loss", po::value(&o.loss_rate)->value_name("P"), "probability a transmission never arrives (default 0.01)")
       ("retransmit", po::value(&o.retransmission_rate)->value_name("P"), "probability a delivered segment is resent (default 0.005)")
       ("rto", po::value(&a.rto)->value_name("DURATION"), "when a segment is resent (default 200ms)")
-      ("gap", po::value(&a.gaps)->value_name("AT_S:LENGTH_S")->composing(), "no exchange starts on any link for LENGTH_S seconds from AT_S; repeatable");
+      ("gap", po::value(&a.gaps)->value_name("AT:LENGTH")->composing(), "no exchange starts on any link for LENGTH from AT after the start (durations, e.g. 10min:30s); repeatable");
   po::options_description all;
   all.add(what).add(clocks).add(delays);
   return all;
@@ -119,6 +125,17 @@ std::string read_durations(SimulateArguments& a) {
   };
   if (!a.drift_change_at.empty()) {
     durations.push_back({"drift-change-at", a.drift_change_at, true, [&](double ns) { o.drift_change_at_s = ns / 1e9; }});
+  }
+  const std::vector<std::pair<std::string_view, std::pair<const std::string*, double*>>> clock_durations = {
+      {"step-interval", {&a.step_interval, &o.step_interval_s}},
+      {"slew-interval", {&a.slew_interval, &o.slew_interval_s}},
+      {"slew-length", {&a.slew_length, &o.slew_length_s}},
+      {"wander-period", {&a.wander_period, &o.wander_period_s}},
+      {"wander-step", {&a.wander_step, &o.wander_step_s}},
+  };
+  for (const auto& [option, target] : clock_durations) {
+    double* seconds = target.second;
+    if (!target.first->empty()) durations.push_back({option, *target.first, false, [seconds](double ns) { *seconds = ns / 1e9; }});
   }
   for (const Duration& d : durations) {
     model::Nanoseconds ns = 0;
@@ -172,9 +189,18 @@ int run_simulate(const std::vector<std::string>& arguments) {
   o.clock_model = *clock_model;
   o.write_traces = !a.no_traces;
   for (const std::string& text : a.gaps) {
-    simulate::TrafficGap gap;
-    if (std::string problem = simulate::parse_gap(text, gap); !problem.empty()) return usage_error(kCommand, problem);
-    o.gaps.push_back(gap);
+    // AT:LENGTH, two durations with their units.
+    const std::size_t colon = text.find(':');
+    if (colon == std::string::npos) return usage_error(kCommand, "--gap " + text + ": expected AT:LENGTH, e.g. 10min:30s");
+    model::Nanoseconds at = 0;
+    model::Nanoseconds length = 0;
+    if (std::string problem = read_duration_option("gap", text.substr(0, colon), at, true); !problem.empty()) {
+      return usage_error(kCommand, problem);
+    }
+    if (std::string problem = read_duration_option("gap", text.substr(colon + 1), length, false); !problem.empty()) {
+      return usage_error(kCommand, problem);
+    }
+    o.gaps.push_back({static_cast<double>(at) / 1e9, static_cast<double>(length) / 1e9});
   }
   for (const std::string& text : a.clocks) {
     simulate::HostClockSpec spec;

@@ -200,17 +200,6 @@ std::string parse_link_delay(std::string_view text, LinkDelaySpec& out) {
   return {};
 }
 
-std::string parse_gap(std::string_view text, TrafficGap& out) {
-  const std::string what = "--gap " + std::string(text) + ": ";
-  const std::vector<std::string_view> parts = split(text, ':');
-  if (parts.size() != 2) return what + "expected AT_S:LENGTH_S";
-  TrafficGap gap;
-  if (!parse_number(parts[0], gap.at_s)) return what + "the start is not a number of seconds";
-  if (!parse_number(parts[1], gap.length_s)) return what + "the length is not a number of seconds";
-  out = gap;
-  return {};
-}
-
 std::string_view to_string(ClockModel model) {
   for (const auto& [m, name] : kClockModelNames) {
     if (m == model) return name;

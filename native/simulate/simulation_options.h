@@ -134,7 +134,5 @@ std::string validate(const SimulationOptions& options);
 //   --link-delay A-B:[MIN_US]:[MEAN_US][:ASYMMETRY]     e.g. "0-3:40:20", "1-2::500:3"
 std::string parse_host_clock(std::string_view text, HostClockSpec& out);
 std::string parse_link_delay(std::string_view text, LinkDelaySpec& out);
-//   --gap AT_S:LENGTH_S                                   e.g. "600:120"
-std::string parse_gap(std::string_view text, TrafficGap& out);
 
 }  // namespace tracesync::simulate

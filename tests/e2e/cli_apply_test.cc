@@ -194,7 +194,7 @@ void expect_synchronized_copies(const std::vector<std::string>& inputs, const st
 TEST(Apply, SimulatedExperiment) {
   testing::TempDir dir;
   const auto r = run_command(tracesync_binary(), {"simulate", "--quiet", "--output", dir.file("in"), "--hosts", "4",
-                                                  "--topology", "chain", "--duration", "3", "--seed", "7"});
+                                                  "--topology", "chain", "--duration", "3s", "--seed", "7"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   expect_synchronized_copies({dir.file("in")}, dir.file("out"), true);
   // Same file system: every stream file is a hard link to the input's.
@@ -236,7 +236,7 @@ TEST(Apply, DjangoVoteThreeRealHosts) {
 TEST(Apply, FullRewriteOfSimulatedAndRealTraces) {
   testing::TempDir dir;
   const auto r = run_command(tracesync_binary(), {"simulate", "--quiet", "--output", dir.file("in"), "--hosts", "3",
-                                                  "--topology", "chain", "--duration", "2", "--seed", "11"});
+                                                  "--topology", "chain", "--duration", "2s", "--seed", "11"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   expect_synchronized_copies({dir.file("in")}, dir.file("out"), true, "full-rewrite");
   for (const char* fixture : {"fixtures/lttng-modules-2.1-addons", "fixtures/lttng-modules-2.4-addons/django-vote-v1"}) {
@@ -253,7 +253,7 @@ TEST(Apply, FullRewriteOfSimulatedAndRealTraces) {
 TEST(Apply, RefusesUnsafeOutputs) {
   testing::TempDir dir;
   ASSERT_EQ(run_command(tracesync_binary(), {"simulate", "--quiet", "--output", dir.file("in"), "--hosts", "2",
-                                             "--duration", "1"})
+                                             "--duration", "1s"})
                 .exit_code,
             0);
   fs::create_directories(dir.file("full"));
@@ -299,7 +299,7 @@ std::vector<std::string> entries(const std::string& directory) {
 TEST(Apply, AFullDiskLeavesNothing) {
   testing::TempDir dir;
   ASSERT_EQ(run_command(tracesync_binary(), {"simulate", "--quiet", "--output", dir.file("in"), "--hosts", "2",
-                                             "--duration", "2"})
+                                             "--duration", "2s"})
                 .exit_code,
             0);
   fs::create_directories(dir.file("small"));
@@ -319,7 +319,7 @@ TEST(Apply, AFullDiskLeavesNothing) {
 TEST(Apply, AKilledApplyLeavesNoHalfWrittenOutput) {
   testing::TempDir dir;
   ASSERT_EQ(run_command(tracesync_binary(), {"simulate", "--quiet", "--output", dir.file("in"), "--hosts", "3",
-                                             "--duration", "2"})
+                                             "--duration", "2s"})
                 .exit_code,
             0);
   int whole = 0;

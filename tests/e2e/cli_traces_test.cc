@@ -449,7 +449,7 @@ TEST(SyncTraces, CtrlCEndsATraceBabeltrace2LoopsOn) {
 TEST(SyncTraces, RunningOutOfMemoryIsNotBlamedOnTheTrace) {
   if (access("/usr/bin/prlimit", X_OK) != 0) GTEST_SKIP() << "no /usr/bin/prlimit (util-linux)";
   testing::TempDir dir;
-  simulate(dir, {"--hosts", "4", "--duration", "1"});
+  simulate(dir, {"--hosts", "4", "--duration", "1s"});
   const auto run = [&](int megabytes, bool in_process) {
     std::vector<std::string> arguments = {"--as=" + std::to_string(megabytes << 20), "--", tracesync_binary(), "sync",
                                           "--format", "json", dir.path()};
@@ -493,7 +493,7 @@ TEST(SyncTraces, AProcessLimitIsNamedOrReadAround) {
     GTEST_SKIP() << "needs /usr/bin/setpriv and /usr/bin/prlimit (util-linux)";
   }
   testing::TempDir dir;
-  simulate(dir, {"--hosts", "3", "--duration", "1"});
+  simulate(dir, {"--hosts", "3", "--duration", "1s"});
   // Readable by nobody (the stream files are written 0640).
   const auto readable = fs::perms::group_read | fs::perms::others_read;
   const auto enterable = readable | fs::perms::group_exec | fs::perms::others_exec;

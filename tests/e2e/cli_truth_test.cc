@@ -101,11 +101,11 @@ TEST_P(TruthInsideTheBound, AtEveryInstantChecked) {
   const auto sim = run_command(
       tracesync_binary(),
       {"simulate", "--quiet", "--no-traces", "--write-matches", "--output", dir.path(), "--clock-model", c.model,
-       "--duration", number(c.duration_s), "--topology", c.topology, "--hosts", std::to_string(c.hosts),
+       "--duration", number(c.duration_s) + "s", "--topology", c.topology, "--hosts", std::to_string(c.hosts),
        "--random-degree", "3", "--rate", number(rate), "--seed", "7",
        // asymmetric delays, loss, outliers (loaded hosts) and a gap of a tenth of the run
        "--asymmetry", "2.5", "--loss", "0.03", "--loaded-hosts", "0.3", "--load-rate", number(5 / c.duration_s),
-       "--gap", number(0.4 * c.duration_s) + ":" + number(0.1 * c.duration_s)});
+       "--gap", number(0.4 * c.duration_s) + "s:" + number(0.1 * c.duration_s) + "s"});
   ASSERT_EQ(sim.exit_code, 0) << sim.err;
   const auto sync = sync_matches(dir, {});
   ASSERT_TRUE(sync.exit_code == 0 || sync.exit_code == 3) << sync.err;
@@ -130,8 +130,8 @@ INSTANTIATE_TEST_SUITE_P(Simulated, TruthInsideTheBound, ::testing::ValuesIn(tru
 TEST(TruthThroughTraces, LinearClocksHoldAtEveryMessage) {
   testing::TempDir dir;
   const auto sim = run_command(tracesync_binary(), {"simulate", "--quiet", "--truth-messages", "--output", dir.path(),
-                                                    "--hosts", "3", "--duration", "20", "--rate", "100",
-                                                    "--asymmetry", "2", "--gap", "8:4", "--seed", "3"});
+                                                    "--hosts", "3", "--duration", "20s", "--rate", "100",
+                                                    "--asymmetry", "2", "--gap", "8s:4s", "--seed", "3"});
   ASSERT_EQ(sim.exit_code, 0) << sim.err;
   const auto sync = run_command(tracesync_binary(), {"sync", "--format", "json", dir.file("host0/kernel"),
                                                      dir.file("host1/kernel"), dir.file("host2/kernel")});
@@ -149,7 +149,7 @@ TEST(TruthCheckBites, ALineOverARateStepBreaksItsBound) {
   testing::TempDir dir;
   const auto sim = run_command(tracesync_binary(),
                                {"simulate", "--quiet", "--no-traces", "--write-matches", "--output", dir.path(),
-                                "--hosts", "2", "--duration", "300", "--rate", "200", "--loaded-hosts", "0",
+                                "--hosts", "2", "--duration", "300s", "--rate", "200", "--loaded-hosts", "0",
                                 "--clock", "1:0:5:150:6"});
   ASSERT_EQ(sim.exit_code, 0) << sim.err;
   const auto sync = sync_matches(dir, {"--clock-model", "linear"});
@@ -168,7 +168,7 @@ TEST(TruthGoal, AOnePpmStepInAnHour) {
   testing::TempDir dir;
   const auto sim = run_command(tracesync_binary(),
                                {"simulate", "--quiet", "--no-traces", "--write-matches", "--output", dir.path(),
-                                "--hosts", "2", "--duration", "3600", "--rate", "50", "--clock", "1:250000:20:1800:21"});
+                                "--hosts", "2", "--duration", "1h", "--rate", "50", "--clock", "1:250000:20:1800:21"});
   ASSERT_EQ(sim.exit_code, 0) << sim.err;
   const auto sync = sync_matches(dir, {});
   ASSERT_EQ(sync.exit_code, 0) << sync.err;
@@ -211,14 +211,14 @@ TEST(TruthCommands, BadOptionsAndInputsAreNamed) {
   for (const auto& [args, named] : std::vector<std::pair<std::vector<std::string>, std::string>>{
            {{"--clock-model", "sine"}, "--clock-model"},
            {{"--clock-model", "steps", "--step-size", "-1"}, "--step-size"},
-           {{"--step-interval", "0"}, "--step-interval"},
-           {{"--slew-interval", "8", "--slew-length", "5"}, "--slew-interval"},
+           {{"--step-interval", "0s"}, "--step-interval"},
+           {{"--slew-interval", "8s", "--slew-length", "5s"}, "--slew-interval"},
            {{"--slew-rate", "nan"}, "--slew-rate"},
            {{"--wander-amplitude", "-0.1"}, "--wander-amplitude"},
-           {{"--wander-step", "2000"}, "--wander-step"},
-           {{"--clock-model", "wander", "--duration", "864000", "--wander-step", "0.5"}, "--clock-model wander"},
-           {{"--gap", "5"}, "--gap"},
-           {{"--gap", "50:1"}, "--gap"},
+           {{"--wander-step", "2000s"}, "--wander-step"},
+           {{"--clock-model", "wander", "--duration", "864000s", "--wander-step", "500ms"}, "--clock-model wander"},
+           {{"--gap", "5s"}, "--gap"},
+           {{"--gap", "50s:1s"}, "--gap"},
        }) {
     const auto r = simulate(args);
     EXPECT_EQ(r.exit_code, 2) << named;

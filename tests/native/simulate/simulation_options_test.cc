@@ -256,15 +256,5 @@ TEST(SimulationOptions, ClockModelParametersAreNamedWhenOutOfRange) {
   }
 }
 
-TEST(SimulationOptions, GapSpecsParse) {
-  TrafficGap gap;
-  EXPECT_EQ(parse_gap("600:120.5", gap), "");
-  EXPECT_EQ(gap.at_s, 600);
-  EXPECT_EQ(gap.length_s, 120.5);
-  EXPECT_NE(parse_gap("600", gap).find("AT_S:LENGTH_S"), std::string::npos);
-  EXPECT_NE(parse_gap("x:1", gap).find("start"), std::string::npos);
-  EXPECT_NE(parse_gap("1:", gap).find("length"), std::string::npos);
-}
-
 }  // namespace
 }  // namespace tracesync::simulate
