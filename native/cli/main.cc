@@ -16,7 +16,7 @@
 namespace tracesync::cli {
 namespace {
 
-constexpr std::array<Command, 4> kCommands = {{
+constexpr std::array<Command, 6> kCommands = {{
     {"sync", "synchronize traces or a match stream and report transforms and link qualities", run_sync},
     {"apply", "synchronize traces and write copies of them on the common time base", run_apply},
     {"check", "show which traces carry network events tracesync can use, before syncing", run_check},
