@@ -27,17 +27,8 @@ const std::vector<LinkMessage>& PiecewiseHullEstimator::Segment::sorted_messages
 }
 
 void PiecewiseHullEstimator::Segment::keep(const LinkMessage& message) {
+  sorted = sorted && !sorts_before(message, messages.back());
   messages.push_back(message);
-  if (!sorted) return;
-  // Nearly in time order: move it back a few places; otherwise sort later.
-  constexpr std::size_t kNearby = 64;
-  std::size_t i = messages.size() - 1;
-  while (i > 0 && messages.size() - i <= kNearby && sorts_before(message, messages[i - 1])) {
-    messages[i] = messages[i - 1];
-    --i;
-  }
-  messages[i] = message;
-  sorted = i == 0 || !sorts_before(message, messages[i - 1]);
 }
 
 Quad PiecewiseHullEstimator::Segment::envelope(const TimeSpan& over) const {

@@ -29,7 +29,7 @@ namespace tracesync::hull {
 // last segment, it opens the next one. Otherwise the segments from k on are
 // recomputed from their stored messages. So the segments equal the rule's
 // whatever the arrival order. Memory: every message is kept (24 bytes), in
-// its segment, in arrival order, sorted when a bound needs it.
+// its segment, in arrival order, sorted when a bound needs them.
 //
 // A bending clock squeezes a segment's feasible lines before they vanish,
 // so its exact bound would shrink just when the line fails. So a segment's
