@@ -42,8 +42,9 @@ struct BestBoundPaths {
 // `ids` names the vertices (distinct); `forced` flags forced references.
 // Islands are the connected components of `edges` (each vertex pair at most
 // once). Cost: per island of n vertices and m edges, one shortest-path
-// search per candidate reference, O(n m log n) at worst; a search stops as
-// soon as it exceeds the best candidate so far.
+// search per candidate reference, O(n m log n) at worst, in doubles; a
+// search stops as soon as it exceeds the best candidate so far, and only
+// the candidates within 1e-9 of the best are searched again exactly.
 BestBoundPaths best_bound_paths(const std::vector<std::string>& ids, const std::vector<BoundEdge>& edges,
                                 const std::vector<bool>& forced);
 

@@ -45,7 +45,7 @@ std::vector<std::optional<Quad>> brute_force_bounds(const Graph& g, Vertex from)
   return best;
 }
 
-Graph random_graph(std::mt19937_64& random, std::size_t n, double density) {
+Graph random_graph(std::mt19937_64& random, std::size_t n, double density, bool real_weights = false) {
   Graph g;
   std::vector<int> names(n);
   std::iota(names.begin(), names.end(), 0);
@@ -55,7 +55,12 @@ Graph random_graph(std::mt19937_64& random, std::size_t n, double density) {
   std::uniform_int_distribution<int> weight(0, 6);  // small integers: many exact ties
   for (Vertex a = 0; a < n; ++a) {
     for (Vertex b = a + 1; b < n; ++b) {
-      if (unit(random) < density) g.edges.push_back({a, b, static_cast<Quad>(weight(random))});
+      if (unit(random) < density) {
+        // Real weights, as link bounds are: the double shortlist must not lose the exact winner.
+        const Quad w = real_weights ? static_cast<Quad>(unit(random)) * 1000 + static_cast<Quad>(unit(random)) * 1e-20Q
+                                    : static_cast<Quad>(weight(random));
+        g.edges.push_back({a, b, w});
+      }
     }
   }
   g.forced.assign(n, false);
@@ -64,8 +69,8 @@ Graph random_graph(std::mt19937_64& random, std::size_t n, double density) {
 
 TEST(BestBoundPaths, MatchesEveryVertexsSmallestPathSumAndTheMinimaxReference) {
   std::mt19937_64 random(3);
-  for (int round = 0; round < 300; ++round) {
-    const Graph g = random_graph(random, 1 + round % 8, 0.2 + 0.1 * (round % 5));
+  for (int round = 0; round < 600; ++round) {
+    const Graph g = random_graph(random, 1 + round % 9, 0.2 + 0.1 * (round % 5), round % 2 == 1);
     const BestBoundPaths paths = best_bound_paths(g.ids, g.edges, g.forced);
     const std::size_t n = g.ids.size();
     std::vector<std::vector<std::optional<Quad>>> all(n);
@@ -87,20 +92,22 @@ TEST(BestBoundPaths, MatchesEveryVertexsSmallestPathSumAndTheMinimaxReference) {
       }
       ASSERT_EQ(paths.reference[v], *reference) << "round " << round << " vertex " << v;
       EXPECT_EQ(paths.bound[v], *all[*reference][v]) << "round " << round << " vertex " << v;
-      // The parent chain is a real path of that bound.
-      Quad sum = 0;
+      // The parent chain is a real path of that bound (summed from the reference outwards).
+      std::vector<Quad> weights;
       Vertex at = v;
-      uint32_t hops = 0;
       while (paths.parent[at]) {
         const Vertex up = *paths.parent[at];
         const auto edge = std::find_if(g.edges.begin(), g.edges.end(), [&](const BoundEdge& e) {
           return (e.a == at && e.b == up) || (e.a == up && e.b == at);
         });
         ASSERT_NE(edge, g.edges.end());
-        sum += edge->weight;
+        weights.push_back(edge->weight);
         at = up;
-        ASSERT_LE(++hops, n);
+        ASSERT_LE(weights.size(), n);
       }
+      Quad sum = 0;
+      for (auto w = weights.rbegin(); w != weights.rend(); ++w) sum += *w;
+      const auto hops = static_cast<uint32_t>(weights.size());
       EXPECT_EQ(at, *reference);
       EXPECT_EQ(sum, paths.bound[v]);
       EXPECT_EQ(hops, paths.hops[v]);
