@@ -23,7 +23,7 @@ void print_usage(std::ostream& out) {
   out << "usage: tracesync <command> [options]\n\ncommands:\n";
   for (const Command& c : kCommands) out << "  " << c.name << std::string(10 - c.name.size(), ' ') << c.summary << "\n";
   out << "\n'tracesync <command> --help' describes a command's options.\n"
-         "exit codes: 0 success, 1 internal error, 2 bad usage or input, 3 a trace was skipped, 130 interrupted\n";
+         "exit codes: 0 success, 1 internal error, 2 bad usage or input, 3 a trace was skipped, 128+N stopped by signal N (130: Ctrl-C)\n";
 }
 
 int dispatch(int argc, char** argv) {
