@@ -23,13 +23,19 @@ void say(const char* text) {
   }
 }
 
-extern "C" void on_abort(int) {
+extern "C" void on_abort(int signal) {
   // Read first: the calls below may change it. GLib and the C library abort
   // right after a failed allocation has set it (GLib saying "Unexpected
   // error from C library during 'malloc': Cannot allocate memory").
   const bool out_of_memory = errno == ENOMEM;
   const char* trace = ingest::trace_being_read();
-  if (trace == nullptr) return;  // SA_RESETHAND restored the default: abort() goes on
+  if (trace == nullptr) {
+    // SA_RESETHAND restored the default action: abort() raises again; a
+    // breakpoint would go on past itself, so it is raised again here (the
+    // signal is blocked until this returns).
+    if (signal == SIGTRAP) raise(SIGTRAP);
+    return;
+  }
   if (out_of_memory) {
     say("tracesync: out of memory while reading ");
     say(trace);
@@ -53,6 +59,8 @@ void report_aborts_while_reading() {
   sigemptyset(&action.sa_mask);
   action.sa_flags = SA_RESETHAND;
   sigaction(SIGABRT, &action, nullptr);
+  // GLib's g_error (g_malloc failing, among others) stops with a breakpoint.
+  sigaction(SIGTRAP, &action, nullptr);
 }
 
 }  // namespace tracesync::cli

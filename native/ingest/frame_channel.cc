@@ -13,6 +13,10 @@ namespace tracesync::ingest {
 namespace {
 
 constexpr std::size_t kFlushAt = 1u << 20;
+// Reads start at kFirstReadChunk and double, up to kReadChunk, while each
+// read fills the buffer: a reading process, which receives only small
+// requests, then holds 64 KiB for them, not 1 MiB.
+constexpr std::size_t kFirstReadChunk = 64u << 10;
 constexpr std::size_t kReadChunk = 1u << 20;
 
 struct FrameHeader {
@@ -69,12 +73,14 @@ bool FrameChannel::fill(std::size_t wanted) {
     in_end_ -= in_begin_;
     in_begin_ = 0;
   }
-  if (in_.size() < std::max(wanted, kReadChunk)) in_.resize(std::max(wanted, kReadChunk));
+  read_chunk_ = std::clamp(read_chunk_, kFirstReadChunk, kReadChunk);
+  if (in_.size() < std::max(wanted, read_chunk_)) in_.resize(std::max(wanted, read_chunk_));
   while (in_end_ < wanted) {
     if (!wait_readable()) return false;
     const ssize_t got = ::read(read_fd_, in_.data() + in_end_, in_.size() - in_end_);
     if (got > 0) {
       in_end_ += static_cast<std::size_t>(got);
+      if (in_end_ == in_.size()) read_chunk_ = std::min(2 * read_chunk_, kReadChunk);  // more may be waiting
     } else if (got < 0 && errno == EINTR) {
       continue;
     } else {

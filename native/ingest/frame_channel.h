@@ -60,6 +60,7 @@ class FrameChannel {
   std::vector<std::byte> in_;
   std::size_t in_begin_ = 0;  // the unread bytes are in_[in_begin_, in_end_)
   std::size_t in_end_ = 0;
+  std::size_t read_chunk_ = 0;  // how much the next read may take (see fill)
   std::string error_;
   bool malformed_ = false;
   int drained_fd_ = -1;

@@ -34,10 +34,11 @@ bool says_out_of_memory(const std::string& last_words) {
 
 std::string describe_status(int status, const std::string& last_words) {
   if (says_out_of_memory(last_words)) {  // whatever way it then ended: not damage
-    return "the reading process ran out of memory (" +
-           (WIFSIGNALED(status) ? std::string("SIG") + (sigabbrev_np(WTERMSIG(status)) ? sigabbrev_np(WTERMSIG(status)) : "?")
-                                : "exit status " + std::to_string(WEXITSTATUS(status))) +
-           ")";
+    if (!WIFSIGNALED(status)) {
+      return "the reading process ran out of memory (exit status " + std::to_string(WEXITSTATUS(status)) + ")";
+    }
+    const char* name = sigabbrev_np(WTERMSIG(status));  // "ABRT"
+    return std::string("the reading process ran out of memory (SIG") + (name ? name : "?") + ")";
   }
   if (WIFSIGNALED(status)) {
     const int signal = WTERMSIG(status);

@@ -33,6 +33,71 @@ std::vector<std::byte> bytes_of(const std::string& text) {
   return out;
 }
 
+// Between turns a channel gives its receive buffer back: frames already
+// received but not yet taken stay, and later frames arrive as before.
+TEST(FrameChannel, ReleasingBuffersKeepsWhatIsUnread) {
+  SocketPair pair;
+  FrameChannel out(-1, pair.ends[0]);
+  for (uint32_t i = 0; i < 3; ++i) ASSERT_TRUE(out.send(i, bytes_of("frame " + std::to_string(i))));
+  ASSERT_TRUE(out.flush());
+  FrameChannel in(pair.ends[1], -1);
+  uint32_t type = 0;
+  std::vector<std::byte> payload;
+  ASSERT_TRUE(in.receive(type, payload)) << in.error();  // one read takes all three
+  EXPECT_EQ(type, 0u);
+  in.release_buffers();  // two frames unread: kept
+  for (uint32_t i = 1; i < 3; ++i) {
+    ASSERT_TRUE(in.receive(type, payload)) << in.error();
+    EXPECT_EQ(type, i);
+    EXPECT_EQ(std::string(reinterpret_cast<const char*>(payload.data()), payload.size()), "frame " + std::to_string(i));
+  }
+  in.release_buffers();  // nothing unread: given back
+  ASSERT_TRUE(out.send(7, bytes_of("after")));
+  ASSERT_TRUE(out.flush());
+  ASSERT_TRUE(in.receive(type, payload)) << in.error();
+  EXPECT_EQ(type, 7u);
+  EXPECT_EQ(std::string(reinterpret_cast<const char*>(payload.data()), payload.size()), "after");
+}
+
+// While waiting for frames, another descriptor is drained whenever it has
+// bytes, until it ends: a writer blocked on it cannot block the frames.
+TEST(FrameChannel, DrainsAnotherDescriptorWhileWaiting) {
+  SocketPair pair;
+  int output[2];
+  ASSERT_EQ(pipe(output), 0);
+  std::thread writer([&] {
+    const std::string line(1000, 'x');
+    for (int i = 0; i < 1000; ++i) {  // 1 MB: far more than the pipe holds
+      ASSERT_EQ(write(output[1], line.data(), line.size()), static_cast<ssize_t>(line.size()));
+    }
+    close(output[1]);
+    FrameChannel channel(-1, pair.ends[0]);
+    EXPECT_TRUE(channel.send(5, bytes_of("done")));
+    EXPECT_TRUE(channel.flush());
+  });
+  std::size_t drained = 0;
+  FrameChannel channel(pair.ends[1], -1);
+  channel.drain_while_waiting(output[0], [&] {
+    char chunk[4096];
+    const ssize_t got = read(output[0], chunk, sizeof chunk);
+    if (got > 0) drained += static_cast<std::size_t>(got);
+    return got > 0;
+  });
+  uint32_t type = 0;
+  std::vector<std::byte> payload;
+  ASSERT_TRUE(channel.receive(type, payload)) << channel.error();
+  writer.join();
+  EXPECT_EQ(type, 5u);
+  // The frame came once the writer was through; what it wrote last may
+  // still wait in the pipe (64 KiB at most).
+  EXPECT_GE(drained, 1'000'000u - 65'536u);
+  std::size_t left = 0;
+  char chunk[4096];
+  for (ssize_t got; (got = read(output[0], chunk, sizeof chunk)) > 0;) left += static_cast<std::size_t>(got);
+  EXPECT_EQ(drained + left, 1'000'000u);
+  close(output[0]);
+}
+
 TEST(FrameChannel, FramesArriveWholeAndInOrder) {
   SocketPair pair;
   // 3 MB payloads pass the 1 MiB write-out point and the socket's buffer: the
