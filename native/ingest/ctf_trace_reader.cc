@@ -14,6 +14,12 @@
 
 namespace tracesync::ingest {
 
+namespace {
+// The fastest clock a trace may declare: a thousand ticks a nanosecond
+// (real tracers tick once a nanosecond, or slower).
+constexpr uint64_t kMaxClockFrequency = 1'000'000'000'000;
+}  // namespace
+
 namespace fs = std::filesystem;
 
 // The sink component class's methods: babeltrace2 calls them with the
@@ -522,6 +528,14 @@ bool CtfTraceReader::begin_stream(StreamCursor& cursor, const bt_message* messag
   clock_info.name = name == nullptr ? "" : name;
   if (const uint8_t* uuid = bt_clock_class_get_uuid(clock)) clock_info.uuid = uuid_text(uuid);
   clock_info.frequency = bt_clock_class_get_frequency(clock);
+  if (clock_info.frequency > kMaxClockFrequency) {
+    // Every time would collapse into a few nanoseconds and every link fail,
+    // with nothing to say why.
+    own_problem_ = "its clock `" + clock_info.name + "` runs at " + std::to_string(clock_info.frequency) +
+                   " Hz, over a thousand ticks a nanosecond, as no tracer's clock does (damaged metadata?): its "
+                   "times in nanoseconds would be meaningless";
+    return false;
+  }
   bt_clock_class_get_offset(clock, &clock_info.offset_seconds, &clock_info.offset_cycles);
   clock_info.origin_is_unix_epoch = bt_clock_class_origin_is_unix_epoch(clock);
   info_.clock = clock_info;

@@ -223,6 +223,25 @@ TEST_P(BadInput, ATraceWithoutClock) {
   EXPECT_NE(bad.problem.find("has no clock"), std::string::npos) << bad.problem;
 }
 
+TEST_P(BadInput, AClockOfAnImpossibleFrequencyIsAProblem) {
+  testing::write_trace(root() / "fast", host("F", "eeeeeeee-0000-0000-0000-000000000005"), {event("net_dev_queue", 1, 5001)});
+  std::string metadata;
+  {
+    std::ifstream in(root() / "fast" / "metadata");
+    metadata.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  const std::size_t at = metadata.find("freq = 1000000000;");
+  ASSERT_NE(at, std::string::npos);
+  metadata.replace(at, 18, "freq = 1000000000000000000;");
+  testing::write_file(root() / "fast" / "metadata", metadata);
+  const Outcome out = read(root() / "fast");
+  expect_good_pair_intact(out, kMessages);
+  const TraceReport& bad = out.result.read.traces[1];
+  EXPECT_EQ(bad.status, TraceStatus::kSkipped);
+  EXPECT_NE(bad.problem.find("runs at 1000000000000000000 Hz, over a thousand ticks a nanosecond"), std::string::npos)
+      << bad.problem;
+}
+
 TEST_P(BadInput, TimestampsWithoutAClockBlockGetADefaultClock) {
   // babeltrace2 gives such streams a 1 GHz clock of unknown origin: readable,
   // though its times only mean something relative to each other.
