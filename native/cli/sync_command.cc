@@ -3,11 +3,14 @@
 #include <boost/program_options.hpp>
 
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
 #include <csignal>
 #include <filesystem>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -194,7 +197,8 @@ bool read_matches(const std::string& name, std::istream& in, uint64_t size, sess
   uint64_t lines = 0;
   const auto error = ingest::read_match_stream(in, [&](const ingest::StreamMessage& m) {
     session.add_host_message(std::string(m.sender), m.send, std::string(m.receiver), m.receive);
-    if (progress.enabled() && ++lines % 65536 == 0) progress.update(static_cast<uint64_t>(in.tellg()), size);
+    // Only a file's position means something (a pipe has none).
+    if (progress.enabled() && size > 0 && ++lines % 65536 == 0) progress.update(static_cast<uint64_t>(in.tellg()), size);
   });
   progress.finish();
   if (!error) return true;
@@ -332,19 +336,21 @@ int run_sync_command(const std::vector<std::string>& arguments, const SyncExtens
     if (a.matches == "-") {
       if (!read_matches("<stdin>", std::cin, 0, session)) note_exit(kBadInput);
     } else {
-      std::error_code error;
-      if (std::filesystem::is_directory(a.matches, error)) {
+      // Any kind of stream: `--matches <(cmd)` is a pipe, and a pipe cannot
+      // seek, so the size (for progress) comes from stat, for files only.
+      struct stat status {};
+      const bool found = stat(a.matches.c_str(), &status) == 0;
+      if (found && S_ISDIR(status.st_mode)) {
         std::cerr << "tracesync: --matches '" << a.matches
                   << "' is a directory; give a match file (trace directories go without --matches)\n";
         return kBadInput;
       }
-      std::ifstream in(a.matches, std::ios::binary | std::ios::ate);
-      if (!in) {
-        std::cerr << "tracesync: cannot open match file '" << a.matches << "'\n";
+      std::ifstream in(a.matches, std::ios::binary);
+      if (!found || !in) {
+        std::cerr << "tracesync: cannot open match file '" << a.matches << "': " << std::strerror(errno) << "\n";
         return kBadInput;
       }
-      const auto size = static_cast<uint64_t>(in.tellg());
-      in.seekg(0);
+      const uint64_t size = S_ISREG(status.st_mode) ? static_cast<uint64_t>(status.st_size) : 0;
       if (!read_matches(a.matches, in, size, session)) note_exit(kBadInput);
     }
   }

@@ -17,6 +17,45 @@ namespace tracesync::ingest {
 
 namespace fs = std::filesystem;
 
+namespace {
+
+// What is wrong with an entry in place of a stream file that babeltrace2
+// would open blindly: a FIFO or a device may block it or never end, a link
+// may lead nowhere. Empty when every entry is a regular file or a
+// directory (babeltrace2 skips those; LTTng keeps its index/ there).
+std::string unreadable_stream_file(const fs::path& directory) {
+  std::error_code error;
+  for (const fs::directory_entry& entry : fs::directory_iterator(directory, error)) {
+    const std::string name = entry.path().filename().string();
+    if (name.starts_with('.')) continue;
+    std::error_code entry_error;
+    const fs::file_status status = fs::status(entry.path(), entry_error);  // through links, without opening
+    const std::string what = "`" + name + "` ";
+    if (status.type() == fs::file_type::not_found) {
+      return "cannot be read: " + what + "is a symbolic link to nothing";
+    }
+    if (entry_error) return "cannot be read: " + what + "cannot be examined: " + entry_error.message();
+    switch (status.type()) {
+      case fs::file_type::regular:
+      case fs::file_type::directory:
+        continue;
+      case fs::file_type::fifo:
+        return "cannot be read: " + what + "is a FIFO, not a stream file (it is not opened: that could block)";
+      case fs::file_type::character:
+      case fs::file_type::block:
+        return "cannot be read: " + what + "is a device, not a stream file (it is not opened: /dev/zero never ends)";
+      default:
+        return "cannot be read: " + what + "is not a regular file";
+    }
+  }
+  return {};
+}
+
+// The fastest clock a trace may declare: a thousand ticks a nanosecond
+// (real tracers tick once a nanosecond, or slower).
+constexpr uint64_t kMaxClockFrequency = 1'000'000'000'000;
+}  // namespace
+
 // The sink component class's methods: babeltrace2 calls them with the
 // component, whose user data is the reader.
 struct SinkMethods {
@@ -295,6 +334,10 @@ bool CtfTraceReader::precheck() {
     fail("cannot be read: " + error.message());
     return false;
   }
+  if (const std::string problem = unreadable_stream_file(directory); !problem.empty()) {
+    fail(problem);
+    return false;
+  }
   info_.bytes = stream_file_bytes(source_.path);
   return true;
 }
@@ -527,6 +570,14 @@ bool CtfTraceReader::begin_stream(StreamCursor& cursor, const bt_message* messag
   clock_info.name = name == nullptr ? "" : name;
   if (const uint8_t* uuid = bt_clock_class_get_uuid(clock)) clock_info.uuid = uuid_text(uuid);
   clock_info.frequency = bt_clock_class_get_frequency(clock);
+  if (clock_info.frequency > kMaxClockFrequency) {
+    // Every time would collapse into a few nanoseconds and every link fail,
+    // with nothing to say why.
+    own_problem_ = "its clock `" + clock_info.name + "` runs at " + std::to_string(clock_info.frequency) +
+                   " Hz, over a thousand ticks a nanosecond, as no tracer's clock does (damaged metadata?): its "
+                   "times in nanoseconds would be meaningless";
+    return false;
+  }
   bt_clock_class_get_offset(clock, &clock_info.offset_seconds, &clock_info.offset_cycles);
   clock_info.origin_is_unix_epoch = bt_clock_class_origin_is_unix_epoch(clock);
   info_.clock = clock_info;

@@ -1,6 +1,7 @@
 #include "ingest/match_stream.h"
 
 #include <charconv>
+#include <cstring>
 #include <vector>
 
 namespace tracesync::ingest {
@@ -22,22 +23,85 @@ std::vector<std::string_view> split(std::string_view line) {
 std::optional<std::string> parse_time(std::string_view text, const char* what, model::Nanoseconds& out) {
   const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), out);
   if (error == std::errc::result_out_of_range) {
-    return std::string(what) + " '" + std::string(text) + "' is outside the signed 64-bit range";
+    return std::string(what) + " " + quoted_excerpt(text) + " is outside the signed 64-bit range";
   }
   if (error != std::errc() || end != text.data() + text.size()) {
-    return std::string(what) + " '" + std::string(text) + "' is not a whole number of nanoseconds";
+    return std::string(what) + " " + quoted_excerpt(text) + " is not a whole number of nanoseconds";
   }
   return std::nullopt;
 }
 
+// Lines of an input stream of any kind (file, pipe, terminal), none longer
+// than kMaxMatchLineBytes: input without newlines must not grow without bound.
+class LineReader {
+ public:
+  explicit LineReader(std::istream& in) : in_(in) {}
+
+  enum class Status { kLine, kEnd, kTooLong, kReadError };
+
+  // The next line, without its '\n'.
+  Status next(std::string& line) {
+    line.clear();
+    for (;;) {
+      if (at_ == size_ && !refill()) {
+        if (in_.bad()) return Status::kReadError;
+        if (!partial_) return Status::kEnd;
+        partial_ = false;
+        return Status::kLine;
+      }
+      const char* begin = buffer_.data() + at_;
+      const auto* newline = static_cast<const char*>(std::memchr(begin, '\n', size_ - at_));
+      const std::size_t take = newline == nullptr ? size_ - at_ : static_cast<std::size_t>(newline - begin);
+      if (line.size() + take > kMaxMatchLineBytes) return Status::kTooLong;
+      line.append(begin, take);
+      at_ += take;
+      if (newline != nullptr) {
+        ++at_;
+        partial_ = false;
+        return Status::kLine;
+      }
+      partial_ = true;  // a last line without '\n' is still a line
+    }
+  }
+
+ private:
+  bool refill() {
+    if (!in_) return false;
+    in_.read(buffer_.data(), static_cast<std::streamsize>(buffer_.size()));
+    size_ = static_cast<std::size_t>(in_.gcount());
+    at_ = 0;
+    return size_ > 0;
+  }
+
+  std::istream& in_;
+  std::vector<char> buffer_ = std::vector<char>(std::size_t{1} << 16);
+  std::size_t size_ = 0;
+  std::size_t at_ = 0;
+  bool partial_ = false;
+};
+
 }  // namespace
+
+std::string quoted_excerpt(std::string_view text) {
+  constexpr std::size_t kShown = 40;
+  if (text.size() <= kShown) return "'" + std::string(text) + "'";
+  return "'" + std::string(text.substr(0, kShown)) + "...' (" + std::to_string(text.size()) + " bytes)";
+}
 
 std::optional<StreamError> read_match_stream(std::istream& in,
                                              const std::function<void(const StreamMessage&)>& on_message) {
+  LineReader lines(in);
   std::string line;
   uint64_t number = 0;
-  while (std::getline(in, line)) {
+  for (;;) {
+    const LineReader::Status status = lines.next(line);
+    if (status == LineReader::Status::kEnd) return std::nullopt;
     ++number;
+    if (status == LineReader::Status::kReadError) return StreamError{number, "read error"};
+    if (status == LineReader::Status::kTooLong) {
+      return StreamError{number, "the line is longer than " + std::to_string(kMaxMatchLineBytes) +
+                                     " bytes, the limit (is this a match stream?)"};
+    }
     const std::string_view text(line);
     const std::size_t first = text.find_first_not_of(kSpaces);
     if (first == std::string_view::npos || text[first] == '#') continue;
@@ -51,8 +115,6 @@ std::optional<StreamError> read_match_stream(std::istream& in,
     if (auto problem = parse_time(fields[3], "RECV_NS", m.receive)) return StreamError{number, *problem};
     on_message(m);
   }
-  if (in.bad()) return StreamError{number + 1, "read error"};
-  return std::nullopt;
 }
 
 }  // namespace tracesync::ingest

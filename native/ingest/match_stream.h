@@ -25,11 +25,20 @@ struct StreamError {
   std::string message;
 };
 
-// Reads a match stream: one message per line, hosts as tokens without
-// spaces, times as signed 64-bit decimal nanoseconds; blank lines and lines
-// starting with '#' are skipped. Calls `on_message` for each message (the
-// views live until it returns) and stops at the first malformed line,
-// returning what is wrong with it.
+// The longest line a match stream may have (two host names and two times
+// fit many times over): longer input is refused, not buffered without bound.
+constexpr std::size_t kMaxMatchLineBytes = 65536;
+
+// Reads a match stream from a stream of any kind (file, pipe, FIFO): one
+// message per line, hosts as tokens without spaces, times as signed 64-bit
+// decimal nanoseconds; blank lines and lines starting with '#' are skipped.
+// Calls `on_message` for each message (the views live until it returns) and
+// stops at the first malformed line (or one longer than kMaxMatchLineBytes),
+// returning what is wrong with it; a bad field is quoted in part only.
+// `text` in quotes, cut to a few dozen bytes (with its length) when longer:
+// a bad field may be megabytes long.
+std::string quoted_excerpt(std::string_view text);
+
 std::optional<StreamError> read_match_stream(std::istream& in,
                                              const std::function<void(const StreamMessage&)>& on_message);
 

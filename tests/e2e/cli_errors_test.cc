@@ -12,6 +12,7 @@ namespace {
 
 using nlohmann::json;
 using testing::run_command;
+using testing::TempDir;
 using testing::tracesync_binary;
 
 std::string fixture(const std::string& name) { return std::string(TRACESYNC_FIXTURES_DIR) + "/matches/" + name; }
@@ -58,6 +59,48 @@ TEST(CliErrors, MissingMatchFile) {
   const auto r = run_command(tracesync_binary(), {"sync", "--matches", "/nonexistent/m.txt"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("cannot open match file '/nonexistent/m.txt'"), std::string::npos) << r.err;
+}
+
+TEST(CliErrors, MatchesFromAPipeOrAFifo) {
+  // `--matches <(cmd)`: a pipe, which cannot seek.
+  const auto piped = run_command("/bin/bash", {"-c", "exec \"$0\" sync --matches <(cat \"$1\") --format json",
+                                               tracesync_binary(), fixture("two_hosts_hand.txt")});
+  EXPECT_EQ(piped.exit_code, 0) << piped.err;
+  EXPECT_EQ(json::parse(piped.out)["complete"], true);
+  const TempDir dir;
+  const std::string fifo = dir.path() + "/matches";
+  const auto fed = run_command("/bin/bash", {"-c", "mkfifo \"$2\" && { cat \"$1\" > \"$2\" & } && exec \"$0\" sync --matches \"$2\" --format json",
+                                             tracesync_binary(), fixture("two_hosts_hand.txt"), fifo});
+  EXPECT_EQ(fed.exit_code, 0) << fed.err;
+  EXPECT_EQ(json::parse(fed.out)["messages"], json::parse(piped.out)["messages"]);
+}
+
+TEST(CliErrors, AMatchFileThatIsADirectory) {
+  const TempDir dir;
+  const auto r = run_command(tracesync_binary(), {"sync", "--matches", dir.path()});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--matches '" + dir.path() + "' is a directory"), std::string::npos) << r.err;
+}
+
+TEST(CliErrors, InputWithoutNewlinesIsRefusedAtTheLineLimit) {
+  const auto r = run_command(tracesync_binary(), {"sync", "--matches", "-", "--format", "json"},
+                             "a 1 b 2\n" + std::string(200'000, 'x'));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("<stdin>:2: the line is longer than 65536 bytes, the limit"), std::string::npos) << r.err;
+  EXPECT_EQ(json::parse(r.out)["messages"], 1);  // what came before is kept
+}
+
+TEST(CliErrors, AHugeBadNumberIsQuotedInPart) {
+  const std::string huge(60'000, '7');
+  const auto r = run_command(tracesync_binary(), {"sync", "--matches", "-", "--format", "json"},
+                             "a 1 b 2\nb 3 a " + huge + "x\n");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("<stdin>:2: RECV_NS '7777777"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("...' (60001 bytes) is "), std::string::npos) << r.err;
+  EXPECT_LT(r.err.size(), 500u);
+  const json report = json::parse(r.out);
+  ASSERT_EQ(report["problems"].size(), 1u);
+  EXPECT_LT(report["problems"][0]["message"].get<std::string>().size(), 200u);
 }
 
 TEST(CliErrors, BadOptionsAreUsageErrors) {

@@ -167,6 +167,30 @@ TEST(SyncTraces, TheReportIsTheSameForAnyNumberOfJobs) {
   }
 }
 
+// A clock further ahead than the horizon (an hour): the horizon cuts the
+// keys by time as recorded, the same way whatever the reading order, so the
+// report is still one for any --jobs, in-process or not, run after run.
+TEST(SyncTraces, AClockAheadByMoreThanTheHorizonStillGivesOneReport) {
+  testing::TempDir dir;
+  simulate(dir, {"--hosts", "4", "--topology", "chain", "--duration", "4", "--seed", "9", "--clock",
+                 "2:3600000000000:0"});
+  for (const char* horizon : {"10min", "1s"}) {
+    json first = sync({dir.path()}, {"--jobs", "1", "--match-horizon", horizon});
+    first.erase("options");
+    EXPECT_GT(first["matching"]["expired"].get<int>(), 0) << horizon << ": host2's messages cannot pair";
+    EXPECT_GT(first["matching"]["matches"].get<int>(), 0) << horizon;
+    for (const std::vector<std::string>& extra :
+         {std::vector<std::string>{"--jobs", "2"}, {"--jobs", "3"}, {"--jobs", "3"}, {"--jobs", "4", "--in-process"},
+          {"--jobs", "1", "--in-process"}}) {
+      std::vector<std::string> options = extra;
+      options.insert(options.end(), {"--match-horizon", horizon});
+      json other = sync({dir.path()}, options);
+      other.erase("options");
+      EXPECT_EQ(other, first) << horizon << ", " << extra[0] << " " << extra[1] << (extra.size() > 2 ? " in-process" : "");
+    }
+  }
+}
+
 TEST(SyncTraces, DomainOverrideMergesTwoHostsIntoOneDomain) {
   testing::TempDir dir;
   simulate(dir, {"--hosts", "3", "--topology", "chain", "--duration", "2s"});

@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include <sys/stat.h>
+
 #include "ctf_test_writer.h"
 #include "ingest/experiment_matching.h"
 #include "recording_sink.h"
@@ -221,6 +223,50 @@ TEST_P(BadInput, ATraceWithoutClock) {
   const TraceReport& bad = out.result.read.traces[1];
   EXPECT_EQ(bad.status, TraceStatus::kSkipped);
   EXPECT_NE(bad.problem.find("has no clock"), std::string::npos) << bad.problem;
+}
+
+TEST_P(BadInput, AFifoADeviceOrADanglingLinkInPlaceOfAStreamIsAProblem) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"fifo", "is a FIFO, not a stream file"},
+      {"/dev/zero", "is a device, not a stream file"},
+      {"/dev/null", "is a device, not a stream file"},
+      {"/nonexistent/stream", "is a symbolic link to nothing"},
+  };
+  for (const auto& [kind, message] : cases) {
+    const fs::path trace = root() / ("odd-" + std::to_string(&kind - &cases[0].first));
+    testing::write_trace(trace, host("O", "dddddddd-0000-0000-0000-000000000004"), {event("net_dev_queue", 1, 5001)});
+    fs::remove(trace / "channel0_0");
+    if (kind == "fifo") {
+      ASSERT_EQ(mkfifo((trace / "channel0_0").c_str(), 0600), 0);
+    } else {
+      fs::create_symlink(kind, trace / "channel0_0");
+    }
+    const Outcome out = read(trace);
+    expect_good_pair_intact(out, kMessages);
+    const TraceReport& bad = out.result.read.traces[1];
+    EXPECT_EQ(bad.status, TraceStatus::kSkipped) << kind;
+    EXPECT_EQ(bad.problem, "cannot be read: `channel0_0` " + message + (kind == "fifo" ? " (it is not opened: that could block)" : kind.starts_with("/dev") ? " (it is not opened: /dev/zero never ends)" : ""))
+        << kind;
+  }
+}
+
+TEST_P(BadInput, AClockOfAnImpossibleFrequencyIsAProblem) {
+  testing::write_trace(root() / "fast", host("F", "eeeeeeee-0000-0000-0000-000000000005"), {event("net_dev_queue", 1, 5001)});
+  std::string metadata;
+  {
+    std::ifstream in(root() / "fast" / "metadata");
+    metadata.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  const std::size_t at = metadata.find("freq = 1000000000;");
+  ASSERT_NE(at, std::string::npos);
+  metadata.replace(at, 18, "freq = 1000000000000000000;");
+  testing::write_file(root() / "fast" / "metadata", metadata);
+  const Outcome out = read(root() / "fast");
+  expect_good_pair_intact(out, kMessages);
+  const TraceReport& bad = out.result.read.traces[1];
+  EXPECT_EQ(bad.status, TraceStatus::kSkipped);
+  EXPECT_NE(bad.problem.find("runs at 1000000000000000000 Hz, over a thousand ticks a nanosecond"), std::string::npos)
+      << bad.problem;
 }
 
 TEST_P(BadInput, TimestampsWithoutAClockBlockGetADefaultClock) {
