@@ -120,8 +120,13 @@ struct IteratorState {
   std::deque<const bt_message*> ready;  // owned references
   std::map<const bt_clock_class*, ClockRetimer> retimers;
 
-  ~IteratorState() {
+  ~IteratorState() { drop_ready(); }
+
+  // Messages we created go back to the graph's pools when put: put them
+  // while the graph is whole (when failing), not from finalization.
+  void drop_ready() {
     for (const bt_message* m : ready) bt_message_put_ref(m);
+    ready.clear();
   }
 
   const ClockRetimer& retimer(const bt_clock_snapshot* snapshot) {
@@ -361,7 +366,10 @@ bt_message_iterator_class_next_method_status iterator_next(bt_self_message_itera
         }
         bt_message_put_ref(batch[i]);
       }
-      if (failed) return BT_MESSAGE_ITERATOR_CLASS_NEXT_METHOD_STATUS_ERROR;
+      if (failed) {
+        state.drop_ready();
+        return BT_MESSAGE_ITERATOR_CLASS_NEXT_METHOD_STATUS_ERROR;
+      }
     }
     if (!any) return BT_MESSAGE_ITERATOR_CLASS_NEXT_METHOD_STATUS_END;
   }

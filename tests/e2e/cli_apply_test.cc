@@ -338,14 +338,22 @@ TEST(Apply, AKilledApplyLeavesNoHalfWrittenOutput) {
     for (const json& m : manifest["traces"]) EXPECT_TRUE(fs::exists(out + "/" + m["output"].get<std::string>() + "/metadata"));
   }
   std::cout << "[ apply    ] killed: " << absent << " outputs absent, " << whole << " whole" << std::endl;
-  // Ctrl-C while reading: the report of what was read, no copies.
-  const auto r = testing::run_command_with_signals(tracesync_binary(), {"apply", "--output", dir.file("int"), dir.file("in")},
-                                                   {{std::chrono::milliseconds(30), SIGINT}});
-  if (r.exit_code == 130) {
-    EXPECT_FALSE(fs::exists(dir.file("int")));
+  // Ctrl-C while reading or while rewriting: 130 and no output, or (too
+  // late) a whole one.
+  for (int ms : {30, 300, 1000, 2000}) {
+    const std::string out = dir.file("int" + std::to_string(ms));
+    const auto r = testing::run_command_with_signals(tracesync_binary(), {"apply", "--rewrite", "--output", out, dir.file("in")},
+                                                     {{std::chrono::milliseconds(ms), SIGINT}});
+    std::cout << "[ apply    ] Ctrl-C after " << ms << " ms: exit " << r.exit_code << std::endl;
+    if (r.exit_code == 130) {
+      EXPECT_FALSE(fs::exists(out));
+    } else {
+      EXPECT_EQ(r.exit_code, 0) << r.err;
+      EXPECT_TRUE(fs::exists(out + "/tracesync-manifest.json"));
+    }
   }
   for (const std::string& name : entries(dir.path())) {
-    EXPECT_TRUE(name == "in" || name.starts_with("out") || name == "int" || name.starts_with(".out"))
+    EXPECT_TRUE(name == "in" || name.starts_with("out") || name.starts_with("int") || name.starts_with(".out"))
         << "unexpected " << name;
   }
 }
