@@ -288,6 +288,29 @@ TEST(Apply, RefusesUnsafeOutputs) {
   EXPECT_TRUE(fs::exists(dir.file("full/tracesync-manifest.json")));
 }
 
+// Exit 3 as for sync: the trace that could not be read gets no copy, and
+// the manifest says why; the others are copied.
+TEST(Apply, ASkippedTraceGetsNoCopyAndTheManifestSaysWhy) {
+  testing::TempDir dir;
+  ASSERT_EQ(run_command(tracesync_binary(), {"simulate", "--quiet", "--output", dir.file("in"), "--hosts", "2",
+                                             "--duration", "1"})
+                .exit_code,
+            0);
+  fs::create_directories(dir.file("in/broken/kernel"));
+  testing::write_file(dir.file("in/broken/kernel/metadata"), "this is not CTF");
+  testing::write_file(dir.file("in/broken/kernel/channel0_0"), "junk");
+  const auto r = run_command(tracesync_binary(), {"apply", "--output", dir.file("out"), dir.file("in")});
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  const json manifest = json::parse(testing::read_file(dir.file("out/tracesync-manifest.json")));
+  ASSERT_EQ(manifest["problems"].size(), 1u);
+  EXPECT_EQ(manifest["problems"][0]["input"], dir.file("in/broken/kernel"));
+  EXPECT_TRUE(manifest["problems"][0]["skipped"]);
+  EXPECT_NE(manifest["problems"][0]["reason"].get<std::string>().find("not CTF metadata"), std::string::npos);
+  EXPECT_EQ(manifest["traces"].size(), 2u);
+  EXPECT_FALSE(fs::exists(dir.file("out/in/broken")));
+  EXPECT_TRUE(fs::exists(dir.file("out/in/host0/kernel/metadata")));
+}
+
 // Leftovers of a failed apply: anything beside the output but the inputs.
 std::vector<std::string> entries(const std::string& directory) {
   std::vector<std::string> names;
