@@ -1,5 +1,7 @@
 #include "apply/full_rewrite_copy.h"
 
+#include "apply/clock_fit.h"
+#include "apply/ctf_metadata.h"
 #include "apply/retime_filter.h"
 #include "bt/error.h"
 #include "bt/ref.h"
@@ -8,6 +10,21 @@ namespace tracesync::apply {
 
 std::string write_full_rewrite_copy(const std::filesystem::path& from, const std::filesystem::path& to,
                                     const PiecewiseTransform& transform) {
+  // Failing in the middle of the graph crashed babeltrace2 2.0.4's teardown
+  // (seen when our filter stopped on an interrupt): refuse beforehand what
+  // the filter would fail on, a time before a clock's origin.
+  std::string problem;
+  if (const auto text = read_metadata_text(from / "metadata", &problem)) {
+    if (const auto blocks = find_clock_blocks(text->text, &problem)) {
+      const TransformPiece& first = transform.pieces().front();
+      for (const ClockBlock& block : *blocks) {
+        if (transform.map(first.first_ns) < time_of_cycles(block.mapping, 0)) {
+          return "babeltrace2 could not rewrite it: a time maps before its clock's origin (cycle values cannot be "
+                 "negative)";
+        }
+      }
+    }
+  }
   const bt_plugin* found = nullptr;
   if (bt_plugin_find("ctf", BT_TRUE, BT_FALSE, BT_TRUE, BT_TRUE, BT_FALSE, &found) != BT_PLUGIN_FIND_STATUS_OK) {
     return bt::take_bt_error("babeltrace2's ctf plugin is not installed (package babeltrace2)");

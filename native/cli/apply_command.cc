@@ -3,10 +3,12 @@
 
 #include <boost/program_options.hpp>
 
+#include <unistd.h>
+
 #include <atomic>
 #include <chrono>
-#include <iomanip>
 #include <csignal>
+#include <iomanip>
 #include <iostream>
 
 #include "apply/apply.h"
@@ -39,11 +41,13 @@ constexpr const char* kUsage =
     "changed, and DIR appears whole or not at all. A trace whose transform has several pieces (or\n"
     "every trace, with --rewrite) is rewritten instead: every timestamp through the transform.\n\n";
 
-// While alive, SIGINT sets a flag that stops the writing between traces;
-// the staging directory is then removed and DIR is not created.
+// While alive, SIGINT sets a flag that stops the writing between traces
+// (stopping babeltrace2 within a full rewrite crashed its teardown); the
+// staging directory is then removed and DIR is not created. A second SIGINT
+// quits at once, leaving at most the hidden staging directory.
 class WritingInterrupt {
  public:
-  WritingInterrupt() { previous_ = std::signal(SIGINT, [](int) { flag().store(true); }); }
+  WritingInterrupt() { previous_ = std::signal(SIGINT, on_interrupt); }
   ~WritingInterrupt() { std::signal(SIGINT, previous_); }
   WritingInterrupt(const WritingInterrupt&) = delete;
   WritingInterrupt& operator=(const WritingInterrupt&) = delete;
@@ -53,6 +57,10 @@ class WritingInterrupt {
   }
 
  private:
+  static void on_interrupt(int) {
+    static_assert(std::atomic<bool>::is_always_lock_free);
+    if (flag().exchange(true)) ::_exit(kInterrupted);
+  }
   void (*previous_)(int) = SIG_DFL;
 };
 

@@ -288,6 +288,29 @@ TEST(Apply, RefusesUnsafeOutputs) {
   EXPECT_TRUE(fs::exists(dir.file("full/tracesync-manifest.json")));
 }
 
+// Exit 3 as for sync: the trace that could not be read gets no copy, and
+// the manifest says why; the others are copied.
+TEST(Apply, ASkippedTraceGetsNoCopyAndTheManifestSaysWhy) {
+  testing::TempDir dir;
+  ASSERT_EQ(run_command(tracesync_binary(), {"simulate", "--quiet", "--output", dir.file("in"), "--hosts", "2",
+                                             "--duration", "1"})
+                .exit_code,
+            0);
+  fs::create_directories(dir.file("in/broken/kernel"));
+  testing::write_file(dir.file("in/broken/kernel/metadata"), "this is not CTF");
+  testing::write_file(dir.file("in/broken/kernel/channel0_0"), "junk");
+  const auto r = run_command(tracesync_binary(), {"apply", "--output", dir.file("out"), dir.file("in")});
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  const json manifest = json::parse(testing::read_file(dir.file("out/tracesync-manifest.json")));
+  ASSERT_EQ(manifest["problems"].size(), 1u);
+  EXPECT_EQ(manifest["problems"][0]["input"], dir.file("in/broken/kernel"));
+  EXPECT_TRUE(manifest["problems"][0]["skipped"]);
+  EXPECT_NE(manifest["problems"][0]["reason"].get<std::string>().find("not CTF metadata"), std::string::npos);
+  EXPECT_EQ(manifest["traces"].size(), 2u);
+  EXPECT_FALSE(fs::exists(dir.file("out/in/broken")));
+  EXPECT_TRUE(fs::exists(dir.file("out/in/host0/kernel/metadata")));
+}
+
 // Leftovers of a failed apply: anything beside the output but the inputs.
 std::vector<std::string> entries(const std::string& directory) {
   std::vector<std::string> names;
@@ -338,14 +361,22 @@ TEST(Apply, AKilledApplyLeavesNoHalfWrittenOutput) {
     for (const json& m : manifest["traces"]) EXPECT_TRUE(fs::exists(out + "/" + m["output"].get<std::string>() + "/metadata"));
   }
   std::cout << "[ apply    ] killed: " << absent << " outputs absent, " << whole << " whole" << std::endl;
-  // Ctrl-C while reading: the report of what was read, no copies.
-  const auto r = testing::run_command_with_signals(tracesync_binary(), {"apply", "--output", dir.file("int"), dir.file("in")},
-                                                   {{std::chrono::milliseconds(30), SIGINT}});
-  if (r.exit_code == 130) {
-    EXPECT_FALSE(fs::exists(dir.file("int")));
+  // Ctrl-C while reading or while rewriting: 130 and no output, or (too
+  // late) a whole one.
+  for (int ms : {30, 300, 1000, 2000}) {
+    const std::string out = dir.file("int" + std::to_string(ms));
+    const auto r = testing::run_command_with_signals(tracesync_binary(), {"apply", "--rewrite", "--output", out, dir.file("in")},
+                                                     {{std::chrono::milliseconds(ms), SIGINT}});
+    std::cout << "[ apply    ] Ctrl-C after " << ms << " ms: exit " << r.exit_code << std::endl;
+    if (r.exit_code == 130) {
+      EXPECT_FALSE(fs::exists(out));
+    } else {
+      EXPECT_EQ(r.exit_code, 0) << r.err;
+      EXPECT_TRUE(fs::exists(out + "/tracesync-manifest.json"));
+    }
   }
   for (const std::string& name : entries(dir.path())) {
-    EXPECT_TRUE(name == "in" || name.starts_with("out") || name == "int" || name.starts_with(".out"))
+    EXPECT_TRUE(name == "in" || name.starts_with("out") || name.starts_with("int") || name.starts_with(".out"))
         << "unexpected " << name;
   }
 }

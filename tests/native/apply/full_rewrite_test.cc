@@ -75,3 +75,21 @@ TEST(FullRewrite, WhatBabeltraceRefusesIsSaid) {
 
 }  // namespace
 }  // namespace tracesync::apply
+
+namespace tracesync::apply {
+namespace {
+
+// A time the clock cannot hold (before its origin) stops the rewrite with
+// the reason, and no crash.
+TEST(FullRewrite, ATimeBeforeTheClockOriginIsAnError) {
+  const fs::path trace = fs::path(TRACESYNC_SHARED_DIR) / "fixtures/lttng-modules-2.1-addons/scp_src";
+  if (!fs::exists(trace)) GTEST_SKIP() << "shared fixture absent: " << trace;
+  const tracesync::testing::TempDir dir;
+  const PiecewiseTransform back_to_1970({{0, INT64_MAX, {1, -1e18Q}, 0, 0}});
+  const std::string error = write_full_rewrite_copy(trace, dir.file("copy"), back_to_1970);
+  EXPECT_EQ(error, "babeltrace2 could not rewrite it: a time maps before its clock's origin (cycle values cannot be "
+                   "negative)");
+}
+
+}  // namespace
+}  // namespace tracesync::apply
