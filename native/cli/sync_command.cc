@@ -269,6 +269,11 @@ int run_sync(const std::vector<std::string>& arguments) {
     return usage_error(kCommand, problem);
   }
   if (a.matches.empty() && a.traces.empty()) return usage_error(kCommand, "nothing to synchronize: give trace directories or --matches FILE");
+  if (std::error_code error; a.matches != "-" && std::filesystem::is_directory(a.matches, error)) {
+    // Said before any trace is read, so that nothing read is lost.
+    return usage_error(kCommand, "--matches '" + a.matches +
+                                     "' is a directory; give a match file (trace directories go without --matches)");
+  }
 
   session::Synchronization sync(session_options, ingest_options);
   session::Session& session = sync.session();
@@ -327,12 +332,6 @@ int run_sync(const std::vector<std::string>& arguments) {
     if (a.matches == "-") {
       if (!read_matches("<stdin>", std::cin, 0, session)) note_exit(kBadInput);
     } else {
-      std::error_code error;
-      if (std::filesystem::is_directory(a.matches, error)) {
-        std::cerr << "tracesync: --matches '" << a.matches
-                  << "' is a directory; give a match file (trace directories go without --matches)\n";
-        return kBadInput;
-      }
       std::ifstream in(a.matches, std::ios::binary | std::ios::ate);
       if (!in) {
         std::cerr << "tracesync: cannot open match file '" << a.matches << "'\n";
