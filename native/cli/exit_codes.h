@@ -26,7 +26,9 @@ struct ExitCodeMeaning {
 
 inline constexpr std::array<ExitCodeMeaning, 7> kExitCodeMeanings = {{
     {kSuccess, "success: every trace is synchronized with the rest"},
-    {kInternalError, "internal error (a bug, out of memory, the report could not be written)"},
+    {kInternalError,
+     "internal error (a bug, out of memory, babeltrace2 aborting with --in-process, or the report could not be "
+     "written)"},
     {kBadInput, "bad usage or bad input, or no trace could be read (what was read is still reported)"},
     {kTraceSkipped, "a trace could not be read, or only in part; the rest was synchronized"},
     {kNotSynchronized, "a trace is not synchronized with the rest (see the report and stderr)"},

@@ -272,6 +272,11 @@ int run_sync_command(const std::vector<std::string>& arguments, const SyncExtens
     return usage_error(command_name, problem);
   }
   if (a.matches.empty() && a.traces.empty()) return usage_error(command_name, "nothing to synchronize: give trace directories or --matches FILE");
+  if (std::error_code error; a.matches != "-" && std::filesystem::is_directory(a.matches, error)) {
+    // Said before any trace is read, so that nothing read is lost.
+    return usage_error(command_name, "--matches '" + a.matches +
+                                     "' is a directory; give a match file (trace directories go without --matches)");
+  }
 
   session::Synchronization sync(session_options, ingest_options);
   session::Session& session = sync.session();

@@ -142,12 +142,14 @@ std::string to_text(const v1::Snapshot& s) {
     for (int i = 0; i < t.segments_size(); ++i) {
       const v1::Segment& p = t.segments(i);
       out << "    " << i + 1 << ". from " << duration_text(static_cast<double>(p.first_ns() - t.first_ns()))
-          << " to " << duration_text(static_cast<double>(p.last_ns() - t.first_ns())) << " after its first event: drift " << ppm_text(drift_ppm(p.slope())) << ", worst bound "
+          << " to " << duration_text(static_cast<double>(p.last_ns() - t.first_ns()))
+          << " after its first event: drift " << ppm_text(drift_ppm(p.slope())) << ", worst bound "
           << bound_text(true, std::max(p.uncertainty_first_ns(), p.uncertainty_last_ns())) << "\n";
     }
   }
   for (const v1::Trace& t : s.traces()) {
-    if (!t.synchronized()) out << "  NOT SYNCHRONIZED with the rest: " << t.name() << ": " << t.unsynchronized_reason() << "\n";
+    if (t.synchronized()) continue;
+    out << "  NOT SYNCHRONIZED with the rest: " << t.name() << ": " << t.unsynchronized_reason() << "\n";
   }
 
   out << "\nLinks (b = alpha * a + beta; offset = b - a at the link's first message)\n";
