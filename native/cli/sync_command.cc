@@ -57,7 +57,7 @@ po::options_description sync_options(SyncArguments& a) {
       ("help,h", "print this help and exit")
       ("matches,m", po::value(&a.matches)->value_name("FILE"),
        "read matched messages ('SENDER SEND_NS RECEIVER RECV_NS' per line) from FILE, or '-' for stdin")
-      ("format,f", po::value(&a.format)->value_name("FORMAT"), "report format: text (default), json or protobuf")
+      ("format,f", po::value(&a.format)->value_name("FORMAT"), "report format: text (default), json, protobuf or html")
       ("output,o", po::value(&a.output)->value_name("FILE"), "write the report to FILE instead of stdout")
       ("algorithm,a", po::value(&a.algorithm)->value_name("NAME"),
        "link estimator: hull (default, exact), linreg, window-independent, window-replace, window-correlated")
@@ -225,8 +225,10 @@ int run_sync(const std::vector<std::string>& arguments) {
     return kSuccess;
   }
   const auto format = parse_report_format(a.format);
-  if (!format) return usage_error(kCommand, "--format must be text, json or protobuf, not '" + a.format + "'");
-  if (a.history && *format == ReportFormat::kProtobuf) return usage_error(kCommand, "--history prints text or json, not protobuf");
+  if (!format) return usage_error(kCommand, "--format must be text, json, protobuf or html, not '" + a.format + "'");
+  if (a.history && (*format == ReportFormat::kProtobuf || *format == ReportFormat::kHtml)) {
+    return usage_error(kCommand, "--history prints text or json, not " + a.format);
+  }
   session::SessionOptions session_options;
   session::IngestOptions ingest_options;
   if (const std::string problem = to_options(a, session_options, ingest_options); !problem.empty()) {
