@@ -100,7 +100,10 @@ class SvgPlot {
     for (int i = 0; i <= kTicks; ++i) {
       const double x = x_.lo + (x_.hi - x_.lo) * i / kTicks;
       out << "<text class=\"tick\" x=\"" << number(px(x)) << "\" y=\"" << height_ - kBottom + 14
-          << "\" text-anchor=\"middle\">" << escape(human_duration(x)) << "</text>";
+          << "\" text-anchor=\"middle\">"
+          // A zoomed axis far from its origin: the first tick says where, the
+          // others how far from it (13.8 s, +20 ms, ...), not 13.8 s again.
+          << escape(i == 0 || x_.lo == 0 ? human_duration(x) : "+" + human_duration(x - x_.lo)) << "</text>";
       const double y = y_.lo + (y_.hi - y_.lo) * i / kTicks;
       out << "<text class=\"tick\" x=\"" << kLeft - 4 << "\" y=\"" << number(py(y) + 4) << "\" text-anchor=\"end\">"
           << escape(human_duration(y)) << "</text>";
@@ -125,7 +128,7 @@ class SvgPlot {
   }
 
  private:
-  static constexpr int kLeft = 70, kRight = 12, kTop = 18, kBottom = 34, kTicks = 4;
+  static constexpr int kLeft = 70, kRight = 36, kTop = 18, kBottom = 34, kTicks = 4;
   Range x_, y_;
   int width_, height_;
 };
@@ -282,11 +285,11 @@ void network_picture(std::ostream& out, const v1::Snapshot& s, const DomainNames
       const bool reference = n.domain == p.island->reference();
       out << "<g class=\"node" << (reference ? " reference" : "") << "\">";
       if (reference) {
-        out << "<rect x=\"" << x_of(n) - 6 << "\" y=\"" << number(y_of(n) - 11) << "\" width=\"" << kColumn - 30
-            << "\" height=\"22\" rx=\"4\"/>";
+        out << "<rect x=\"" << x_of(n) - 6 << "\" y=\"" << number(y_of(n) + 1) << "\" width=\"" << kColumn - 60
+            << "\" height=\"18\" rx=\"4\"/>";
       }
       out << "<circle cx=\"" << x_of(n) << "\" cy=\"" << number(y_of(n)) << "\" r=\"4\"/><text x=\"" << x_of(n) + 10
-          << "\" y=\"" << number(y_of(n) + 4) << "\">" << escape(name(n.domain)) << (reference ? " \u2014 reference" : "")
+          << "\" y=\"" << number(y_of(n) + 14) << "\">" << escape(name(n.domain)) << (reference ? " \u2014 reference" : "")
           << "</text></g>";
     }
   }
@@ -321,7 +324,7 @@ svg.plot .frame{fill:#fff;stroke:#999}svg.plot .tick{font-size:10px;fill:#444}sv
 svg.plot polyline{fill:none;stroke-width:1.5}svg.plot .bound{stroke:#1565c0;stroke-width:2}
 svg.plot .estimate{stroke:#222}svg.plot .lmin{stroke:#6a1b9a;stroke-dasharray:6 3}svg.plot .lmax{stroke:#ef6c00;stroke-dasharray:2 2}
 svg.plot .boundary{stroke:#888;stroke-dasharray:4 4}svg.plot .ab{fill:#1565c0}svg.plot .ba{fill:none;stroke:#c62828;stroke-width:1.5}
-.legend span{margin-right:1.2em;white-space:nowrap}.legend svg{vertical-align:middle}
+.legend>span{margin-right:1.2em;display:inline-block}.legend svg{vertical-align:middle}
 .pager{margin:.3em 0}.muted{color:#666}
 @media print{.controls,.pager{display:none}details.item{break-inside:avoid}#network-box{max-height:none;overflow:visible}
 .paged>.item{display:block!important}a{color:inherit;text-decoration:none}body{max-width:none}}
@@ -397,7 +400,8 @@ void summary(std::ostream& out, const v1::Snapshot& s, const std::vector<html::S
   }
   std::map<v1::Quality, int> qualities;
   for (const v1::Link& l : s.links()) ++qualities[l.quality()];
-  const bool bad = synchronized < s.traces_size() || qualities[v1::FAIL] > 0 || !s.complete() || s.problems_size() > 0;
+  const bool failed = qualities.count(v1::FAIL) > 0;
+  const bool bad = synchronized < s.traces_size() || failed || !s.complete() || s.problems_size() > 0;
 
   out << "<section id=\"summary\"><h2>Summary</h2><p class=\"verdict" << (bad ? " bad" : "") << "\" id=\"verdict\">";
   out << "<strong>" << synchronized << " of " << s.traces_size() << " trace(s) synchronized</strong>";
@@ -430,7 +434,7 @@ void summary(std::ostream& out, const v1::Snapshot& s, const std::vector<html::S
     }
     out << "</ul>";
   }
-  if (qualities[v1::FAIL] > 0) {
+  if (failed) {
     out << "<h3 id=\"failed-links\">Links that FAIL</h3><ul>";
     for (int i = 0; i < s.links_size(); ++i) {
       const v1::Link& l = s.links(i);
@@ -461,12 +465,12 @@ void network_section(std::ostream& out, const v1::Snapshot& s, const DomainNames
       << "</summary><div id=\"network-box\">";
   network_picture(out, s, name);
   out << "</div></details>";
-  out << "<p class=\"legend\">Qualities: ";
+  out << "<p>Qualities:</p><ul id=\"qualities\">";
   for (const v1::Quality q : {v1::ACCURATE, v1::APPROXIMATE, v1::INCOMPLETE, v1::ABSENT, v1::FAIL}) {
-    out << "<span><span class=\"quality " << quality_class(q) << "\">" << quality_word(q) << "</span>: "
-        << quality_meaning(q) << ". </span>";
+    out << "<li><span class=\"quality " << quality_class(q) << "\">" << quality_word(q) << "</span>: "
+        << quality_meaning(q) << ".</li>";
   }
-  out << "</p></section>";
+  out << "</ul></section>";
 }
 
 void traces_section(std::ostream& out, const v1::Snapshot& s, const std::vector<html::SyncState>& sync) {
