@@ -571,6 +571,9 @@ void matching_section(std::ostream& out, const v1::Snapshot& s) {
     return;
   }
   const v1::MatchingStatistics& m = s.matching();
+  if (m.sends() == 0 && m.receives() == 0 && m.matches() > 0) {
+    out << "<p id=\"match-stream\">The messages came already matched (a match stream): nothing was paired here.</p>";
+  }
   out << "<table>";
   const std::pair<const char*, uint64_t> rows[] = {
       {"sends", m.sends()},

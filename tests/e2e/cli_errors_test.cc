@@ -61,7 +61,7 @@ TEST(CliErrors, MissingMatchFile) {
 TEST(CliErrors, BadOptionsAreUsageErrors) {
   const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
       {{"--algorithm", "magic"}, "unknown algorithm 'magic'"},
-      {{"--format", "xml"}, "--format must be text, json or protobuf"},
+      {{"--format", "xml"}, "--format must be text, json, protobuf or html"},
       {{"--window", "0"}, "--window '0' is not a positive duration"},
       {{"--window", "3 parsecs"}, "is not a positive duration"},
       {{"--confidence", "50"}, "90, 95 or 99"},
