@@ -68,6 +68,7 @@ TEST(CliErrors, BadOptionsAreUsageErrors) {
       {{"--network", "magic"}, "--network must be 'incremental' or 'baseline'"},
       {{"--no-such-option"}, "unrecognised option"},
       {{"--history", "--format", "protobuf"}, "--history prints text or json"},
+      {{"--history", "--format", "html"}, "--history prints text or json, not html"},
       {{"--jobs", "-1"}, "--jobs takes a whole number of 0 or more, not '-1'"},
       {{"--jobs=-2"}, "--jobs takes a whole number of 0 or more, not '-2'"},
       {{"-j", " -3"}, "--jobs takes a whole number of 0 or more, not ' -3'"},
