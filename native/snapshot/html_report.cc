@@ -600,7 +600,7 @@ void options_section(std::ostream& out, const v1::Snapshot& s) {
   row("tracesync", TRACESYNC_VERSION);
   row("snapshot format", std::to_string(s.format_version()));
   row("algorithm", o.algorithm());
-  row("clock model", o.clock_model().empty() ? "linear" : o.clock_model());
+  row("clock model", o.clock_model().empty() ? "not recorded in this snapshot" : o.clock_model());
   if (o.clock_stability_ppm() != 0) row("clock stability (ppm)", number(o.clock_stability_ppm(), 3));
   row("network", o.network());
   row("match key", o.match_key());
