@@ -49,6 +49,8 @@ $cli_only || packages+=("${java_packages[@]}")
 # The sanitized build and the fuzzers (--test): clang, its sanitizer and
 # libFuzzer runtimes, llvm-symbolizer for readable reports.
 $run_tests && packages+=(clang libclang-rt-14-dev llvm python3-jsonschema)
+# The HTML report's real-browser test (--test): headless Chromium.
+$run_tests && packages+=(chromium)
 missing=()
 for p in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then

@@ -8,6 +8,7 @@
 #include <iostream>
 
 #include "cli/colour.h"
+#include "snapshot/html_report.h"
 #include "snapshot/json_report.h"
 #include "snapshot/text_report.h"
 
@@ -17,6 +18,7 @@ std::optional<ReportFormat> parse_report_format(const std::string& name) {
   if (name == "text") return ReportFormat::kText;
   if (name == "json") return ReportFormat::kJson;
   if (name == "protobuf") return ReportFormat::kProtobuf;
+  if (name == "html") return ReportFormat::kHtml;
   return std::nullopt;
 }
 
@@ -29,6 +31,7 @@ std::string write_report(const v1::Snapshot& snapshot, ReportFormat format, cons
       if (path.empty() && colour_wanted(STDOUT_FILENO)) bytes = paint_report(std::move(bytes));
       break;
     case ReportFormat::kJson: bytes = snapshot::to_json(snapshot, one_line ? -1 : 2); break;
+    case ReportFormat::kHtml: bytes = snapshot::to_html(snapshot); break;
     case ReportFormat::kProtobuf:
       if (path.empty() && isatty(STDOUT_FILENO) == 1) {
         return "refusing to write binary protobuf to a terminal; use --output FILE or a pipe";

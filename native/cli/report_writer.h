@@ -7,7 +7,7 @@
 
 namespace tracesync::cli {
 
-enum class ReportFormat { kText, kJson, kProtobuf };
+enum class ReportFormat { kText, kJson, kProtobuf, kHtml };
 
 std::optional<ReportFormat> parse_report_format(const std::string& name);
 

@@ -75,7 +75,7 @@ po::options_description sync_options(SyncArguments& a, const SyncExtension* exte
     extension->add_options(options);
   }
   options.add_options()
-      ("format,f", po::value(&a.format)->value_name("FORMAT"), "report format: text (default), json or protobuf")
+      ("format,f", po::value(&a.format)->value_name("FORMAT"), "report format: text (default), json, protobuf or html")
       ("algorithm,a", po::value(&a.algorithm)->value_name("NAME"),
        "link estimator: hull (default, exact), linreg, window-independent, window-replace, window-correlated")
       ("window", po::value(&a.window)->value_name("DURATION"), "window length of the window-* estimators (default 3s)")
@@ -261,11 +261,13 @@ int run_sync_command(const std::vector<std::string>& arguments, const SyncExtens
     if (const std::string problem = extension->check(a.traces); !problem.empty()) return usage_error(command_name, problem);
   }
   const auto format = parse_report_format(a.format);
-  if (!format) return usage_error(command_name, "--format must be text, json or protobuf, not '" + a.format + "'");
+  if (!format) return usage_error(command_name, "--format must be text, json, protobuf or html, not '" + a.format + "'");
   if (*format == ReportFormat::kProtobuf && a.output.empty() && isatty(STDOUT_FILENO) == 1) {
     return usage_error(command_name, "refusing to write binary protobuf to a terminal; use --output FILE or a pipe");
   }
-  if (a.history && *format == ReportFormat::kProtobuf) return usage_error(command_name, "--history prints text or json, not protobuf");
+  if (a.history && (*format == ReportFormat::kProtobuf || *format == ReportFormat::kHtml)) {
+    return usage_error(command_name, "--history prints text or json, not " + a.format);
+  }
   session::SessionOptions session_options;
   session::IngestOptions ingest_options;
   if (const std::string problem = to_options(a, session_options, ingest_options); !problem.empty()) {

@@ -106,7 +106,7 @@ TEST(CliErrors, AHugeBadNumberIsQuotedInPart) {
 TEST(CliErrors, BadOptionsAreUsageErrors) {
   const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
       {{"--algorithm", "magic"}, "unknown algorithm 'magic'"},
-      {{"--format", "xml"}, "--format must be text, json or protobuf"},
+      {{"--format", "xml"}, "--format must be text, json, protobuf or html"},
       {{"--window", "0s"}, "--window '0s' is not a positive duration"},
       {{"--window", "0"}, "--window '0' has no unit"},
       {{"--window", "3 parsecs"}, "is not a positive duration"},
@@ -114,6 +114,7 @@ TEST(CliErrors, BadOptionsAreUsageErrors) {
       {{"--network", "magic"}, "--network must be 'incremental' or 'baseline'"},
       {{"--no-such-option"}, "unrecognised option"},
       {{"--history", "--format", "protobuf"}, "--history prints text or json"},
+      {{"--history", "--format", "html"}, "--history prints text or json, not html"},
       {{"--jobs", "-1"}, "--jobs takes a whole number of 0 or more, not '-1'"},
       {{"--jobs=-2"}, "--jobs takes a whole number of 0 or more, not '-2'"},
       {{"-j", " -3"}, "--jobs takes a whole number of 0 or more, not ' -3'"},

@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# The HTML report in a real browser (issue 22): headless Chromium loads the
+# reports of simulated experiments (and of the shared scp fixture when it is
+# there), and we check the dumped DOM for the page's elements, that the page
+# logged nothing to the console, that it refers to nothing outside itself,
+# its size, and that its screenshot is not blank.
+#
+#   html_report_browser_test.sh TRACESYNC WORK_DIR SHARED_DIR CASE
+#   CASE: scp | sim2 | sim16 | sim1000
+# Exit 77 (reported as skipped by CTest) when Chromium or the fixture is absent.
+set -euo pipefail
+tracesync=$1 work=$2 shared=$3 case=$4
+
+chromium=$(command -v chromium || command -v chromium-browser || true)
+if [[ -z $chromium ]]; then
+  echo "SKIPPED: chromium is not installed (scripts/setup.sh --test installs it)"
+  exit 77
+fi
+dir=$work/html-report-$case
+rm -rf "$dir" && mkdir -p "$dir"
+report=$dir/report.html
+max_bytes=$((20 * 1024 * 1024))
+
+case $case in
+  scp)
+    fixture=$shared/fixtures/lttng-modules-2.1-addons
+    if [[ ! -d $fixture/scp_src ]]; then
+      echo "SKIPPED: the shared scp fixture is absent ($fixture)"
+      exit 77
+    fi
+    "$tracesync" sync --format html -o "$report" "$fixture/scp_src" "$fixture/scp_dest"
+    ;;
+  sim2 | sim16)
+    hosts=${case#sim}
+    "$tracesync" simulate --quiet --hosts "$hosts" --duration 2 --write-matches --no-traces -o "$dir/sim"
+    "$tracesync" sync --format html -o "$report" --matches "$dir/sim/matches.txt"
+    ;;
+  sim1000)
+    "$tracesync" simulate --quiet --hosts 1000 --topology random --duration 1 --write-matches --no-traces -o "$dir/sim"
+    "$tracesync" sync --format html -o "$report" --matches "$dir/sim/matches.txt"
+    ;;
+  *) echo "unknown case $case" >&2; exit 2 ;;
+esac
+
+fail() { echo "FAIL ($case): $*" >&2; exit 1; }
+
+bytes=$(stat -c %s "$report")
+echo "$case: report of $bytes bytes"
+((bytes < max_bytes)) || fail "the report is $bytes bytes, over 20 MB"
+# Self-contained: no reference to anything outside the page.
+if grep -Eq 'https?://|src=|url\(|@import|<link' "$report"; then
+  fail "the page refers to something outside itself: $(grep -Eo '.{20}(https?://|src=|url\(|@import|<link).{20}' "$report" | head -3)"
+fi
+
+browser() {
+  timeout 300 "$chromium" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+    --disable-background-networking --disable-component-update --disable-sync --user-data-dir="$(mktemp -d -p "$dir")" \
+    --enable-logging=stderr --v=0 "$@"
+}
+
+# The console check must be able to fail: a page that logs an error shows up.
+printf '<!DOCTYPE html><script>console.error("canary-error")</script>' > "$dir/canary.html"
+printf '<!DOCTYPE html><title>empty</title>' > "$dir/empty.html"
+browser --dump-dom "file://$dir/canary.html" > /dev/null 2> "$dir/canary.log" || true
+grep -q 'CONSOLE.*canary-error' "$dir/canary.log" || fail "Chromium's log does not show console messages; cannot check the page"
+
+browser --dump-dom "file://$report" > "$dir/dom.html" 2> "$dir/dom.log" || fail "chromium --dump-dom failed: $(tail -5 "$dir/dom.log")"
+if grep -q 'CONSOLE' "$dir/dom.log"; then
+  fail "the page logged to the console: $(grep 'CONSOLE' "$dir/dom.log" | head -5)"
+fi
+for id in summary verdict network-svg trace-list trace-list-pager link-list link-list-pager matching options; do
+  grep -q "id=\"$id\"" "$dir/dom.html" || fail "no element with id '$id' in the rendered DOM"
+done
+# The script ran: it wrote the pagers' counts.
+grep -Eq 'id="trace-list-pager"><span>[0-9]+ of [0-9]+ shown' "$dir/dom.html" || fail "the paging script did not run"
+case $case in
+  sim2 | sim16 | scp)
+    grep -q 'id="plot-0-zoom"' "$dir/dom.html" || fail "no plot of the first link"
+    grep -q 'ACCURATE' "$dir/dom.html" || fail "no ACCURATE link named in words"
+    ;;
+esac
+if [[ $case == sim1000 ]]; then
+  grep -Eq 'id="trace-list-pager"><span>1000 of 1000 shown, page 1 of 20' "$dir/dom.html" || fail "1,000 traces are not paged by 50"
+fi
+
+browser --screenshot="$dir/screenshot.png" --window-size=1280,2000 "file://$report" > /dev/null 2> "$dir/shot.log" ||
+  fail "chromium --screenshot failed: $(tail -5 "$dir/shot.log")"
+# The blank check must be able to fail: an empty page's screenshot is one colour.
+browser --screenshot="$dir/blank.png" --window-size=400,300 "file://$dir/empty.html" > /dev/null 2>&1 ||
+  fail "chromium --screenshot of an empty page failed"
+python3 "$(dirname "$0")/png_colours.py" "$dir/blank.png" 2 2> /dev/null && fail "an empty page's screenshot counted as not blank"
+python3 "$(dirname "$0")/png_colours.py" "$dir/screenshot.png" 16 || fail "the screenshot is blank (under 16 colours)"
+echo "$case: OK; screenshot $dir/screenshot.png"
