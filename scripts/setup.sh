@@ -16,7 +16,7 @@ run_tests=false
 for arg in "$@"; do
   case "$arg" in
     --test) run_tests=true ;;
-    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
     *) echo "setup.sh: unknown argument '$arg' (try --help)" >&2; exit 2 ;;
   esac
 done
@@ -38,7 +38,7 @@ packages=(
 )
 # The sanitized build and the fuzzers (--test): clang, its sanitizer and
 # libFuzzer runtimes, llvm-symbolizer for readable reports.
-$run_tests && packages+=(clang libclang-rt-14-dev llvm)
+if $run_tests; then packages+=(clang libclang-rt-14-dev llvm); fi
 missing=()
 for p in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
