@@ -80,7 +80,9 @@ for target in "${targets[@]}"; do
   fuzzer="$build/bin/${target}_fuzzer"
   [[ -x "$fuzzer" ]] || { echo "run_fuzzers.sh: $fuzzer is not built" >&2; failed+=("$target"); continue; }
   work="$build/fuzz/$target"
-  mkdir -p "$work/corpus" "$work/artifacts"
+  mkdir -p "$work/corpus" "$work/artifacts" "$work/tmp"
+  # ctf_metadata's trace folder goes here: an abort skips its own clean-up.
+  export TMPDIR="$work/tmp"
   seeds=("$here/corpus/$target")
   [[ $target == match_stream ]] && seeds+=("$repo/fixtures/matches")
   options=(-rss_limit_mb=2048 -malloc_limit_mb=2048 -timeout=30 -print_final_stats=1
@@ -111,6 +113,7 @@ for target in "${targets[@]}"; do
     failed+=("$target")
     break
   done
+  rm -rf "$work/tmp"
 done
 
 if ((${#failed[@]})); then
