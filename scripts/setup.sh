@@ -20,7 +20,7 @@ for arg in "$@"; do
   case "$arg" in
     --test) run_tests=true ;;
     --cli) cli_only=true ;;
-    -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
     *) echo "setup.sh: unknown argument '$arg' (try --help)" >&2; exit 2 ;;
   esac
 done
@@ -48,9 +48,9 @@ java_packages=(
 $cli_only || packages+=("${java_packages[@]}")
 # The sanitized build and the fuzzers (--test): clang, its sanitizer and
 # libFuzzer runtimes, llvm-symbolizer for readable reports.
-$run_tests && packages+=(clang libclang-rt-14-dev llvm python3-jsonschema)
-# The HTML report's real-browser test (--test): headless Chromium.
-$run_tests && packages+=(chromium)
+# In test mode: clang and its sanitizer runtimes (the sanitized build, the fuzzers),
+# python3-jsonschema (the JSON Schema test) and headless Chromium (the HTML report's test).
+if $run_tests; then packages+=(clang libclang-rt-14-dev llvm python3-jsonschema chromium); fi
 missing=()
 for p in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then

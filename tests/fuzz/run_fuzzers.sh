@@ -9,13 +9,13 @@
 # BUILD_DIR/fuzz/<target>/corpus. Inputs that fail are kept in
 # BUILD_DIR/fuzz/<target>/artifacts and the script exits non-zero.
 #
-# One exception, ctf_metadata: babeltrace2 2.0.4 itself aborts on some damaged
-# metadata (bt_common_abort, an assertion inside libbabeltrace2). tracesync
+# One exception, ctf_metadata: babeltrace2 2.0.4 itself aborts (a failed
+# precondition) or divides by zero on some damaged metadata. tracesync
 # survives that only by reading traces in reading processes. So such an input
 # is checked the way tracesync meets it, with `tracesync sync` on the trace:
 # it must name the trace as skipped and exit normally. The input is then kept
-# in BUILD_DIR/fuzz/ctf_metadata/babeltrace2-aborts and fuzzing goes on. An
-# abort with no babeltrace2 frame is a failure like any other.
+# in BUILD_DIR/fuzz/ctf_metadata/babeltrace2-aborts and fuzzing goes on. A
+# crash whose cause is not in babeltrace2 is a failure like any other.
 set -euo pipefail
 
 build=${1:?usage: run_fuzzers.sh BUILD_DIR [SECONDS_EACH [TARGET...]]}
@@ -59,12 +59,20 @@ survives_in_reading_process() {
   rm -rf "$dir"
 }
 
-# Did babeltrace2 itself call abort()? libFuzzer's report of the signal: the
-# frame that called abort() is in libbabeltrace2 or one of its plugins. (A
-# sanitizer report, or our own FUZZ_CHECK, is never taken for one.)
-aborted_in_babeltrace2() {
-  grep -q "ERROR: libFuzzer: deadly signal" "$1" &&
-    awk '/ in abort /{getline; print; exit}' "$1" | grep -qE "libbabeltrace2\.so|babeltrace-plugin-"
+# Did babeltrace2 itself end the process? Either it called abort() (the frame
+# that called abort() is in libbabeltrace2 or one of its plugins), or it took
+# a signal (SEGV, FPE, BUS) in its own code (frame #0 in babeltrace2: our
+# code is instrumented, so a fault of ours is an ASan report at our frame).
+# A sanitizer report in our code, or our own FUZZ_CHECK, never counts.
+crashed_in_babeltrace2() {
+  local babeltrace2="libbabeltrace2\.so|babeltrace-plugin-"
+  if grep -q "ERROR: libFuzzer: deadly signal" "$1"; then
+    awk '/ in abort /{getline; print; exit}' "$1" | grep -qE "$babeltrace2"
+  elif grep -qE "ERROR: AddressSanitizer: (SEGV|FPE|BUS) " "$1"; then
+    grep -m1 -E "^ +#0 " "$1" | grep -qE "$babeltrace2"
+  else
+    return 1
+  fi
 }
 
 failed=()
@@ -72,7 +80,9 @@ for target in "${targets[@]}"; do
   fuzzer="$build/bin/${target}_fuzzer"
   [[ -x "$fuzzer" ]] || { echo "run_fuzzers.sh: $fuzzer is not built" >&2; failed+=("$target"); continue; }
   work="$build/fuzz/$target"
-  mkdir -p "$work/corpus" "$work/artifacts"
+  mkdir -p "$work/corpus" "$work/artifacts" "$work/tmp"
+  # ctf_metadata's trace folder goes here: an abort skips its own clean-up.
+  export TMPDIR="$work/tmp"
   seeds=("$here/corpus/$target")
   [[ $target == match_stream ]] && seeds+=("$repo/fixtures/matches")
   options=(-rss_limit_mb=2048 -malloc_limit_mb=2048 -timeout=30 -print_final_stats=1
@@ -90,11 +100,11 @@ for target in "${targets[@]}"; do
     grep -E "^(#[0-9]+ +DONE|stat::number_of_executed_units|stat::peak_rss_mb)" "$log" || true
     ((status == 0)) && break
     crash=$(grep -oE "Test unit written to \S+" "$log" | tail -1 | cut -d' ' -f5 || true)
-    if [[ $target == ctf_metadata && -n $crash ]] && aborted_in_babeltrace2 "$log"; then
+    if [[ $target == ctf_metadata && -n $crash ]] && crashed_in_babeltrace2 "$log"; then
       mkdir -p "$work/babeltrace2-aborts"
       if survives_in_reading_process "$crash"; then
         mv "$crash" "$work/babeltrace2-aborts/"
-        echo "   babeltrace2 aborted on $(basename "$crash"); tracesync sync skipped that trace: fuzzing on"
+        echo "   babeltrace2 crashed on $(basename "$crash"); tracesync sync skipped that trace: fuzzing on"
         continue
       fi
     fi
@@ -103,6 +113,7 @@ for target in "${targets[@]}"; do
     failed+=("$target")
     break
   done
+  rm -rf "$work/tmp"
 done
 
 if ((${#failed[@]})); then
