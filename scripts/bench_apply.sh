@@ -16,7 +16,7 @@ echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -
 
 # --- 1. Clock-only: 12 hosts, 1000 segments/s per link, 60 filler events each ---
 if [ ! -d "$work/experiment" ]; then
-  "$tracesync" simulate --quiet -o "$work/experiment" --hosts 12 --duration 30 --rate 1000 --filler-ratio 60 --seed 3
+  "$tracesync" simulate --quiet -o "$work/experiment" --hosts 12 --duration 30s --rate 1000 --filler-ratio 60 --seed 3
 fi
 echo "experiment: $(du -sh "$work/experiment" | cut -f1)"
 rm -rf "$work/clock-only"

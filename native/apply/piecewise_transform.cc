@@ -61,4 +61,14 @@ double PiecewiseTransform::worst_uncertainty_ns() const {
   return worst;
 }
 
+bool PiecewiseTransform::is_linear() const {
+  const model::LinearTransform& line = pieces_.front().line;
+  for (const TransformPiece& p : pieces_) {
+    for (const model::Nanoseconds t : {p.first_ns, p.last_ns}) {
+      if (model::abs(p.line.apply(t) - line.apply(t)) >= model::Quad(0.5)) return false;
+    }
+  }
+  return true;
+}
+
 }  // namespace tracesync::apply

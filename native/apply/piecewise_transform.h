@@ -32,7 +32,10 @@ class PiecewiseTransform {
   explicit PiecewiseTransform(std::vector<TransformPiece> pieces) : pieces_(std::move(pieces)) {}
 
   const std::vector<TransformPiece>& pieces() const { return pieces_; }
-  bool is_linear() const { return pieces_.size() == 1; }
+  // One line: one piece, or pieces that only differ in their bounds (their
+  // maps agree within half a nanosecond at every piece's ends, which a
+  // difference of lines reaches at an end).
+  bool is_linear() const;
 
   // t_ref at t: the piece holding t (the first or last piece beyond the span).
   model::Quad map(model::Nanoseconds t) const;

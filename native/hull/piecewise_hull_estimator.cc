@@ -163,6 +163,9 @@ std::vector<ClockPiece> PiecewiseHullEstimator::pieces(const TimeSpan& span) con
 }
 
 std::optional<ClockMap> PiecewiseHullEstimator::clock_map(const TimeSpan& span) const {
+  // One segment: exactly the linear model's map, so that linear clocks give
+  // the same report bit for bit whichever model is chosen.
+  if (segments_.size() == 1) return LinkEstimator::clock_map(span);
   return join_pieces(pieces(span), stability_, span);
 }
 

@@ -204,7 +204,32 @@ std::vector<ReportedPiece> PiecewiseTransform::reported(model::Nanoseconds first
     }
     out.push_back(r);
   }
-  return out;
+  // Neighbours on (nearly) one line whose bounds one chord covers are one
+  // piece: the next piece's map differs from this one's by `apart` at most
+  // (a difference of lines is largest at an end), which its bounds take on,
+  // and the original bound is then below the chord everywhere, so this is
+  // honest. It keeps a trace on linear clocks in one piece when its bound
+  // only grows past the end of a link's span (a convex bound).
+  std::vector<ReportedPiece> merged;
+  for (const ReportedPiece& r : out) {
+    if (!merged.empty() && r.last > merged.back().first) {
+      ReportedPiece& m = merged.back();
+      const Quad apart = max_of(model::abs(m.map.apply(r.first) - r.map.apply(r.first)),
+                                model::abs(m.map.apply(r.last) - r.map.apply(r.last)));
+      if (apart < 1) {  // below a nanosecond: the same line, up to rounding
+        const Quad at = static_cast<Quad>(m.last - m.first) / static_cast<Quad>(r.last - m.first);
+        const Quad last_bound = r.bound_last + apart;
+        const Quad chord = m.bound_first + (last_bound - m.bound_first) * at;
+        if (m.bound_last <= chord && r.bound_first + apart <= chord) {
+          m.last = r.last;
+          m.bound_last = last_bound;
+          continue;
+        }
+      }
+    }
+    merged.push_back(r);
+  }
+  return merged;
 }
 
 SingleLine best_single_line(const std::vector<ReportedPiece>& pieces) {

@@ -293,7 +293,7 @@ TEST(Apply, RefusesUnsafeOutputs) {
 TEST(Apply, ASkippedTraceGetsNoCopyAndTheManifestSaysWhy) {
   testing::TempDir dir;
   ASSERT_EQ(run_command(tracesync_binary(), {"simulate", "--quiet", "--output", dir.file("in"), "--hosts", "2",
-                                             "--duration", "1"})
+                                             "--duration", "1s"})
                 .exit_code,
             0);
   fs::create_directories(dir.file("in/broken/kernel"));

@@ -21,11 +21,12 @@ using testing::tracesync_binary;
 std::string matches(const std::string& name) { return std::string(TRACESYNC_FIXTURES_DIR) + "/matches/" + name; }
 std::string shared(const std::string& name) { return std::string(TRACESYNC_SHARED_DIR) + "/fixtures/" + name; }
 
-json sync_json(std::vector<std::string> args) {
+// A fixture of two islands exits 4 (traces not synchronized with the rest).
+json sync_json(std::vector<std::string> args, int exit_code = 0) {
   args.insert(args.begin(), "sync");
   args.insert(args.end(), {"--format", "json"});
   const auto r = run_command(tracesync_binary(), args);
-  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.exit_code, exit_code) << r.err;
   return json::parse(r.out);
 }
 
@@ -71,11 +72,13 @@ void expect_segment_contract(const json& report) {
       EXPECT_TRUE(s["uncertainty_first_ns"].is_number());
       EXPECT_TRUE(s["uncertainty_last_ns"].is_number());
     }
-    if (segments.size() == 1) {
+    if (segments.size() == 1 && t.value("synchronized", true)) {  // not synchronized: no bound at top level
       EXPECT_EQ(segments[0]["slope"], t["slope"]) << name;
       EXPECT_EQ(segments[0]["offset"], t["offset"]) << name;
-      EXPECT_EQ(segments[0]["uncertainty_first_ns"], t["uncertainty_ns"]) << name;
-      EXPECT_EQ(segments[0]["uncertainty_last_ns"], t["uncertainty_ns"]) << name;
+      // One line, its bound the worse of the piece's two ends.
+      EXPECT_EQ(std::max(segments[0]["uncertainty_first_ns"].get<double>(), segments[0]["uncertainty_last_ns"].get<double>()),
+                t["uncertainty_ns"].get<double>())
+          << name;
     }
   }
   for (const json& link : report["links"]) {
@@ -92,7 +95,10 @@ void expect_segment_contract(const json& report) {
 TEST(ClockModel, MatchStreamsFollowTheSegmentContract) {
   for (const char* file : {"two_hosts_hand.txt", "chain_three_hosts.txt", "two_islands.txt", "contradiction.txt"}) {
     SCOPED_TRACE(file);
-    const json report = sync_json({"--matches", matches(file)});
+    // two_islands: two islands; contradiction: its one contradicting message
+    // opens a second segment, each one-sided, so that link has no bound.
+    const std::string name = file;
+    const json report = sync_json({"--matches", matches(file)}, name == "two_islands.txt" || name == "contradiction.txt" ? 4 : 0);
     EXPECT_EQ(report["options"]["clock_model"], "piecewise");
     expect_segment_contract(report);
   }

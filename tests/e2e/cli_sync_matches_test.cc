@@ -34,8 +34,12 @@ const json& by_name(const json& array, const std::string& key, const std::string
   return empty;
 }
 
+// The hand computations are of the single-line model with no clock-stability
+// term (exactly Trace Compass's semantics); the defaults add the term.
+const std::vector<std::string> kLinearExact = {"--clock-model", "linear", "--clock-stability", "0"};
+
 TEST(SyncMatches, TwoHostsMatchTheHandComputation) {
-  const json report = sync_json("two_hosts_hand.txt");
+  const json report = sync_json("two_hosts_hand.txt", kLinearExact);
   EXPECT_EQ(report["format"], "tracesync-sync/1");
   EXPECT_TRUE(report["complete"]);
   ASSERT_EQ(report["links"].size(), 1u);
@@ -73,7 +77,7 @@ TEST(SyncMatches, TwoHostsMatchTheHandComputation) {
 }
 
 TEST(SyncMatches, ChainComposesTransformsAlongTheTree) {
-  const json report = sync_json("chain_three_hosts.txt");
+  const json report = sync_json("chain_three_hosts.txt", kLinearExact);
   ASSERT_EQ(report["links"].size(), 2u);
   for (const json& link : report["links"]) {
     EXPECT_EQ(link["quality"], "ACCURATE");
@@ -115,7 +119,7 @@ TEST(SyncMatches, OneDirectionIsIncompleteAndSplitsIslands) {
 }
 
 TEST(SyncMatches, AContradictionKeepsTheLastAccurateEstimate) {
-  const json report = sync_json("contradiction.txt");
+  const json report = sync_json("contradiction.txt", kLinearExact);
   const json& link = report["links"][0];
   EXPECT_EQ(link["quality"], "APPROXIMATE");
   EXPECT_EQ(link["contradictions"], 1);
@@ -135,7 +139,7 @@ TEST(SyncMatches, DisconnectedPairsAreSeparateIslands) {
 }
 
 TEST(SyncMatches, TextReportShowsTablesAndTheTree) {
-  const auto r = run_command(tracesync_binary(), {"sync", "--matches", fixture("chain_three_hosts.txt")});
+  const auto r = run_command(tracesync_binary(), {"sync", "--matches", fixture("chain_three_hosts.txt"), "--clock-model", "linear", "--clock-stability", "0"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("Traces (t_ref = slope * t + offset; shift = t_ref - t at the trace's first event)"),
             std::string::npos);
@@ -191,7 +195,7 @@ TEST(SyncMatches, TheTextReportSaysTheMessagesCameMatched) {
 
 TEST(SyncMatches, HistoryPrintsEveryMessageThenTheReport) {
   const auto r = run_command(tracesync_binary(),
-                             {"sync", "--matches", fixture("contradiction.txt"), "--history", "--format", "json"});
+                             {"sync", "--matches", fixture("contradiction.txt"), "--history", "--format", "json", "--clock-model", "linear", "--clock-stability", "0"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   std::istringstream lines(r.out);
   std::vector<json> history;

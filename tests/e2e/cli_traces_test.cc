@@ -173,10 +173,11 @@ TEST(SyncTraces, TheReportIsTheSameForAnyNumberOfJobs) {
 // report is still one for any --jobs, in-process or not, run after run.
 TEST(SyncTraces, AClockAheadByMoreThanTheHorizonStillGivesOneReport) {
   testing::TempDir dir;
-  simulate(dir, {"--hosts", "4", "--topology", "chain", "--duration", "4", "--seed", "9", "--clock",
+  simulate(dir, {"--hosts", "4", "--topology", "chain", "--duration", "4s", "--seed", "9", "--clock",
                  "2:3600000000000:0"});
   for (const char* horizon : {"10min", "1s"}) {
-    json first = sync({dir.path()}, {"--jobs", "1", "--match-horizon", horizon});
+    // host2's messages all expire: it is not synchronized with the rest (exit 4).
+    json first = sync({dir.path()}, {"--jobs", "1", "--match-horizon", horizon}, 4);
     first.erase("options");
     EXPECT_GT(first["matching"]["expired"].get<int>(), 0) << horizon << ": host2's messages cannot pair";
     EXPECT_GT(first["matching"]["matches"].get<int>(), 0) << horizon;
@@ -185,7 +186,7 @@ TEST(SyncTraces, AClockAheadByMoreThanTheHorizonStillGivesOneReport) {
           {"--jobs", "1", "--in-process"}}) {
       std::vector<std::string> options = extra;
       options.insert(options.end(), {"--match-horizon", horizon});
-      json other = sync({dir.path()}, options);
+      json other = sync({dir.path()}, options, 4);
       other.erase("options");
       EXPECT_EQ(other, first) << horizon << ", " << extra[0] << " " << extra[1] << (extra.size() > 2 ? " in-process" : "");
     }

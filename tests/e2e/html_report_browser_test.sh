@@ -32,11 +32,11 @@ case $case in
     ;;
   sim2 | sim16)
     hosts=${case#sim}
-    "$tracesync" simulate --quiet --hosts "$hosts" --duration 2 --write-matches --no-traces -o "$dir/sim"
+    "$tracesync" simulate --quiet --hosts "$hosts" --duration 2s --write-matches --no-traces -o "$dir/sim"
     "$tracesync" sync --format html -o "$report" --matches "$dir/sim/matches.txt"
     ;;
   sim1000)
-    "$tracesync" simulate --quiet --hosts 1000 --topology random --duration 1 --write-matches --no-traces -o "$dir/sim"
+    "$tracesync" simulate --quiet --hosts 1000 --topology random --duration 1s --write-matches --no-traces -o "$dir/sim"
     "$tracesync" sync --format html -o "$report" --matches "$dir/sim/matches.txt"
     ;;
   *) echo "unknown case $case" >&2; exit 2 ;;
