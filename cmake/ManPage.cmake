@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: EPL-2.0
 # cmake -DPROGRAM=<tracesync> -DOUT=<tracesync.1> -DVERSION=<x.y.z> -P ManPage.cmake
 #
 # Writes the manual page tracesync(1) from the program's own help: a section

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: EPL-2.0
 # What `cmake --install` puts where (Debian's usual places), and the .deb
 # that `cpack` builds from it.
 #   bin/tracesync                                 the command

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: EPL-2.0
 # Sanitized and fuzzing builds. Each goes into a build directory of its own
 # (scripts/setup.sh --test uses build-sanitize), never the release build.
 #

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: EPL-2.0
 # tracesync_set_warnings(<target>): the project's warning set, fatal in CI.
 function(tracesync_set_warnings target)
   target_compile_options(${target} PRIVATE

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 #include "jni/engine_options.h"
 
 #include <unistd.h>

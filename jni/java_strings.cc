@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 #include "jni/java_strings.h"
 
 #include <array>

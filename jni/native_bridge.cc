@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 // The native methods of org.tracesync.NativeBridge, and JNI_OnLoad, which
 // registers them. Each method only marshals: it finds the session by its
 // handle, converts the arguments, calls session::Synchronization under the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 #include "jni/progress_forwarder.h"
 
 #include <algorithm>

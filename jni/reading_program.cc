@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 #include "jni/reading_program.h"
 
 #include <dlfcn.h>

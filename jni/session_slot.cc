@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 #include "jni/session_slot.h"
 
 namespace tracesync::jni {

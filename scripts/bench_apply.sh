@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: EPL-2.0
 # Figures for `tracesync apply` (never pass/fail): the clock-only method on a
 # simulated experiment of about 1.4 GB, and the full rewrite of one trace
 # against babeltrace2 reading it into a dummy sink (and copying it to CTF).

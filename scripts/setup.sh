@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: EPL-2.0
 # tracesync set-up for a fresh Debian 12 machine.
 #
 #   scripts/setup.sh          install what is missing, build, and synchronize the bundled fixtures

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: EPL-2.0
 # cmake -DDIR=<folder> -DOUT=<file> -P ListJavaSources.cmake
 # Writes a javac @argument file naming every .java file under DIR: protoc's
 # Java output depends on the messages in the .proto, so it is listed after

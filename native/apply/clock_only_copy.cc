@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 #include "apply/clock_only_copy.h"
 
 #include <algorithm>

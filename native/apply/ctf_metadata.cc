@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 #include "apply/ctf_metadata.h"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 #include "apply/full_rewrite_copy.h"
 
 #include "apply/clock_fit.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 #include "apply/trace_files.h"
 
 #include <fcntl.h>

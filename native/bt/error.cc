@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 #include "bt/error.h"
 
 #include <babeltrace2/babeltrace.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 // `tracesync apply`: synchronize as `sync` does, then write synchronized
 // copies of the traces that every CTF reader shows on the common time base.
 

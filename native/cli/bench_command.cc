@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 // `tracesync bench`: measurements that print figures (never pass/fail).
 
 #include <boost/program_options.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 // `tracesync bench hull`: the incremental exact hull against the batch hull,
 // and the piecewise estimator (the default clock model) against the exact
 // hull on the same linear inputs, timed alternately in one run.

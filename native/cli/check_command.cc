@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 // `tracesync check`: before synchronizing, which traces carry network events
 // that tracesync can use.
 

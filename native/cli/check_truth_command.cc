@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 // `tracesync check-truth REPORT.json TRUTH.json`: does a sync report's bound
 // hold the truth of a simulation at every instant checked? A tool for tests
 // and benchmarks of the estimators, and for anyone trying tracesync on

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 #include "cli/command_line.h"
 
 #include <iostream>

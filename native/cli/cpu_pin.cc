@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 #include "cli/cpu_pin.h"
 
 namespace tracesync::cli {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 #include "cli/interrupt_guard.h"
 
 #include <unistd.h>

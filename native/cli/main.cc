@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 // tracesync: synchronize the clocks of traces recorded on several hosts.
 
 #include <array>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 #include "cli/progress_bar.h"
 
 #include <unistd.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 #include "cli/reading_process_command.h"
 
 #include <sys/stat.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 #include "cli/report_writer.h"
 
 #include <unistd.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 // `tracesync simulate`: write a synthetic experiment as real CTF traces.
 
 #include <boost/program_options.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 #include "cli/slow_opening_watch.h"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 // `tracesync sync`: synchronize traces, or a stream of matched messages.
 
 #include <boost/program_options.hpp>

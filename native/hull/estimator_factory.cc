@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 #include "hull/estimator_factory.h"
 
 #include <cmath>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 #include "hull/linear_regression_estimator.h"
 
 #include <quadmath.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 #include "hull/piecewise_clock_map.h"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 #include "ingest/ctf_trace_reader.h"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 #include "ingest/domain_overrides.h"
 
 #include <filesystem>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 #include "ingest/experiment_matching.h"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 #include "ingest/frame_channel.h"
 
 #include <poll.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 #include "ingest/output_tail.h"
 
 #include <fcntl.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 #include "ingest/process_trace_reader.h"
 
 #include <fcntl.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 #include "ingest/reading_process.h"
 
 #include <sys/prctl.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 #include "ingest/traces_being_opened.h"
 
 #include <map>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 #include "match/concurrent_matcher.h"
 
 #include <algorithm>

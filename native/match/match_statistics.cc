@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 #include "match/match_statistics.h"
 
 namespace tracesync::match {

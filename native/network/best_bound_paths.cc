@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 #include "network/best_bound_paths.h"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 #include "network/edge_table.h"
 
 #include <bit>

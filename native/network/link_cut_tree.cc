@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 #include "network/link_cut_tree.h"
 
 #include <stdexcept>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 #include "network/baseline_network.h"
 #include "network/incremental_network.h"
 #include "network/network.h"

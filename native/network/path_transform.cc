@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 #include "network/path_transform.h"
 
 namespace tracesync::network {

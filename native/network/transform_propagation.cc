@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 #include "network/transform_propagation.h"
 
 namespace tracesync::network {

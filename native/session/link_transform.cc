@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 #include "session/link_transform.h"
 
 namespace tracesync::session {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 #include "session/matching_report.h"
 
 namespace tracesync::session {

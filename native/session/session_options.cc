@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 #include "session/session_options.h"
 
 #include <cmath>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 #include "simulate/ctf_trace_writer.h"
 
 #include <ctime>

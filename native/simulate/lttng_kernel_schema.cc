@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 #include "simulate/lttng_kernel_schema.h"
 
 #include <initializer_list>

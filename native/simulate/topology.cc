@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 #include "simulate/topology.h"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 #include "simulate/truth_writer.h"
 
 #include <nlohmann/json.hpp>

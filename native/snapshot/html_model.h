@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 #pragma once
 
 // The numbers the HTML report draws, computed apart from the page so that

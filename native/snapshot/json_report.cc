@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 #include "snapshot/json_report.h"
 
 #include <nlohmann/json.hpp>

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: EPL-2.0
 # The whole bundle, compiled against a Trace Compass installation and packed,
 # with the bridge jar, protobuf-java, the JNI library and the tracesync
 # command (it reads each trace in a process of its own), as a jar to drop

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: EPL-2.0
 # tracesync_javac(<target> OUTPUT_DIR <dir> SOURCES <files...> [CLASSPATH <entries...>]
 #                 [DEPENDS <files or targets...>] [WERROR] [NOWARN])
 #

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: EPL-2.0
 # JUnit 5 tests of the plugin's Trace-Compass-free parts, run by the JUnit
 # console launcher and registered with CTest:
 #   plugin_model_tests   models, statistics, cache, transforms (no display)

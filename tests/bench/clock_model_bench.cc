@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 // Accuracy of the clock models on clocks that are not linear: for each kind
 // of rate change and each duration, the worst true error and the largest
 // reported bound of the piecewise model (the default), the linear model

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 // Google Benchmark of the link-cut tree's operations on random recursive
 // trees of n vertices: the MST cycle test (largest key on a path), an edge
 // replacement (cut + link), a path transform, a centroid search.

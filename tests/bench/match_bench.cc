@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 // Speed and memory of the packet matcher alone: N messages between two
 // traces, fed as two parallel readers would (each trace in time order,
 // interleaved in batches, progress announced after each batch).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: EPL-2.0
 # Every ```java block of the given Markdown files compiles as pasted against
 # the bridge jar: a block is one compilation unit, named after its public class.
 #   java_examples_test.sh JAVAC BRIDGE_JAR PROTOBUF_JAR FILE.md...

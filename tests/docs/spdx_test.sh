@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: EPL-2.0
 # Every source file the repository tracks declares its licence with an SPDX
 # header (LICENSE: EPL-2.0) near its top.
 #   spdx_test.sh SOURCE_DIR

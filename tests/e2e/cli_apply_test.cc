@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 // `tracesync apply` end to end: the copies babeltrace2 reads are the same
 // events at transform(original time), synchronizing them again gives the
 // identity, tree links are causal in them, the inputs are untouched, and a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 // The clock-model options and the JSON segment contract (docs/json.md), end
 // to end: every trace's "segments" non-empty, contiguous and covering its
 // span, with 34-digit decimals; the shared LTTng fixtures giving one segment

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 // Bad input and bad usage: a clear message, a stable non-zero exit code, and
 // whatever was computed before the problem still reported.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 // Unix manners of the `tracesync` command: --version, help COMMAND, "did you
 // mean", durations with units, exit codes that --help and the docs agree on,
 // no binary on a terminal, colour only on a terminal.

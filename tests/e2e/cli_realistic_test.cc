@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 // Realistic match streams: three hosts with real clock drifts. Every host's
 // true transform lies within the reported uncertainty, for every estimator.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 // `tracesync sync --matches` end to end, on the hand-computed fixtures.
 
 #include <gtest/gtest.h>

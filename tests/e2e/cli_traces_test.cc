@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 // `tracesync sync TRACE_DIR...` end to end: the real LTTng 2.1 fixtures
 // (when ../shared is present), and experiments written by `tracesync
 // simulate`, checked against their ground truth.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 // Reports that never mislead: a trace outside the main island is said to be
 // not synchronized (text, JSON, stderr, exit 4), missing events are named,
 // a run that read nothing prints no empty tables; figures come in human

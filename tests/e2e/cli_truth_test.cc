@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 // End-to-end truth tests: `tracesync simulate` writes an experiment,
 // `tracesync sync` synchronizes it, and `tracesync check-truth` must find
 // the truth inside the reported bound at every instant it checks (>= 1,000

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: EPL-2.0
 # The HTML report in a real browser (issue 22): headless Chromium loads the
 # reports of simulated experiments (and of the shared scp fixture when it is
 # there), and we check the dumped DOM for the page's elements, that the page

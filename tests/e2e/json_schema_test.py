@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: EPL-2.0
 """Validates real `tracesync sync --format json` reports against the
 documented JSON Schema (docs/schema/tracesync-sync-1.schema.json), and checks
 that the schema refuses reports that break its contract.

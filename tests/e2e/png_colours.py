@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: EPL-2.0
 """Counts the distinct colours of a PNG (8-bit, non-interlaced, as Chromium
 writes screenshots), with the standard library only.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 // libFuzzer target: CTF metadata through babeltrace2, read the way tracesync
 // reads a trace (ingest::CtfTraceReader, in this process). Each input becomes
 // the `metadata` of a trace directory that also holds one small valid stream

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 // libFuzzer target: the JNI options decoder (jni/engine_options), on the
 // bytes Java would send as a serialized tracesync.v1.EngineOptions, without a
 // JVM. Whatever the bytes, the decoder either gives settings that pass

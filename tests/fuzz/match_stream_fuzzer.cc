@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 // libFuzzer target: the match-stream parser (ingest/match_stream) on any
 // bytes. Besides never crashing, what it accepts must be what it says: every
 // message comes from a line that holds exactly its four fields, line numbers

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 // libFuzzer target: the reader protocol's decoders (ingest/reader_protocol),
 // what a parent reads from a reading process and the reverse, on any bytes.
 // The first byte picks the frame type, the rest is its payload. Besides never

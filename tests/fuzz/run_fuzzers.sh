@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: EPL-2.0
 # Runs every libFuzzer target of a fuzzing build for a bounded time each.
 #
 #   tests/fuzz/run_fuzzers.sh BUILD_DIR [SECONDS_EACH [TARGET...]]

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 // write_seed_stream FILE: writes seed_stream() to FILE, so that
 // run_fuzzers.sh can rebuild the trace of an input ctf_metadata_fuzzer found.
 

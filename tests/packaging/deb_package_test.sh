@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: EPL-2.0
 # The Debian package: cpack builds it from the build tree, it unpacks into a
 # scratch root, and what it installed works there (the command, its manual,
 # its completion, and with Java the JNI library and the bridge jar).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 #include "support/run_command.h"
 
 #include <sys/wait.h>

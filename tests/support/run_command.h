@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 #pragma once
 
 // Runs a program as a user would and captures what it says, for

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 #include "apply/piecewise_transform.h"
 
 #include <gtest/gtest.h>

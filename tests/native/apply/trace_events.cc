@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 #include "apply/trace_events.h"
 
 #include <babeltrace2/babeltrace.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 #include "base/huge_page_vector.h"
 
 #include <cstdint>

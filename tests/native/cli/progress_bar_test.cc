@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 // What the progress bar says after the bar: the rate, and the time left at
 // that rate once a second has passed.
 

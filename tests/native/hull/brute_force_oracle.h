@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 #pragma once
 
 // Slow, obviously-correct answers for a link's messages, for property tests.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 #include "hull/convex_chain.h"
 
 #include <gtest/gtest.h>

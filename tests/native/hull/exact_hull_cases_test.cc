@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 #include <gtest/gtest.h>
 
 #include "brute_force_oracle.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 // Property tests: after every message, in time order and shuffled, the
 // incremental estimator equals the brute-force answers (pairwise bounds and
 // the LP by enumeration) and the batch hull.

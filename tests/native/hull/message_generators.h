@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 #pragma once
 
 // Random message sets for the property tests and benchmarks.

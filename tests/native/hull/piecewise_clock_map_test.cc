@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 // The clock map: continuous, strictly increasing, covering exactly the span
 // asked for, with knots on the segments' lines, and bridges that keep the
 // bounds honest where neighbouring lines jump.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 // The piecewise estimator's segments against a brute-force oracle of the
 // documented rule (greedy over the sorted messages, feasibility by every
 // pair), in time order and shuffled; and on linear clocks, one segment that

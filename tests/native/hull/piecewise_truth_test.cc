@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 // The piecewise bounds against the truth: on clocks whose rate steps, slews,
 // wanders, all three, and with gaps in the traffic, the true relation lies
 // within the clock map's bound at every message and at thousands of sampled

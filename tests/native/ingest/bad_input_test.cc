@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 // Bad traces: each gives one clear problem naming the trace, never a crash,
 // and the other traces of the experiment are still read and matched.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 // With a match horizon, the matcher's memory stays flat as traces get
 // longer, whatever the stream layout and the clock offsets, reading in this
 // process or in reading processes. The count of entries the matcher holds is

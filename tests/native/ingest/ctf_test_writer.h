@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 #pragma once
 
 // Writes small CTF 1.8 traces for the ingest tests: TSDL metadata in text

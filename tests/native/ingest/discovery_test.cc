@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 // Finding traces in nested session layouts, naming them, and choosing their
 // clock domains (DESIGN.md, "Clock domain"; `--domain TRACE=ID`).
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 // The real LTTng 2.1 kernel traces of two hosts (shared fixtures, when
 // present): every event read, the independently counted messages matched,
 // and an ACCURATE link between the hosts.

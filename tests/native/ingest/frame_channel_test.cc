@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 // FrameChannel: frames cross a socket whole, in order, whatever their size,
 // and a stream that ends or lies is an error, not a crash or a hang.
 

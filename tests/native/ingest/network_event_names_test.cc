@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 // The names told to users are the names the decoder reads.
 
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 // The network events of every lttng-modules layout decode to the same
 // fields: traces written here in each layout, read back through babeltrace2.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 // A trace damaged part way gives the sink exactly what the intact trace cut
 // at one time would: no event of a stream read further than the damaged one
 // (64 bytes of 0xFF once turned a link from ACCURATE at 41 us into

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 // ProcessTraceReader: a trace read in a reading process gives the sink what
 // it gives read in this process; a reading process that dies, lies, cannot
 // start or never answers costs its trace only, with a problem that says how.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 // The reading process of the ingest tests: what `tracesync read-trace` runs,
 // without the command line around it.
 

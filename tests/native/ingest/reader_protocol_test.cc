@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 // reader_protocol: what is encoded decodes to the same, and a payload cut
 // short or damaged decodes to nothing rather than to wrong values.
 

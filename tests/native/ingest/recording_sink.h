@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 #pragma once
 
 // An EventSink that keeps everything it is given, and checks the order of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 #pragma once
 
 // The 46 messages between VM1 (scp_src, trace 0) and VM3 (scp_dest, trace 1)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 #include "match/chunked_pool.h"
 
 #include <cstdint>

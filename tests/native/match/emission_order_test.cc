@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 // The order messages leave the matchers in (emitted_before) is the same
 // whatever order the traces' events arrive in and however many shards
 // share the keys: link estimates that depend on the order of their

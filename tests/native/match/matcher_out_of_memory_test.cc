@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 // Out of memory inside the matcher: every allocation of a run is made to
 // fail in turn, and the matcher must stay consistent (finish() works, every
 // event is accounted for once, no message is emitted twice). This binary

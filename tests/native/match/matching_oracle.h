@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 #pragma once
 
 // The matching rules of DESIGN.md applied the obvious way: sort every event

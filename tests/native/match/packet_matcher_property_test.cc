@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 // Property tests: whatever the arrival order a parallel reader produces, the
 // matcher's messages and statistics equal the sorted-order oracle; with a
 // horizon, they still do when every key's events are close together, while

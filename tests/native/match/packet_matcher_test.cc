@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 // Hand-made cases of the matching rules: keys, first of a key, repeats,
 // same-domain messages, when messages are emitted, the horizon.
 

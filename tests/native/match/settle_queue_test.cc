@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 // The settle queue gives back every record once, in time order, as soon as
 // the limit has passed it and not before, whatever the order of the pushes
 // and however far apart the times (negative ones, clocks days apart),

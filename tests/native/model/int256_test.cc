@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 #include "model/int256.h"
 
 #include <gtest/gtest.h>

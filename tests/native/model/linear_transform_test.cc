@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 #include "model/linear_transform.h"
 
 #include <gtest/gtest.h>

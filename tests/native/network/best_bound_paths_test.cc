@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 // best_bound_paths against brute force: every simple path of small random
 // graphs enumerated, the smallest sum taken, the reference that minimises the
 // largest of them chosen; and the same answer whatever the order of edges

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 #pragma once
 
 // A network recomputed from scratch with the plainest loops, independent of

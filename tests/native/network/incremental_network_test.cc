@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 // Random operation sequences of every kind. After each operation, the
 // incremental network agrees with the Boost.Graph baseline and with the
 // brute-force oracle: the same tree edges (the order is total), the same

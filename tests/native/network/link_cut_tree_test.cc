@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 // The link-cut tree against a naive forest (edge list, paths by search),
 // over random links, cuts, re-weightings and queries.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 // Network-level scenarios on synthetic links, for both implementations:
 // an indirect path through better links beats a worse direct link, stars,
 // chains, improvements that reshape the tree, islands and forced references.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 // The log of non-tree edges: a compaction keeps exactly the latest record of
 // each edge not in the tree, in the order the records were written, and
 // `contains` sees every edge ever added until a compaction drops it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 // PiecewiseTransform against plain evaluation of the maps it is built from:
 // composition, inversion, integer reporting and the best single line, on
 // random maps of many pieces at epoch-sized timestamps.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 // The thesis workload: its mix is the thesis' table, generation is
 // deterministic, every operation has its announced outcome when replayed,
 // the incremental network and the baseline agree on it step by step, and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 // Transforms read in every pattern (a few alone, whole islands, after
 // changes of one edge, of the tree, of the reference) equal the brute-force
 // compositions: path queries and whole-island traversals give the same answers.

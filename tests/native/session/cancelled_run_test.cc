@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 // A run cancelled before some of its traces were opened: those traces are
 // left out of the session (they have no index in it), the others keep what
 // was read of them, and nothing crashes. Deterministic: the traces that are

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 // Which traces are synchronized, and why the others are not, on snapshots
 // built by hand.
 

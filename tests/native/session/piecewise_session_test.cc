@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 // A session whose links bend: a fake estimator hands out clock maps of many
 // knots, and the traces' transforms must be those maps composed along the
 // best-bound paths, in pieces that cover each trace's span, with bounds

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 // The clock models: their rate pieces have the documented shapes, and a
 // clock integrates its rate exactly (oracle: piece-by-piece integration).
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 #include "ctf_read_back.h"
 
 #include <babeltrace2/babeltrace.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 // End to end: simulate::run writes CTF that babeltrace2 reads back, and a
 // truth file that agrees with the events and with the clocks.
 #include <gtest/gtest.h>

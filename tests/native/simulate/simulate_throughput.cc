@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 // Figures, not a test: how fast traces are written through babeltrace2.
 //
 //   simulate_throughput OUTPUT_DIR [HOSTS [DURATION_S [RATE [FILLER_RATIO]]]]

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 #include "simulate/trace_uuid_stamp.h"
 
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 #include "simulate/traffic.h"
 
 #include <gtest/gtest.h>

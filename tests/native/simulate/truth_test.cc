@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 // The compact truth: it maps any time exactly, stays small, appears whole
 // or not at all; and the truth checker finds what is outside a bound.
 

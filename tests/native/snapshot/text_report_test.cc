@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 // The text report in human units, on a snapshot built by hand: a piecewise
 // transform lists its pieces, an unsynchronized trace shows no figures.
 

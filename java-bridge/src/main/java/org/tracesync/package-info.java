@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 /**
  * Java access to the tracesync engine: open a {@link org.tracesync.TraceSync} session with
  * {@link org.tracesync.Options}, give it trace directories or matched messages, run it, and read

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 package org.tracesync.tracecompass.core;
 
 import java.io.IOException;

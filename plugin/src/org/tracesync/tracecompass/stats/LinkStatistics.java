@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: EPL-2.0
 package org.tracesync.tracecompass.stats;
 
 import static org.tracesync.tracecompass.stats.StatisticNames.*;
