@@ -53,7 +53,10 @@ reports = {
     "two hosts": sync("two hosts", ["--matches", matches + "two_hosts_hand.txt"]),
     "two islands": sync("two islands", ["--matches", matches + "two_islands.txt"], 4),
     "one direction": sync("one direction", ["--matches", matches + "one_direction.txt"], 4),
-    "contradiction": sync("contradiction", ["--matches", matches + "contradiction.txt"]),
+    # Its contradicting message opens a second, one-sided segment: b is not synchronized (exit 4).
+    "contradiction": sync("contradiction", ["--matches", matches + "contradiction.txt"], 4),
+    "contradiction, linear": sync("contradiction, linear", ["--matches", matches + "contradiction.txt",
+                                                            "--clock-model", "linear"]),
     "malformed": sync("malformed", ["--matches", matches + "malformed.txt"], 2),
     "nothing read": sync("nothing read", ["/nonexistent/traces"], 2),
 }
@@ -63,7 +66,7 @@ for algorithm in ["linreg", "window-independent", "window-replace", "window-corr
 reports["baseline"] = sync("baseline", ["--matches", matches + "chain_three_hosts.txt", "--network", "baseline",
                                         "--reference", "h2"])
 # The last line of --history is the report.
-history = run(["sync", "--matches", matches + "contradiction.txt", "--history", "--format", "json"], 0).splitlines()
+history = run(["sync", "--matches", matches + "contradiction.txt", "--history", "--format", "json"], 4).splitlines()
 validate("history report", json.loads(history[-1]))
 
 with tempfile.TemporaryDirectory() as experiment:
