@@ -43,7 +43,8 @@ TEST(PiecewiseClockMap, KnotsLieOnTheSegmentsLinesAndCoverTheSpan) {
   EXPECT_EQ(segments.back().span.last, span.last);
   // Every segment's two ends are knots, on its own line, with at least its bound.
   for (const LinkSegment& s : segments) {
-    for (const auto& [x, bound] : {std::pair{s.span.first, *s.uncertainty_first}, std::pair{s.span.last, *s.uncertainty_last}}) {
+    for (const auto& [end, bound] : {std::pair{s.span.first, *s.uncertainty_first}, std::pair{s.span.last, *s.uncertainty_last}}) {
+      const model::Nanoseconds x = end;  // clang 14 lambdas cannot capture structured bindings
       const auto knot = std::find_if(map->begin(), map->end(), [&](const Knot& k) { return k.x == x; });
       ASSERT_NE(knot, map->end()) << x;
       EXPECT_TRUE(knot->y == s.estimate.alpha * static_cast<Quad>(x) + s.estimate.beta);
