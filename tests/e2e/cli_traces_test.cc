@@ -518,6 +518,7 @@ TEST(SyncTraces, RunningOutOfMemoryIsNotBlamedOnTheTrace) {
 // skipped with the limit named. Never an internal error. The limit does not
 // bind root, so the runs are made as nobody (who must run no other process).
 TEST(SyncTraces, AProcessLimitIsNamedOrReadAround) {
+  TRACESYNC_SKIP_UNDER_SANITIZERS("AddressSanitizer's own threads and shadow memory do not fit the process and memory limits it sets");
   if (geteuid() != 0) GTEST_SKIP() << "needs root, to run tracesync as nobody (RLIMIT_NPROC does not bind root)";
   if (access("/usr/bin/setpriv", X_OK) != 0 || access("/usr/bin/prlimit", X_OK) != 0) {
     GTEST_SKIP() << "needs /usr/bin/setpriv and /usr/bin/prlimit (util-linux)";
