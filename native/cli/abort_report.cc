@@ -8,21 +8,14 @@
 #include <cstring>
 
 #include "cli/exit_codes.h"
+#include "cli/signal_safe_write.h"
 #include "ingest/trace_being_read.h"
 
 namespace tracesync::cli {
 namespace {
 
 // Only async-signal-safe calls from here on: write(2) and _exit(2).
-void say(const char* text) {
-  std::size_t left = std::strlen(text);
-  while (left > 0) {
-    const ssize_t written = ::write(STDERR_FILENO, text, left);
-    if (written <= 0) return;
-    text += written;
-    left -= static_cast<std::size_t>(written);
-  }
-}
+constexpr auto say = say_from_signal_handler;
 
 extern "C" void on_abort(int signal) {
   // Read first: the calls below may change it. GLib and the C library abort

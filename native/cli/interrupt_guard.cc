@@ -6,6 +6,8 @@
 #include <cstring>
 #include <iterator>
 
+#include "cli/signal_safe_write.h"
+
 namespace tracesync::cli {
 namespace {
 
@@ -17,15 +19,7 @@ std::atomic<int> first_signal{0};
 static_assert(std::atomic<bool>::is_always_lock_free && std::atomic<int>::is_always_lock_free);
 
 // Async-signal-safe from here on: atomics, write(2), _exit(2).
-void say(const char* text) {
-  std::size_t left = std::strlen(text);
-  while (left > 0) {
-    const ssize_t written = ::write(STDERR_FILENO, text, left);
-    if (written <= 0) return;
-    text += written;
-    left -= static_cast<std::size_t>(written);
-  }
-}
+constexpr auto say = say_from_signal_handler;
 
 const char* what_happened(int signal) {
   switch (signal) {
