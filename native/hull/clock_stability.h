@@ -19,8 +19,9 @@ namespace tracesync::hull {
 //
 // Rate limit: the rate of b's clock against a's never differs from 1 by more
 // than kMaxRateErrorPpm (crystals ~100 ppm, plus the kernel's 500 ppm slew
-// limit on each side). It only serves where no band applies: between the
-// knots of a bridge when the band is 0.
+// limit on each side). It caps the band's cones (local_envelope.h, where a
+// wide band would let the truth run faster) and the bridges between
+// segments.
 struct ClockStability {
   static constexpr double kDefaultPpm = 100;
   static constexpr double kMaxRateErrorPpm = 1000;

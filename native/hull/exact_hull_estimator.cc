@@ -195,7 +195,7 @@ std::optional<EndBounds> ExactHullEstimator::end_bounds(const TimeSpan& span) co
     sorted_ = true;
     const LinkEstimate e = estimate();
     envelope_cache_ = EnvelopeCache{messages_.size(), over,
-                                    envelope_bound(messages_, Line{e.alpha, e.beta}, over, rate_limit_around(e.alpha))};
+                                    envelope_bound(messages_, Line{e.alpha, e.beta}, over, cone_rate(e, stability_))};
   }
   return tightest(*band, envelope_cache_->value);
 }

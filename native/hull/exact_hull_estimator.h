@@ -21,7 +21,7 @@ namespace tracesync::hull {
 // Its bound rests on a ClockStability assumption: with a band of 0 the
 // clocks are taken to be linear (the exact region's bound); otherwise the
 // truth may lie up to band * L / 4 off a line over the L ns of the span and
-// the messages together (relaxed_region.h), and the rate limit's envelope
+// the messages together (relaxed_region.h), and the envelope of cones
 // (local_envelope.h) replaces that bound where it is tighter. The envelope
 // needs every message: they are kept when the band is not 0.
 //

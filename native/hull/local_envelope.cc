@@ -5,7 +5,6 @@
 #include <limits>
 #include <vector>
 
-#include "hull/clock_stability.h"
 
 namespace tracesync::hull {
 namespace {
@@ -51,6 +50,13 @@ Quad peak_of_cones(std::vector<Residual>& points, const TimeSpan& over, Quad rat
 
 Quad rate_limit_around(Quad slope) {
   return static_cast<Quad>(ClockStability::kMaxRateErrorPpm) / 1'000'000 + model::abs(slope - 1);
+}
+
+Quad cone_rate(const LinkEstimate& e, const ClockStability& stability) {
+  const Quad limit = rate_limit_around(e.alpha);
+  if (stability.ppm <= 0 || !e.lmin || !e.lmax) return limit;
+  const Quad band = static_cast<Quad>(stability.ppm) / 1'000'000;
+  return std::min(limit, std::max(e.lmax->slope + band - e.alpha, e.alpha - (e.lmin->slope - band)));
 }
 
 Quad envelope_bound(std::span<const LinkMessage> sorted_by_x, const Line& line, const TimeSpan& over, Quad rate) {

@@ -3,6 +3,7 @@
 
 #include <span>
 
+#include "hull/clock_stability.h"
 #include "hull/link_estimate.h"
 #include "hull/link_message.h"
 #include "hull/relaxed_region.h"
@@ -10,9 +11,9 @@
 
 namespace tracesync::hull {
 
-// A bound that assumes no line at all, only the rate limit: the truth f
-// never runs more than `rate` (ns per ns) faster or slower than the estimate
-// line. A lower point (x_i, y_i) says f(x_i) <= y_i, so f(x) - line(x) <=
+// A bound that assumes no line at all, only a limit on the truth's rate:
+// the truth f never runs more than `rate` (ns per ns) faster or slower than
+// the estimate line (cone_rate). A lower point (x_i, y_i) says f(x_i) <= y_i, so f(x) - line(x) <=
 // r_i + rate * |x - x_i| with r_i = y_i - line(x_i); an upper point bounds
 // line(x) - f(x) likewise. The tightest of these cones, over the messages,
 // bounds the truth at every instant: close to the messages by about the
@@ -29,6 +30,17 @@ model::Quad envelope_bound(std::span<const LinkMessage> sorted_by_x, const Line&
 // The rate limit around a line of slope `slope`: ClockStability's
 // kMaxRateErrorPpm from 1, plus how far the slope itself is from 1.
 model::Quad rate_limit_around(model::Quad slope);
+
+// How fast the truth may leave an ACCURATE estimate's line over the
+// messages it was fitted to: the rate limit, or less by the band. alpha_max
+// is the slope from an upper point to a lower point on its right, so the
+// truth's mean rate between those two messages is at most alpha_max, and
+// likewise at least alpha_min between two others. The band puts every rate
+// of the truth within `ppm` of every such mean: the truth's rate lies in
+// [alpha_min - ppm, alpha_max + ppm], and the cone's slope is the farther of
+// those from the estimate's slope (accuracy / 2 + ppm for the bisector).
+// Without lmin and lmax, or with a band of 0, the rate limit alone.
+model::Quad cone_rate(const LinkEstimate& estimate, const ClockStability& stability);
 
 // The band's bounds at a segment's ends, or the envelope's largest bound at
 // both ends when it is smaller than both: whichever holds, the smaller one

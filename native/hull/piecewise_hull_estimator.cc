@@ -32,12 +32,12 @@ void PiecewiseHullEstimator::Segment::keep(const LinkMessage& message) {
   messages.push_back(message);
 }
 
-Quad PiecewiseHullEstimator::Segment::envelope(const TimeSpan& over) const {
+Quad PiecewiseHullEstimator::Segment::envelope(const TimeSpan& over, const ClockStability& stability) const {
   if (envelope_cache && envelope_cache->messages == messages.size() && envelope_cache->over == over) {
     return envelope_cache->value;
   }
   const LinkEstimate e = hull.estimate();
-  const Quad value = envelope_bound(sorted_messages(), Line{e.alpha, e.beta}, over, rate_limit_around(e.alpha));
+  const Quad value = envelope_bound(sorted_messages(), Line{e.alpha, e.beta}, over, cone_rate(e, stability));
   envelope_cache = EnvelopeCache{messages.size(), over, value};
   return value;
 }
@@ -119,7 +119,7 @@ std::optional<EndBounds> PiecewiseHullEstimator::bounds_of(std::size_t k, const 
   const auto band = hull.band_bounds(at);
   if (!band || stability_.ppm <= 0 || hull.estimate().quality != Quality::kAccurate) return band;
   const TimeSpan stretch = stretch_of(k);
-  return tightest(*band, segments_[k].envelope({std::min(at.first, stretch.first), std::max(at.last, stretch.last)}));
+  return tightest(*band, segments_[k].envelope({std::min(at.first, stretch.first), std::max(at.last, stretch.last)}, stability_));
 }
 
 std::optional<TimeSpan> PiecewiseHullEstimator::message_span() const {

@@ -36,8 +36,9 @@ namespace tracesync::hull {
 // so its exact bound would shrink just when the line fails. So a segment's
 // bound is the smaller of two that hold under the stated assumption
 // (clock_stability.h): the band's (the exact region relaxed by the band's
-// slack over the segment's length, relaxed_region.h) and the rate limit's
-// envelope of the segment's messages (local_envelope.h), exactly as
+// slack over the segment's length, relaxed_region.h) and the envelope of
+// cones over the segment's messages, sloped by the band and capped by the
+// rate limit (local_envelope.h), exactly as
 // ExactHullEstimator bounds a whole link.
 //
 // With one segment every answer is that segment's ExactHullEstimator's, bit
@@ -82,7 +83,7 @@ class PiecewiseHullEstimator final : public LinkEstimator {
 
     void keep(const LinkMessage& message);
     const std::vector<LinkMessage>& sorted_messages() const;
-    model::Quad envelope(const TimeSpan& over) const;
+    model::Quad envelope(const TimeSpan& over, const ClockStability& stability) const;
   };
 
   bool extend(const LinkMessage& message);

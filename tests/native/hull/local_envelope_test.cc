@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: EPL-2.0
+// The envelope bound (local_envelope.h): its peak against a brute-force scan
+// of the cones, and its honesty when the truth's rate wanders anywhere
+// inside the band, with the band's cone slope (cone_rate).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <random>
+#include <utility>
+#include <vector>
+
+#include "hull/exact_hull_estimator.h"
+#include "hull/local_envelope.h"
+
+namespace tracesync::hull {
+namespace {
+
+using model::Quad;
+
+// min_i (r_i + rate * |x - x_i|) over one side's messages, at x.
+long double cones_at(const std::vector<LinkMessage>& messages, const Line& line, bool lower, long double rate,
+                     long double x) {
+  long double best = std::numeric_limits<long double>::infinity();
+  for (const LinkMessage& m : messages) {
+    if (m.is_lower() != lower) continue;
+    const long double residual = static_cast<long double>(m.point.y) - static_cast<long double>(line.at(m.point.x));
+    const long double r = lower ? residual : -residual;
+    best = std::min(best, r + rate * std::fabs(x - static_cast<long double>(m.point.x)));
+  }
+  return best;
+}
+
+// A truth whose rate against a's clock jumps at random to anywhere inside
+// [base, base + band]: the band assumption at its most adversarial.
+struct WanderingTruth {
+  std::vector<long double> knots_x;
+  std::vector<long double> knots_y;
+
+  long double at(long double x) const {
+    const auto k = static_cast<std::size_t>(std::upper_bound(knots_x.begin(), knots_x.end(), x) - knots_x.begin());
+    const std::size_t i = std::clamp<std::size_t>(k, 1, knots_x.size() - 1);
+    const long double t = (x - knots_x[i - 1]) / (knots_x[i] - knots_x[i - 1]);
+    return knots_y[i - 1] + t * (knots_y[i] - knots_y[i - 1]);
+  }
+};
+
+WanderingTruth wandering_truth(std::mt19937_64& rng, long double start, long double end, double band_ppm) {
+  std::uniform_real_distribution<double> rate(0, band_ppm * 1e-6);
+  std::uniform_real_distribution<double> length(1e6, 5e8);  // 1 ms to 0.5 s between rate changes
+  WanderingTruth truth{{start}, {start * (1 + 40e-6L) + 2.5e8L}};
+  while (truth.knots_x.back() < end) {
+    const long double x = std::min(end, truth.knots_x.back() + length(rng));
+    truth.knots_y.push_back(truth.knots_y.back() + (x - truth.knots_x.back()) * (1 + 40e-6L + rate(rng)));
+    truth.knots_x.push_back(x);
+  }
+  return truth;
+}
+
+// Messages both ways with delays of 20 us + Exp(40 us), sparse in places.
+std::vector<LinkMessage> messages_of(const WanderingTruth& truth, std::mt19937_64& rng, long double start,
+                                     long double end) {
+  std::exponential_distribution<double> gap(1 / 2e7);  // 20 ms on average
+  std::exponential_distribution<double> extra(1 / 4e4);
+  std::bernoulli_distribution a_sends(0.5);
+  std::vector<LinkMessage> out;
+  for (long double a = start + gap(rng); a < end - 1e6; a += gap(rng)) {
+    const long double delay = 2e4 + extra(rng);
+    if (a_sends(rng)) {
+      out.push_back(LinkMessage::a_to_b(static_cast<int64_t>(std::floor(a)),
+                                        static_cast<int64_t>(std::ceil(truth.at(a) + delay))));
+    } else {
+      // Sent by b at a's time a, received by a `delay` later.
+      out.push_back(LinkMessage::b_to_a(static_cast<int64_t>(std::floor(truth.at(a))),
+                                        static_cast<int64_t>(std::ceil(a + delay))));
+    }
+  }
+  return out;
+}
+
+TEST(LocalEnvelope, PeakEqualsABruteForceScanOfTheCones) {
+  std::mt19937_64 rng(7);
+  for (int round = 0; round < 20; ++round) {
+    const long double start = 1e12;
+    const long double end = start + 2e9;  // about 100 messages
+    const auto truth = wandering_truth(rng, start, end, 100);
+    auto messages = messages_of(truth, rng, start, end);
+    std::sort(messages.begin(), messages.end(),
+              [](const LinkMessage& a, const LinkMessage& b) { return a.point.x < b.point.x; });
+    const Line line{1 + 40e-6L, 2.5e8L - 30'000};
+    const TimeSpan over{static_cast<int64_t>(start), static_cast<int64_t>(end)};
+    const long double rate = 150e-6;
+    const auto peak = static_cast<long double>(envelope_bound(messages, line, over, rate));
+    // The lower envelope of cones peaks at an end of `over` or where two
+    // cones meet: try every such place.
+    long double scanned = 0;
+    for (const bool lower : {true, false}) {
+      std::vector<long double> candidates = {start, end};
+      std::vector<std::pair<long double, long double>> cones;  // (x_i, r_i)
+      for (const LinkMessage& m : messages) {
+        if (m.is_lower() != lower) continue;
+        const long double residual =
+            static_cast<long double>(m.point.y) - static_cast<long double>(line.at(m.point.x));
+        cones.emplace_back(static_cast<long double>(m.point.x), lower ? residual : -residual);
+      }
+      for (std::size_t i = 0; i < cones.size(); ++i) {
+        for (std::size_t j = i + 1; j < cones.size(); ++j) {
+          const long double meet =
+              (cones[i].first + cones[j].first) / 2 + (cones[j].second - cones[i].second) / (2 * rate);
+          candidates.push_back(std::clamp(meet, start, end));
+        }
+      }
+      for (const long double x : candidates) scanned = std::max(scanned, cones_at(messages, line, lower, rate, x));
+    }
+    EXPECT_LE(std::fabs(peak - scanned), 1e-3L) << "round " << round;
+  }
+}
+
+TEST(LocalEnvelope, TheBandsConeIsHalfTheAccuracyPlusTheBandUpToTheRateLimit) {
+  LinkEstimate e;
+  e.alpha = 1 + 40e-6L;
+  e.lmin = Line{1 + 39.5e-6L, 0};
+  e.lmax = Line{1 + 40.5e-6L, 0};
+  EXPECT_NEAR(static_cast<double>(cone_rate(e, ClockStability{100})), 100.5e-6, 1e-12);
+  EXPECT_NEAR(static_cast<double>(cone_rate(e, ClockStability{0})), static_cast<double>(rate_limit_around(e.alpha)),
+              1e-15);
+  // A band wider than the rate limit (1000 ppm + 40 ppm here) leaves the limit.
+  EXPECT_NEAR(static_cast<double>(cone_rate(e, ClockStability{1100})), static_cast<double>(rate_limit_around(e.alpha)),
+              1e-15);
+  // Without both extreme lines there is no mean rate to lean on.
+  e.lmax.reset();
+  EXPECT_NEAR(static_cast<double>(cone_rate(e, ClockStability{100})), static_cast<double>(rate_limit_around(e.alpha)),
+              1e-15);
+}
+
+// Whatever the truth does inside the band, the envelope with the band's cone
+// contains it: at every message, and at 20,000 instants between them.
+TEST(LocalEnvelope, ContainsAnyTruthWhoseRateStaysInTheBand) {
+  std::mt19937_64 rng(11);
+  int checked = 0;
+  for (int round = 0; round < 30; ++round) {
+    const long double start = 1.7e18;
+    const long double end = start + 5e9;
+    const auto truth = wandering_truth(rng, start, end, 100);
+    const auto messages = messages_of(truth, rng, start, end);
+    ExactHullEstimator hull(ClockStability{0});
+    for (const LinkMessage& m : messages) hull.add(m);
+    const LinkEstimate e = hull.estimate();
+    if (e.quality != Quality::kAccurate) continue;  // the rate's wander can empty one line's region
+    auto sorted = messages;
+    std::sort(sorted.begin(), sorted.end(),
+              [](const LinkMessage& a, const LinkMessage& b) { return a.point.x < b.point.x; });
+    const TimeSpan over{sorted.front().point.x, sorted.back().point.x};
+    const Line line{e.alpha, e.beta};
+    const Quad rate = cone_rate(e, ClockStability{100});
+    EXPECT_LT(static_cast<double>(rate), 200e-6);  // the band's, not the 1000 ppm limit
+    const auto bound = static_cast<long double>(envelope_bound(sorted, line, over, rate));
+    for (int i = 0; i <= 20'000; ++i) {
+      const long double x = static_cast<long double>(over.first) +
+                            static_cast<long double>(over.last - over.first) * i / 20'000;
+      const long double error = std::fabs(truth.at(x) - static_cast<long double>(line.at(static_cast<int64_t>(x))));
+      ASSERT_LE(error, bound + 2) << "round " << round << " at " << i;
+    }
+    ++checked;
+  }
+  EXPECT_GE(checked, 10);
+}
+
+}  // namespace
+}  // namespace tracesync::hull
