@@ -53,8 +53,9 @@ EngineSettings parse_engine_options(std::string_view serialized) {
   if (options.confidence() != 0) estimator.confidence = options.confidence();
   if (!options.network().empty()) settings.session.network = parse_network(options.network());
   if (!options.clock_model().empty()) estimator.clock_model = parse_clock_model(options.clock_model());
-  // Zero means the default; a negative or non-finite rate is rejected by validate() below.
-  if (options.clock_stability_ppm() != 0) estimator.clock_stability_ppm = options.clock_stability_ppm();
+  // Unset means the default; 0 takes the clocks to be linear. A negative or
+  // non-finite rate is rejected by validate() below.
+  if (options.has_clock_stability_ppm()) estimator.clock_stability_ppm = options.clock_stability_ppm();
   settings.session.forced_references.assign(options.forced_references().begin(), options.forced_references().end());
 
   session::IngestOptions& ingest = settings.ingest;

@@ -100,8 +100,9 @@ public final class Options {
     }
 
     /**
-     * The clock-stability assumption the piecewise bounds rest on, in parts per million; zero
-     * means the engine's default (see the engine's docs/clock-model.md).
+     * The clock-stability assumption the bounds rest on, in parts per million (see the engine's
+     * docs/clock-model.md). Not called: the engine's default, 100 ppm; zero takes the clocks to
+     * be linear, as {@code tracesync sync --clock-stability 0} does.
      *
      * @throws IllegalArgumentException when {@code ppm} is negative, NaN or infinite
      */

@@ -68,6 +68,19 @@ class OptionsTest {
       assertEquals(3_000_000_000L, used.getWindowNs());
       assertEquals(0.90, used.getConfidence());
       assertEquals("incremental", used.getNetwork());
+      assertEquals(100.0, used.getClockStabilityPpm());
+    }
+  }
+
+  @Test
+  void aClockStabilityOfZeroTakesTheClocksToBeLinear() {
+    try (TraceSync sync = TraceSync.open(Options.builder().clockStabilityPpm(0).build())) {
+      EngineOptions used = sync.snapshot().getOptions();
+      assertTrue(used.hasClockStabilityPpm());
+      assertEquals(0.0, used.getClockStabilityPpm());
+    }
+    try (TraceSync sync = TraceSync.open(Options.builder().clockStabilityPpm(12.5).build())) {
+      assertEquals(12.5, sync.snapshot().getOptions().getClockStabilityPpm());
     }
   }
 
