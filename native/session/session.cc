@@ -13,6 +13,7 @@
 #include "session/main_island.h"
 #include "session/matching_report.h"
 #include "snapshot/decimal.h"
+#include "snapshot/exact_names.h"
 
 namespace tracesync::session {
 namespace {
@@ -122,9 +123,10 @@ void Session::add_message(DomainIndex sender, model::Nanoseconds send, DomainInd
     const hull::TimeSpan span = report_span(domains_[link.a]);
     std::vector<hull::LinkSegment> segments;
     if (segment_history_) segments = link.estimator->segments(span);
-    const v1::Link state = link_report(domains_, link, link.estimator->estimate(),
-                                       link.estimator->offset_uncertainty(span), false, false,
-                                       segment_history_ ? &segments : nullptr);
+    v1::Link state = link_report(domains_, link, link.estimator->estimate(),
+                                 link.estimator->offset_uncertainty(span), false, false,
+                                 segment_history_ ? &segments : nullptr);
+    snapshot::carry_exact_names(state);
     history_(messages_, state);
     if (segment_history_ && segments.size() != link.history_segments) {
       std::vector<v1::LinkSegment> reported;
@@ -352,6 +354,8 @@ v1::Snapshot Session::snapshot() {
   for (const v1::Problem& p : problems_) *s.add_problems() = p;
   add_human_figures(s);
   mark_main_island(s);
+  // Last: the steps above match names by their bytes.
+  snapshot::carry_exact_names(s);
   return s;
 }
 
