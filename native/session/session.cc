@@ -14,6 +14,7 @@
 #include "session/matching_report.h"
 #include "snapshot/decimal.h"
 #include "snapshot/exact_names.h"
+#include "snapshot/utf8.h"
 
 namespace tracesync::session {
 namespace {
@@ -57,9 +58,14 @@ DomainIndex Session::register_domain(const std::string& id, const std::string& h
 }
 
 bool Session::names_domain(const std::string& name, DomainIndex domain) const {
-  if (domains_[domain].id == name || domains_[domain].hostname == name) return true;
+  // A name that is not UTF-8 may also be given as the readable text the
+  // reports show (Java cannot even hold its bytes).
+  const auto names = [&](const std::string& bytes) {
+    return bytes == name || (!snapshot::is_utf8(bytes) && snapshot::readable_text(bytes) == name);
+  };
+  if (names(domains_[domain].id) || names(domains_[domain].hostname)) return true;
   return std::any_of(traces_.begin(), traces_.end(), [&](const TraceRecord& t) {
-    return t.domain == domain && (t.description.name == name || t.description.path == name);
+    return t.domain == domain && (names(t.description.name) || names(t.description.path));
   });
 }
 

@@ -131,6 +131,22 @@ TEST(ExactNames, ALatin1HostName) {
   EXPECT_EQ(exact(report["problems"][0], "source"), "/traces/" + latin1);
 }
 
+// Java cannot hold the bytes of a Latin-1 name: --reference (and
+// Options.reference) also take the readable text the reports show.
+TEST(ExactNames, AReferenceNamedByItsReadableText) {
+  SessionOptions options;
+  options.forced_references = {"h\\xe9te"};
+  Session s = session_of({"h\xe9te"}, options);
+  EXPECT_EQ(s.unresolved_references(), std::vector<std::string>{});
+  const v1::Snapshot snapshot = s.snapshot();
+  EXPECT_TRUE(snapshot.islands(0).forced());
+  EXPECT_EQ(snapshot.islands(0).reference_raw(), "h\xe9te");
+  // Readable text matches only names that are not UTF-8.
+  SessionOptions escaped;
+  escaped.forced_references = {"h\\xc3\\xa9te"};
+  EXPECT_EQ(session_of({"h\xc3\xa9te"}, escaped).unresolved_references(), escaped.forced_references);
+}
+
 TEST(ExactNames, UTF8NamesComeOutAsTheyAre) {
   const std::vector<std::string> hosts = {"h\xc3\xb4te", "\xe5\x90\x8d\xe5\x89\x8d", "emoji-\xf0\x9f\x98\x80", "a\\xe9"};
   Session s = session_of(hosts);
