@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "jni/java_exceptions.h"
+#include "snapshot/utf8.h"
 
 namespace tracesync::jni {
 namespace {
@@ -43,52 +44,20 @@ void append_utf16(std::u16string& out, char32_t c) {
   }
 }
 
-// Decodes the UTF-8 sequence at text[i], advancing i past it. An invalid
-// sequence (bad lead or continuation byte, overlong form, surrogate, beyond
-// U+10FFFF, cut short) yields U+FFFD and skips one byte.
+// Decodes the UTF-8 sequence at text[i], advancing i past it. A byte that
+// starts no well-formed sequence (snapshot::utf8_sequence_length) yields
+// U+FFFD and is skipped alone.
 char32_t decode_utf8(std::string_view text, std::size_t& i) {
   const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
-  const unsigned char lead = byte(i);
-  if (lead < 0x80) {
-    ++i;
-    return lead;
-  }
-  // The lead byte gives the sequence's length, its payload bits and the
-  // smallest code point that needs that length (anything less is overlong).
-  std::size_t length = 0;
-  char32_t c = 0;
-  char32_t smallest = 0;
-  if ((lead & 0xE0) == 0xC0) {
-    length = 2;
-    c = lead & 0x1F;
-    smallest = 0x80;
-  } else if ((lead & 0xF0) == 0xE0) {
-    length = 3;
-    c = lead & 0x0F;
-    smallest = 0x800;
-  } else if ((lead & 0xF8) == 0xF0) {
-    length = 4;
-    c = lead & 0x07;
-    smallest = 0x10000;
-  } else {
+  const std::size_t length = snapshot::utf8_sequence_length(text, i);
+  if (length == 0) {
     ++i;
     return kReplacement;
   }
-  if (i + length > text.size()) {
-    ++i;
-    return kReplacement;
-  }
-  for (std::size_t k = 1; k < length; ++k) {
-    if ((byte(i + k) & 0xC0) != 0x80) {
-      ++i;
-      return kReplacement;
-    }
-    c = (c << 6) | (byte(i + k) & 0x3F);
-  }
-  if (c < smallest || c > 0x10FFFF || is_high_surrogate(c) || is_low_surrogate(c)) {
-    ++i;
-    return kReplacement;
-  }
+  // The lead byte's payload bits, then six bits from each continuation byte.
+  constexpr unsigned char kLeadBits[] = {0, 0x7F, 0x1F, 0x0F, 0x07};
+  char32_t c = byte(i) & kLeadBits[length];
+  for (std::size_t k = 1; k < length; ++k) c = (c << 6) | (byte(i + k) & 0x3F);
   i += length;
   return c;
 }

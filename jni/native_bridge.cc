@@ -18,6 +18,7 @@
 #include "jni/java_strings.h"
 #include "jni/progress_forwarder.h"
 #include "jni/session_registry.h"
+#include "snapshot/utf8.h"
 
 namespace tracesync::jni {
 namespace {
@@ -27,7 +28,9 @@ std::string describe_skipped(const std::vector<v1::Problem>& skipped) {
   std::string text = "tracesync skipped " + std::to_string(skipped.size()) +
                      (skipped.size() == 1 ? " trace: " : " traces: ");
   for (std::size_t i = 0; i < skipped.size(); ++i) {
-    text += (i == 0 ? "'" : "; '") + skipped[i].source() + "': " + skipped[i].message();
+    // Names as the snapshot shows them (bytes that are not UTF-8 as \xNN).
+    text += (i == 0 ? "'" : "; '") + snapshot::readable_text(skipped[i].source()) +
+            "': " + snapshot::readable_text(skipped[i].message());
   }
   return text;
 }

@@ -8,6 +8,7 @@
 #include "apply/full_rewrite_copy.h"
 #include "apply/manifest.h"
 #include "apply/staged_output.h"
+#include "snapshot/exact_names.h"
 
 namespace tracesync::apply {
 namespace fs = std::filesystem;
@@ -23,10 +24,13 @@ bool is_safe_relative(const fs::path& name) {
   return true;
 }
 
-// The report name, made unique among the copies.
+// A trace's directory, byte for byte (it may not be UTF-8).
+const std::string& input_path(const v1::Trace& trace) { return snapshot::exact_name(trace.path(), trace.path_raw()); }
+
+// The report name, byte for byte, made unique among the copies.
 std::string output_name(const v1::Trace& trace, std::set<std::string>& taken) {
-  std::string name = fs::path(trace.name()).lexically_normal().generic_string();
-  if (!is_safe_relative(name)) name = fs::path(trace.path()).filename().string();
+  std::string name = fs::path(snapshot::exact_name(trace.name(), trace.name_raw())).lexically_normal().generic_string();
+  if (!is_safe_relative(name)) name = fs::path(input_path(trace)).filename().string();
   if (!is_safe_relative(name)) name = "trace";
   std::string unique = name;
   for (int n = 2; !taken.insert(unique).second; ++n) unique = name + "-" + std::to_string(n);
@@ -104,13 +108,13 @@ ApplyOutcome apply_snapshot(const v1::Snapshot& snapshot, const ApplyOptions& op
     result.written = true;
     if (options.rewrite || (!transform.is_linear() && !options.clock_only)) {
       // Method 2: every timestamp through the transform, in pieces or not.
-      if (std::string e = write_full_rewrite_copy(trace.path(), to, transform); !e.empty()) {
+      if (std::string e = write_full_rewrite_copy(input_path(trace), to, transform); !e.empty()) {
         outcome.error = "trace " + trace.name() + " (" + trace.path() + "): " + e +
                         "; the clock-only method (--clock-only) needs no babeltrace2 graph";
         return outcome;
       }
       entry.method = "full-rewrite";
-      entry.method_rounding_ns = half_cycle_ns(trace.path());
+      entry.method_rounding_ns = half_cycle_ns(input_path(trace));
       entry.note = "index files left out (babeltrace2's writer makes none)";
       entry.transform = std::move(transform);
       continue;
@@ -124,7 +128,7 @@ ApplyOutcome apply_snapshot(const v1::Snapshot& snapshot, const ApplyOptions& op
       line.clear_segments();
       transform = PiecewiseTransform::from_trace(line, &problem);
     }
-    ClockOnlyCopy copy = write_clock_only_copy(trace.path(), to, transform.pieces()[0].line, trace.first_ns(),
+    ClockOnlyCopy copy = write_clock_only_copy(input_path(trace), to, transform.pieces()[0].line, trace.first_ns(),
                                                trace.last_ns(), options.files, &outcome.files);
     if (!copy.error.empty()) {
       outcome.error = "trace " + trace.name() + ": " + copy.error;

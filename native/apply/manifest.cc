@@ -6,6 +6,8 @@
 #include <map>
 
 #include "model/quad.h"
+#include "snapshot/exact_names.h"
+#include "snapshot/json_names.h"
 
 namespace tracesync::apply {
 namespace {
@@ -32,27 +34,35 @@ ordered_json pieces_json(const PiecewiseTransform& transform) {
 ordered_json entry_json(const ManifestEntry& e) {
   const v1::Trace& t = *e.trace;
   ordered_json j;
-  j["name"] = t.name();
-  j["input"] = t.path();
-  j["output"] = e.output.empty() ? ordered_json(nullptr) : ordered_json(e.output);
-  j["hostname"] = t.hostname();
-  j["domain"] = t.domain();
+  using snapshot::exact_name;
+  using snapshot::put_name;
+  put_name(j, "name", exact_name(t.name(), t.name_raw()));
+  put_name(j, "input", exact_name(t.path(), t.path_raw()));
+  if (e.output.empty()) {
+    j["output"] = nullptr;
+  } else {
+    put_name(j, "output", e.output);  // the report name, byte for byte
+  }
+  put_name(j, "hostname", exact_name(t.hostname(), t.hostname_raw()));
+  put_name(j, "domain", exact_name(t.domain(), t.domain_raw()));
   j["island"] = t.island();
   j["reference"] = t.reference();
   j["synchronized"] = !e.output.empty();
   j["span_ns"] = {t.first_ns(), t.last_ns()};
   j["events"] = t.events();
   j["method"] = e.method.empty() ? ordered_json(nullptr) : ordered_json(e.method);
-  if (!e.note.empty()) j["note"] = e.note;
+  if (!e.note.empty()) j["note"] = snapshot::readable_json(e.note);
   if (e.transform) j["transform"] = pieces_json(*e.transform);
   if (e.clock_only) {
     ordered_json clocks = ordered_json::array();
     for (const ClockChange& c : e.clock_only->clocks) {
-      clocks.push_back({{"name", c.name},
-                        {"uuid", c.uuid},
-                        {"before", mapping_json(c.before)},
-                        {"after", mapping_json(c.after)},
-                        {"rounding_ns", c.rounding_ns}});
+      ordered_json clock;
+      snapshot::put_name(clock, "name", c.name);
+      clock["uuid"] = snapshot::readable_json(c.uuid);
+      clock["before"] = mapping_json(c.before);
+      clock["after"] = mapping_json(c.after);
+      clock["rounding_ns"] = c.rounding_ns;
+      clocks.push_back(std::move(clock));
     }
     j["clocks"] = clocks;
     j["metadata"] = e.clock_only->metadata_was_packetized ? "packetized in the input, TSDL text in the copy"
@@ -73,19 +83,19 @@ std::string manifest_json(const v1::Snapshot& snapshot, const std::vector<Manife
   ordered_json j;
   j["format"] = "tracesync-manifest/1";
   j["tracesync_version"] = version;
-  j["command_line"] = command_line;
+  snapshot::put_names(j, "command_line", command_line);  // trace directories may not be UTF-8
   const v1::EngineOptions& o = snapshot.options();
-  j["options"] = {{"algorithm", o.algorithm()},
-                  {"clock_model", o.clock_model()},
-                  {"network", o.network()},
-                  {"match_key", o.match_key()},
-                  {"match_horizon_ns", o.match_horizon_ns()},
-                  {"window_ns", o.window_ns()},
-                  {"confidence", o.confidence()},
-                  {"forced_references", std::vector<std::string>(o.forced_references().begin(),
-                                                                 o.forced_references().end())},
-                  {"domain_overrides", std::map<std::string, std::string>(o.domain_overrides().begin(),
-                                                                         o.domain_overrides().end())}};
+  ordered_json options = {{"algorithm", o.algorithm()},
+                          {"clock_model", o.clock_model()},
+                          {"network", o.network()},
+                          {"match_key", o.match_key()},
+                          {"match_horizon_ns", o.match_horizon_ns()},
+                          {"window_ns", o.window_ns()},
+                          {"confidence", o.confidence()}};
+  snapshot::put_names(options, "forced_references", o.forced_references(), o.forced_references_raw());
+  options["domain_overrides"] =
+      std::map<std::string, std::string>(o.domain_overrides().begin(), o.domain_overrides().end());
+  j["options"] = std::move(options);
   j["complete"] = snapshot.complete();
   ordered_json traces = ordered_json::array();
   for (const ManifestEntry& e : entries) traces.push_back(entry_json(e));
@@ -93,7 +103,11 @@ std::string manifest_json(const v1::Snapshot& snapshot, const std::vector<Manife
   ordered_json skipped = ordered_json::array();
   for (const v1::Problem& p : snapshot.problems()) {
     if (p.source().empty() || p.source().starts_with("--")) continue;
-    skipped.push_back({{"input", p.source()}, {"skipped", p.skipped()}, {"reason", p.message()}});
+    ordered_json problem;
+    snapshot::put_name(problem, "input", snapshot::exact_name(p.source(), p.source_raw()));
+    problem["skipped"] = p.skipped();
+    problem["reason"] = snapshot::readable_json(p.message());
+    skipped.push_back(std::move(problem));
   }
   j["problems"] = skipped;
   return j.dump(2) + "\n";

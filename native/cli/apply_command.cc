@@ -17,6 +17,7 @@
 #include "cli/command.h"
 #include "cli/exit_codes.h"
 #include "cli/sync_command.h"
+#include "snapshot/utf8.h"
 
 namespace tracesync::cli {
 namespace {
@@ -85,20 +86,23 @@ int write_copies(const v1::Snapshot& snapshot, int exit_code, const ApplyArgumen
   const apply::ApplyOutcome outcome = apply::apply_snapshot(snapshot, options, &WritingInterrupt::flag());
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (!outcome.error.empty()) {
-    std::cerr << "tracesync: " << outcome.error << "; " << a.output << " was not written\n";
+    std::cerr << "tracesync: " << snapshot::readable_text(outcome.error) << "; " << snapshot::readable_text(a.output)
+              << " was not written\n";
     return WritingInterrupt::flag().load() ? kInterrupted : kInternalError;
   }
   uint32_t written = 0;
   for (const apply::TraceCopy& t : outcome.traces) {
     if (t.written) ++written;
-    if (!t.written) std::cerr << "tracesync: no copy of " << t.name << ": " << t.reason << "\n";
-    if (t.written && !t.reason.empty()) std::cerr << "tracesync: " << t.name << ": " << t.reason << "\n";
+    const std::string name = snapshot::readable_text(t.name);
+    const std::string reason = snapshot::readable_text(t.reason);
+    if (!t.written) std::cerr << "tracesync: no copy of " << name << ": " << reason << "\n";
+    if (t.written && !reason.empty()) std::cerr << "tracesync: " << name << ": " << reason << "\n";
   }
   std::cerr << "tracesync: wrote " << written << " synchronized " << (written == 1 ? "copy" : "copies") << " to "
-            << a.output << " in " << std::fixed << std::setprecision(3) << seconds << " s ("
+            << snapshot::readable_text(a.output) << " in " << std::fixed << std::setprecision(3) << seconds << " s ("
             << outcome.files.linked << " files linked, " << outcome.files.copied << " copied, "
-            << std::setprecision(1) << static_cast<double>(outcome.files.bytes) / 1e6 << " MB); see " << a.output
-            << "/" << apply::kManifestName << "\n";
+            << std::setprecision(1) << static_cast<double>(outcome.files.bytes) / 1e6 << " MB); see "
+            << snapshot::readable_text(a.output) << "/" << apply::kManifestName << "\n";
   return exit_code;
 }
 

@@ -17,6 +17,7 @@
 #include "ingest/experiment_reader.h"
 #include "ingest/network_event_names.h"
 #include "ingest/trace_discovery.h"
+#include "snapshot/utf8.h"
 
 namespace tracesync::cli {
 namespace {
@@ -121,7 +122,8 @@ int run_check(const std::vector<std::string>& arguments) {
   ExitCode code = kSuccess;
   const ingest::Discovery discovery = ingest::discover_traces(paths);
   for (const ingest::Problem& p : discovery.problems) {
-    std::cerr << "tracesync check: " << p.source << ": " << p.message << "\n";
+    std::cerr << "tracesync check: " << snapshot::readable_text(p.source) << ": " << snapshot::readable_text(p.message)
+              << "\n";
     code = worse(code, kTraceSkipped);
   }
   if (discovery.traces.empty()) {
@@ -150,11 +152,15 @@ int run_check(const std::vector<std::string>& arguments) {
   for (std::size_t i = 0; i < report.traces.size(); ++i) {
     const ingest::TraceReport& t = report.traces[i];
     const NetworkEventCount& c = sink.count(i);
-    rows.push_back({t.info.path, t.info.hostname.empty() ? "-" : t.info.hostname,
-                    t.info.domain_id.empty() ? "-" : t.info.domain_id + " (" + std::string(ingest::to_string(t.info.domain_source)) + ")",
+    // Names from the input may not be UTF-8: their readable text, as in the report.
+    using snapshot::readable_text;
+    rows.push_back({readable_text(t.info.path), t.info.hostname.empty() ? "-" : readable_text(t.info.hostname),
+                    t.info.domain_id.empty()
+                        ? "-"
+                        : readable_text(t.info.domain_id) + " (" + std::string(ingest::to_string(t.info.domain_source)) + ")",
                     std::to_string(t.info.events), std::to_string(t.info.network_events), std::to_string(c.tcp_sends),
                     std::to_string(c.tcp_receives), std::to_string(c.not_tcp), std::to_string(c.undecodable),
-                    verdict(t, c)});
+                    readable_text(verdict(t, c))});
     if (t.status == ingest::TraceStatus::kSkipped) {
       code = worse(code, kTraceSkipped);
       continue;

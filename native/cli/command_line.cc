@@ -5,6 +5,7 @@
 
 #include "cli/exit_codes.h"
 #include "cli/suggestion.h"
+#include "snapshot/utf8.h"
 
 namespace tracesync::cli {
 
@@ -73,7 +74,7 @@ std::string parse_arguments(const std::vector<std::string>& arguments, const po:
 }
 
 int usage_error(std::string_view command, const std::string& message) {
-  std::cerr << "tracesync " << command << ": " << message << "\nTry 'tracesync " << command << " --help'.\n";
+  std::cerr << "tracesync " << command << ": " << snapshot::readable_text(message) << "\nTry 'tracesync " << command << " --help'.\n";
   return kBadInput;
 }
 

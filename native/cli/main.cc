@@ -13,6 +13,7 @@
 #include "cli/exit_codes.h"
 #include "cli/reading_process_command.h"
 #include "cli/suggestion.h"
+#include "snapshot/utf8.h"
 
 namespace tracesync::cli {
 namespace {
@@ -47,7 +48,7 @@ const Command* find_command(std::string_view name) {
 int unknown_command(std::string_view name) {
   std::vector<std::string> names;
   for (const Command& c : kCommands) names.emplace_back(c.name);
-  std::cerr << "tracesync: unknown command '" << name << "'";
+  std::cerr << "tracesync: unknown command '" << snapshot::readable_text(name) << "'";
   if (const auto suggestion = closest_word(name, names)) std::cerr << "; did you mean '" << *suggestion << "'?";
   std::cerr << "\n\n";
   print_usage(std::cerr);
@@ -95,7 +96,7 @@ int main(int argc, char** argv) {
   } catch (const std::bad_alloc&) {
     std::cerr << "tracesync: out of memory\n";
   } catch (const std::exception& e) {
-    std::cerr << "tracesync: internal error: " << e.what() << "\n";
+    std::cerr << "tracesync: internal error: " << tracesync::snapshot::readable_text(e.what()) << "\n";
   }
   return tracesync::cli::kInternalError;
 }

@@ -9,6 +9,7 @@
 #include <system_error>
 
 #include "ingest/traces_being_opened.h"
+#include "snapshot/utf8.h"
 
 namespace tracesync::cli {
 
@@ -51,7 +52,7 @@ void SlowOpeningWatch::watch() {
     for (const ingest::TraceOpening& opening : ingest::traces_being_opened()) {
       const auto waited = std::chrono::duration_cast<std::chrono::seconds>(now - opening.since);
       if (now - opening.since < patience_ || !told_.insert(opening.path).second) continue;
-      std::cerr << "tracesync: babeltrace2 has been opening " << opening.path << " for " << waited.count()
+      std::cerr << "tracesync: babeltrace2 has been opening " << snapshot::readable_text(opening.path) << " for " << waited.count()
                 << " s: a large trace, or a damaged one it never finishes; if this goes on, " << advice_ << "\n";
     }
   }

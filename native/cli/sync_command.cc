@@ -35,6 +35,7 @@
 #include "snapshot/json_report.h"
 #include "snapshot/segment_history.h"
 #include "snapshot/text_report.h"
+#include "snapshot/utf8.h"
 
 namespace tracesync::cli {
 namespace {
@@ -203,7 +204,8 @@ bool read_matches(const std::string& name, std::istream& in, uint64_t size, sess
   });
   progress.finish();
   if (!error) return true;
-  std::cerr << "tracesync: " << name << ":" << error->line << ": " << error->message << "\n";
+  std::cerr << "tracesync: " << snapshot::readable_text(name) << ":" << error->line << ": "
+            << snapshot::readable_text(error->message) << "\n";
   v1::Problem problem;
   problem.set_source(name);
   problem.set_line(error->line);
@@ -302,7 +304,7 @@ int run_sync_command(const std::vector<std::string>& arguments, const SyncExtens
   if (!a.traces.empty()) {
     for (const std::string& path : a.traces) {
       if (const std::string error = sync.add_trace_path(path); !error.empty()) {
-        std::cerr << "tracesync: " << error << "\n";
+        std::cerr << "tracesync: " << snapshot::readable_text(error) << "\n";
         v1::Problem problem;
         problem.set_source(path);
         problem.set_message(error);
@@ -329,9 +331,13 @@ int run_sync_command(const std::vector<std::string>& arguments, const SyncExtens
     }
     const session::RunOutcome outcome = sync.run(show_progress, interrupt.flag());
     progress.finish();
-    for (const auto& p : outcome.skipped) std::cerr << "tracesync: skipped " << p.source() << ": " << p.message() << "\n";
-    for (const auto& p : outcome.damaged) std::cerr << "tracesync: " << p.source() << ": " << p.message() << " (what was read before stands)\n";
-    for (const auto& p : outcome.usage) std::cerr << "tracesync: --domain " << p.source() << ": " << p.message() << "\n";
+    // Names from the input may not be UTF-8: their readable text, as in the report.
+    const auto said = [](const v1::Problem& p) {
+      return snapshot::readable_text(p.source()) + ": " + snapshot::readable_text(p.message());
+    };
+    for (const auto& p : outcome.skipped) std::cerr << "tracesync: skipped " << said(p) << "\n";
+    for (const auto& p : outcome.damaged) std::cerr << "tracesync: " << said(p) << " (what was read before stands)\n";
+    for (const auto& p : outcome.usage) std::cerr << "tracesync: --domain " << said(p) << "\n";
     if (!outcome.skipped.empty() || !outcome.damaged.empty()) note_exit(kTraceSkipped);
     if (!outcome.usage.empty()) note_exit(kBadInput);
     if (outcome.traces_read == 0 && a.matches.empty()) {
@@ -349,13 +355,13 @@ int run_sync_command(const std::vector<std::string>& arguments, const SyncExtens
       struct stat status {};
       const bool found = stat(a.matches.c_str(), &status) == 0;
       if (found && S_ISDIR(status.st_mode)) {
-        std::cerr << "tracesync: --matches '" << a.matches
+        std::cerr << "tracesync: --matches '" << snapshot::readable_text(a.matches)
                   << "' is a directory; give a match file (trace directories go without --matches)\n";
         return kBadInput;
       }
       std::ifstream in(a.matches, std::ios::binary);
       if (!found || !in) {
-        std::cerr << "tracesync: cannot open match file '" << a.matches << "': " << std::strerror(errno) << "\n";
+        std::cerr << "tracesync: cannot open match file '" << snapshot::readable_text(a.matches) << "': " << std::strerror(errno) << "\n";
         return kBadInput;
       }
       const uint64_t size = S_ISREG(status.st_mode) ? static_cast<uint64_t>(status.st_size) : 0;
@@ -365,7 +371,7 @@ int run_sync_command(const std::vector<std::string>& arguments, const SyncExtens
   session.finish();
 
   for (const std::string& name : session.unresolved_references()) {
-    std::cerr << "tracesync: --reference '" << name << "' names no clock domain, hostname or trace\n";
+    std::cerr << "tracesync: --reference '" << snapshot::readable_text(name) << "' names no clock domain, hostname or trace\n";
     v1::Problem problem;
     problem.set_source("--reference");
     problem.set_message("'" + name + "' names no clock domain, hostname or trace");
@@ -378,7 +384,7 @@ int run_sync_command(const std::vector<std::string>& arguments, const SyncExtens
   // it. Scripts still get the JSON or protobuf report with its problems.
   if (snapshot.traces_size() > 0 || *format != ReportFormat::kText) {
     if (const std::string error = write_report(snapshot, *format, a.output, a.history); !error.empty()) {
-      std::cerr << "tracesync: " << error << "\n";
+      std::cerr << "tracesync: " << snapshot::readable_text(error) << "\n";
       return kInternalError;
     }
   }

@@ -13,6 +13,8 @@
 #include "session/main_island.h"
 #include "session/matching_report.h"
 #include "snapshot/decimal.h"
+#include "snapshot/exact_names.h"
+#include "snapshot/utf8.h"
 
 namespace tracesync::session {
 namespace {
@@ -56,9 +58,14 @@ DomainIndex Session::register_domain(const std::string& id, const std::string& h
 }
 
 bool Session::names_domain(const std::string& name, DomainIndex domain) const {
-  if (domains_[domain].id == name || domains_[domain].hostname == name) return true;
+  // A name that is not UTF-8 may also be given as the readable text the
+  // reports show (Java cannot even hold its bytes).
+  const auto names = [&](const std::string& bytes) {
+    return bytes == name || (!snapshot::is_utf8(bytes) && snapshot::readable_text(bytes) == name);
+  };
+  if (names(domains_[domain].id) || names(domains_[domain].hostname)) return true;
   return std::any_of(traces_.begin(), traces_.end(), [&](const TraceRecord& t) {
-    return t.domain == domain && (t.description.name == name || t.description.path == name);
+    return t.domain == domain && (names(t.description.name) || names(t.description.path));
   });
 }
 
@@ -122,9 +129,10 @@ void Session::add_message(DomainIndex sender, model::Nanoseconds send, DomainInd
     const hull::TimeSpan span = report_span(domains_[link.a]);
     std::vector<hull::LinkSegment> segments;
     if (segment_history_) segments = link.estimator->segments(span);
-    const v1::Link state = link_report(domains_, link, link.estimator->estimate(),
-                                       link.estimator->offset_uncertainty(span), false, false,
-                                       segment_history_ ? &segments : nullptr);
+    v1::Link state = link_report(domains_, link, link.estimator->estimate(),
+                                 link.estimator->offset_uncertainty(span), false, false,
+                                 segment_history_ ? &segments : nullptr);
+    snapshot::carry_exact_names(state);
     history_(messages_, state);
     if (segment_history_ && segments.size() != link.history_segments) {
       std::vector<v1::LinkSegment> reported;
@@ -352,6 +360,8 @@ v1::Snapshot Session::snapshot() {
   for (const v1::Problem& p : problems_) *s.add_problems() = p;
   add_human_figures(s);
   mark_main_island(s);
+  // Last: the steps above match names by their bytes.
+  snapshot::carry_exact_names(s);
   return s;
 }
 

@@ -55,7 +55,8 @@ class Session {
   void add_problem(v1::Problem problem);
   const std::vector<v1::Problem>& problems() const { return problems_; }
 
-  // Called after every message with the state of the link it went to.
+  // Called after every message with the state of the link it went to (its
+  // names carried as in snapshot()).
   using HistoryObserver = std::function<void(uint64_t message, const v1::Link& link)>;
   void set_history_observer(HistoryObserver observer) { history_ = std::move(observer); }
   // Called, with a history observer set, after a message that changed the
@@ -71,7 +72,9 @@ class Session {
 
   // Everything known now. Brings the network up to date with the links
   // first (their estimates and their uncertainties over the domains'
-  // current spans): between snapshots only the links change.
+  // current spans): between snapshots only the links change. Its strings
+  // are UTF-8: names that are not carry their bytes in `*_raw` fields
+  // (snapshot/exact_names.h).
   v1::Snapshot snapshot();
 
   uint64_t messages() const { return messages_; }

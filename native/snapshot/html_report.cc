@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "snapshot/html_model.h"
+#include "snapshot/utf8.h"
 
 #ifndef TRACESYNC_VERSION
 #define TRACESYNC_VERSION "unknown"
@@ -24,10 +25,12 @@ using html::quality_word;
 using html::Range;
 using html::RelativePoint;
 
+// Every text of the page passes here: it comes out UTF-8, as the page
+// declares (a snapshot's names already are; see snapshot/exact_names.h).
 std::string escape(const std::string& text) {
   std::string out;
   out.reserve(text.size());
-  for (const char c : text) {
+  for (const char c : readable_text(text)) {
     switch (c) {
       case '&': out += "&amp;"; break;
       case '<': out += "&lt;"; break;

@@ -3,6 +3,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "snapshot/exact_names.h"
+#include "snapshot/json_names.h"
+
 namespace tracesync::snapshot {
 namespace {
 
@@ -33,8 +36,8 @@ ordered_json line_json(const v1::Line& line) {
 
 ordered_json link_state_json(const v1::Link& link) {
   ordered_json j;
-  j["a"] = link.a();
-  j["b"] = link.b();
+  put_name(j, "a", exact_name(link.a(), link.a_raw()));
+  put_name(j, "b", exact_name(link.b(), link.b_raw()));
   j["quality"] = quality_name(link.quality());
   j["alpha"] = link.alpha().exact();
   j["beta"] = link.beta().exact();
@@ -84,8 +87,8 @@ ordered_json points_json(const google::protobuf::RepeatedPtrField<v1::Point>& po
 
 ordered_json link_json(const v1::Link& link) {
   ordered_json j = link_state_json(link);
-  j["a_hostname"] = link.a_hostname();
-  j["b_hostname"] = link.b_hostname();
+  put_name(j, "a_hostname", exact_name(link.a_hostname(), link.a_hostname_raw()));
+  put_name(j, "b_hostname", exact_name(link.b_hostname(), link.b_hostname_raw()));
   j["in_tree"] = link.in_tree();
   j["uncertainty_ns"] = link.has_uncertainty_ns() ? ordered_json(link.uncertainty_ns()) : ordered_json(nullptr);
   j["span_ns"] = {link.span_first_ns(), link.span_last_ns()};
@@ -128,13 +131,13 @@ std::string to_json(const v1::Snapshot& s, int indent) {
   if (o.algorithm() == "linreg") options["confidence"] = o.confidence();
   options["clock_model"] = o.clock_model();
   options["clock_stability_ppm"] = o.clock_stability_ppm();
-  options["forced_references"] = o.forced_references();
+  put_names(options, "forced_references", o.forced_references(), o.forced_references_raw());
   if (!o.match_key().empty()) {
     options["match_key"] = o.match_key();
     options["match_horizon_ns"] = o.match_horizon_ns();
     options["jobs"] = o.jobs();
-    options["reading_program"] = o.reading_program();
-    if (!o.in_process_reason().empty()) options["in_process_reason"] = o.in_process_reason();
+    put_name(options, "reading_program", exact_name(o.reading_program(), o.reading_program_raw()));
+    if (!o.in_process_reason().empty()) options["in_process_reason"] = readable_json(o.in_process_reason());
     options["open_timeout_ns"] = o.open_timeout_ns();
   }
   root["options"] = options;
@@ -142,14 +145,14 @@ std::string to_json(const v1::Snapshot& s, int indent) {
   ordered_json traces = ordered_json::array();
   for (const v1::Trace& t : s.traces()) {
     ordered_json j;
-    j["name"] = t.name();
-    if (!t.path().empty()) j["path"] = t.path();
-    j["hostname"] = t.hostname();
-    j["domain"] = t.domain();
+    put_name(j, "name", exact_name(t.name(), t.name_raw()));
+    if (!t.path().empty()) put_name(j, "path", exact_name(t.path(), t.path_raw()));
+    put_name(j, "hostname", exact_name(t.hostname(), t.hostname_raw()));
+    put_name(j, "domain", exact_name(t.domain(), t.domain_raw()));
     j["island"] = t.island();
     j["reference"] = t.reference();
     j["synchronized"] = t.synchronized();
-    if (!t.synchronized()) j["unsynchronized_reason"] = t.unsynchronized_reason();
+    if (!t.synchronized()) j["unsynchronized_reason"] = readable_json(t.unsynchronized_reason());
     j["slope"] = t.slope().exact();
     j["offset"] = t.offset().exact();
     // Outside the main island the figures are relative to nothing the rest
@@ -175,10 +178,11 @@ std::string to_json(const v1::Snapshot& s, int indent) {
 
   ordered_json islands = ordered_json::array();
   for (const v1::Island& island : s.islands()) {
-    islands.push_back({{"id", island.id()},
-                       {"reference", island.reference()},
-                       {"forced", island.forced()},
-                       {"domains", island.domains()}});
+    ordered_json j = {{"id", island.id()}};
+    put_name(j, "reference", exact_name(island.reference(), island.reference_raw()));
+    j["forced"] = island.forced();
+    put_names(j, "domains", island.domains(), island.domains_raw());
+    islands.push_back(std::move(j));
   }
   root["islands"] = std::move(islands);
   root["messages"] = s.messages();
@@ -186,9 +190,10 @@ std::string to_json(const v1::Snapshot& s, int indent) {
 
   ordered_json problems = ordered_json::array();
   for (const v1::Problem& p : s.problems()) {
-    ordered_json j = {{"source", p.source()}};
+    ordered_json j;
+    put_name(j, "source", exact_name(p.source(), p.source_raw()));
     if (p.line() != 0) j["line"] = p.line();
-    j["message"] = p.message();
+    j["message"] = readable_json(p.message());
     j["skipped"] = p.skipped();
     problems.push_back(std::move(j));
   }
@@ -210,8 +215,8 @@ std::string segment_history_json_line(uint64_t message, const v1::Link& link, ui
   ordered_json j;
   j["format"] = "tracesync-history-segments/1";
   j["message"] = message;
-  j["a"] = link.a();
-  j["b"] = link.b();
+  put_name(j, "a", exact_name(link.a(), link.a_raw()));
+  put_name(j, "b", exact_name(link.b(), link.b_raw()));
   j["previous_segments"] = previous_segments;
   j["segments"] = segments.size();
   // Every segment but the last is closed: no later message joins it.

@@ -10,7 +10,9 @@ namespace tracesync::snapshot {
 
 // The JSON report ("format": "tracesync-sync/1"). Exact values are strings
 // of 34 significant digits; unbounded values (an INCOMPLETE link's
-// accuracy or uncertainty) are null. `indent` < 0 writes one line.
+// accuracy or uncertainty) are null. Names that are not UTF-8 are readable
+// text with their exact bytes beside them (snapshot/json_names.h): writing
+// never fails on them. `indent` < 0 writes one line.
 std::string to_json(const v1::Snapshot& snapshot, int indent = 2);
 
 // One line of `--history` ("format": "tracesync-history/1"): the state of

@@ -8,8 +8,10 @@ usage: json_schema_test.py TRACESYNC SCHEMA FIXTURES_DIR
 Exits 0 when every check passes, 1 on a failure, 77 (skipped) when the
 python3-jsonschema package is missing."""
 
+import base64
 import copy
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -74,6 +76,52 @@ with tempfile.TemporaryDirectory() as experiment:
     reports["traces"] = sync("traces", [experiment])
     reports["strict"] = sync("strict", [experiment, "--match-key", "strict", "--jobs", "1"])
     reports["one trace"] = sync("one trace", [experiment + "/host0"])
+    reports["in process"] = sync("in process", [experiment, "--in-process"])
+
+# Names that are not UTF-8 (docs/json.md): a Latin-1 host name in a match
+# stream, a Latin-1 trace directory, a Latin-1 directory that does not exist.
+LATIN1 = b"h\xe9te"
+with tempfile.TemporaryDirectory() as work:
+    stream = os.path.join(work, "latin1.txt")
+    with open(stream, "wb") as f:
+        f.write(b"a 0 " + LATIN1 + b" 10\n" + LATIN1 + b" 55 a 50\na 100 " + LATIN1 + b" 110\n")
+    reports["latin-1 host"] = sync("latin-1 host", ["--matches", stream])
+    experiment = os.path.join(work, "experiment")
+    run(["simulate", "--quiet", "--output", experiment, "--hosts", "2", "--duration", "1s", "--cpus", "1"], 0)
+    latin1_dir = os.fsencode(experiment) + b"/" + LATIN1
+    os.rename(os.fsencode(experiment) + b"/host1", latin1_dir)
+    reports["latin-1 directory"] = sync("latin-1 directory", [experiment])
+    reports["latin-1 missing"] = sync("latin-1 missing", [os.fsdecode(latin1_dir + b"-missing")], 2)
+
+
+def exact(obj, key):
+    """The exact bytes of the name under `key`: its readable text must be
+    Python's backslashreplace decoding of them."""
+    if key + "_raw" not in obj:
+        return obj[key].encode()
+    raw = base64.b64decode(obj[key + "_raw"], validate=True)
+    if raw.decode("utf-8", "backslashreplace") != obj[key]:
+        failures.append(f"{key}: {obj[key]!r} is not the readable text of {raw!r}")
+    if raw.decode("utf-8", "ignore").encode() == raw:
+        failures.append(f"{key}_raw: {raw!r} is UTF-8 and should not be carried")
+    return raw
+
+
+host = reports["latin-1 host"]
+if exact(host["traces"][1], "name") != LATIN1 or host["traces"][1]["name"] != "h\\xe9te":
+    failures.append(f"latin-1 host: {host['traces'][1]}")
+if exact(host["links"][0], "b") != LATIN1 or exact(host["islands"][0], "reference") not in (b"a", LATIN1):
+    failures.append(f"latin-1 host: {host['links'][0]}")
+if [base64.b64decode(d) for d in host["islands"][0]["domains_raw"]] != [b"a", LATIN1]:
+    failures.append(f"latin-1 host: {host['islands'][0]}")
+directory = reports["latin-1 directory"]
+if exact(directory["traces"][1], "path") != latin1_dir + b"/kernel":
+    failures.append(f"latin-1 directory: {directory['traces'][1]}")
+if exact(reports["latin-1 missing"]["problems"][0], "source") != latin1_dir + b"-missing":
+    failures.append(f"latin-1 missing: {reports['latin-1 missing']['problems']}")
+for name, report in reports.items():
+    if "latin-1" not in name and "_raw" in json.dumps(report):
+        failures.append(f"{name}: a UTF-8 report carries raw bytes")
 
 # What the reports must show, for the schema to be tested on it.
 traces = reports["traces"]
@@ -109,6 +157,9 @@ must_fail("hull points as pairs", bad)
 bad = copy.deepcopy(reports["two hosts"])
 bad["undocumented"] = 1
 must_fail("an undocumented field", bad)
+bad = copy.deepcopy(reports["latin-1 host"])
+bad["traces"][1]["name_raw"] = "h\\xe9te"
+must_fail("exact bytes that are not base64", bad)
 
 for failure in failures:
     print("FAIL:", failure)
