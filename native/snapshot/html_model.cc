@@ -273,7 +273,9 @@ std::optional<CausalityCounts> causality_counts(const v1::Snapshot& s) {
     const std::optional<v1::LatencyProof> proof = latency_proof(link);
     if (!proof) continue;
     ++c.links;
-    c.messages += proof->a_to_b().messages() + proof->b_to_a().messages();
+    const uint64_t messages = proof->a_to_b().messages() + proof->b_to_a().messages();
+    c.messages += messages;
+    if (!proof->synchronized()) c.messages_between_islands += messages;
     const ReceiveBeforeSend r = receive_before_send(*proof);
     c.total.before += r.before;
     c.total.after += r.after;

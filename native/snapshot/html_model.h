@@ -155,6 +155,7 @@ ReceiveBeforeSend receive_before_send(const v1::LatencyProof& proof);
 struct CausalityCounts {
   int links = 0;  // links with a proof
   uint64_t messages = 0;
+  uint64_t messages_between_islands = 0;  // with no "after": no common time base
   ReceiveBeforeSend total;
   uint64_t after_on_accurate_tree_links = 0;  // should be 0
   int links_after = 0;                        // links with some after

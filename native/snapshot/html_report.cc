@@ -470,6 +470,10 @@ void causality_summary(std::ostream& out, const html::CausalityCounts& c) {
   out << "<p id=\"causality\">Causality: on the traces' own clocks, <strong>" << c.total.before << "</strong> of "
       << c.messages << " message(s) were received before they were sent; after synchronization, <strong "
       << "id=\"after-count\">" << c.total.after << "</strong>";
+  if (c.messages_between_islands > 0) {
+    out << " of the " << c.messages - c.messages_between_islands << " on links within an island (the other "
+        << c.messages_between_islands << " are on links between islands, with no common time base)";
+  }
   if (c.total.after == 0) {
     out << ".</p>";
     return;

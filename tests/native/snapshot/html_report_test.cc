@@ -278,6 +278,7 @@ TEST(HtmlModel, CausalityCountsAddUpAndTellAccurateTreeLinksApart) {
   ASSERT_TRUE(c.has_value());
   EXPECT_EQ(c->links, 2);
   EXPECT_EQ(c->messages, 14u);
+  EXPECT_EQ(c->messages_between_islands, 0u);
   EXPECT_EQ(c->total.before, 8u);
   EXPECT_EQ(c->total.after, 4u);
   EXPECT_EQ(c->after_on_accurate_tree_links, 3u);
@@ -340,7 +341,13 @@ TEST(HtmlReport, SaysPlainlyWhenMessagesAreStillReceivedBeforeSent) {
   detail.ParseFromString(apart.links(0).detail());
   detail.mutable_proof()->set_synchronized(false);
   apart.mutable_links(0)->set_detail(detail.SerializeAsString());
-  EXPECT_NE(to_html(apart).find("are in different islands, with no common time base"), std::string::npos);
+  const std::string apart_page = to_html(apart);
+  EXPECT_NE(apart_page.find("are in different islands, with no common time base"), std::string::npos);
+  EXPECT_NE(apart_page.find("received before sent: 4 before, no common time base</summary>"), std::string::npos);
+  // The summary does not count those messages as fine after synchronization.
+  EXPECT_NE(apart_page.find("<strong id=\"after-count\">0</strong> of the 0 on links within an island (the other 7 "
+                            "are on links between islands, with no common time base)"),
+            std::string::npos);
 }
 
 TEST(HtmlReport, RequestsNothingFromOutside) {
