@@ -52,6 +52,9 @@ $cli_only || packages+=("${java_packages[@]}")
 # In test mode: clang and its sanitizer runtimes (the sanitized build, the fuzzers),
 # python3-jsonschema (the JSON Schema test) and headless Chromium (the HTML report's test).
 if $run_tests; then packages+=(clang libclang-rt-14-dev llvm python3-jsonschema chromium); fi
+# And node with npm, for playwright-core (the HTML report's page tests),
+# unless a node with npm is already installed (say from NodeSource).
+if $run_tests && ! command -v npm > /dev/null; then packages+=(nodejs npm); fi
 missing=()
 for p in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
@@ -93,6 +96,11 @@ echo "== tracesync sync --matches fixtures/matches/chain_three_hosts.txt"
 
 # --- 4. Every test ------------------------------------------------------------
 if $run_tests; then
+  # playwright-core drives Debian's Chromium in the HTML report's page tests
+  # (tests/e2e/html_report_page.js); it downloads no browser of its own.
+  # 1.56 still runs on Debian 12's node 18.
+  echo "== npm install playwright-core into $build_dir/node"
+  npm install --no-audit --no-fund --prefix "$build_dir/node" playwright-core@1.56.1
   echo "== ctest"
   ctest --test-dir "$build_dir" --output-on-failure -j "$jobs" --label-exclude benchmark
 

@@ -276,6 +276,9 @@ int run_sync_command(const std::vector<std::string>& arguments, const SyncExtens
   if (const std::string problem = to_options(a, session_options, ingest_options); !problem.empty()) {
     return usage_error(command_name, problem);
   }
+  // The HTML report's proof compares latencies before and after: it keeps
+  // every message (16 bytes each) until the end. Other formats do not.
+  session_options.keep_latency_evidence = *format == ReportFormat::kHtml;
   if (a.matches.empty() && a.traces.empty()) return usage_error(command_name, "nothing to synchronize: give trace directories or --matches FILE");
   if (std::error_code error; a.matches != "-" && std::filesystem::is_directory(a.matches, error)) {
     // Said before any trace is read, so that nothing read is lost.

@@ -42,6 +42,13 @@ PiecewiseTransform PiecewiseTransform::identity(Quad first, Quad last) {
   return PiecewiseTransform({TransformPiece{first, last, model::LinearTransform::identity(), 0, 0}});
 }
 
+Quad PiecewiseTransform::at(Quad t) const {
+  // The first piece that ends at or after t; the last one beyond the span.
+  const auto holder = std::lower_bound(pieces_.begin(), pieces_.end(), t,
+                                       [](const TransformPiece& p, Quad at) { return p.last < at; });
+  return (holder == pieces_.end() ? pieces_.back() : *holder).at(t);
+}
+
 PiecewiseTransform PiecewiseTransform::inverse() const {
   std::vector<TransformPiece> out;
   out.reserve(pieces_.size());

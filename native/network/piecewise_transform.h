@@ -52,6 +52,11 @@ class PiecewiseTransform {
   model::Quad first() const { return pieces_.front().first; }
   model::Quad last() const { return pieces_.back().last; }
 
+  // The target time of source time t: the piece holding t maps it (at a
+  // breakpoint, the piece that ends there: pieces meet, so both agree up to
+  // rounding); beyond the span, the end piece continued.
+  model::Quad at(model::Quad t) const;
+
   // The map the other way: target onto source, with the same bounds.
   PiecewiseTransform inverse() const;
 

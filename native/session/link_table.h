@@ -12,6 +12,7 @@
 #include "match/match_statistics.h"
 #include "network/piecewise_transform.h"
 #include "session/domain_table.h"
+#include "session/link_evidence.h"
 #include "snapshot/tracesync.pb.h"
 
 namespace tracesync::session {
@@ -24,6 +25,7 @@ struct Link {
   bool in_network = false;          // currently an edge of the network
   match::MatchStatistics matching;  // filled by trace ingest
   bool has_matching = false;
+  LinkEvidence evidence;  // empty unless SessionOptions::keep_latency_evidence
 
   // Bumped by every message and by every change finish() makes: what a
   // snapshot computed for the link stays valid while the version and the

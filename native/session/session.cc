@@ -37,6 +37,18 @@ v1::Segment segment_report(const network::ReportedPiece& piece) {
   return out;
 }
 
+// Adds the link's latency proof to its detail: after synchronization
+// through the transforms of its ends when they share a reference.
+void add_latency_proof(v1::Link& out, const Link& link, const network::BestBoundPaths& paths,
+                       const std::vector<network::PiecewiseTransform>& transforms) {
+  const bool one_island = paths.reference[link.a] == paths.reference[link.b];
+  v1::LinkDetail detail;
+  detail.ParseFromString(out.detail());
+  *detail.mutable_proof() =
+      one_island ? link.evidence.proof(&transforms[link.a], &transforms[link.b]) : link.evidence.proof(nullptr, nullptr);
+  detail.SerializeToString(out.mutable_detail());
+}
+
 }  // namespace
 
 Session::Session(SessionOptions options)
@@ -124,6 +136,7 @@ void Session::add_message(DomainIndex sender, model::Nanoseconds send, DomainInd
   // The network learns of the change at the next snapshot: estimators like
   // linreg change with every message, and only snapshots read the network.
   link.estimator->add(message);
+  if (options_.keep_latency_evidence) link.evidence.add(message);
   ++link.version;
   if (history_) {
     const hull::TimeSpan span = report_span(domains_[link.a]);
@@ -350,7 +363,9 @@ v1::Snapshot Session::snapshot() {
       c.report = link_report(domains_, link, c.estimate, c.uncertainty, in_tree, true, &c.segments);
       c.report_in_tree = in_tree;
     }
-    *s.add_links() = *c.report;
+    v1::Link* out = s.add_links();
+    *out = *c.report;
+    if (options_.keep_latency_evidence) add_latency_proof(*out, link, paths, transforms);
   });
 
   v1::MatchingStatistics totals = matching_report(matching_totals_);

@@ -22,6 +22,9 @@ struct SessionOptions {
   // Makes each link's estimator; empty: hull::make_estimator(estimator).
   // For tests and embedders that bring their own LinkEstimator.
   std::function<std::unique_ptr<hull::LinkEstimator>()> make_estimator;
+  // Keep every message (16 bytes each) to give each link its latency proof,
+  // before and after synchronization (LinkDetail.proof; the HTML report).
+  bool keep_latency_evidence = false;
 };
 
 // A problem with the options, in words for the user; empty when they are fine.

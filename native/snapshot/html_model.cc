@@ -226,4 +226,64 @@ Range y_range(const LinkPlot& plot, Range x) {
   return r;
 }
 
+namespace {
+
+// A direction's counts moved onto the chart's bins [first, last].
+std::vector<uint64_t> on_chart(const google::protobuf::RepeatedField<uint64_t>& counts, int from_bin, int first, int last) {
+  std::vector<uint64_t> out(static_cast<std::size_t>(last - first + 1), 0);
+  for (int i = 0; i < counts.size(); ++i) out[static_cast<std::size_t>(from_bin + i - first)] = counts.Get(i);
+  return out;
+}
+
+}  // namespace
+
+LatencyChart latency_chart(const v1::LatencyProof& proof) {
+  LatencyChart chart;
+  for (const v1::LatencyDirection* d : {&proof.a_to_b(), &proof.b_to_a()}) {
+    const int count = std::max(d->before_size(), d->after_size());
+    if (count == 0) continue;
+    chart.first_bin = std::min(chart.first_bin, d->first_bin());
+    chart.last_bin = std::max(chart.last_bin, d->first_bin() + count - 1);
+  }
+  const auto bars = [&](const v1::LatencyDirection& d) {
+    LatencyBars b;
+    b.before = on_chart(d.before(), d.first_bin(), chart.first_bin, chart.last_bin);
+    if (proof.synchronized()) b.after = on_chart(d.after(), d.first_bin(), chart.first_bin, chart.last_bin);
+    return b;
+  };
+  chart.a_to_b = bars(proof.a_to_b());
+  chart.b_to_a = bars(proof.b_to_a());
+  return chart;
+}
+
+std::optional<v1::LatencyProof> latency_proof(const v1::Link& link) {
+  v1::LinkDetail detail;
+  if (!detail.ParseFromString(link.detail()) || !detail.has_proof()) return std::nullopt;
+  return detail.proof();
+}
+
+ReceiveBeforeSend receive_before_send(const v1::LatencyProof& p) {
+  return {p.a_to_b().receive_before_send_before() + p.b_to_a().receive_before_send_before(),
+          p.a_to_b().receive_before_send_after() + p.b_to_a().receive_before_send_after()};
+}
+
+std::optional<CausalityCounts> causality_counts(const v1::Snapshot& s) {
+  CausalityCounts c;
+  for (const v1::Link& link : s.links()) {
+    const std::optional<v1::LatencyProof> proof = latency_proof(link);
+    if (!proof) continue;
+    ++c.links;
+    const uint64_t messages = proof->a_to_b().messages() + proof->b_to_a().messages();
+    c.messages += messages;
+    if (!proof->synchronized()) c.messages_between_islands += messages;
+    const ReceiveBeforeSend r = receive_before_send(*proof);
+    c.total.before += r.before;
+    c.total.after += r.after;
+    if (link.in_tree() && link.quality() == v1::ACCURATE) c.after_on_accurate_tree_links += r.after;
+    if (r.after > 0) ++c.links_after;
+  }
+  if (c.links == 0) return std::nullopt;
+  return c;
+}
+
 }  // namespace tracesync::snapshot::html

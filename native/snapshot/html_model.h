@@ -120,4 +120,50 @@ Range y_range(const LinkPlot& plot, Range x);
 
 model::Quad exact_value(const v1::Decimal& d);
 
+// --- The proof ---------------------------------------------------------------
+
+// One direction's histograms, before and after synchronization, over the
+// chart's bins (after is empty when the ends have no common time base).
+struct LatencyBars {
+  std::vector<uint64_t> before;
+  std::vector<uint64_t> after;
+};
+
+// A link's latency histograms over one run of bins (snapshot/latency_bins.h),
+// the same for both directions, before and after, so that they compare:
+// the run that holds every latency of both and bin 0.
+struct LatencyChart {
+  int first_bin = 0;
+  int last_bin = 0;
+  LatencyBars a_to_b;
+  LatencyBars b_to_a;
+};
+LatencyChart latency_chart(const v1::LatencyProof& proof);
+
+// Messages received before they were sent, over both directions of a link.
+struct ReceiveBeforeSend {
+  uint64_t before = 0;  // on the traces' own clocks
+  uint64_t after = 0;   // after synchronization (0 without a common time base)
+};
+ReceiveBeforeSend receive_before_send(const v1::LatencyProof& proof);
+
+// The same over every link with a proof. After synchronization there must
+// be none on an ACCURATE link of a tree: its transform comes from its own
+// messages. Off the trees (their ends synchronized through other links,
+// within those links' bounds), or on an APPROXIMATE link (whose messages
+// contradict every line), some may remain.
+struct CausalityCounts {
+  int links = 0;  // links with a proof
+  uint64_t messages = 0;
+  uint64_t messages_between_islands = 0;  // with no "after": no common time base
+  ReceiveBeforeSend total;
+  uint64_t after_on_accurate_tree_links = 0;  // should be 0
+  int links_after = 0;                        // links with some after
+};
+// Nothing when no link has a proof (a snapshot made for another format).
+std::optional<CausalityCounts> causality_counts(const v1::Snapshot& snapshot);
+
+// A link's proof, when its snapshot was made with one.
+std::optional<v1::LatencyProof> latency_proof(const v1::Link& link);
+
 }  // namespace tracesync::snapshot::html

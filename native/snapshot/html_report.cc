@@ -5,11 +5,13 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <vector>
 
 #include "snapshot/html_model.h"
+#include "snapshot/latency_bins.h"
 #include "snapshot/utf8.h"
 
 #ifndef TRACESYNC_VERSION
@@ -330,6 +332,11 @@ svg.plot .estimate{stroke:#222}svg.plot .lmin{stroke:#6a1b9a;stroke-dasharray:6 
 svg.plot .boundary{stroke:#888;stroke-dasharray:4 4}svg.plot .ab{fill:#1565c0}svg.plot .ba{fill:none;stroke:#c62828;stroke-width:1.5}
 .legend>span{margin-right:1.2em;display:inline-block}.legend svg{vertical-align:middle}
 .pager{margin:.3em 0}.muted{color:#666}
+.proof{border-top:1px dashed #ccc;margin-top:.6em}.proof h4{margin:.5em 0 .2em}
+figure.latency{margin:.4em 0}figure.latency figcaption{font-size:.95em}
+svg.hist{display:block;max-width:100%;height:auto}svg.hist text{font-size:10px;fill:#333}
+svg.hist .before{fill:#9e9e9e}svg.hist .after{fill:#1565c0}svg.hist .negative{fill:#fbe9e7}
+svg.hist .zero{stroke:#222;stroke-dasharray:3 2}svg.hist .axis{stroke:#666}svg.hist .side{font-weight:bold;font-size:11px}
 @media print{.controls,.pager{display:none}details.item{break-inside:avoid}#network-box{max-height:none;overflow:visible}
 .paged>.item{display:block!important}a{color:inherit;text-decoration:none}body{max-width:none}}
 )CSS";
@@ -364,15 +371,55 @@ function setup(list){
   render();
 }
 Array.prototype.forEach.call(document.querySelectorAll('.paged'),setup);
+// Latency histograms are drawn when their link is opened: a thousand
+// links' bars would weigh on the page.
+var BINS=null;
+function drawBars(box){
+  if(box.firstChild)return;
+  if(!BINS)BINS=JSON.parse(document.getElementById('latency-bins').textContent);
+  var d=JSON.parse(box.getAttribute('data-bars')),n=d.n;
+  // (offset, count) pairs of the non-empty bins, spread out.
+  [['b','before'],['a','after']].forEach(function(k){var c=new Array(n).fill(0),p=d[k[0]];
+    for(var i=0;i<p.length;i+=2)c[p[i]]=p[i+1];d[k[1]]=c;});
+  var W=720,H=200,L=96,R=16,T=10,M=88,G=24,B=H-8,w=(W-L-R)/n;
+  function x(edge){return (L+(edge-(d.f-0.5))*w).toFixed(1);}
+  function tallest(counts){return Math.max.apply(null,counts.concat([1]));}
+  var s='<svg class="hist" role="img" aria-label="latency histogram: before synchronization above the axis, after below" viewBox="0 0 '+W+' '+H+'" width="'+W+'" height="'+H+'">';
+  if(d.f<0)s+='<rect class="negative" x="'+L+'" y="'+T+'" width="'+(x(-0.5)-L).toFixed(1)+'" height="'+(B-T)+'"/>'+
+    '<text x="'+(L+4)+'" y="'+(T+12)+'">\u2190 received before sent</text>';
+  s+='<line class="zero" x1="'+x(0)+'" x2="'+x(0)+'" y1="'+T+'" y2="'+B+'"/>';
+  // Each half has its own scale, its tallest bar named on the left.
+  function bars(counts,up,cls,word){var top=tallest(counts);counts.forEach(function(c,i){if(!c)return;
+    var h=Math.max(1.5,c/top*(M-T)),y=up?M-h:M+G;
+    s+='<rect class="'+cls+'" x="'+(L+i*w).toFixed(1)+'" y="'+y.toFixed(1)+'" width="'+Math.max(w-0.6,0.8).toFixed(1)+'" height="'+h.toFixed(1)+'"><title>'+
+      BINS.ranges[d.f+i+BINS.zero]+': '+c+' message(s) '+word+'</title></rect>';});return top;}
+  var top=bars(d.before,true,'before','before synchronization');
+  s+='<text class="side" x="4" y="'+(T+12)+'">before \u2191</text><text x="4" y="'+(T+26)+'">tallest: '+top+'</text>';
+  if(d.s){top=bars(d.after,false,'after','after synchronization');
+    s+='<text class="side" x="4" y="'+(B-18)+'">after \u2193</text><text x="4" y="'+(B-4)+'">tallest: '+top+'</text>';}
+  else s+='<text class="side" x="4" y="'+(B-4)+'">after</text><text x="'+(L+4)+'" y="'+(M+G+16)+'">no common time base</text>';
+  s+='<line class="axis" x1="'+L+'" x2="'+(W-R)+'" y1="'+M+'" y2="'+M+'"/><line class="axis" x1="'+L+'" x2="'+(W-R)+'" y1="'+(M+G)+'" y2="'+(M+G)+'"/>';
+  // A mark at every power of ten; a label at 0 and at every power, or at
+  // every third (1 us, 1 ms, 1 s) when they would crowd; +-1 ns, beside 0,
+  // goes unlabelled.
+  var ticks=BINS.ticks.filter(function(t){return t[0]>=d.f-0.5&&t[0]<=d.f+n-0.5;});
+  var step=ticks.length>9?3:1;
+  ticks.forEach(function(t){
+    s+='<line class="axis" x1="'+x(t[0])+'" x2="'+x(t[0])+'" y1="'+M+'" y2="'+(M+4)+'"/>';
+    if(t[0]===0||(t[2]>0&&t[2]%step===0))s+='<text x="'+x(t[0])+'" y="'+(M+G/2+4)+'" text-anchor="middle">'+t[1]+'</text>';});
+  box.innerHTML=s+'</svg>';
+}
+function drawIn(el){Array.prototype.forEach.call(el.querySelectorAll('.bars'),drawBars);}
+document.addEventListener('toggle',function(e){if(e.target.open)drawIn(e.target);},true);
 function openTarget(){
   var id=decodeURIComponent(location.hash.slice(1));if(!id)return;
   var el=document.getElementById(id);if(!el||el.tagName!=='DETAILS')return;
   if(el.parentNode.reveal)el.parentNode.reveal(el);
-  el.open=true;el.scrollIntoView();
+  el.open=true;drawIn(el);el.scrollIntoView();
 }
 window.addEventListener('hashchange',openTarget);openTarget();
 window.addEventListener('beforeprint',function(){
-  Array.prototype.forEach.call(document.querySelectorAll('details'),function(d){d.open=true;});});
+  Array.prototype.forEach.call(document.querySelectorAll('details'),function(d){d.open=true;});drawIn(document);});
 })();
 )JS";
 
@@ -386,7 +433,137 @@ std::string lowercase(std::string text) {
   return text;
 }
 
-void summary(std::ostream& out, const v1::Snapshot& s, const std::vector<html::SyncState>& sync, const DomainNames& name) {
+// --- The proof ---------------------------------------------------------------
+
+// The latency bins in words, once per page, for the histograms' hover text
+// and axis: ranges[bin + zero] says what the bin holds; ticks are
+// [position, label, power of ten] at 0 and the powers of ten, positions in
+// bins (bin k spans k - 0.5 to k + 0.5).
+void latency_bins_table(std::ostream& out) {
+  namespace latency = snapshot::latency;
+  out << "<script type=\"application/json\" id=\"latency-bins\">{\"zero\":" << latency::kLastBin << ",\"ranges\":[";
+  for (int bin = -latency::kLastBin; bin <= latency::kLastBin; ++bin) {
+    const latency::BinRange r = latency::bin_range(bin);
+    std::string words;
+    if (bin == 0) {
+      words = "less than 1 ns either way";
+    } else if (bin == latency::kLastBin) {
+      words = human_duration(r.low) + " or more";
+    } else if (bin == -latency::kLastBin) {
+      words = human_duration(r.high) + " or less";
+    } else {
+      words = human_duration(r.low) + " to " + human_duration(r.high);
+    }
+    out << (bin == -latency::kLastBin ? "" : ",") << "\"" << words << "\"";
+  }
+  out << "],\"ticks\":[";
+  for (int bin = -latency::kLastBin; bin <= latency::kLastBin; ++bin) {
+    if (bin == 0) out << ",[0,\"0\",0]";
+    if (!latency::starts_a_decade(bin)) continue;
+    const latency::BinRange r = latency::bin_range(bin);
+    const double edge = bin > 0 ? r.low : r.high;
+    const int power = static_cast<int>(std::lround(std::log10(std::fabs(edge))));
+    out << (bin == -latency::kLastBin ? "" : ",") << "[" << (bin > 0 ? bin - 0.5 : bin + 0.5) << ",\""
+        << human_duration(edge) << "\"," << power << "]";
+  }
+  out << "]}</script>";
+}
+
+void causality_summary(std::ostream& out, const html::CausalityCounts& c) {
+  out << "<p id=\"causality\">Causality: on the traces' own clocks, <strong>" << c.total.before << "</strong> of "
+      << c.messages << " message(s) were received before they were sent; after synchronization, <strong "
+      << "id=\"after-count\">" << c.total.after << "</strong>";
+  if (c.messages_between_islands > 0) {
+    out << " of the " << c.messages - c.messages_between_islands << " on links within an island (the other "
+        << c.messages_between_islands << " are on links between islands, with no common time base)";
+  }
+  if (c.total.after == 0) {
+    out << ".</p>";
+    return;
+  }
+  out << " (on " << c.links_after << " link(s); filter the links with <code>receive-before-send</code>).</p>";
+  if (c.after_on_accurate_tree_links > 0) {
+    out << "<p class=\"warn\" id=\"causality-on-trees\">" << c.after_on_accurate_tree_links
+        << " of them on ACCURATE links of the trees, whose transforms come from these very messages: this should "
+           "not happen; please report it.</p>";
+  } else {
+    out << "<p id=\"causality-on-trees\">None on the ACCURATE links of the trees. The others are on links off the "
+           "trees, whose ends are synchronized through other links (whose bounds allow an error larger than these "
+           "messages' latencies), or on APPROXIMATE links, whose messages contradict every line.</p>";
+  }
+}
+
+void latency_row(std::ostream& out, const std::string& direction, const v1::LatencyDirection& d, bool synchronized) {
+  const auto range = [](double lo, double hi) { return human_duration(lo) + " \u2026 " + human_duration(hi); };
+  out << "<tr><th>" << direction << "</th><td class=\"num\">" << d.messages() << "</td><td class=\"num\">"
+      << d.receive_before_send_before() << "</td><td class=\"num" << (d.receive_before_send_after() > 0 ? " warn" : "")
+      << "\">" << (synchronized ? std::to_string(d.receive_before_send_after()) : "-") << "</td><td>"
+      << (d.messages() > 0 ? range(d.min_before_ns(), d.max_before_ns()) : "-") << "</td><td>"
+      << (d.messages() > 0 && synchronized ? range(d.min_after_ns(), d.max_after_ns()) : "-") << "</td></tr>";
+}
+
+void latency_figure(std::ostream& out, const std::string& id, const std::string& direction, uint64_t messages,
+                    int first_bin, const html::LatencyBars& bars) {
+  out << "<figure class=\"latency\"><figcaption>" << direction << ": " << messages << " message(s)";
+  if (messages == 0) {
+    out << ".</figcaption></figure>";
+    return;
+  }
+  // The non-empty bins only, as (offset from first_bin, count) pairs: most
+  // of a chart's bins are empty, and a thousand links' charts add up.
+  const auto sparse = [&](const std::vector<uint64_t>& counts) {
+    bool first = true;
+    for (std::size_t i = 0; i < counts.size(); ++i) {
+      if (counts[i] == 0) continue;
+      out << (first ? "" : ",") << i << "," << counts[i];
+      first = false;
+    }
+  };
+  out << ".</figcaption><div class=\"bars\" id=\"" << id << "\" data-bars='{\"f\":" << first_bin
+      << ",\"n\":" << bars.before.size() << ",\"b\":[";
+  sparse(bars.before);
+  out << "],\"a\":[";
+  sparse(bars.after);
+  out << "]," << "\"s\":" << (bars.after.empty() ? 0 : 1) << "}'></div></figure>";
+}
+
+// A link's proof: receive-before-send counts and latency histograms, before
+// and after synchronization, per direction.
+void proof_block(std::ostream& out, int index, const v1::Link& l, const v1::LatencyProof& p, const std::string& a,
+                 const std::string& b) {
+  const std::string ab = escape(a) + " &rarr; " + escape(b), ba = escape(b) + " &rarr; " + escape(a);
+  const html::ReceiveBeforeSend count = html::receive_before_send(p);
+  out << "<div class=\"proof\" id=\"proof-" << index << "\"><h4>The proof: one-way latencies</h4><p id=\"proof-"
+      << index << "-verdict\"" << (count.after > 0 ? " class=\"warn\"" : "") << ">";
+  out << "Received before sent: " << count.before << " before synchronization, ";
+  if (!p.synchronized()) {
+    out << "and no \"after\": " << escape(a) << " and " << escape(b)
+        << " are in different islands, with no common time base.";
+  } else if (count.after == 0) {
+    out << "<strong>none after</strong>.";
+  } else if (!l.in_tree()) {
+    out << "<strong>" << count.after << " after</strong>: the link is not in the tree; its ends are synchronized "
+           "through other links, whose bounds allow an error larger than these messages' latencies.";
+  } else if (l.quality() != v1::ACCURATE) {
+    out << "<strong>" << count.after << " after</strong>: the link is " << quality_word(l.quality())
+        << ", some of its messages contradict every line (" << l.contradictions() << " contradiction(s)).";
+  } else {
+    out << "<strong>" << count.after << " after, on an ACCURATE link of the tree</strong>: its transform comes from "
+           "these very messages, so this should not happen; please report it.";
+  }
+  out << "</p><table class=\"proof-table\"><tr><th>direction</th><th>messages</th><th>received before sent: "
+         "before</th><th>after</th><th>latency before (min \u2026 max)</th><th>after (min \u2026 max)</th></tr>";
+  latency_row(out, ab, p.a_to_b(), p.synchronized());
+  latency_row(out, ba, p.b_to_a(), p.synchronized());
+  out << "</table>";
+  const html::LatencyChart chart = html::latency_chart(p);
+  latency_figure(out, "latency-" + std::to_string(index) + "-ab", ab, p.a_to_b().messages(), chart.first_bin, chart.a_to_b);
+  latency_figure(out, "latency-" + std::to_string(index) + "-ba", ba, p.b_to_a().messages(), chart.first_bin, chart.b_to_a);
+  out << "</div>";
+}
+
+void summary(std::ostream& out, const v1::Snapshot& s, const std::vector<html::SyncState>& sync, const DomainNames& name,
+             const std::optional<html::CausalityCounts>& causality) {
   int synchronized = 0;
   double worst = 0;
   std::string worst_trace;
@@ -429,6 +606,7 @@ void summary(std::ostream& out, const v1::Snapshot& s, const std::vector<html::S
     first = false;
   }
   out << "; " << s.messages() << " message(s) used.</p>";
+  if (causality) causality_summary(out, *causality);
   if (synchronized < s.traces_size()) {
     out << "<h3 id=\"not-synchronized\">Not synchronized</h3><ul>";
     for (int i = 0; i < s.traces_size(); ++i) {
@@ -517,11 +695,18 @@ void traces_section(std::ostream& out, const v1::Snapshot& s, const std::vector<
   out << "</div></section>";
 }
 
-void links_section(std::ostream& out, const v1::Snapshot& s, const DomainNames& name) {
+void links_section(std::ostream& out, const v1::Snapshot& s, const DomainNames& name, bool with_proof) {
   out << "<section id=\"links\"><h2>Links</h2><p>Each link: b &asymp; alpha &times; a + beta. The plot shows the "
          "messages kept on the hulls, relative to the link's first message (x) and to its estimate (y): a&rarr;b "
          "messages lie above the true line, b&rarr;a messages below it; L<sub>min</sub> and L<sub>max</sub> bound "
-         "every line that separates them. It is zoomed to the messages; the whole span is one click away.</p>";
+         "every line that separates them. It is zoomed to the messages; the whole span is one click away.";
+  if (with_proof) {
+    out << " Below it, the proof: the messages' one-way latencies (receive time minus send time: each on its own "
+           "trace's clock before synchronization, both on the reference's time after), how many are negative "
+           "(received before sent), and their histograms, before synchronization above the axis and after below, "
+           "ten bins to a decade on both sides of 0 (hover a bar for its range).";
+  }
+  out << "</p>";
   out << "<p class=\"legend\"><span><svg width=\"14\" height=\"14\"><circle cx=\"7\" cy=\"7\" r=\"3.5\" "
          "fill=\"#1565c0\"/></svg> a&rarr;b message (filled circle)</span><span><svg width=\"14\" height=\"14\"><rect "
          "x=\"3.5\" y=\"3.5\" width=\"7\" height=\"7\" fill=\"none\" stroke=\"#c62828\" stroke-width=\"1.5\"/></svg> "
@@ -533,37 +718,48 @@ void links_section(std::ostream& out, const v1::Snapshot& s, const DomainNames& 
          "stroke-dasharray=\"2 2\"/></svg> L<sub>max</sub> (dots)</span><span><svg width=\"14\" height=\"14\"><line "
          "x1=\"7\" y1=\"0\" x2=\"7\" y2=\"14\" stroke=\"#888\" stroke-dasharray=\"4 4\"/></svg> segment "
          "boundary</span></p>";
-  controls(out, "link-list", "host, quality or 'tree'");
+  controls(out, "link-list", "host, quality, 'tree' or 'receive-before-send'");
   out << "<div class=\"paged\" id=\"link-list\">";
   for (int i = 0; i < s.links_size(); ++i) {
     const v1::Link& l = s.links(i);
     const std::string a = name(l.a()), b = name(l.b());
     v1::LinkDetail detail;
     detail.ParseFromString(l.detail());
+    const v1::LatencyProof* proof = detail.has_proof() ? &detail.proof() : nullptr;
+    const html::ReceiveBeforeSend count = proof ? html::receive_before_send(*proof) : html::ReceiveBeforeSend{};
     out << "<details class=\"item\" id=\"" << link_id(i) << "\" data-search=\""
         << escape(lowercase(a + " " + b + " " + l.a() + " " + l.b() + " " + quality_word(l.quality()) +
-                            (l.in_tree() ? " tree" : " not in tree")))
+                            (l.in_tree() ? " tree" : " not in tree") + (count.after > 0 ? " receive-before-send" : "")))
         << "\"><summary><strong>" << escape(a) << " &harr; " << escape(b) << "</strong>: <span class=\"quality "
         << quality_class(l.quality()) << "\">" << quality_word(l.quality()) << "</span>, "
         << (l.has_uncertainty_ns() ? bound_text(l.uncertainty_ns()) : "unbounded") << ", " << l.messages()
-        << " message(s)" << (l.in_tree() ? ", in the tree" : ", not in the tree") << "</summary>";
+        << " message(s)" << (l.in_tree() ? ", in the tree" : ", not in the tree");
+    if (proof) {
+      out << "; received before sent: " << count.before << " before, "
+          << (!proof->synchronized() ? "no common time base"
+              : count.after > 0      ? "<span class=\"warn\">" + std::to_string(count.after) + " after</span>"
+                                     : "0 after");
+    }
+    out << "</summary>";
     out << "<p>" << escape(quality_meaning(l.quality())) << ". alpha = <code>" << escape(l.alpha().exact())
         << "</code>, beta = <code>" << escape(l.beta().exact()) << "</code> ns; " << l.lower_messages() << " a&rarr;b and "
         << l.upper_messages() << " b&rarr;a message(s); hull " << l.lower_hull() << "/" << l.upper_hull() << " point(s); "
         << l.contradictions() << " contradiction(s); " << std::max<uint32_t>(l.segments(), 1) << " segment(s).</p>";
     const html::LinkPlot lp = html::link_plot(l, detail);
     if (lp.lower.empty() && lp.upper.empty() && lp.pieces.size() <= 1 && !detail.has_lmin()) {
-      out << "<p class=\"muted\">No hull points to draw.</p></details>";
-      continue;
+      out << "<p class=\"muted\">No hull points to draw.</p>";
+    } else {
+      out << "<p class=\"muted\">Origin: " << lp.origin_ns << " ns on " << escape(a)
+          << "'s clock. Zoomed to the messages: " << human_duration(lp.zoom_x.hi - lp.zoom_x.lo) << " of "
+          << human_duration(lp.full_x.hi - lp.full_x.lo) << ".</p>";
+      link_plot_svg(out, "plot-" + std::to_string(i) + "-zoom", lp, lp.zoom_x, a, b);
+      out << "<details class=\"whole\"><summary>The whole span (" << human_duration(lp.full_x.hi - lp.full_x.lo)
+          << ")</summary>";
+      link_plot_svg(out, "plot-" + std::to_string(i) + "-whole", lp, lp.full_x, a, b);
+      out << "</details>";
     }
-    out << "<p class=\"muted\">Origin: " << lp.origin_ns << " ns on " << escape(a)
-        << "'s clock. Zoomed to the messages: " << human_duration(lp.zoom_x.hi - lp.zoom_x.lo) << " of "
-        << human_duration(lp.full_x.hi - lp.full_x.lo) << ".</p>";
-    link_plot_svg(out, "plot-" + std::to_string(i) + "-zoom", lp, lp.zoom_x, a, b);
-    out << "<details class=\"whole\"><summary>The whole span (" << human_duration(lp.full_x.hi - lp.full_x.lo)
-        << ")</summary>";
-    link_plot_svg(out, "plot-" + std::to_string(i) + "-whole", lp, lp.full_x, a, b);
-    out << "</details></details>";
+    if (proof) proof_block(out, i, l, *proof, a, b);
+    out << "</details>";
   }
   out << "</div></section>";
 }
@@ -635,17 +831,20 @@ std::string to_html(const v1::Snapshot& s) {
       << " link(s), " << s.islands_size() << " island(s). Sections: <a href=\"#summary\">summary</a>, <a "
          "href=\"#network\">network</a>, <a href=\"#traces\">traces</a>, <a href=\"#links\">links</a>, <a "
          "href=\"#matching\">matching</a>, <a href=\"#options\">options</a>.</p>\n";
-  summary(out, s, sync, name);
+  const std::optional<html::CausalityCounts> causality = html::causality_counts(s);
+  summary(out, s, sync, name, causality);
   out << "\n";
   network_section(out, s, name);
   out << "\n";
   traces_section(out, s, sync);
   out << "\n";
-  links_section(out, s, name);
+  links_section(out, s, name, causality.has_value());
   out << "\n";
   matching_section(out, s);
   options_section(out, s);
-  out << "\n<script>" << kScript << "</script></body></html>\n";
+  out << "\n";
+  if (causality) latency_bins_table(out);
+  out << "<script>" << kScript << "</script></body></html>\n";
   return out.str();
 }
 

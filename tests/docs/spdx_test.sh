@@ -13,7 +13,7 @@ missing=0 checked=0
 while IFS= read -r file; do
   case $file in
     fixtures/*) continue ;;
-    *.cc | *.h | *.java | *.proto | *.cmake | *.sh | CMakeLists.txt | */CMakeLists.txt | *.bash-completion | .ci/run) ;;
+    *.cc | *.h | *.java | *.proto | *.cmake | *.sh | *.py | *.js | CMakeLists.txt | */CMakeLists.txt | *.bash-completion | .ci/run) ;;
     *) continue ;;
   esac
   [[ -f $file ]] || continue

@@ -69,7 +69,7 @@ browser --dump-dom "file://$report" > "$dir/dom.html" 2> "$dir/dom.log" || fail 
 if grep -q 'CONSOLE' "$dir/dom.log"; then
   fail "the page logged to the console: $(grep 'CONSOLE' "$dir/dom.log" | head -5)"
 fi
-for id in summary verdict network-svg trace-list trace-list-pager link-list link-list-pager matching options; do
+for id in summary verdict causality after-count network-svg trace-list trace-list-pager link-list link-list-pager matching options latency-bins; do
   grep -q "id=\"$id\"" "$dir/dom.html" || fail "no element with id '$id' in the rendered DOM"
 done
 # The script ran: it wrote the pagers' counts.
@@ -83,6 +83,27 @@ esac
 if [[ $case == sim1000 ]]; then
   grep -Eq 'id="trace-list-pager"><span>1000 of 1000 shown, page 1 of 20' "$dir/dom.html" || fail "1,000 traces are not paged by 50"
 fi
+# The proof: every message is received after it was sent, after
+# synchronization, on the links of the tree (all of them for the real pair).
+if [[ $case == scp ]]; then
+  grep -q 'id="after-count">0<' "$dir/dom.html" || fail "the real pair has messages received before sent after synchronization"
+fi
+grep -q 'on an ACCURATE link of the tree</strong>' "$dir/dom.html" && fail "an ACCURATE link of the tree has messages received before sent after synchronization"
+# Latency histograms are drawn when their link is opened: open the first
+# through the address, as a click on the network picture does.
+grep -q 'id="latency-0-ab" data-bars=' "$dir/dom.html" || fail "no latency histogram data for the first link"
+grep -q 'id="latency-0-ab" data-bars=[^>]*><svg' "$dir/dom.html" && fail "the histogram was drawn before its link was opened"
+browser --dump-dom "file://$report#link-0" > "$dir/dom-link0.html" 2> "$dir/dom-link0.log" || fail "chromium --dump-dom of #link-0 failed"
+grep -q 'CONSOLE' "$dir/dom-link0.log" && fail "opening a link logged to the console: $(grep 'CONSOLE' "$dir/dom-link0.log" | head -5)"
+grep -q '<details class="item" id="link-0"[^>]* open=""' "$dir/dom-link0.html" || fail "#link-0 did not open the first link"
+for direction in ab ba; do
+  grep -Eq "id=\"latency-0-$direction\" data-bars=[^>]*><svg class=\"hist\"" "$dir/dom-link0.html" ||
+    fail "the first link's $direction histogram was not drawn when it opened"
+done
+grep -Eq '<rect class="before" [^>]*><title>[^<]*: [0-9]+ message\(s\) before synchronization</title>' "$dir/dom-link0.html" ||
+  fail "no bar of latencies before synchronization"
+grep -Eq '<rect class="after" [^>]*><title>[^<]*: [0-9]+ message\(s\) after synchronization</title>' "$dir/dom-link0.html" ||
+  fail "no bar of latencies after synchronization"
 
 browser --screenshot="$dir/screenshot.png" --window-size=1280,2000 "file://$report" > /dev/null 2> "$dir/shot.log" ||
   fail "chromium --screenshot failed: $(tail -5 "$dir/shot.log")"

@@ -117,6 +117,20 @@ TEST(PiecewiseTransform, InverseUndoesTheMap) {
   }
 }
 
+TEST(PiecewiseTransform, AtEvaluatesThePieceHoldingTheTimeAndContinuesTheEnds) {
+  std::mt19937_64 random(13);
+  const Knots k = random_knots(random, kEpoch, kEpoch + 1e12Q, -4e9Q, 9);
+  const PiecewiseTransform t = k.transform();
+  std::uniform_real_distribution<double> unit(0, 1);
+  for (int i = 0; i < 2000; ++i) {
+    // Inside the span, beyond both ends, and exactly at every knot.
+    const Quad x = i < 1990 ? kEpoch - 1e11Q + 1.2e12Q * static_cast<Quad>(unit(random))
+                            : k.x[static_cast<std::size_t>(i - 1990) % k.x.size()];
+    EXPECT_LE(model::abs(t.at(x) - k.at(x, 0).first), 1e-6Q) << i;
+    EXPECT_EQ(t.at(x), piece_at(t, x).at(x)) << i;
+  }
+}
+
 TEST(PiecewiseTransform, ALoneLineKeepsItsBitsThroughIdentityAndReporting) {
   const model::LinearTransform line = model::b_onto_a(1.0000031Q, -123456789.25Q);
   const PiecewiseTransform link({{kEpoch, kEpoch + 1e12Q, line, 42, 42}});

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <regex>
 
 #include "snapshot/decimal.h"
@@ -212,8 +213,145 @@ TEST(HtmlReport, SaysWhenALinkFails) {
   EXPECT_NE(page.find("verdict bad"), std::string::npos);
 }
 
+// A direction of a proof: `before` and `after` from `first_bin` on.
+v1::LatencyDirection direction(uint64_t messages, uint64_t negative_before, uint64_t negative_after, int first_bin,
+                               std::vector<uint64_t> before, std::vector<uint64_t> after) {
+  v1::LatencyDirection d;
+  d.set_messages(messages);
+  d.set_receive_before_send_before(negative_before);
+  d.set_receive_before_send_after(negative_after);
+  d.set_min_before_ns(-4'950'000);
+  d.set_max_before_ns(5'050'000);
+  d.set_min_after_ns(50'000);
+  d.set_max_after_ns(50'000);
+  d.set_first_bin(first_bin);
+  for (const uint64_t c : before) d.add_before(c);
+  for (const uint64_t c : after) d.add_after(c);
+  return d;
+}
+
+// two_islands() with a proof on its link: 3 a->b messages in bins 1 and 2
+// before, 0 and 1 after; 4 b->a in bin -2 before (received before sent),
+// bin 2 after, or `after_b_to_a` of them still negative (bin -1).
+v1::Snapshot with_proof(uint64_t after_b_to_a = 0) {
+  v1::Snapshot s = two_islands();
+  v1::LinkDetail detail;
+  detail.ParseFromString(s.links(0).detail());
+  v1::LatencyProof* p = detail.mutable_proof();
+  p->set_synchronized(true);
+  *p->mutable_a_to_b() = direction(3, 0, 0, 0, {0, 1, 2}, {1, 2, 0});
+  *p->mutable_b_to_a() = direction(4, 4, after_b_to_a, -2, {4, 0, 0, 0, 0},
+                                   {0, after_b_to_a, 0, 0, 4 - after_b_to_a});
+  s.mutable_links(0)->set_detail(detail.SerializeAsString());
+  return s;
+}
+
+TEST(HtmlModel, LatencyChartPutsBothDirectionsOnOneRunOfBins) {
+  const v1::Snapshot s = with_proof();
+  const std::optional<v1::LatencyProof> proof = html::latency_proof(s.links(0));
+  ASSERT_TRUE(proof.has_value());
+  const html::LatencyChart chart = html::latency_chart(*proof);
+  EXPECT_EQ(chart.first_bin, -2);
+  EXPECT_EQ(chart.last_bin, 2);
+  EXPECT_EQ(chart.a_to_b.before, (std::vector<uint64_t>{0, 0, 0, 1, 2}));
+  EXPECT_EQ(chart.a_to_b.after, (std::vector<uint64_t>{0, 0, 1, 2, 0}));
+  EXPECT_EQ(chart.b_to_a.before, (std::vector<uint64_t>{4, 0, 0, 0, 0}));
+  EXPECT_EQ(chart.b_to_a.after, (std::vector<uint64_t>{0, 0, 0, 0, 4}));
+  // Without a common time base there is no "after".
+  v1::LatencyProof apart = *proof;
+  apart.set_synchronized(false);
+  apart.mutable_a_to_b()->clear_after();
+  apart.mutable_b_to_a()->clear_after();
+  const html::LatencyChart unsynchronized = html::latency_chart(apart);
+  EXPECT_EQ(unsynchronized.first_bin, -2);
+  EXPECT_TRUE(unsynchronized.a_to_b.after.empty());
+  EXPECT_EQ(unsynchronized.b_to_a.before.size(), 5u);
+}
+
+TEST(HtmlModel, CausalityCountsAddUpAndTellAccurateTreeLinksApart) {
+  EXPECT_FALSE(html::causality_counts(two_islands()).has_value());  // made without proofs
+  v1::Snapshot s = with_proof(3);
+  // A second link, off the tree, with one message received before sent after.
+  *s.add_links() = with_proof(1).links(0);
+  s.mutable_links(1)->set_in_tree(false);
+  const std::optional<html::CausalityCounts> c = html::causality_counts(s);
+  ASSERT_TRUE(c.has_value());
+  EXPECT_EQ(c->links, 2);
+  EXPECT_EQ(c->messages, 14u);
+  EXPECT_EQ(c->messages_between_islands, 0u);
+  EXPECT_EQ(c->total.before, 8u);
+  EXPECT_EQ(c->total.after, 4u);
+  EXPECT_EQ(c->after_on_accurate_tree_links, 3u);
+  EXPECT_EQ(c->links_after, 2);
+  // An APPROXIMATE link of the tree may keep some: its messages contradict every line.
+  s.mutable_links(0)->set_quality(v1::APPROXIMATE);
+  EXPECT_EQ(html::causality_counts(s)->after_on_accurate_tree_links, 0u);
+}
+
+TEST(HtmlReport, ShowsEachLinksProof) {
+  const std::string page = to_html(with_proof());
+  for (const char* id : {"causality", "after-count", "proof-0", "proof-0-verdict", "latency-0-ab", "latency-0-ba",
+                         "latency-bins"}) {
+    EXPECT_NE(page.find("id=\"" + std::string(id) + "\""), std::string::npos) << id;
+  }
+  EXPECT_NE(page.find("<strong>4</strong> of 7 message(s) were received before they were sent"), std::string::npos);
+  EXPECT_NE(page.find("<strong id=\"after-count\">0</strong>"), std::string::npos);
+  EXPECT_NE(page.find("received before sent: 4 before, 0 after"), std::string::npos);  // in the link's summary
+  EXPECT_NE(page.find("<strong>none after</strong>"), std::string::npos);
+  // The histograms' non-empty bins as (offset, count) pairs, drawn when opened.
+  EXPECT_NE(page.find("data-bars='{\"f\":-2,\"n\":5,\"b\":[3,1,4,2],\"a\":[2,1,3,2],\"s\":1}'"), std::string::npos);
+  EXPECT_NE(page.find("data-bars='{\"f\":-2,\"n\":5,\"b\":[0,4],\"a\":[4,4],\"s\":1}'"), std::string::npos);
+  // The bins in words, once.
+  EXPECT_NE(page.find("\"1 us to 1.26 us\""), std::string::npos);
+  EXPECT_NE(page.find("\"less than 1 ns either way\""), std::string::npos);
+  // A report made without proofs says nothing of them.
+  const std::string without = to_html(two_islands());
+  EXPECT_EQ(without.find("id=\"causality\""), std::string::npos);
+  EXPECT_EQ(without.find("id=\"latency-bins\""), std::string::npos);
+  EXPECT_EQ(without.find("id=\"proof-0\""), std::string::npos);
+}
+
+TEST(HtmlReport, SaysPlainlyWhenMessagesAreStillReceivedBeforeSent) {
+  // On an ACCURATE link of the tree: that should not happen, and the page says so.
+  const std::string tree = to_html(with_proof(3));
+  EXPECT_NE(tree.find("<strong id=\"after-count\">3</strong>"), std::string::npos);
+  EXPECT_NE(tree.find("id=\"causality-on-trees\">3 of them on ACCURATE links of the trees"), std::string::npos);
+  EXPECT_NE(tree.find("3 after, on an ACCURATE link of the tree"), std::string::npos);
+  EXPECT_NE(tree.find("<span class=\"warn\">3 after</span>"), std::string::npos);
+  EXPECT_NE(tree.find("receive-before-send"), std::string::npos);  // what the filter finds
+  // Off the tree: possible, shown, explained.
+  v1::Snapshot off = with_proof(2);
+  off.mutable_links(0)->set_in_tree(false);
+  const std::string page = to_html(off);
+  EXPECT_NE(page.find("None on the ACCURATE links of the trees"), std::string::npos);
+  EXPECT_NE(page.find("the link is not in the tree"), std::string::npos);
+  EXPECT_NE(page.find("<span class=\"warn\">2 after</span>"), std::string::npos);
+  // APPROXIMATE, in the tree: possible too, and why.
+  v1::Snapshot approximate = with_proof(1);
+  approximate.mutable_links(0)->set_quality(v1::APPROXIMATE);
+  approximate.mutable_links(0)->set_contradictions(2);
+  const std::string approximate_page = to_html(approximate);
+  EXPECT_NE(approximate_page.find("None on the ACCURATE links of the trees"), std::string::npos);
+  EXPECT_NE(approximate_page.find("the link is APPROXIMATE, some of its messages contradict every line (2 "
+                                  "contradiction(s))"),
+            std::string::npos);
+  // No common time base: no "after" at all.
+  v1::Snapshot apart = with_proof();
+  v1::LinkDetail detail;
+  detail.ParseFromString(apart.links(0).detail());
+  detail.mutable_proof()->set_synchronized(false);
+  apart.mutable_links(0)->set_detail(detail.SerializeAsString());
+  const std::string apart_page = to_html(apart);
+  EXPECT_NE(apart_page.find("are in different islands, with no common time base"), std::string::npos);
+  EXPECT_NE(apart_page.find("received before sent: 4 before, no common time base</summary>"), std::string::npos);
+  // The summary does not count those messages as fine after synchronization.
+  EXPECT_NE(apart_page.find("<strong id=\"after-count\">0</strong> of the 0 on links within an island (the other 7 "
+                            "are on links between islands, with no common time base)"),
+            std::string::npos);
+}
+
 TEST(HtmlReport, RequestsNothingFromOutside) {
-  const std::string page = to_html(two_islands());
+  const std::string page = to_html(with_proof());  // the proof's drawing script included
   EXPECT_EQ(page.find("http://"), std::string::npos);
   EXPECT_EQ(page.find("https://"), std::string::npos);
   EXPECT_EQ(page.find("src="), std::string::npos);
