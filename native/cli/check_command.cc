@@ -67,6 +67,10 @@ std::string verdict(const ingest::TraceReport& t, const NetworkEventCount& c) {
     text = c.tcp_sends == 0 ? "receives only: links will be one-way" : "sends only: links will be one-way";
   }
   if (t.status == ingest::TraceStatus::kPartial) text += " (read up to damage: " + t.problem + ")";
+  if (!t.left_out.empty()) {
+    text += " (read without " + std::to_string(t.left_out.size()) +
+            (t.left_out.size() == 1 ? " entry of its directory: see above)" : " entries of its directory: see above)");
+  }
   return text;
 }
 
@@ -94,7 +98,8 @@ void print_help(const po::options_description& options) {
             << ").\nA trace needs both sends and receives for two-way links.\n\n"
             << options << "\nSee docs/recording.md for recording traces tracesync can use.\n\n"
             << "exit codes: 0 every trace is usable, 2 bad usage or no trace could be read, 3 a trace could\n"
-               "not be read, 4 a trace lacks usable sends or receives (it would not be synchronized)\n";
+               "not be read, or only in part, 4 a trace lacks usable sends or receives (it would not be\n"
+               "synchronized)\n";
 }
 
 }  // namespace
@@ -143,6 +148,12 @@ int run_check(const std::vector<std::string>& arguments) {
     return true;
   });
   progress.finish();
+  for (const ingest::TraceReport& t : report.traces) {
+    for (const ingest::Problem& p : t.left_out) {
+      std::cerr << "tracesync check: " << p.source << ": " << p.message << "\n";
+      code = worse(code, kTraceSkipped);
+    }
+  }
 
   std::vector<std::vector<std::string>> rows = {
       {"TRACE", "HOST", "DOMAIN", "EVENTS", "NETWORK", "TCP SENDS", "TCP RECEIVES", "NOT TCP", "UNDECODED", "VERDICT"}};

@@ -331,8 +331,9 @@ int run_sync_command(const std::vector<std::string>& arguments, const SyncExtens
     progress.finish();
     for (const auto& p : outcome.skipped) std::cerr << "tracesync: skipped " << p.source() << ": " << p.message() << "\n";
     for (const auto& p : outcome.damaged) std::cerr << "tracesync: " << p.source() << ": " << p.message() << " (what was read before stands)\n";
+    for (const auto& p : outcome.left_out) std::cerr << "tracesync: " << p.source() << ": " << p.message() << "\n";
     for (const auto& p : outcome.usage) std::cerr << "tracesync: --domain " << p.source() << ": " << p.message() << "\n";
-    if (!outcome.skipped.empty() || !outcome.damaged.empty()) note_exit(kTraceSkipped);
+    if (!outcome.skipped.empty() || !outcome.damaged.empty() || !outcome.left_out.empty()) note_exit(kTraceSkipped);
     if (!outcome.usage.empty()) note_exit(kBadInput);
     if (outcome.traces_read == 0 && a.matches.empty()) {
       std::cerr << "tracesync: no trace could be read\n";

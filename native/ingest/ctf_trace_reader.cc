@@ -10,6 +10,7 @@
 #include <system_error>
 
 #include "bt/error.h"
+#include "ingest/directory_listing.h"
 #include "ingest/trace_being_read.h"
 #include "ingest/traces_being_opened.h"
 #include "ingest/trace_discovery.h"
@@ -19,38 +20,6 @@ namespace tracesync::ingest {
 namespace fs = std::filesystem;
 
 namespace {
-
-// What is wrong with an entry in place of a stream file that babeltrace2
-// would open blindly: a FIFO or a device may block it or never end, a link
-// may lead nowhere. Empty when every entry is a regular file or a
-// directory (babeltrace2 skips those; LTTng keeps its index/ there).
-std::string unreadable_stream_file(const fs::path& directory) {
-  std::error_code error;
-  for (const fs::directory_entry& entry : fs::directory_iterator(directory, error)) {
-    const std::string name = entry.path().filename().string();
-    if (name.starts_with('.')) continue;
-    std::error_code entry_error;
-    const fs::file_status status = fs::status(entry.path(), entry_error);  // through links, without opening
-    const std::string what = "`" + name + "` ";
-    if (status.type() == fs::file_type::not_found) {
-      return "cannot be read: " + what + "is a symbolic link to nothing";
-    }
-    if (entry_error) return "cannot be read: " + what + "cannot be examined: " + entry_error.message();
-    switch (status.type()) {
-      case fs::file_type::regular:
-      case fs::file_type::directory:
-        continue;
-      case fs::file_type::fifo:
-        return "cannot be read: " + what + "is a FIFO, not a stream file (it is not opened: that could block)";
-      case fs::file_type::character:
-      case fs::file_type::block:
-        return "cannot be read: " + what + "is a device, not a stream file (it is not opened: /dev/zero never ends)";
-      default:
-        return "cannot be read: " + what + "is not a regular file";
-    }
-  }
-  return {};
-}
 
 // The fastest clock a trace may declare: a thousand ticks a nanosecond
 // (real tracers tick once a nanosecond, or slower).
@@ -326,17 +295,22 @@ bool CtfTraceReader::precheck() {
     fail("is not a directory");
     return false;
   }
-  if (!fs::is_regular_file(directory / "metadata", error)) {
-    fail("has no `metadata` file");
+  const fs::file_status metadata = fs::status(directory / "metadata", error);
+  if (!fs::is_regular_file(metadata)) {
+    // As trace discovery says it: a directory or a link loop is no metadata.
+    if (metadata.type() == fs::file_type::not_found) {
+      fail("has no `metadata` file");
+    } else if (error) {
+      fail("its `metadata` cannot be read: " + error.message());
+    } else {
+      fail("its `metadata` is not a regular file: not a trace's metadata");
+    }
     return false;
   }
-  const fs::directory_iterator readable(directory, error);
-  if (error) {
+  // list_directory, not std::filesystem's directory_iterator: memory
+  // running out in that one ends the process.
+  if (!list_directory(source_.path, error)) {
     fail("cannot be read: " + error.message());
-    return false;
-  }
-  if (const std::string problem = unreadable_stream_file(directory); !problem.empty()) {
-    fail(problem);
     return false;
   }
   info_.bytes = stream_file_bytes(source_.path);
