@@ -332,8 +332,14 @@ int run_sync_command(const std::vector<std::string>& arguments, const SyncExtens
     for (const auto& p : outcome.skipped) std::cerr << "tracesync: skipped " << p.source() << ": " << p.message() << "\n";
     for (const auto& p : outcome.damaged) std::cerr << "tracesync: " << p.source() << ": " << p.message() << " (what was read before stands)\n";
     for (const auto& p : outcome.left_out) std::cerr << "tracesync: " << p.source() << ": " << p.message() << "\n";
+    // Not the trace's fault: the exit code of a resource error, not of a bad trace.
+    for (const auto& p : outcome.out_of_memory) {
+      std::cerr << "tracesync: " << p.source() << ": " << p.message()
+                << (p.skipped() ? "" : " (what was read before stands)") << "; give tracesync more memory\n";
+    }
     for (const auto& p : outcome.usage) std::cerr << "tracesync: --domain " << p.source() << ": " << p.message() << "\n";
     if (!outcome.skipped.empty() || !outcome.damaged.empty() || !outcome.left_out.empty()) note_exit(kTraceSkipped);
+    if (!outcome.out_of_memory.empty()) note_exit(kInternalError);
     if (!outcome.usage.empty()) note_exit(kBadInput);
     if (outcome.traces_read == 0 && a.matches.empty()) {
       std::cerr << "tracesync: no trace could be read\n";

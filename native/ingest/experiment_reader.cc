@@ -299,7 +299,8 @@ ExperimentReport read_experiment(const std::vector<TraceSource>& traces, const R
   report.cancelled = cancelled;
   for (std::size_t i = 0; i < readers.size(); ++i) {
     const TraceReader* reader = readers[i].get();
-    TraceReport trace{reader->info(), TraceStatus::kComplete, reader->problem(), std::move(left_out[i])};
+    TraceReport trace{reader->info(), TraceStatus::kComplete, reader->problem(), reader->out_of_memory(),
+                      std::move(left_out[i])};
     switch (reader->state()) {
       case TraceReader::State::kDone:
         break;

@@ -57,6 +57,9 @@ struct TraceReport {
   TraceInfo info;
   TraceStatus status = TraceStatus::kComplete;
   std::string problem;  // one line, when partial or skipped
+  // Memory ran out while reading it: the trace is not at fault (it may read
+  // well with more memory). The status says what of it was read.
+  bool out_of_memory = false;
   // Entries of its directory babeltrace2 leaves out (left_out_stream_files),
   // whatever the status: the trace was read without them.
   std::vector<Problem> left_out;

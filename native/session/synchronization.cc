@@ -114,7 +114,9 @@ RunOutcome Synchronization::run(const ProgressCallback& progress, const std::ato
       continue;
     }
     for (const ingest::Problem& p : t.left_out) outcome.left_out.push_back(problem(p.source, p.message, false));
-    if (skipped) {
+    if (t.out_of_memory) {
+      outcome.out_of_memory.push_back(problem(t.info.path, t.problem, skipped));
+    } else if (skipped) {
       outcome.skipped.push_back(problem(t.info.path, t.problem, true));
     } else if (t.status == ingest::TraceStatus::kPartial) {
       outcome.damaged.push_back(problem(t.info.path, t.problem, false));
@@ -128,7 +130,7 @@ RunOutcome Synchronization::run(const ProgressCallback& progress, const std::ato
   outcome.cancelled = result.read.cancelled;
   session_.add_matching_totals(result.total);
   for (const auto& [key, statistics] : result.per_link) session_.add_link_matching(key.first, key.second, statistics);
-  for (const auto* list : {&outcome.skipped, &outcome.damaged, &outcome.left_out, &outcome.usage}) {
+  for (const auto* list : {&outcome.skipped, &outcome.damaged, &outcome.out_of_memory, &outcome.left_out, &outcome.usage}) {
     for (const v1::Problem& p : *list) session_.add_problem(p);
   }
   if (outcome.cancelled) {
