@@ -4,6 +4,7 @@
 #include "ingest/ctf_trace_reader.h"
 #include "ingest/left_out_stream_files.h"
 #include "ingest/process_trace_reader.h"
+#include "ingest/trace_being_read.h"
 #include "ingest/trace_discovery.h"
 
 #include <chrono>
@@ -179,6 +180,7 @@ std::string format_seconds(std::chrono::milliseconds duration) {
 ExperimentReport read_experiment(const std::vector<TraceSource>& traces, const ReadOptions& options, EventSink& sink,
                                  const ProgressCallback& progress, const std::atomic<bool>* cancel) {
   const auto start = std::chrono::steady_clock::now();
+  const ReadingThreadStack signal_stack;  // this thread reads too when no worker can start
   std::vector<std::vector<Problem>> left_out;
   for (const TraceSource& trace : traces) left_out.push_back(left_out_stream_files(trace.path));
   std::vector<std::unique_ptr<TraceReader>> readers;
@@ -222,6 +224,7 @@ ExperimentReport read_experiment(const std::vector<TraceSource>& traces, const R
   for (std::size_t w = 0; w < jobs; ++w) {
     try {
       workers.emplace_back([&] {
+        const ReadingThreadStack worker_signal_stack;
         while (const auto i = scheduler.take()) take_turn(*i);
       });
     } catch (const std::system_error&) {
