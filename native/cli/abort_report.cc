@@ -29,15 +29,22 @@ constinit std::atomic_flag reporting = ATOMIC_FLAG_INIT;
   for (;;) pause();
 }
 
-// Not ours to name: the default action, as if there were no handler. An
-// abort raises again, a fault happens again; a breakpoint would go on past
-// itself, so it is raised again here (the signal is blocked until the
-// handler returns).
+// Each signal's action before ours: the default one, or a sanitizer's (which
+// then reports a fault that is not ours, as it would have).
+struct sigaction previous_actions[NSIG];
+
+// Not ours to name: the action there was before, as if there were no
+// handler (the default one when that was to ignore it). An abort raises
+// again, a fault happens again; a breakpoint would go on past itself, so it
+// is raised again here (the signal is blocked until the handler returns).
 void carry_on_by_default(int signal) {
   if (reporting.test()) wait_for_the_report();
-  struct sigaction action {};
-  action.sa_handler = SIG_DFL;
-  sigemptyset(&action.sa_mask);
+  struct sigaction action = previous_actions[signal];
+  if (action.sa_handler == SIG_IGN) {
+    action = {};
+    action.sa_handler = SIG_DFL;
+    sigemptyset(&action.sa_mask);
+  }
   sigaction(signal, &action, nullptr);
   if (signal == SIGTRAP) raise(SIGTRAP);
 }
@@ -87,9 +94,10 @@ void handle(int signal, void (*handler)(int)) {
   // On the thread's alternate stack when it has one: a fault of a stack
   // that overflowed can be handled nowhere else. Not SA_RESETHAND: a second
   // thread stopping while the first reports would end the process by the
-  // default action (carry_on_by_default restores it when the handler passes).
+  // default action (carry_on_by_default restores the previous action when the
+// handler passes).
   action.sa_flags = SA_ONSTACK;
-  sigaction(signal, &action, nullptr);
+  sigaction(signal, &action, &previous_actions[signal]);
 }
 
 }  // namespace
