@@ -24,15 +24,20 @@ namespace tracesync::jni {
 namespace {
 
 // "tracesync skipped 2 traces: 'a': why; 'b': why".
-std::string describe_skipped(const std::vector<v1::Problem>& skipped) {
-  std::string text = "tracesync skipped " + std::to_string(skipped.size()) +
-                     (skipped.size() == 1 ? " trace: " : " traces: ");
-  for (std::size_t i = 0; i < skipped.size(); ++i) {
-    // Names as the snapshot shows them (bytes that are not UTF-8 as \xNN).
-    text += (i == 0 ? "'" : "; '") + snapshot::readable_text(skipped[i].source()) +
-            "': " + snapshot::readable_text(skipped[i].message());
+// "'path': message; 'path': message", names as the snapshot shows them
+// (bytes that are not UTF-8 as \xNN).
+std::string describe_traces(const std::vector<v1::Problem>& problems) {
+  std::string text;
+  for (std::size_t i = 0; i < problems.size(); ++i) {
+    text += (i == 0 ? "'" : "; '") + snapshot::readable_text(problems[i].source()) +
+            "': " + snapshot::readable_text(problems[i].message());
   }
   return text;
+}
+
+std::string describe_skipped(const std::vector<v1::Problem>& skipped) {
+  return "tracesync skipped " + std::to_string(skipped.size()) + (skipped.size() == 1 ? " trace: " : " traces: ") +
+         describe_traces(skipped);
 }
 
 // long open(byte[] engineOptions)
@@ -78,6 +83,11 @@ void run_session(JNIEnv* env, jclass, jlong handle, jobject listener) {
       if (env->ExceptionCheck()) throw JavaExceptionPending{};  // the listener's, for run()'s caller
       if (slot->closing()) {
         throw JavaException(JavaError::kIllegalState, "the tracesync session was closed while it was running");
+      }
+      if (!outcome.out_of_memory.empty()) {
+        // Not the traces' fault: an OutOfMemoryError, not an IOException.
+        throw JavaException(JavaError::kOutOfMemory,
+                            "tracesync ran out of native memory reading " + describe_traces(outcome.out_of_memory));
       }
       if (!outcome.skipped.empty()) throw JavaException(JavaError::kIo, describe_skipped(outcome.skipped));
     });

@@ -56,6 +56,7 @@ class CountingSink final : public ingest::EventSink {
 };
 
 std::string verdict(const ingest::TraceReport& t, const NetworkEventCount& c) {
+  if (t.out_of_memory && t.status == ingest::TraceStatus::kSkipped) return "not read: " + t.problem;
   if (t.status == ingest::TraceStatus::kSkipped) return "unreadable: " + t.problem;
   std::string text;
   if (c.tcp_sends > 0 && c.tcp_receives > 0) {
@@ -67,7 +68,13 @@ std::string verdict(const ingest::TraceReport& t, const NetworkEventCount& c) {
   } else {
     text = c.tcp_sends == 0 ? "receives only: links will be one-way" : "sends only: links will be one-way";
   }
-  if (t.status == ingest::TraceStatus::kPartial) text += " (read up to damage: " + t.problem + ")";
+  if (t.status == ingest::TraceStatus::kPartial) {
+    text += (t.out_of_memory ? " (read in part: " : " (read up to damage: ") + t.problem + ")";
+  }
+  if (!t.left_out.empty()) {
+    text += " (read without " + std::to_string(t.left_out.size()) +
+            (t.left_out.size() == 1 ? " entry of its directory: see above)" : " entries of its directory: see above)");
+  }
   return text;
 }
 
@@ -94,8 +101,9 @@ void print_help(const po::options_description& options) {
             << ingest::network_event_names_text()
             << ").\nA trace needs both sends and receives for two-way links.\n\n"
             << options << "\nSee docs/recording.md for recording traces tracesync can use.\n\n"
-            << "exit codes: 0 every trace is usable, 2 bad usage or no trace could be read, 3 a trace could\n"
-               "not be read, 4 a trace lacks usable sends or receives (it would not be synchronized)\n";
+            << "exit codes: 0 every trace is usable, 1 out of memory, 2 bad usage or no trace could be read,\n"
+               "3 a trace could not be read, or only in part, 4 a trace lacks usable sends or receives (it would\n"
+               "not be synchronized)\n";
 }
 
 }  // namespace
@@ -145,6 +153,14 @@ int run_check(const std::vector<std::string>& arguments) {
     return true;
   });
   progress.finish();
+  for (const ingest::TraceReport& t : report.traces) {
+    for (const ingest::Problem& p : t.left_out) {
+      std::cerr << "tracesync check: " << p.source << ": " << p.message << "\n";
+      code = worse(code, kTraceSkipped);
+    }
+    // Not the trace's fault: the exit code of a resource error.
+    if (t.out_of_memory) code = worse(code, kInternalError);
+  }
 
   std::vector<std::vector<std::string>> rows = {
       {"TRACE", "HOST", "DOMAIN", "EVENTS", "NETWORK", "TCP SENDS", "TCP RECEIVES", "NOT TCP", "UNDECODED", "VERDICT"}};
@@ -172,7 +188,7 @@ int run_check(const std::vector<std::string>& arguments) {
   print_columns(std::cout, rows);
   if (readable == 0) {
     std::cerr << "tracesync check: no trace could be read\n";
-    return kBadInput;
+    return worse(code, kBadInput);
   }
   std::cout << "\n" << readable << " of " << report.traces.size() << " trace(s) read. Network events tracesync reads: "
             << ingest::network_event_names_text() << ".\n";

@@ -84,6 +84,7 @@ int main(int argc, char** argv) {
   // A reading process (`tracesync sync` starts one per trace) that aborts
   // should just die: its parent names the trace and goes on.
   if (argc == 2 && argv[1] == tracesync::cli::kReadTraceCommand) {
+    tracesync::cli::report_out_of_memory_in_reading_process();
     try {
       return tracesync::cli::run_read_trace();
     } catch (...) {

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
+#include <new>
 #include <system_error>
 
 #include "ingest/traces_being_opened.h"
@@ -49,11 +50,17 @@ void SlowOpeningWatch::watch() {
   std::unique_lock lock(mutex_);
   while (!wake_.wait_for(lock, period, [this] { return stopping_; })) {
     const auto now = std::chrono::steady_clock::now();
-    for (const ingest::TraceOpening& opening : ingest::traces_being_opened()) {
-      const auto waited = std::chrono::duration_cast<std::chrono::seconds>(now - opening.since);
-      if (now - opening.since < patience_ || !told_.insert(opening.path).second) continue;
-      std::cerr << "tracesync: babeltrace2 has been opening " << snapshot::readable_text(opening.path) << " for " << waited.count()
-                << " s: a large trace, or a damaged one it never finishes; if this goes on, " << advice_ << "\n";
+    try {
+      for (const ingest::TraceOpening& opening : ingest::traces_being_opened()) {
+        const auto waited = std::chrono::duration_cast<std::chrono::seconds>(now - opening.since);
+        if (now - opening.since < patience_ || !told_.insert(opening.path).second) continue;
+        std::cerr << "tracesync: babeltrace2 has been opening " << snapshot::readable_text(opening.path) << " for "
+                  << waited.count() << " s: a large trace, or a damaged one it never finishes; if this goes on, "
+                  << advice_ << "\n";
+      }
+    } catch (const std::bad_alloc&) {
+      // Out of memory, this thread would end the process (an exception
+      // leaving it); the reading reports memory running out. Look again later.
     }
   }
 }

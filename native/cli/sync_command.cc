@@ -340,8 +340,15 @@ int run_sync_command(const std::vector<std::string>& arguments, const SyncExtens
     };
     for (const auto& p : outcome.skipped) std::cerr << "tracesync: skipped " << said(p) << "\n";
     for (const auto& p : outcome.damaged) std::cerr << "tracesync: " << said(p) << " (what was read before stands)\n";
+    for (const auto& p : outcome.left_out) std::cerr << "tracesync: " << said(p) << "\n";
+    // Not the trace's fault: the exit code of a resource error, not of a bad trace.
+    for (const auto& p : outcome.out_of_memory) {
+      std::cerr << "tracesync: " << said(p) << (p.skipped() ? "" : " (what was read before stands)")
+                << "; give tracesync more memory\n";
+    }
     for (const auto& p : outcome.usage) std::cerr << "tracesync: --domain " << said(p) << "\n";
-    if (!outcome.skipped.empty() || !outcome.damaged.empty()) note_exit(kTraceSkipped);
+    if (!outcome.skipped.empty() || !outcome.damaged.empty() || !outcome.left_out.empty()) note_exit(kTraceSkipped);
+    if (!outcome.out_of_memory.empty()) note_exit(kInternalError);
     if (!outcome.usage.empty()) note_exit(kBadInput);
     if (outcome.traces_read == 0 && a.matches.empty()) {
       std::cerr << "tracesync: no trace could be read\n";

@@ -10,6 +10,7 @@
 #include <system_error>
 
 #include "bt/error.h"
+#include "ingest/directory_listing.h"
 #include "ingest/trace_being_read.h"
 #include "ingest/traces_being_opened.h"
 #include "ingest/trace_discovery.h"
@@ -19,38 +20,6 @@ namespace tracesync::ingest {
 namespace fs = std::filesystem;
 
 namespace {
-
-// What is wrong with an entry in place of a stream file that babeltrace2
-// would open blindly: a FIFO or a device may block it or never end, a link
-// may lead nowhere. Empty when every entry is a regular file or a
-// directory (babeltrace2 skips those; LTTng keeps its index/ there).
-std::string unreadable_stream_file(const fs::path& directory) {
-  std::error_code error;
-  for (const fs::directory_entry& entry : fs::directory_iterator(directory, error)) {
-    const std::string name = entry.path().filename().string();
-    if (name.starts_with('.')) continue;
-    std::error_code entry_error;
-    const fs::file_status status = fs::status(entry.path(), entry_error);  // through links, without opening
-    const std::string what = "`" + name + "` ";
-    if (status.type() == fs::file_type::not_found) {
-      return "cannot be read: " + what + "is a symbolic link to nothing";
-    }
-    if (entry_error) return "cannot be read: " + what + "cannot be examined: " + entry_error.message();
-    switch (status.type()) {
-      case fs::file_type::regular:
-      case fs::file_type::directory:
-        continue;
-      case fs::file_type::fifo:
-        return "cannot be read: " + what + "is a FIFO, not a stream file (it is not opened: that could block)";
-      case fs::file_type::character:
-      case fs::file_type::block:
-        return "cannot be read: " + what + "is a device, not a stream file (it is not opened: /dev/zero never ends)";
-      default:
-        return "cannot be read: " + what + "is not a regular file";
-    }
-  }
-  return {};
-}
 
 // The fastest clock a trace may declare: a thousand ticks a nanosecond
 // (real tracers tick once a nanosecond, or slower).
@@ -234,22 +203,26 @@ class BorrowedBatch {
 CtfTraceReader::State CtfTraceReader::step(std::size_t rounds) {
   const ReadingTrace marked(source_.path.c_str());
   const BorrowedBatch borrowed(batch_);
+  // Nothing here may throw: an exception leaving a worker thread ends the
+  // process. Out of memory, making a problem's words may fail too: problem()
+  // then answers kOutOfMemoryProblem.
   try {
     return read_some(rounds);
   } catch (const std::bad_alloc&) {
-    abandon(std::string(kOutOfMemory));
+    out_of_memory_ = true;
+    problem_.clear();
   } catch (const std::exception& e) {
-    abandon(std::string("internal error while reading: ") + e.what());
+    if (!compose_problem(problem_, "internal error while reading: ", e.what())) out_of_memory_ = true;
   } catch (...) {
-    abandon("internal error while reading");
+    if (!compose_problem(problem_, "internal error while reading", "")) out_of_memory_ = true;
   }
+  abandon();
   return state_;
 }
 
-// Ends the trace after an exception (the sink threw, or memory ran out):
-// like fail(), without trusting the sink to take more.
-void CtfTraceReader::abandon(std::string problem) {
-  problem_ = std::move(problem);
+// Ends the trace after an exception (the sink threw, or memory ran out),
+// problem_ said: like fail(), without trusting the sink to take more.
+void CtfTraceReader::abandon() noexcept {
   state_ = State::kFailed;
   bt_current_thread_clear_error();
   close_graph();
@@ -257,6 +230,16 @@ void CtfTraceReader::abandon(std::string problem) {
     sink_.trace_closed(index_);
   } catch (...) {  // nothing more can be done for this trace
   }
+}
+
+// The problem of a trace whose reading ran out of memory, with babeltrace2's
+// words when they say more. Marks the trace as not at fault.
+std::string CtfTraceReader::memory_ran_out(const std::string& cause) {
+  out_of_memory_ = true;
+  std::string problem = kOutOfMemory;
+  if (info_.events > 0) problem += " (after " + std::to_string(info_.events) + " events)";
+  if (!cause.empty() && cause != kOutOfMemory) problem += ": " + cause;
+  return problem;
 }
 
 CtfTraceReader::State CtfTraceReader::read_some(std::size_t rounds) {
@@ -289,7 +272,13 @@ CtfTraceReader::State CtfTraceReader::read_some(std::size_t rounds) {
     }
     std::string problem = bt::take_bt_error("unknown error");
     if (!own_problem_.empty()) problem = own_problem_;
-    fail("reading stopped after " + std::to_string(info_.events) + " events: " + problem);
+    if (out_of_memory_) {
+      fail(memory_ran_out(""));  // in our sink: babeltrace2's words only say the sink failed
+    } else if (status == BT_GRAPH_RUN_ONCE_STATUS_MEMORY_ERROR || says_out_of_memory(problem)) {
+      fail(memory_ran_out(problem));
+    } else {
+      fail("reading stopped after " + std::to_string(info_.events) + " events: " + problem);
+    }
     return state_;
   }
   flush();
@@ -326,17 +315,22 @@ bool CtfTraceReader::precheck() {
     fail("is not a directory");
     return false;
   }
-  if (!fs::is_regular_file(directory / "metadata", error)) {
-    fail("has no `metadata` file");
+  const fs::file_status metadata = fs::status(directory / "metadata", error);
+  if (!fs::is_regular_file(metadata)) {
+    // As trace discovery says it: a directory or a link loop is no metadata.
+    if (metadata.type() == fs::file_type::not_found) {
+      fail("has no `metadata` file");
+    } else if (error) {
+      fail("its `metadata` cannot be read: " + error.message());
+    } else {
+      fail("its `metadata` is not a regular file: not a trace's metadata");
+    }
     return false;
   }
-  const fs::directory_iterator readable(directory, error);
-  if (error) {
+  // list_directory, not std::filesystem's directory_iterator: memory
+  // running out in that one ends the process.
+  if (!list_directory(source_.path, error)) {
     fail("cannot be read: " + error.message());
-    return false;
-  }
-  if (const std::string problem = unreadable_stream_file(directory); !problem.empty()) {
-    fail(problem);
     return false;
   }
   info_.bytes = stream_file_bytes(source_.path);
@@ -351,7 +345,7 @@ std::string CtfTraceReader::query_ranges() {
   bt::QueryExecutorRef executor(bt_query_executor_create(
       bt_component_class_source_as_component_class_const(shared_classes().ctf_fs), "babeltrace.trace-infos",
       params.get()));
-  if (!params || !executor) return bt::take_bt_error("out of memory");
+  if (!params || !executor) return memory_ran_out(bt::take_bt_error(""));
   bt_query_executor_set_logging_level(executor.get(), BT_LOGGING_LEVEL_NONE);
   const bt_value* result = nullptr;
   if (bt_query_executor_query(executor.get(), &result) != BT_QUERY_EXECUTOR_QUERY_STATUS_OK) {
@@ -389,11 +383,17 @@ std::string CtfTraceReader::build_graph() {
   const SharedClasses& classes = shared_classes();
   graph_.reset(bt_graph_create(0));
   const bt::ValueRef params = ctf_fs_parameters(source_.path);
-  if (!graph_ || !params) return bt::take_bt_error("out of memory");
+  if (!graph_ || !params) return memory_ran_out(bt::take_bt_error(""));
   const bt_component_source* source = nullptr;
-  if (bt_graph_add_source_component(graph_.get(), classes.ctf_fs, "source", params.get(), BT_LOGGING_LEVEL_NONE,
-                                    &source) != BT_GRAPH_ADD_COMPONENT_STATUS_OK) {
-    return "cannot be opened: " + opening_problem(bt::take_bt_error("unknown error"), source_.path);
+  const bt_graph_add_component_status added = bt_graph_add_source_component(
+      graph_.get(), classes.ctf_fs, "source", params.get(), BT_LOGGING_LEVEL_NONE, &source);
+  if (added != BT_GRAPH_ADD_COMPONENT_STATUS_OK) {
+    std::string cause = bt::take_bt_error("unknown error");
+    // Indexing a stream file maps it into memory: that failing is no damage.
+    if (added == BT_GRAPH_ADD_COMPONENT_STATUS_MEMORY_ERROR || says_out_of_memory(cause)) {
+      return memory_ran_out(cause);
+    }
+    return "cannot be opened: " + opening_problem(std::move(cause), source_.path);
   }
   const uint64_t ports = bt_component_source_get_output_port_count(source);
   for (uint64_t i = 0; i < ports; ++i) {
@@ -503,11 +503,12 @@ bt_component_class_sink_consume_method_status CtfTraceReader::consume() {
     if (batch_.size() >= options_.batch_events) flush();
     return any_open ? BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_OK : BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_END;
   } catch (const std::bad_alloc&) {
-    own_problem_ = kOutOfMemory;
+    out_of_memory_ = true;  // read_some() then says memory ran out
   } catch (const std::exception& e) {
-    own_problem_ = std::string("internal error while reading: ") + e.what();
+    // Nothing may throw through babeltrace2's C frames.
+    if (!compose_problem(own_problem_, "internal error while reading: ", e.what())) out_of_memory_ = true;
   } catch (...) {
-    own_problem_ = "internal error while reading";
+    if (!compose_problem(own_problem_, "internal error while reading", "")) out_of_memory_ = true;
   }
   return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_ERROR;
 }

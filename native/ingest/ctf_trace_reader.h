@@ -72,7 +72,10 @@ class CtfTraceReader final : public TraceReader {
   State state() const override { return state_; }
   const TraceSource& source() const { return source_; }
   const TraceInfo& info() const override { return info_; }
-  const std::string& problem() const override { return problem_; }
+  const std::string& problem() const override {
+    return out_of_memory_ && problem_.empty() ? kOutOfMemoryProblem : problem_;
+  }
+  bool out_of_memory() const override { return out_of_memory_; }
   model::Nanoseconds progress() const override { return progress_; }
   // Per stream, the share of its time range read so far; their mean times
   // the stream file bytes.
@@ -94,7 +97,8 @@ class CtfTraceReader final : public TraceReader {
   friend struct SinkMethods;
 
   State read_some(std::size_t rounds);
-  void abandon(std::string problem);
+  void abandon() noexcept;
+  std::string memory_ran_out(const std::string& cause);
   bool open();
   bool precheck();
   std::string query_ranges();  // a problem, or empty
@@ -149,6 +153,7 @@ class CtfTraceReader final : public TraceReader {
   TraceInfo info_;
   std::string problem_;
   std::string own_problem_;  // found by our own sink (set before it reports an error)
+  bool out_of_memory_ = false;  // the problem is memory running out, not the trace
   bool announced_ = false;   // trace_opened sent
 
   bt::GraphRef graph_;

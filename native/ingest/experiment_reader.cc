@@ -2,7 +2,9 @@
 #include "ingest/experiment_reader.h"
 
 #include "ingest/ctf_trace_reader.h"
+#include "ingest/left_out_stream_files.h"
 #include "ingest/process_trace_reader.h"
+#include "ingest/trace_being_read.h"
 #include "ingest/trace_discovery.h"
 
 #include <chrono>
@@ -178,6 +180,9 @@ std::string format_seconds(std::chrono::milliseconds duration) {
 ExperimentReport read_experiment(const std::vector<TraceSource>& traces, const ReadOptions& options, EventSink& sink,
                                  const ProgressCallback& progress, const std::atomic<bool>* cancel) {
   const auto start = std::chrono::steady_clock::now();
+  const ReadingThreadStack signal_stack;  // this thread reads too when no worker can start
+  std::vector<std::vector<Problem>> left_out;
+  for (const TraceSource& trace : traces) left_out.push_back(left_out_stream_files(trace.path));
   std::vector<std::unique_ptr<TraceReader>> readers;
   for (std::size_t i = 0; i < traces.size(); ++i) {
     const auto index = static_cast<match::TraceIndex>(i);
@@ -219,6 +224,7 @@ ExperimentReport read_experiment(const std::vector<TraceSource>& traces, const R
   for (std::size_t w = 0; w < jobs; ++w) {
     try {
       workers.emplace_back([&] {
+        const ReadingThreadStack worker_signal_stack;
         while (const auto i = scheduler.take()) take_turn(*i);
       });
     } catch (const std::system_error&) {
@@ -294,8 +300,10 @@ ExperimentReport read_experiment(const std::vector<TraceSource>& traces, const R
 
   ExperimentReport report;
   report.cancelled = cancelled;
-  for (const auto& reader : readers) {
-    TraceReport trace{reader->info(), TraceStatus::kComplete, reader->problem()};
+  for (std::size_t i = 0; i < readers.size(); ++i) {
+    const TraceReader* reader = readers[i].get();
+    TraceReport trace{reader->info(), TraceStatus::kComplete, reader->problem(), reader->out_of_memory(),
+                      std::move(left_out[i])};
     switch (reader->state()) {
       case TraceReader::State::kDone:
         break;

@@ -57,6 +57,12 @@ struct TraceReport {
   TraceInfo info;
   TraceStatus status = TraceStatus::kComplete;
   std::string problem;  // one line, when partial or skipped
+  // Memory ran out while reading it: the trace is not at fault (it may read
+  // well with more memory). The status says what of it was read.
+  bool out_of_memory = false;
+  // Entries of its directory babeltrace2 leaves out (left_out_stream_files),
+  // whatever the status: the trace was read without them.
+  std::vector<Problem> left_out;
 };
 
 struct ExperimentReport {
@@ -93,7 +99,9 @@ using ProgressCallback = std::function<bool(const ReadProgress&)>;
 // stays bounded by its horizon whatever the number of jobs.
 //
 // A trace that fails is reported (TraceReport::problem names what went
-// wrong) and the others are still read. Setting *cancel, or the progress
+// wrong) and the others are still read. Before any is read, each trace's
+// directory is examined for entries babeltrace2 would leave out in silence
+// (TraceReport::left_out), in this process, without opening them. Setting *cancel, or the progress
 // callback returning false, stops the reading after the current turns (at
 // once when the traces are read in child processes: they are killed).
 ExperimentReport read_experiment(const std::vector<TraceSource>& traces, const ReadOptions& options, EventSink& sink,

@@ -26,13 +26,6 @@ namespace protocol = reader_protocol;
 
 namespace {
 
-// What the C library (strerror(ENOMEM)) and GLib (g_malloc) print when an
-// allocation fails, before they abort.
-bool says_out_of_memory(const std::string& last_words) {
-  return last_words.find("Cannot allocate memory") != std::string::npos ||
-         last_words.find("failed to allocate") != std::string::npos;
-}
-
 std::string describe_status(int status, const std::string& last_words) {
   if (says_out_of_memory(last_words)) {  // whatever way it then ended: not damage
     if (!WIFSIGNALED(status)) {
@@ -105,11 +98,17 @@ TraceReader::State ProcessTraceReader::step(std::size_t rounds) {
     }
     if (state_ == State::kReading) exchange(rounds);
   } catch (const std::bad_alloc&) {
-    fail(kOutOfMemory);
+    // Making words may fail too: problem() then answers kOutOfMemoryProblem.
+    out_of_memory_ = true;
+    fail({});
   } catch (const std::exception& e) {
-    fail(std::string("internal error while reading: ") + e.what());
+    std::string problem;
+    if (!compose_problem(problem, "internal error while reading: ", e.what())) out_of_memory_ = true;
+    fail(std::move(problem));
   } catch (...) {
-    fail("internal error while reading");
+    std::string problem;
+    if (!compose_problem(problem, "internal error while reading", "")) out_of_memory_ = true;
+    fail(std::move(problem));
   }
   return state_;
 }
@@ -254,6 +253,8 @@ bool ProcessTraceReader::exchange(uint64_t rounds) {
     bytes_read_.store(report->bytes_read, std::memory_order_relaxed);
     info_ = std::move(report->info);
     problem_ = std::move(report->problem);
+    // The reading process's own reader said memory ran out (kOutOfMemory).
+    if (state_ == State::kFailed) out_of_memory_ = problem_.starts_with(kOutOfMemory);
     channel_->release_buffers();  // until its next turn, which may be long in coming
     if (state_ == State::kDone || state_ == State::kFailed) {
       end_child();
@@ -326,6 +327,7 @@ void ProcessTraceReader::child_lost() {
   if (interrupted) return;  // left unfinished: cancelled, not failed
   std::string how;
   if (reaped) {
+    out_of_memory_ = says_out_of_memory(words);
     // A reading process answers before it ends, even on a trace it cannot
     // open; a program that exits without a word is likely not one (an older
     // tracesync without read-trace prints its usage and exits so).

@@ -51,7 +51,10 @@ class ProcessTraceReader final : public TraceReader {
 
   State state() const override { return state_; }
   const TraceInfo& info() const override { return info_; }
-  const std::string& problem() const override { return problem_; }
+  const std::string& problem() const override {
+    return out_of_memory_ && problem_.empty() ? kOutOfMemoryProblem : problem_;
+  }
+  bool out_of_memory() const override { return out_of_memory_; }
   model::Nanoseconds progress() const override { return progress_; }
   uint64_t bytes_read() const override { return bytes_read_.load(std::memory_order_relaxed); }
 
@@ -78,6 +81,7 @@ class ProcessTraceReader final : public TraceReader {
   std::atomic<uint64_t> bytes_read_{0};
   bool closed_ = false;  // the sink heard trace_closed
   bool answered_ = false;  // a frame came back: the child speaks the protocol
+  bool out_of_memory_ = false;  // it failed because memory ran out (here or there)
 
   OutputTail output_;  // the end of what the child printed
   std::unique_ptr<FrameChannel> channel_;

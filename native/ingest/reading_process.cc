@@ -11,6 +11,7 @@
 #include "ingest/ctf_trace_reader.h"
 #include "ingest/frame_channel.h"
 #include "ingest/reader_protocol.h"
+#include "ingest/trace_being_read.h"
 
 namespace tracesync::ingest {
 
@@ -77,6 +78,7 @@ int serve_trace_reading(int read_fd, int write_fd) {
   }
   die_with(open->parent_pid);
 
+  const ReadingThreadStack signal_stack;
   ChannelSink sink(channel);
   CtfTraceReader reader(open->source, open->index, open->options, sink);
   while (channel.receive(type, payload)) {

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: EPL-2.0
 #include "ingest/trace_discovery.h"
 
+#include "ingest/directory_listing.h"
+
 #include <algorithm>
 #include <filesystem>
 #include <functional>
@@ -68,13 +70,16 @@ void search(const fs::path& root, std::vector<fs::path>& found, std::vector<Prob
 
 uint64_t stream_file_bytes(const std::string& trace_directory) {
   uint64_t bytes = 0;
+  // Runs while a trace is read, where memory running out must fail that
+  // trace only: list_directory, not directory_iterator.
   std::error_code error;
-  for (const fs::directory_entry& entry : fs::directory_iterator(trace_directory, error)) {
-    std::error_code entry_error;
-    const std::string name = entry.path().filename().string();
-    if (entry.is_regular_file(entry_error) && name != "metadata" && !name.starts_with('.')) {
-      bytes += entry.file_size(entry_error);
-    }
+  const auto names = list_directory(trace_directory, error);
+  if (!names) return 0;  // reading the trace says what is wrong
+  for (const std::string& name : *names) {
+    if (name == "metadata" || name.starts_with('.')) continue;
+    const fs::path file = fs::path(trace_directory) / name;
+    std::error_code file_error;
+    if (fs::is_regular_file(file, file_error)) bytes += fs::file_size(file, file_error);
   }
   return bytes;
 }

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "ingest/trace_info.h"
 #include "model/point.h"
@@ -14,6 +15,31 @@ namespace tracesync::ingest {
 // A trace's problem when memory ran out while reading it (not damage: the
 // same trace may read well with more memory).
 inline constexpr const char* kOutOfMemory = "out of memory while reading";
+// The same as a string made at start-up: a reader that ran out of memory
+// answers problem() with it, since making a string may fail then too.
+inline const std::string kOutOfMemoryProblem{kOutOfMemory};
+
+// `prefix` then `detail` into `out`; false (and `out` empty) when memory ran
+// out making it. For the paths that handle exceptions, which must not throw.
+inline bool compose_problem(std::string& out, std::string_view prefix, std::string_view detail) noexcept {
+  try {
+    out.assign(prefix);
+    out.append(detail);
+    return true;
+  } catch (...) {
+    out.clear();
+    return false;
+  }
+}
+
+// Whether a message (babeltrace2's error, a reading process's last words)
+// says an allocation failed: the C library's strerror(ENOMEM), GLib's
+// g_malloc failing, or our own kOutOfMemory.
+inline bool says_out_of_memory(std::string_view message) {
+  return message.find("Cannot allocate memory") != std::string_view::npos ||
+         message.find("failed to allocate") != std::string_view::npos ||
+         message.find(kOutOfMemory) != std::string_view::npos;
+}
 
 // Reads one trace into an EventSink, a step at a time, so that a scheduler
 // can interleave traces and stop on request. CtfTraceReader reads in this
@@ -46,7 +72,9 @@ class TraceReader {
   // between steps).
   virtual State state() const = 0;
   virtual const TraceInfo& info() const = 0;
-  virtual const std::string& problem() const = 0;  // when kFailed
+  virtual const std::string& problem() const = 0;  // when kFailed (kOutOfMemoryProblem, or more precise words)
+  // When kFailed: it failed because memory ran out, not because of the trace.
+  virtual bool out_of_memory() const = 0;
   // What the trace promised so far (INT64_MIN before any timestamp).
   virtual model::Nanoseconds progress() const = 0;
   // An estimate of the stream file bytes read so far, readable from any thread.

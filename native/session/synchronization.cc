@@ -108,24 +108,29 @@ RunOutcome Synchronization::run(const ProgressCallback& progress, const std::ato
   std::size_t never_opened = 0;
   for (std::size_t i = 0; i < result.read.traces.size(); ++i) {
     const ingest::TraceReport& t = result.read.traces[i];
-    if (t.status == ingest::TraceStatus::kSkipped) {
-      outcome.skipped.push_back(problem(t.info.path, t.problem, true));
-      continue;
-    }
-    if (!session_trace[i]) {  // cancelled before it opened
+    const bool skipped = t.status == ingest::TraceStatus::kSkipped;
+    if (!skipped && !session_trace[i]) {  // cancelled before it opened
       ++never_opened;
       continue;
     }
+    for (const ingest::Problem& p : t.left_out) outcome.left_out.push_back(problem(p.source, p.message, false));
+    if (t.out_of_memory) {
+      outcome.out_of_memory.push_back(problem(t.info.path, t.problem, skipped));
+    } else if (skipped) {
+      outcome.skipped.push_back(problem(t.info.path, t.problem, true));
+    } else if (t.status == ingest::TraceStatus::kPartial) {
+      outcome.damaged.push_back(problem(t.info.path, t.problem, false));
+    }
+    if (skipped) continue;
     ++outcome.traces_read;
     session_.set_trace_extent(*session_trace[i], t.info.first_event.value_or(0), t.info.last_event.value_or(0),
                               t.info.events);
     session_.set_trace_network_events(*session_trace[i], t.info.network_events);
-    if (t.status == ingest::TraceStatus::kPartial) outcome.damaged.push_back(problem(t.info.path, t.problem, false));
   }
   outcome.cancelled = result.read.cancelled;
   session_.add_matching_totals(result.total);
   for (const auto& [key, statistics] : result.per_link) session_.add_link_matching(key.first, key.second, statistics);
-  for (const auto* list : {&outcome.skipped, &outcome.damaged, &outcome.usage}) {
+  for (const auto* list : {&outcome.skipped, &outcome.damaged, &outcome.out_of_memory, &outcome.left_out, &outcome.usage}) {
     for (const v1::Problem& p : *list) session_.add_problem(p);
   }
   if (outcome.cancelled) {

@@ -46,6 +46,13 @@ struct RunOutcome {
   uint32_t traces_read = 0;          // read in full or in part
   std::vector<v1::Problem> skipped;  // traces that could not be read at all
   std::vector<v1::Problem> damaged;  // traces read in part: what came before the damage stands
+  // Traces whose reading ran out of memory (in part or not at all read; the
+  // problem's `skipped` says which): not their fault, and in no list above.
+  std::vector<v1::Problem> out_of_memory;
+  // Entries of trace directories babeltrace2 leaves out (a FIFO, a device, a
+  // link to nothing, a directory or an empty file in place of a stream
+  // file), each named: their traces were read without them.
+  std::vector<v1::Problem> left_out;
   std::vector<v1::Problem> usage;    // --domain options that select nothing or conflict
 };
 

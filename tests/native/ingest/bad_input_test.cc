@@ -226,29 +226,100 @@ TEST_P(BadInput, ATraceWithoutClock) {
   EXPECT_NE(bad.problem.find("has no clock"), std::string::npos) << bad.problem;
 }
 
-TEST_P(BadInput, AFifoADeviceOrADanglingLinkInPlaceOfAStreamIsAProblem) {
+// babeltrace2 reads every regular, non-empty file of a trace directory as
+// a stream file and leaves out the rest without a word (it checks with stat,
+// never opening them). Each such entry is named, with what it is; the rest
+// of the trace is read as if it were not there.
+TEST_P(BadInput, AnOddEntryInPlaceOfAStreamFileIsNamedAndTheRestIsRead) {
+  std::vector<NetEvent> events;
+  for (uint32_t i = 0; i < 10; ++i) events.push_back(event("net_dev_queue", 10 + i, 5000 + i));
+  testing::TraceShape shape = host("O", "dddddddd-0000-0000-0000-000000000004");
+  shape.streams = 2;  // the events are dealt to channel0_0 and channel0_1 in turn
   const std::vector<std::pair<std::string, std::string>> cases = {
-      {"fifo", "is a FIFO, not a stream file"},
-      {"/dev/zero", "is a device, not a stream file"},
-      {"/dev/null", "is a device, not a stream file"},
-      {"/nonexistent/stream", "is a symbolic link to nothing"},
+      {"empty", "is empty: a stream file with no packet"},
+      {"directory", "is a directory, not a stream file"},
+      {"fifo", "is a FIFO, not a stream file (not opened: that could block)"},
+      {"/dev/zero", "is a symbolic link to /dev/zero, a character device, not a stream file (not opened)"},
+      {"/dev/null", "is a symbolic link to /dev/null, a character device, not a stream file (not opened)"},
+      {"/nonexistent/stream", "is a symbolic link to /nonexistent/stream, which does not exist"},
+      {"channel0_1", "cannot be examined: Too many levels of symbolic links"},  // a link to itself
   };
-  for (const auto& [kind, message] : cases) {
-    const fs::path trace = root() / ("odd-" + std::to_string(&kind - &cases[0].first));
-    testing::write_trace(trace, host("O", "dddddddd-0000-0000-0000-000000000004"), {event("net_dev_queue", 1, 5001)});
-    fs::remove(trace / "channel0_0");
-    if (kind == "fifo") {
-      ASSERT_EQ(mkfifo((trace / "channel0_0").c_str(), 0600), 0);
+  for (std::size_t c = 0; c < cases.size(); ++c) {
+    const std::string& kind = cases[c].first;
+    const fs::path trace = root() / ("odd-" + std::to_string(c));
+    testing::write_trace(trace, shape, events);
+    const fs::path odd = trace / "channel0_1";
+    fs::remove(odd);
+    if (kind == "empty") {
+      testing::write_file(odd, "");
+    } else if (kind == "directory") {
+      fs::create_directory(odd);
+    } else if (kind == "fifo") {
+      ASSERT_EQ(mkfifo(odd.c_str(), 0600), 0);
     } else {
-      fs::create_symlink(kind, trace / "channel0_0");
+      fs::create_symlink(kind, odd);
     }
     const Outcome out = read(trace);
     expect_good_pair_intact(out, kMessages);
     const TraceReport& bad = out.result.read.traces[1];
-    EXPECT_EQ(bad.status, TraceStatus::kSkipped) << kind;
-    EXPECT_EQ(bad.problem, "cannot be read: `channel0_0` " + message + (kind == "fifo" ? " (it is not opened: that could block)" : kind.starts_with("/dev") ? " (it is not opened: /dev/zero never ends)" : ""))
-        << kind;
+    EXPECT_EQ(bad.status, TraceStatus::kComplete) << kind << ": " << bad.problem;
+    EXPECT_EQ(bad.info.events, 5u) << kind;  // channel0_0's, all of them
+    EXPECT_EQ(out.result.per_trace[1].sends, 5u) << kind;
+    ASSERT_EQ(bad.left_out.size(), 1u) << kind;
+    EXPECT_EQ(bad.left_out[0].source, odd.string());
+    EXPECT_EQ(bad.left_out[0].message, cases[c].second + "; the rest of the trace is read without it");
+    // The good traces have no such entry.
+    EXPECT_TRUE(out.result.read.traces[0].left_out.empty());
   }
+}
+
+// A trace whose only stream file is odd has nothing left to read: skipped,
+// and the entry named.
+TEST_P(BadInput, ATraceWhoseOnlyStreamFileIsOddIsSkippedAndTheEntryNamed) {
+  testing::write_trace(root() / "fifo_only", host("F", "dddddddd-0000-0000-0000-000000000004"),
+                       {event("net_dev_queue", 1, 5001)});
+  fs::remove(root() / "fifo_only" / "channel0_0");
+  ASSERT_EQ(mkfifo((root() / "fifo_only" / "channel0_0").c_str(), 0600), 0);
+  const Outcome out = read(root() / "fifo_only");
+  expect_good_pair_intact(out, kMessages);
+  const TraceReport& bad = out.result.read.traces[1];
+  EXPECT_EQ(bad.status, TraceStatus::kSkipped);
+  EXPECT_EQ(bad.problem, "holds no stream file (nothing but metadata)");
+  ASSERT_EQ(bad.left_out.size(), 1u);
+  EXPECT_EQ(bad.left_out[0].source, (root() / "fifo_only" / "channel0_0").string());
+}
+
+// What LTTng itself puts in a trace directory is no problem: its index/
+// directory; nor are hidden files, or a directory that is a trace of its own.
+TEST_P(BadInput, LttngsIndexDirectoryAndHiddenFilesAreNoProblem) {
+  testing::write_trace(root() / "indexed", host("I", "dddddddd-0000-0000-0000-000000000004"),
+                       {event("net_dev_queue", 1, 5001)});
+  fs::create_directory(root() / "indexed" / "index");
+  testing::write_file(root() / "indexed" / "index" / "channel0_0.idx", "");
+  testing::write_file(root() / "indexed" / ".hidden", "");
+  testing::write_trace(root() / "indexed" / "nested", host("N", "dddddddd-0000-0000-0000-000000000005"),
+                       {event("net_dev_queue", 1, 5002)});
+  const Outcome out = read(root() / "indexed");
+  expect_good_pair_intact(out, kMessages);
+  EXPECT_EQ(out.result.read.traces[1].status, TraceStatus::kComplete) << out.result.read.traces[1].problem;
+  EXPECT_TRUE(out.result.read.traces[1].left_out.empty());
+}
+
+// A `metadata` that is a directory or a link to itself, given to the reader
+// directly (discovery names them first, DiscoveryTest): the trace is skipped
+// with a problem that says so, not "has no metadata".
+TEST_P(BadInput, AMetadataThatIsNoFileIsSaidSo) {
+  fs::create_directories(root() / "dir_metadata" / "metadata");
+  fs::create_directories(root() / "loop");
+  fs::create_symlink("metadata", root() / "loop" / "metadata");
+  const Outcome directory = read(root() / "dir_metadata");
+  expect_good_pair_intact(directory, kMessages);
+  EXPECT_EQ(directory.result.read.traces[1].status, TraceStatus::kSkipped);
+  EXPECT_EQ(directory.result.read.traces[1].problem, "its `metadata` is not a regular file: not a trace's metadata");
+  const Outcome loop = read(root() / "loop");
+  expect_good_pair_intact(loop, kMessages);
+  EXPECT_EQ(loop.result.read.traces[1].status, TraceStatus::kSkipped);
+  EXPECT_EQ(loop.result.read.traces[1].problem, "its `metadata` cannot be read: Too many levels of symbolic links");
 }
 
 TEST_P(BadInput, AClockOfAnImpossibleFrequencyIsAProblem) {

@@ -26,7 +26,11 @@ final class NativeBridge {
 
   static native void addMatch(long session, String sender, long sendNs, String receiver, long receiveNs);
 
-  /** @throws IOException naming the traces that were skipped; the run still completed */
+  /**
+   * @throws IOException naming the traces that were skipped; the run still completed
+   * @throws OutOfMemoryError naming the traces whose reading ran out of native memory; the run still
+   *     completed
+   */
   static native void run(long session, ProgressListener listener) throws IOException;
 
   /** @return a serialized {@code tracesync.v1.Snapshot} */

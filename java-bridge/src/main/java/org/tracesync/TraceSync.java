@@ -101,6 +101,9 @@ public final class TraceSync implements AutoCloseable {
    *
    * @throws IOException when traces had to be skipped, naming them and why; the run completed with
    *     the others and the snapshot holds the result
+   * @throws OutOfMemoryError when native memory ran out while reading traces, naming them (not
+   *     their fault: they may read well with more memory); the run completed with the others and
+   *     the snapshot holds the result
    * @throws IllegalStateException when the session was closed meanwhile
    */
   public void run(ProgressListener listener) throws IOException {
