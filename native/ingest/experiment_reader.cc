@@ -198,9 +198,18 @@ ExperimentReport read_experiment(const std::vector<TraceSource>& traces, const R
   const std::size_t jobs = std::min<std::size_t>(options.jobs == 0 ? cores : options.jobs, readers.size());
   const std::size_t long_turn =
       options.reading_command.empty() ? options.rounds_per_step : options.rounds_per_process_step;
+  const auto take_turn = [&](std::size_t i) {
+    // A trace's first turn is short, so that every trace is soon opened
+    // and known to the sink, even when the reading is cancelled early.
+    TraceReader& reader = *readers[i];
+    const bool first = reader.state() == TraceReader::State::kNew;
+    const auto state = reader.step(first ? options.rounds_per_step : long_turn);
+    scheduler.give_back(i, state == TraceReader::State::kDone || state == TraceReader::State::kFailed);
+  };
   std::vector<std::thread> workers;
   // Whatever happens below (a throwing progress callback included), the
-  // workers are stopped and joined before the readers go.
+  // workers are stopped and joined before the readers go, and before
+  // take_turn, which they call, goes out of scope (declared after it).
   struct JoinWorkers {
     TurnScheduler& scheduler;
     std::vector<std::thread>& workers;
@@ -213,14 +222,6 @@ ExperimentReport read_experiment(const std::vector<TraceSource>& traces, const R
       }
     }
   } join_workers{scheduler, workers, readers};
-  const auto take_turn = [&](std::size_t i) {
-    // A trace's first turn is short, so that every trace is soon opened
-    // and known to the sink, even when the reading is cancelled early.
-    TraceReader& reader = *readers[i];
-    const bool first = reader.state() == TraceReader::State::kNew;
-    const auto state = reader.step(first ? options.rounds_per_step : long_turn);
-    scheduler.give_back(i, state == TraceReader::State::kDone || state == TraceReader::State::kFailed);
-  };
   for (std::size_t w = 0; w < jobs; ++w) {
     try {
       workers.emplace_back([&] {
