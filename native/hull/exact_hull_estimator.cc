@@ -69,7 +69,7 @@ void ExactHullEstimator::count(const LinkMessage& message) {
   slope_one_.add(message);
   if (keeps_messages_) {
     sorted_ = sorted_ && (messages_.empty() || !rule_order(message, messages_.back()));
-    messages_.push_back(message);
+    messages_.append(message);
   }
 }
 
@@ -191,7 +191,7 @@ std::optional<EndBounds> ExactHullEstimator::end_bounds(const TimeSpan& span) co
   if (!band || !keeps_messages_ || quality() != Quality::kAccurate) return band;
   const TimeSpan over = covered(span);
   if (!envelope_cache_ || envelope_cache_->messages != messages_.size() || !(envelope_cache_->over == over)) {
-    if (!sorted_) std::sort(messages_.begin(), messages_.end(), rule_order);
+    if (!sorted_) messages_.sort(rule_order);
     sorted_ = true;
     const LinkEstimate e = estimate();
     envelope_cache_ = EnvelopeCache{messages_.size(), over,

@@ -9,6 +9,7 @@
 #include "hull/exact_line.h"
 #include "hull/feasible_region.h"
 #include "hull/link_estimator.h"
+#include "hull/message_log.h"
 #include "hull/relaxed_region.h"
 #include "hull/slope_one_bounds.h"
 
@@ -119,7 +120,7 @@ class ExactHullEstimator final : public LinkEstimator {
   bool keeps_messages_ = false;
   // When keeps_messages_: every message, sorted when the envelope needs
   // them, and the envelope's last answer until the next message.
-  mutable std::vector<LinkMessage> messages_;
+  mutable MessageLog messages_;
   mutable bool sorted_ = true;
   struct EnvelopeCache {
     std::size_t messages;

@@ -11,10 +11,7 @@ namespace {
 
 using model::Quad;
 
-struct Residual {
-  model::Nanoseconds x;
-  Quad r;  // how far the truth may lie beyond the line on the message's side
-};
+using Residual = ConeEnvelope::Residual;
 
 Quad infinity() { return std::numeric_limits<double>::infinity(); }
 
@@ -59,18 +56,17 @@ Quad cone_rate(const LinkEstimate& e, const ClockStability& stability) {
   return std::min(limit, std::max(e.lmax->slope + band - e.alpha, e.alpha - (e.lmin->slope - band)));
 }
 
-Quad envelope_bound(std::span<const LinkMessage> sorted_by_x, const Line& line, const TimeSpan& over, Quad rate) {
-  std::vector<Residual> above;  // lower points: f(x_i) <= y_i
-  std::vector<Residual> below;  // upper points: f(x_j) >= y_j
-  for (const LinkMessage& m : sorted_by_x) {
-    const Quad residual = static_cast<Quad>(m.point.y) - line.at(m.point.x);
-    if (m.is_lower()) {
-      above.push_back({m.point.x, residual});
-    } else {
-      below.push_back({m.point.x, -residual});
-    }
+void ConeEnvelope::add(const LinkMessage& m) {
+  const Quad residual = static_cast<Quad>(m.point.y) - line_.at(m.point.x);
+  if (m.is_lower()) {
+    above_.push_back({m.point.x, residual});
+  } else {
+    below_.push_back({m.point.x, -residual});
   }
-  return std::max({Quad{0}, peak_of_cones(above, over, rate), peak_of_cones(below, over, rate)});
+}
+
+Quad ConeEnvelope::peak(const TimeSpan& over, Quad rate) {
+  return std::max({Quad{0}, peak_of_cones(above_, over, rate), peak_of_cones(below_, over, rate)});
 }
 
 EndBounds tightest(const EndBounds& band, Quad envelope) {

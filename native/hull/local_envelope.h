@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: EPL-2.0
 #pragma once
 
-#include <span>
+#include <vector>
 
 #include "hull/clock_stability.h"
 #include "hull/link_estimate.h"
@@ -24,8 +24,32 @@ namespace tracesync::hull {
 // direction has no message. The lower envelope of the cones is computed
 // exactly at every message by one pass each way, and between two
 // consecutive messages its peak is where their cones meet.
-model::Quad envelope_bound(std::span<const LinkMessage> sorted_by_x, const Line& line, const TimeSpan& over,
-                           model::Quad rate);
+class ConeEnvelope {
+ public:
+  explicit ConeEnvelope(const Line& line) : line_(line) {}
+  // Messages in increasing x.
+  void add(const LinkMessage& message);
+  model::Quad peak(const TimeSpan& over, model::Quad rate);
+
+  struct Residual {
+    model::Nanoseconds x;
+    model::Quad r;  // how far the truth may lie beyond the line on the message's side
+  };
+
+ private:
+  Line line_;
+  std::vector<Residual> above_;  // lower points: f(x_i) <= y_i
+  std::vector<Residual> below_;  // upper points: f(x_j) >= y_j
+};
+
+// Any range of LinkMessage sorted by x (a vector, a MessageLog).
+template <typename SortedMessages>
+model::Quad envelope_bound(const SortedMessages& sorted_by_x, const Line& line, const TimeSpan& over,
+                           model::Quad rate) {
+  ConeEnvelope envelope(line);
+  for (const LinkMessage& m : sorted_by_x) envelope.add(m);
+  return envelope.peak(over, rate);
+}
 
 // The rate limit around a line of slope `slope`: ClockStability's
 // kMaxRateErrorPpm from 1, plus how far the slope itself is from 1.

@@ -19,9 +19,9 @@ bool sorts_before(const LinkMessage& a, const LinkMessage& b) {
 
 PiecewiseHullEstimator::PiecewiseHullEstimator(ClockStability stability) : stability_(stability) {}
 
-const std::vector<LinkMessage>& PiecewiseHullEstimator::Segment::sorted_messages() const {
+const MessageLog& PiecewiseHullEstimator::Segment::sorted_messages() const {
   if (!sorted) {
-    std::sort(messages.begin(), messages.end(), sorts_before);
+    messages.sort(sorts_before);
     sorted = true;
   }
   return messages;
@@ -29,7 +29,7 @@ const std::vector<LinkMessage>& PiecewiseHullEstimator::Segment::sorted_messages
 
 void PiecewiseHullEstimator::Segment::keep(const LinkMessage& message) {
   sorted = sorted && !sorts_before(message, messages.back());
-  messages.push_back(message);
+  messages.append(message);
 }
 
 Quad PiecewiseHullEstimator::Segment::envelope(const TimeSpan& over, const ClockStability& stability) const {
@@ -72,7 +72,8 @@ bool PiecewiseHullEstimator::extend(const LinkMessage& message) {
       return *changed;
     }
   }
-  segments_.push_back({message, message, ExactHullEstimator(stability_, ExactHullEstimator::Envelope::kNone), {message}, true, std::nullopt});
+  segments_.push_back({message, message, ExactHullEstimator(stability_, ExactHullEstimator::Envelope::kNone), {}, true, std::nullopt});
+  segments_.back().messages.append(message);
   const bool changed = segments_.back().hull.add(message);
   return changed || segments_.size() > 1;  // as the single line does, until a second segment opens
 }

@@ -9,6 +9,7 @@
 #include "hull/exact_hull_estimator.h"
 #include "hull/link_estimator.h"
 #include "hull/local_envelope.h"
+#include "hull/message_log.h"
 #include "hull/piecewise_clock_map.h"
 
 namespace tracesync::hull {
@@ -30,7 +31,7 @@ namespace tracesync::hull {
 // last segment, it opens the next one. Otherwise the segments from k on are
 // recomputed from their stored messages. So the segments equal the rule's
 // whatever the arrival order. Memory: every message is kept (24 bytes), in
-// its segment, in arrival order, sorted when a bound needs them.
+// its segment's MessageLog, in arrival order, sorted when a bound needs them.
 //
 // A bending clock squeezes a segment's feasible lines before they vanish,
 // so its exact bound would shrink just when the line fails. So a segment's
@@ -70,7 +71,7 @@ class PiecewiseHullEstimator final : public LinkEstimator {
     LinkMessage first;  // its first and last messages in the rule's order
     LinkMessage last;
     ExactHullEstimator hull;
-    mutable std::vector<LinkMessage> messages;  // arrival order until sorted()
+    mutable MessageLog messages;  // arrival order until sorted_messages()
     mutable bool sorted = true;
 
     // The envelope's largest bound over `over`, kept until a message comes.
@@ -82,7 +83,7 @@ class PiecewiseHullEstimator final : public LinkEstimator {
     mutable std::optional<EnvelopeCache> envelope_cache;
 
     void keep(const LinkMessage& message);
-    const std::vector<LinkMessage>& sorted_messages() const;
+    const MessageLog& sorted_messages() const;
     model::Quad envelope(const TimeSpan& over, const ClockStability& stability) const;
   };
 
