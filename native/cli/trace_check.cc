@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "base/natural_order.h"
 #include "ingest/network_event_census.h"
 #include "snapshot/json_names.h"
 #include "snapshot/utf8.h"
@@ -37,6 +38,16 @@ std::string why_none(const NetworkEventCensus& census, Direction direction) {
   }
   if (reasons.empty()) return std::string("no ") + std::string(ingest::to_string(direction)) + " event recorded";
   return reasons;
+}
+
+// The traces as people list them: paths in natural order (host2 before host10).
+std::vector<const ingest::TraceReport*> for_people(const std::vector<ingest::TraceReport>& traces) {
+  std::vector<const ingest::TraceReport*> order;
+  for (const ingest::TraceReport& t : traces) order.push_back(&t);
+  std::stable_sort(order.begin(), order.end(), [](const ingest::TraceReport* x, const ingest::TraceReport* y) {
+    return base::natural_less(x->info.path, y->info.path);
+  });
+  return order;
 }
 
 }  // namespace
@@ -76,7 +87,8 @@ void print_check_text(std::ostream& out, const std::vector<ingest::TraceReport>&
   using snapshot::readable_text;
   std::size_t name_width = 0;
   for (const auto& event : kNetworkEventNames) name_width = std::max(name_width, event.name.size());
-  for (const ingest::TraceReport& t : traces) {
+  for (const ingest::TraceReport* trace : for_people(traces)) {
+    const ingest::TraceReport& t = *trace;
     const TraceCheck check = check_trace(t);
     out << readable_text(t.info.path) << ": " << readable_text(check.verdict) << "\n";
     if (!check.read) continue;
@@ -112,7 +124,8 @@ ordered_json check_json(const std::vector<ingest::TraceReport>& traces) {
   ordered_json list = ordered_json::array();
   std::size_t read = 0;
   std::size_t usable = 0;
-  for (const ingest::TraceReport& t : traces) {
+  for (const ingest::TraceReport* trace : for_people(traces)) {
+    const ingest::TraceReport& t = *trace;
     const TraceCheck check = check_trace(t);
     read += check.read ? 1 : 0;
     usable += check.usable ? 1 : 0;

@@ -368,6 +368,28 @@ TEST(CheckCommand, ShowsWhichTracesCarryUsableEventsPerEventName) {
   EXPECT_EQ(r.exit_code, 2);
 }
 
+TEST(CheckCommand, ListsTracesInNaturalOrder) {
+  testing::TempDir dir;
+  for (const std::string host : {"host10", "host2", "host1"}) {
+    write_trace(dir.file("exp/" + host + "/kernel"), host,
+                {ingest::testing::tcp_segment("net_dev_queue", 1000, 7), ingest::testing::tcp_segment("net_if_receive_skb", 2000, 8)});
+  }
+  auto r = run_command(tracesync_binary(), {"check", dir.file("exp")});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  const std::size_t one = r.out.find(dir.file("exp/host1/kernel: "));
+  const std::size_t two = r.out.find(dir.file("exp/host2/kernel: "));
+  const std::size_t ten = r.out.find(dir.file("exp/host10/kernel: "));
+  ASSERT_NE(ten, std::string::npos) << r.out;
+  EXPECT_LT(one, two) << r.out;
+  EXPECT_LT(two, ten) << r.out;
+  r = run_command(tracesync_binary(), {"check", "--format", "json", dir.file("exp")});
+  const json report = json::parse(r.out);
+  ASSERT_EQ(report["traces"].size(), 3u);
+  EXPECT_EQ(report["traces"][0]["hostname"], "host1");
+  EXPECT_EQ(report["traces"][1]["hostname"], "host2");
+  EXPECT_EQ(report["traces"][2]["hostname"], "host10");
+}
+
 TEST(CheckCommand, ReadsTheSharedFixtures) {
   const std::string fixtures = std::string(TRACESYNC_SHARED_DIR) + "/fixtures";
   const std::string addons21 = fixtures + "/lttng-modules-2.1-addons";
