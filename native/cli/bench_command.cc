@@ -99,7 +99,7 @@ int run_bench(const std::vector<std::string>& arguments) {
       ("in-process", po::bool_switch(&ingest.in_process),
        "ingest: measure 'tracesync sync --in-process' rather than sync reading each trace in a process of its own")
       ("models", po::value(&models)->value_name("M,..."), "accuracy: clock models (default linear,steps,slews,wander,combined)")
-      ("durations", po::value(&durations)->value_name("S,..."), "accuracy: durations in seconds (default 60,600,3600,21600,86400)")
+      ("durations", po::value(&durations)->value_name("DURATION,..."), "accuracy: simulated durations, each with its unit (default 1min,10min,1h,6h,24h)")
       ("link-messages", po::value(&accuracy.messages_per_link)->value_name("N"), "accuracy: about N segments per link; the rate is lowered to fit (default 200000)")
       ("max-rate", po::value(&accuracy.max_rate)->value_name("R"), "accuracy: at most R segments per second per link (default 200)")
       ("no-pin", "run single-threaded measurements (hull, network, ingest with 1 job) wherever the scheduler puts them, instead of on one CPU");
@@ -165,12 +165,17 @@ int run_bench(const std::vector<std::string>& arguments) {
       }
     }
     if (!durations.empty()) {
-      std::vector<double> seconds;
-      if (!parse_list(durations, seconds)) return usage_error(kCommand, "--durations takes S,S,... in seconds");
-      for (const double d : seconds) {
-        if (!(d >= 1 && d <= 30 * 86'400.0)) return usage_error(kCommand, "--durations: each between 1 s and 30 days");
+      std::vector<model::Nanoseconds> list;
+      if (std::string problem = read_duration_list_option("durations", durations, list); !problem.empty()) {
+        return usage_error(kCommand, problem);
       }
-      accuracy.durations_s = seconds;
+      accuracy.durations_s.clear();
+      for (const model::Nanoseconds d : list) {
+        if (d < 1'000'000'000 || d > 30 * 86'400'000'000'000) {
+          return usage_error(kCommand, "--durations: each between 1s and 30 days (720h)");
+        }
+        accuracy.durations_s.push_back(static_cast<double>(d) / 1e9);
+      }
     }
     if (accuracy.messages_per_link < 10) return usage_error(kCommand, "--link-messages must be at least 10");
     if (!(accuracy.max_rate > 0 && accuracy.max_rate <= 1e6)) return usage_error(kCommand, "--max-rate must be in (0, 1e6]");

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: EPL-2.0
 #include "cli/duration.h"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cmath>
@@ -48,6 +49,24 @@ std::string read_duration_option(std::string_view option, std::string_view text,
            std::string(kDurationUnits) + " (e.g. 30s, 500ms, 5min)";
   }
   out = *value;
+  return {};
+}
+
+std::string read_duration_list_option(std::string_view option, std::string_view text,
+                                      std::vector<model::Nanoseconds>& out, bool zero_allowed) {
+  std::vector<model::Nanoseconds> durations;
+  for (std::size_t begin = 0;;) {
+    const std::size_t end = std::min(text.find(',', begin), text.size());
+    model::Nanoseconds value = 0;
+    if (std::string problem = read_duration_option(option, text.substr(begin, end - begin), value, zero_allowed);
+        !problem.empty()) {
+      return problem;
+    }
+    durations.push_back(value);
+    if (end == text.size()) break;
+    begin = end + 1;
+  }
+  out = std::move(durations);
   return {};
 }
 

@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "model/point.h"
 
@@ -22,5 +23,10 @@ std::optional<model::Nanoseconds> parse_duration(std::string_view text);
 // unless `zero_allowed`.
 std::string read_duration_option(std::string_view option, std::string_view text, model::Nanoseconds& out,
                                  bool zero_allowed = false);
+
+// The same for a comma-separated list of durations ("60s,10min,1h"): each
+// needs its unit, and the problem names the first one that is wrong.
+std::string read_duration_list_option(std::string_view option, std::string_view text,
+                                      std::vector<model::Nanoseconds>& out, bool zero_allowed = false);
 
 }  // namespace tracesync::cli

@@ -33,6 +33,7 @@
 #include "ingest/network_event_names.h"
 #include "session/synchronization.h"
 #include "snapshot/json_report.h"
+#include "snapshot/people_order.h"
 #include "snapshot/segment_history.h"
 #include "snapshot/text_report.h"
 #include "snapshot/utf8.h"
@@ -219,7 +220,9 @@ bool read_matches(const std::string& name, std::istream& in, uint64_t size, sess
 // trace that is not synchronized with the rest. Returns the exit code this
 // deserves.
 ExitCode tell_what_is_not_synchronized(const v1::Snapshot& s) {
-  for (const v1::Trace& t : s.traces()) {
+  const std::vector<int> order = snapshot::traces_for_people(s);
+  for (const int i : order) {
+    const v1::Trace& t = s.traces(i);
     if (t.has_network_events() && t.network_events() == 0) {
       std::cerr << "tracesync: " << (t.path().empty() ? t.name() : t.path())
                 << " holds none of the network events tracesync reads (" << ingest::network_event_names_text()
@@ -236,7 +239,8 @@ ExitCode tell_what_is_not_synchronized(const v1::Snapshot& s) {
               << s.matching().matches() << " matched)\n";
   }
   ExitCode code = kSuccess;
-  for (const v1::Trace& t : s.traces()) {
+  for (const int i : order) {
+    const v1::Trace& t = s.traces(i);
     if (t.synchronized()) continue;
     std::cerr << "tracesync: " << t.name() << " is " << red("not synchronized", colour_wanted(STDERR_FILENO))
               << " with the rest: " << t.unsynchronized_reason() << "\n";

@@ -560,6 +560,7 @@ bool CtfTraceReader::begin_stream(StreamCursor& cursor, const bt_message* messag
   cursor.has_clock = true;
   cursor.packets_have_time = bt_stream_class_packets_have_beginning_default_clock_snapshot(stream_class);
   ++info_.streams;
+  note_recorded_events(stream_class);
   if (announced_) return true;
 
   const bt_trace* trace = bt_stream_borrow_trace_const(stream);
@@ -589,6 +590,21 @@ bool CtfTraceReader::begin_stream(StreamCursor& cursor, const bt_message* messag
   return true;
 }
 
+// Which network events the tracer was told to record (their classes are in
+// the metadata, events or not), and what each one's payload lacks.
+void CtfTraceReader::note_recorded_events(const bt_stream_class* stream_class) {
+  const uint64_t classes = bt_stream_class_get_event_class_count(stream_class);
+  for (uint64_t i = 0; i < classes; ++i) {
+    const bt_event_class* event_class = bt_stream_class_borrow_event_class_by_index_const(stream_class, i);
+    const char* name = bt_event_class_get_name(event_class);
+    const auto index = network_event_index(name == nullptr ? "" : name);
+    if (!index || info_.network_census[*index].recorded) continue;
+    NetworkEventTally& tally = info_.network_census[*index];
+    tally.recorded = true;
+    if (const auto decoder = NetworkEventDecoder::for_class(event_class)) tally.missing = decoder->missing();
+  }
+}
+
 bool CtfTraceReader::add_network_event(StreamCursor& cursor, const bt_message* message, const bt_event* event,
                                        const NetworkEventDecoder& decoder) {
   model::Nanoseconds time = 0;
@@ -599,6 +615,12 @@ bool CtfTraceReader::add_network_event(StreamCursor& cursor, const bt_message* m
   out.trace = index_;
   out.time = time;
   decoder.decode(event, out, options_.endpoints);
+  NetworkEventTally& tally = info_.network_census[decoder.name_index()];
+  switch (out.layout) {
+    case match::Layout::kTcp: ++tally.tcp; break;
+    case match::Layout::kNonTcp: ++tally.not_tcp; break;
+    case match::Layout::kUnknown: ++tally.undecodable; break;
+  }
   return true;
 }
 

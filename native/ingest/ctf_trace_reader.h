@@ -108,6 +108,7 @@ class CtfTraceReader final : public TraceReader {
   bt_component_class_sink_consume_method_status consume();
   bool handle(StreamCursor& cursor, const bt_message* message);
   bool begin_stream(StreamCursor& cursor, const bt_message* message);
+  void note_recorded_events(const bt_stream_class* stream_class);
   // Counts an event and hands network events to add_network_event: run
   // for every event, so inline, with a one-probe table of decoders.
   bool handle_event(StreamCursor& cursor, const bt_message* message) {

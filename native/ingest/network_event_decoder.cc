@@ -3,6 +3,8 @@
 
 #include <string>
 
+#include "ingest/network_event_names.h"
+
 namespace tracesync::ingest {
 
 namespace {
@@ -48,11 +50,20 @@ const bt_field* member(const bt_field* structure, uint64_t index) {
 }  // namespace
 
 std::optional<Direction> network_direction(std::string_view name) {
-  if (name == "inet_sock_local_out" || name == "net_dev_queue") return Direction::kSend;
-  if (name == "inet_sock_local_in" || name == "net_if_receive_skb" || name == "netif_receive_skb") {
-    return Direction::kReceive;
+  const auto index = network_event_index(name);
+  if (!index) return std::nullopt;
+  return kNetworkEventNames[*index].direction;
+}
+
+// "`seq`, `flags`": the TCP key members `structure` lacks (or holds as no integer).
+std::string NetworkEventDecoder::missing_tcp_members(const bt_field_class* structure) {
+  std::string missing;
+  for (const std::string_view name : {"seq", "ack_seq", "flags"}) {
+    const auto index = member_index(structure, name);
+    if (index && is_type(member_class(structure, *index), BT_FIELD_CLASS_TYPE_INTEGER)) continue;
+    missing += (missing.empty() ? "`" : ", `") + std::string(name) + "`";
   }
-  return std::nullopt;
+  return missing;
 }
 
 std::optional<NetworkEventDecoder::TcpPlan> NetworkEventDecoder::plan_tcp(const bt_field_class* structure) {
@@ -113,81 +124,114 @@ unsigned read_address_bytes(const bt_field* field, bool is_array, unsigned bits,
 }  // namespace
 
 std::optional<NetworkEventDecoder::NetworkOption> NetworkEventDecoder::plan_ip(const bt_field_class* structure,
-                                                                               uint8_t family) {
+                                                                               uint8_t family, std::string& missing) {
+  const std::string where = family == 4 ? "`network_header.ipv4`" : "`network_header.ipv6`";
   NetworkOption option;
   option.content = Content::kIp;
   option.family = family;
   for (auto [name, plan] : {std::pair{"saddr", &option.saddr}, std::pair{"daddr", &option.daddr}}) {
     AddressPlan address;
     const auto index = address_index(structure, name, address.is_array, address.element_bits);
-    if (!index) return std::nullopt;
+    if (!index) {
+      missing = where + " has no usable `" + name + "` (an array of 8- or 16-bit integers, or an integer)";
+      return std::nullopt;
+    }
     address.index = *index;
     *plan = address;
   }
   const auto transport = member_index(structure, "transport_header");
-  if (!transport) return std::nullopt;
-  const bt_field_class* variant = member_class(structure, *transport);
-  if (!is_type(variant, BT_FIELD_CLASS_TYPE_VARIANT)) return std::nullopt;
+  const bt_field_class* variant = transport ? member_class(structure, *transport) : nullptr;
+  if (!is_type(variant, BT_FIELD_CLASS_TYPE_VARIANT)) {
+    missing = where + " has no `transport_header` variant";
+    return std::nullopt;
+  }
   option.transport_index = *transport;
   const uint64_t count = bt_field_class_variant_get_option_count(variant);
+  bool has_tcp = false;
   for (uint64_t i = 0; i < count; ++i) {
     const auto* choice = bt_field_class_variant_borrow_option_by_index_const(variant, i);
     TransportOption transport_option;
     if (bare(bt_field_class_variant_option_get_name(choice)) == "tcp") {
-      const auto tcp = plan_tcp(bt_field_class_variant_option_borrow_field_class_const(choice));
+      has_tcp = true;
+      const bt_field_class* tcp_class = bt_field_class_variant_option_borrow_field_class_const(choice);
+      const auto tcp = plan_tcp(tcp_class);
       transport_option.content = tcp ? Content::kTcp : Content::kUndecodable;
-      if (tcp) transport_option.tcp = *tcp;
+      if (tcp) {
+        transport_option.tcp = *tcp;
+      } else {
+        missing = where + "'s `transport_header.tcp` lacks " + missing_tcp_members(tcp_class);
+      }
     }
     option.transport_options.push_back(transport_option);
   }
+  if (!has_tcp) missing = where + "'s `transport_header` has no `tcp` option";
   return option;
 }
 
 std::optional<NetworkEventDecoder> NetworkEventDecoder::for_class(const bt_event_class* event_class) {
   const char* name = bt_event_class_get_name(event_class);
-  const auto direction = network_direction(name == nullptr ? "" : name);
-  if (!direction) return std::nullopt;
+  const auto index = network_event_index(name == nullptr ? "" : name);
+  if (!index) return std::nullopt;
   NetworkEventDecoder decoder;
-  decoder.direction_ = *direction;
+  decoder.name_index_ = *index;
+  decoder.direction_ = kNetworkEventNames[*index].direction;
   const bt_field_class* payload = bt_event_class_borrow_payload_field_class_const(event_class);
-  if (!is_type(payload, BT_FIELD_CLASS_TYPE_STRUCTURE)) return decoder;  // undecodable
+  if (!is_type(payload, BT_FIELD_CLASS_TYPE_STRUCTURE)) {
+    decoder.missing_ = "it has no payload fields";
+    return decoder;  // undecodable
+  }
 
   if (const auto network_header = member_index(payload, "network_header")) {
     const bt_field_class* variant = member_class(payload, *network_header);
-    if (!is_type(variant, BT_FIELD_CLASS_TYPE_VARIANT)) return decoder;
+    if (!is_type(variant, BT_FIELD_CLASS_TYPE_VARIANT)) {
+      decoder.missing_ = "its `network_header` is not a variant";
+      return decoder;
+    }
     decoder.form_ = Form::kNested;
     decoder.network_header_index_ = *network_header;
     const uint64_t count = bt_field_class_variant_get_option_count(variant);
+    bool has_ip = false;
     for (uint64_t i = 0; i < count; ++i) {
       const auto* choice = bt_field_class_variant_borrow_option_by_index_const(variant, i);
       const std::string_view option_name = bare(bt_field_class_variant_option_get_name(choice));
       const bt_field_class* structure = bt_field_class_variant_option_borrow_field_class_const(choice);
       NetworkOption option;  // any other option: not an IP packet
       if (option_name == "ipv4" || option_name == "ipv6") {
-        const auto ip = plan_ip(structure, option_name == "ipv4" ? 4 : 6);
+        has_ip = true;
+        std::string missing;
+        const auto ip = plan_ip(structure, option_name == "ipv4" ? 4 : 6, missing);
         if (ip) {
           option = *ip;
         } else {
           option.content = Content::kUndecodable;
         }
+        if (!missing.empty() && decoder.missing_.empty()) decoder.missing_ = std::move(missing);
       }
       decoder.network_options_.push_back(std::move(option));
     }
+    if (!has_ip) decoder.missing_ = "its `network_header` has no `ipv4` or `ipv6` option";
     return decoder;
   }
 
-  if (const auto tcp = plan_tcp(payload)) {
-    decoder.form_ = Form::kFlat;
-    decoder.flat_tcp_ = *tcp;
-    AddressPlan saddr, daddr;
-    const auto s = address_index(payload, "saddr", saddr.is_array, saddr.element_bits);
-    const auto d = address_index(payload, "daddr", daddr.is_array, daddr.element_bits);
-    if (s && d && tcp->source_port && tcp->dest_port) {
-      saddr.index = *s;
-      daddr.index = *d;
-      decoder.flat_saddr_ = saddr;
-      decoder.flat_daddr_ = daddr;
-    }
+  const auto tcp = plan_tcp(payload);
+  if (!tcp) {
+    const std::string missing = missing_tcp_members(payload);
+    decoder.missing_ = missing == "`seq`, `ack_seq`, `flags`"
+                           ? "no TCP header fields: neither `network_header` (lttng-modules 2.9+) nor `seq`, "
+                             "`ack_seq`, `flags` (the 2.1 addons)"
+                           : "no `network_header`, and of the 2.1 addons' fields it lacks " + missing;
+    return decoder;
+  }
+  decoder.form_ = Form::kFlat;
+  decoder.flat_tcp_ = *tcp;
+  AddressPlan saddr, daddr;
+  const auto s = address_index(payload, "saddr", saddr.is_array, saddr.element_bits);
+  const auto d = address_index(payload, "daddr", daddr.is_array, daddr.element_bits);
+  if (s && d && tcp->source_port && tcp->dest_port) {
+    saddr.index = *s;
+    daddr.index = *d;
+    decoder.flat_saddr_ = saddr;
+    decoder.flat_daddr_ = daddr;
   }
   return decoder;
 }

@@ -3,8 +3,10 @@
 
 #include <babeltrace2/babeltrace.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -43,6 +45,11 @@ class NetworkEventDecoder {
   static std::optional<NetworkEventDecoder> for_class(const bt_event_class* event_class);
 
   match::Direction direction() const { return direction_; }
+  // Its event name's place in kNetworkEventNames.
+  std::size_t name_index() const { return name_index_; }
+  // What its payload lacks to decode TCP packets, in a user's words; empty
+  // when nothing is lacking (NetworkEventTally::missing).
+  const std::string& missing() const { return missing_; }
 
   // Sets out.layout, out.tcp and, when `endpoints`, out.endpoints from the
   // event's payload.
@@ -78,12 +85,17 @@ class NetworkEventDecoder {
   enum class Form : uint8_t { kUndecodable, kFlat, kNested };
 
   static std::optional<TcpPlan> plan_tcp(const bt_field_class* structure);
-  static std::optional<NetworkOption> plan_ip(const bt_field_class* structure, uint8_t family);
+  static std::string missing_tcp_members(const bt_field_class* structure);
+  // nullopt, with `missing` said, when the option cannot decode at all;
+  // `missing` may be said of an option that decodes in part, too.
+  static std::optional<NetworkOption> plan_ip(const bt_field_class* structure, uint8_t family, std::string& missing);
   static void read_tcp(const bt_field* structure, const TcpPlan& plan, match::TcpFields& out);
   static void read_ports(const bt_field* structure, const TcpPlan& plan, match::Endpoints& endpoints);
   static void read_address(const bt_field* structure, const AddressPlan& plan, std::array<uint8_t, 16>& out);
 
+  std::size_t name_index_ = 0;
   match::Direction direction_ = match::Direction::kSend;
+  std::string missing_;
   Form form_ = Form::kUndecodable;
   // kFlat
   TcpPlan flat_tcp_;

@@ -100,11 +100,24 @@ void get(WireReader& r, ClockInfo& clock) {
   r.get(clock.origin_is_unix_epoch);
 }
 
+void put(WireWriter& w, const NetworkEventCensus& census) {
+  for (const NetworkEventTally& tally : census) {
+    w.put(tally.recorded).put(tally.missing).put(tally.tcp).put(tally.not_tcp).put(tally.undecodable);
+  }
+}
+
+void get(WireReader& r, NetworkEventCensus& census) {
+  for (NetworkEventTally& tally : census) {
+    r.get(tally.recorded).get(tally.missing).get(tally.tcp).get(tally.not_tcp).get(tally.undecodable);
+  }
+}
+
 void put(WireWriter& w, const TraceInfo& info) {
   w.put(info.path).put(info.name).put(info.hostname).put(info.domain_id).put(info.domain_source);
   w.put(info.clock.has_value());
   if (info.clock) put(w, *info.clock);
   w.put(info.first_event).put(info.last_event).put(info.streams).put(info.events).put(info.network_events);
+  put(w, info.network_census);
   w.put(info.discarded_events).put(info.bytes);
 }
 
@@ -115,6 +128,7 @@ void get(WireReader& r, TraceInfo& info) {
   info.clock.reset();
   if (has_clock) get(r, info.clock.emplace());
   r.get(info.first_event).get(info.last_event).get(info.streams).get(info.events).get(info.network_events);
+  get(r, info.network_census);
   r.get(info.discarded_events).get(info.bytes);
 }
 

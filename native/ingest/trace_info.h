@@ -7,6 +7,7 @@
 #include <string_view>
 #include <utility>
 
+#include "ingest/network_event_census.h"
 #include "ingest/trace_source.h"
 #include "model/point.h"
 
@@ -39,6 +40,7 @@ struct TraceInfo {
   uint64_t streams = 0;
   uint64_t events = 0;            // all events read
   uint64_t network_events = 0;    // send and receive events among them
+  NetworkEventCensus network_census;  // those events by name, and the names recorded
   uint64_t discarded_events = 0;  // the tracer's count of events it lost
   uint64_t bytes = 0;             // of its stream files
 };

@@ -12,6 +12,7 @@
 
 #include "snapshot/html_model.h"
 #include "snapshot/latency_bins.h"
+#include "snapshot/people_order.h"
 #include "snapshot/utf8.h"
 
 #ifndef TRACESYNC_VERSION
@@ -609,7 +610,7 @@ void summary(std::ostream& out, const v1::Snapshot& s, const std::vector<html::S
   if (causality) causality_summary(out, *causality);
   if (synchronized < s.traces_size()) {
     out << "<h3 id=\"not-synchronized\">Not synchronized</h3><ul>";
-    for (int i = 0; i < s.traces_size(); ++i) {
+    for (const int i : traces_for_people(s)) {
       if (sync[i].synchronized) continue;
       out << "<li><a href=\"#" << trace_id(i) << "\">" << escape(s.traces(i).name()) << "</a> ("
           << escape(s.traces(i).hostname()) << "): " << escape(sync[i].reason) << "</li>";
@@ -618,7 +619,7 @@ void summary(std::ostream& out, const v1::Snapshot& s, const std::vector<html::S
   }
   if (failed) {
     out << "<h3 id=\"failed-links\">Links that FAIL</h3><ul>";
-    for (int i = 0; i < s.links_size(); ++i) {
+    for (const int i : links_for_people(s)) {
       const v1::Link& l = s.links(i);
       if (l.quality() != v1::FAIL) continue;
       out << "<li><a href=\"#" << link_id(i) << "\">" << escape(name(l.a()) + " \u2194 " + name(l.b())) << "</a>: "
@@ -662,7 +663,7 @@ void traces_section(std::ostream& out, const v1::Snapshot& s, const std::vector<
          "across gaps and towards the ends.</p>";
   controls(out, "trace-list", "name, host or 'not synchronized'");
   out << "<div class=\"paged\" id=\"trace-list\">";
-  for (int i = 0; i < s.traces_size(); ++i) {
+  for (const int i : traces_for_people(s)) {
     const v1::Trace& t = s.traces(i);
     const std::vector<html::TracePiece> pieces = html::trace_pieces(t);
     double worst = 0;
@@ -720,7 +721,7 @@ void links_section(std::ostream& out, const v1::Snapshot& s, const DomainNames& 
          "boundary</span></p>";
   controls(out, "link-list", "host, quality, 'tree' or 'receive-before-send'");
   out << "<div class=\"paged\" id=\"link-list\">";
-  for (int i = 0; i < s.links_size(); ++i) {
+  for (const int i : links_for_people(s)) {
     const v1::Link& l = s.links(i);
     const std::string a = name(l.a()), b = name(l.b());
     v1::LinkDetail detail;

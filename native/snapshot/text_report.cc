@@ -7,7 +7,9 @@
 #include <tuple>
 #include <vector>
 
+#include "base/natural_order.h"
 #include "model/quad.h"
+#include "snapshot/people_order.h"
 
 namespace tracesync::snapshot {
 namespace {
@@ -101,6 +103,8 @@ void draw_subtree(std::ostream& out, const std::string& node, const std::string&
   for (const TreeEdge& e : it->second) {
     if (e.to != parent) children.push_back(&e);
   }
+  std::stable_sort(children.begin(), children.end(),
+                   [&](const TreeEdge* x, const TreeEdge* y) { return base::natural_less(name(x->to), name(y->to)); });
   for (std::size_t i = 0; i < children.size(); ++i) {
     const bool last = i + 1 == children.size();
     const v1::Link& l = *children[i]->link;
@@ -125,7 +129,9 @@ std::string to_text(const v1::Snapshot& s) {
   out << "\nTraces (t_ref = slope * t + offset; shift = t_ref - t at the trace's first event)\n";
   Table traces({"NAME", "HOST", "DOMAIN", "ISLAND", "STATUS", "DRIFT", "SHIFT", "BOUND", "PIECES", "SLOPE",
                 "OFFSET (ns)"});
-  for (const v1::Trace& t : s.traces()) {
+  const std::vector<int> trace_order = traces_for_people(s);
+  for (const int k : trace_order) {
+    const v1::Trace& t = s.traces(k);
     const std::string status = !t.synchronized() ? "not synchronized" : t.reference() ? "reference" : "synchronized";
     const std::string pieces = std::to_string(std::max(1, t.segments_size()));
     if (t.synchronized()) {
@@ -137,7 +143,8 @@ std::string to_text(const v1::Snapshot& s) {
     }
   }
   traces.print(out);
-  for (const v1::Trace& t : s.traces()) {
+  for (const int k : trace_order) {
+    const v1::Trace& t = s.traces(k);
     if (!t.synchronized() || t.segments_size() < 2) continue;
     out << "  " << t.name() << " in " << t.segments_size() << " pieces (in time order):\n";
     for (int i = 0; i < t.segments_size(); ++i) {
@@ -148,7 +155,8 @@ std::string to_text(const v1::Snapshot& s) {
           << bound_text(true, std::max(p.uncertainty_first_ns(), p.uncertainty_last_ns())) << "\n";
     }
   }
-  for (const v1::Trace& t : s.traces()) {
+  for (const int k : trace_order) {
+    const v1::Trace& t = s.traces(k);
     if (t.synchronized()) continue;
     out << "  NOT SYNCHRONIZED with the rest: " << t.name() << ": " << t.unsynchronized_reason() << "\n";
   }
@@ -159,7 +167,8 @@ std::string to_text(const v1::Snapshot& s) {
   const auto host_and_id = [](const std::string& hostname, const std::string& id) {
     return hostname.empty() || hostname == id ? id : hostname + " (" + id + ")";
   };
-  for (const v1::Link& l : s.links()) {
+  for (const int k : links_for_people(s)) {
+    const v1::Link& l = s.links(k);
     const bool has_line = l.quality() != v1::ABSENT && l.quality() != v1::FAIL;
     const model::Quad x = static_cast<model::Quad>(l.span_first_ns());
     const double offset = static_cast<double>((value_of(l.alpha()) - 1) * x + value_of(l.beta()));

@@ -83,6 +83,7 @@ TEST(CliManners, DurationsRequireAUnit) {
       {"simulate", "--output", "/tmp/never-written", "--duration", "4"},
       {"simulate", "--output", "/tmp/never-written", "--min-delay", "40"},
       {"bench", "network", "--baseline-budget", "1"},
+      {"bench", "accuracy", "--durations", "60"},
   };
   for (const auto& arguments : cases) {
     const std::string& value = arguments.back();

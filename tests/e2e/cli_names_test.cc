@@ -52,6 +52,43 @@ std::string simulate_two_hosts(const TempDir& dir) {
   return dir.path() + "/host1/kernel";
 }
 
+// Reports list names as people count: host2 before host10. The JSON keeps
+// the order its contract states (traces sorted by name, byte by byte).
+TEST(NaturalOrder, ReportsListHost2BeforeHost10) {
+  const std::string stream =
+      "host1 0 host10 100\nhost10 150 host1 140\nhost1 1000 host10 1100\nhost10 1150 host1 1140\n"
+      "host10 0 host2 100\nhost2 150 host10 140\nhost10 1000 host2 1100\nhost2 1150 host10 1140\n";
+  const auto in_order = [](const std::string& text, const std::vector<std::string>& parts) {
+    std::size_t at = 0;
+    for (const std::string& part : parts) {
+      at = text.find(part, at);
+      if (at == std::string::npos) return false;
+      ++at;
+    }
+    return true;
+  };
+  const auto text = sync_stream(stream, {});
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_TRUE(in_order(text.out, {"\n  host1 ", "\n  host2 ", "\n  host10 ", "\nLinks"})) << text.out;
+  EXPECT_TRUE(in_order(text.out, {"\nLinks", "\n  host1 +host10 ", "\n  host10 +host2 "}) ||
+              in_order(text.out, {"\nLinks", "\n  host1   host10 ", "\n  host10  host2 "}))
+      << text.out;
+
+  const auto html = sync_stream(stream, {"--format", "html"});
+  ASSERT_EQ(html.exit_code, 0) << html.err;
+  EXPECT_TRUE(in_order(html.out, {"id=\"trace-list\"", "data-search=\"host1 ", "data-search=\"host2 ",
+                                  "data-search=\"host10 "}))
+      << html.out;
+
+  const auto j = sync_stream(stream, {"--format", "json"});
+  ASSERT_EQ(j.exit_code, 0) << j.err;
+  const json report = json::parse(j.out);
+  ASSERT_EQ(report["traces"].size(), 3u);
+  EXPECT_EQ(report["traces"][0]["name"], "host1");
+  EXPECT_EQ(report["traces"][1]["name"], "host10");
+  EXPECT_EQ(report["traces"][2]["name"], "host2");
+}
+
 TEST(Latin1Names, MatchStreamJsonReport) {
   const auto r = sync_stream(kLatin1Stream, {"--format", "json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;

@@ -249,40 +249,174 @@ TEST(HumanUnits, FiguresAgreeWithTheExactTransforms) {
       << text.out;
 }
 
-TEST(CheckCommand, ShowsWhichTracesCarryUsableEvents) {
+// The lines of `text` from the one that starts with `head` to the next blank
+// or unindented one: a trace's block in check's text output.
+std::string block(const std::string& text, const std::string& head) {
+  const std::size_t at = text.find(head);
+  if (at == std::string::npos) return {};
+  std::size_t end = text.find('\n', at);
+  while (end != std::string::npos && end + 1 < text.size() && text[end + 1] == ' ') end = text.find('\n', end + 1);
+  return text.substr(at, end == std::string::npos ? std::string::npos : end - at);
+}
+
+const json& event_name(const json& trace, const std::string& name) {
+  for (const json& e : trace["event_names"]) {
+    if (e["name"] == name) return e;
+  }
+  ADD_FAILURE() << "no event name " << name;
+  static const json none;
+  return none;
+}
+
+TEST(CheckCommand, ShowsWhichTracesCarryUsableEventsPerEventName) {
   testing::TempDir dir;
   simulate(dir.file("exp"), {"--hosts", "2", "--duration", "1s", "--cpus", "1"});
   write_trace(dir.file("exp/quiet/kernel"), "quiet", timer_events());
   write_trace(dir.file("exp/talker/kernel"), "talker",
               {ingest::testing::tcp_segment("net_dev_queue", 1000, 7), ingest::testing::tcp_segment("net_dev_queue", 2000, 8)});
+  ingest::testing::TraceShape old;  // lttng-modules before 2.9: no TCP fields in the payload
+  old.layout = ingest::testing::Layout::kPre29;
+  old.hostname = "old";
+  ingest::testing::write_trace(dir.file("exp/old/kernel"), old,
+                               {ingest::testing::tcp_segment("net_dev_queue", 1000, 7),
+                                ingest::testing::tcp_segment("net_if_receive_skb", 2000, 8)});
   auto r = run_command(tracesync_binary(), {"check", dir.file("exp")});
   EXPECT_EQ(r.exit_code, 4) << r.err;
-  const auto row = [&](const std::string& path) {
-    const std::size_t at = r.out.find(path + " ");
-    return at == std::string::npos ? std::string() : r.out.substr(at, r.out.find('\n', at) - at);
-  };
-  EXPECT_TRUE(std::regex_search(row(dir.file("exp/quiet/kernel")), std::regex(" quiet +quiet \\(hostname\\) +3 +0 +0 +0 +0 +0 +NO network events$")))
+
+  // A verdict on each trace's first line, then its events by name.
+  const std::string quiet = block(r.out, dir.file("exp/quiet/kernel") + ": ");
+  EXPECT_NE(quiet.find(": NOT usable: net_dev_queue recorded, but no event of it; net_if_receive_skb recorded, "
+                       "but no event of it, netif_receive_skb recorded, but no event of it\n"),
+            std::string::npos)
       << r.out;
-  EXPECT_TRUE(std::regex_search(row(dir.file("exp/talker/kernel")), std::regex(" talker +.* +2 +2 +2 +0 +0 +0 +sends only: links will be one-way$")))
+  EXPECT_NE(quiet.find("  host quiet, clock domain quiet (hostname), 3 events, 0 network events\n"), std::string::npos)
       << r.out;
+  EXPECT_TRUE(std::regex_search(quiet, std::regex("\n  send +net_dev_queue +0 events: 0 TCP\n"))) << r.out;
+  EXPECT_TRUE(std::regex_search(quiet, std::regex("\n  send +inet_sock_local_out +not recorded\n"))) << r.out;
+
+  const std::string talker = block(r.out, dir.file("exp/talker/kernel") + ": ");
+  EXPECT_NE(talker.find(": sends only, links will be one-way: net_if_receive_skb recorded, but no event of it"),
+            std::string::npos)
+      << r.out;
+  EXPECT_TRUE(std::regex_search(talker, std::regex("\n  send +net_dev_queue +2 events: 2 TCP\n"))) << r.out;
+
+  const std::string old_block = block(r.out, dir.file("exp/old/kernel") + ": ");
+  EXPECT_NE(old_block.find(": NOT usable: net_dev_queue lacks the TCP fields; net_if_receive_skb lacks the TCP "
+                           "fields, netif_receive_skb lacks the TCP fields\n"), std::string::npos)
+      << r.out;
+  EXPECT_TRUE(std::regex_search(
+      old_block, std::regex("\n  send +net_dev_queue +1 events: 0 TCP, 1 undecodable; lacks TCP fields: no TCP "
+                             "header fields: neither `network_header` \\(lttng-modules 2\\.9\\+\\) nor `seq`")))
+      << r.out;
+
   for (const std::string host : {"host0", "host1"}) {
-    const std::string line = row(dir.file("exp/" + host + "/kernel"));
-    std::smatch m;
-    ASSERT_TRUE(std::regex_search(line, m, std::regex(" ([0-9]+) +([0-9]+) +([0-9]+) +([0-9]+) +0 +0 +usable$"))) << r.out;
-    EXPECT_GT(std::stoull(m[1]), std::stoull(m[2]));  // filler events besides the network ones
-    EXPECT_EQ(std::stoull(m[2]), std::stoull(m[3]) + std::stoull(m[4]));  // every simulated packet is TCP
-    EXPECT_GT(std::stoull(m[3]), 0u);
-    EXPECT_GT(std::stoull(m[4]), 0u);
+    const std::string usable = block(r.out, dir.file("exp/" + host + "/kernel") + ": usable\n");
+    std::smatch sends, receives;
+    ASSERT_TRUE(std::regex_search(usable, sends, std::regex("\n  send +net_dev_queue +([0-9]+) events: ([0-9]+) TCP\n")))
+        << r.out;
+    ASSERT_TRUE(std::regex_search(usable, receives,
+                                  std::regex("\n  receive +net_if_receive_skb +([0-9]+) events: ([0-9]+) TCP\n")))
+        << r.out;
+    EXPECT_EQ(sends[1], sends[2]);  // every simulated packet is TCP
+    EXPECT_GT(std::stoull(sends[1]), 0u);
+    EXPECT_GT(std::stoull(receives[2]), 0u);
   }
-  EXPECT_NE(r.out.find("4 of 4 trace(s) read"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("5 of 5 trace(s) read, 2 usable."), std::string::npos) << r.out;
+
+  // The same, for scripts.
+  r = run_command(tracesync_binary(), {"check", "--format", "json", dir.file("exp")});
+  EXPECT_EQ(r.exit_code, 4) << r.err;
+  const json report = json::parse(r.out);
+  EXPECT_EQ(report["format"], "tracesync-check/1");
+  EXPECT_EQ(report["network_events"].size(), 5u);
+  EXPECT_EQ(report["read"], 5);
+  EXPECT_EQ(report["usable"], 2);
+  ASSERT_EQ(report["traces"].size(), 5u);
+  for (const json& t : report["traces"]) {
+    const std::string name = t["hostname"].get<std::string>();
+    EXPECT_EQ(t["status"], "complete");
+    EXPECT_EQ(t["usable"], name == "host0" || name == "host1") << name;
+    uint64_t sum = 0;
+    for (const json& e : t["event_names"]) sum += e["events"].get<uint64_t>();
+    EXPECT_EQ(sum, t["network_events"].get<uint64_t>()) << name;
+    if (name == "host0" || name == "host1") {
+      EXPECT_EQ(t["verdict"], "usable");
+      EXPECT_EQ(t["tcp_sends"], event_name(t, "net_dev_queue")["tcp"]);
+      EXPECT_GT(t["tcp_receives"].get<uint64_t>(), 0u);
+      EXPECT_FALSE(event_name(t, "inet_sock_local_out")["recorded"].get<bool>());
+    } else if (name == "old") {
+      const json& queue = event_name(t, "net_dev_queue");
+      EXPECT_TRUE(queue["recorded"].get<bool>());
+      EXPECT_EQ(queue["undecodable"], 1);
+      EXPECT_NE(queue["missing"].get<std::string>().find("`network_header`"), std::string::npos);
+    } else if (name == "talker") {
+      EXPECT_EQ(t["tcp_sends"], 2);
+      EXPECT_EQ(t["tcp_receives"], 0);
+      EXPECT_TRUE(event_name(t, "net_if_receive_skb")["missing"].is_null());
+    }
+  }
 
   r = run_command(tracesync_binary(), {"check", dir.file("exp/host0"), dir.file("exp/host1")});
   EXPECT_EQ(r.exit_code, 0) << r.err;
+  r = run_command(tracesync_binary(), {"check", "--format", "yaml", dir.file("exp/host0")});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--format must be text or json"), std::string::npos) << r.err;
   r = run_command(tracesync_binary(), {"check", "/nonexistent/traces"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("/nonexistent/traces"), std::string::npos) << r.err;
   r = run_command(tracesync_binary(), {"check"});
   EXPECT_EQ(r.exit_code, 2);
+}
+
+TEST(CheckCommand, ListsTracesInNaturalOrder) {
+  testing::TempDir dir;
+  for (const std::string host : {"host10", "host2", "host1"}) {
+    write_trace(dir.file("exp/" + host + "/kernel"), host,
+                {ingest::testing::tcp_segment("net_dev_queue", 1000, 7), ingest::testing::tcp_segment("net_if_receive_skb", 2000, 8)});
+  }
+  auto r = run_command(tracesync_binary(), {"check", dir.file("exp")});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  const std::size_t one = r.out.find(dir.file("exp/host1/kernel: "));
+  const std::size_t two = r.out.find(dir.file("exp/host2/kernel: "));
+  const std::size_t ten = r.out.find(dir.file("exp/host10/kernel: "));
+  ASSERT_NE(ten, std::string::npos) << r.out;
+  EXPECT_LT(one, two) << r.out;
+  EXPECT_LT(two, ten) << r.out;
+  r = run_command(tracesync_binary(), {"check", "--format", "json", dir.file("exp")});
+  const json report = json::parse(r.out);
+  ASSERT_EQ(report["traces"].size(), 3u);
+  EXPECT_EQ(report["traces"][0]["hostname"], "host1");
+  EXPECT_EQ(report["traces"][1]["hostname"], "host2");
+  EXPECT_EQ(report["traces"][2]["hostname"], "host10");
+}
+
+TEST(CheckCommand, ReadsTheSharedFixtures) {
+  const std::string fixtures = std::string(TRACESYNC_SHARED_DIR) + "/fixtures";
+  const std::string addons21 = fixtures + "/lttng-modules-2.1-addons";
+  const std::string django = fixtures + "/lttng-modules-2.4-addons/django-vote-v1";
+  if (!fs::exists(addons21) || !fs::exists(django)) GTEST_SKIP() << "shared fixtures absent: " << fixtures;
+  for (const std::string& experiment : {addons21, django}) {
+    const auto r = run_command(tracesync_binary(), {"check", "--format", "json", experiment});
+    EXPECT_EQ(r.exit_code, 0) << experiment << ": " << r.err;
+    const json report = json::parse(r.out);
+    ASSERT_GE(report["traces"].size(), 2u) << experiment;
+    EXPECT_EQ(report["usable"], report["traces"].size()) << r.out;
+    for (const json& t : report["traces"]) {
+      // The addons' events carry the key: they are the ones recorded and read.
+      const json& out = event_name(t, "inet_sock_local_out");
+      const json& in = event_name(t, "inet_sock_local_in");
+      EXPECT_TRUE(out["recorded"].get<bool>()) << t["path"];
+      EXPECT_GT(out["tcp"].get<uint64_t>(), 0u) << t["path"];
+      EXPECT_GT(in["tcp"].get<uint64_t>(), 0u) << t["path"];
+      EXPECT_TRUE(out["missing"].is_null()) << t["path"];
+      EXPECT_EQ(t["tcp_sends"].get<uint64_t>() + t["tcp_receives"].get<uint64_t>(),
+                out["tcp"].get<uint64_t>() + in["tcp"].get<uint64_t>() +
+                    event_name(t, "net_dev_queue")["tcp"].get<uint64_t>() +
+                    event_name(t, "net_if_receive_skb")["tcp"].get<uint64_t>() +
+                    event_name(t, "netif_receive_skb")["tcp"].get<uint64_t>())
+          << t["path"];
+    }
+  }
 }
 
 }  // namespace

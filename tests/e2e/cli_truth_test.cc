@@ -190,7 +190,7 @@ TEST(TruthGoal, AOnePpmStepInAnHour) {
 // figures are for people; here only that linear clocks keep the hull honest).
 TEST(TruthCommands, AccuracyBenchmarkPrintsARowPerModelAndDuration) {
   const auto r = run_command(tracesync_binary(), {"bench", "accuracy", "--format", "json", "--models", "linear,steps",
-                                                  "--durations", "60", "--link-messages", "2000"});
+                                                  "--durations", "1min", "--link-messages", "2000"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const json rows = json::parse(r.out);
   ASSERT_EQ(rows.size(), 2U);
@@ -206,7 +206,17 @@ TEST(TruthCommands, AccuracyBenchmarkPrintsARowPerModelAndDuration) {
   EXPECT_EQ(rows[0]["linear"]["violations"], 0);
   EXPECT_GT(rows[0]["linear"]["largest_bound_ns"].get<double>(), 0);
   EXPECT_EQ(run_command(tracesync_binary(), {"bench", "accuracy", "--models", "sine"}).exit_code, 2);
-  EXPECT_EQ(run_command(tracesync_binary(), {"bench", "accuracy", "--durations", "0"}).exit_code, 2);
+  // Every duration needs its unit (a bare number once meant seconds here, and ns elsewhere).
+  for (const std::string bad : {"60", "0", "1min,600", "0s", "500ms", "31d", "1min,,1h"}) {
+    const auto refused = run_command(tracesync_binary(), {"bench", "accuracy", "--durations", bad});
+    EXPECT_EQ(refused.exit_code, 2) << bad;
+    EXPECT_NE(refused.err.find("--durations"), std::string::npos) << bad << ": " << refused.err;
+  }
+  const auto bare = run_command(tracesync_binary(), {"bench", "accuracy", "--durations", "60"});
+  EXPECT_NE(bare.err.find("has no unit: write it with one of ns, us, ms, s, min or h (e.g. 60s)"), std::string::npos)
+      << bare.err;
+  EXPECT_NE(run_command(tracesync_binary(), {"bench", "accuracy", "--durations", "1min,600"}).err.find("'600' has no unit"),
+            std::string::npos);
 }
 
 TEST(TruthCommands, BadOptionsAndInputsAreNamed) {

@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: EPL-2.0
 """Validates real `tracesync sync --format json` reports against the
-documented JSON Schema (docs/schema/tracesync-sync-1.schema.json), and checks
-that the schema refuses reports that break its contract.
+documented JSON Schema (docs/schema/tracesync-sync-1.schema.json), and real
+`tracesync apply` manifests against theirs
+(docs/schema/tracesync-manifest-1.schema.json), and checks that each schema
+refuses documents that break its contract.
 
-usage: json_schema_test.py TRACESYNC SCHEMA FIXTURES_DIR
+usage: json_schema_test.py TRACESYNC SCHEMA FIXTURES_DIR MANIFEST_SCHEMA
 Exits 0 when every check passes, 1 on a failure, 77 (skipped) when the
 python3-jsonschema package is missing."""
 
@@ -22,11 +24,15 @@ except ImportError:
     print("SKIP: python3-jsonschema is not installed (apt-get install python3-jsonschema)")
     sys.exit(77)
 
-tracesync, schema_path, fixtures = sys.argv[1:4]
+tracesync, schema_path, fixtures, manifest_schema_path = sys.argv[1:5]
 with open(schema_path) as f:
     schema = json.load(f)
 jsonschema.Draft202012Validator.check_schema(schema)
 validator = jsonschema.Draft202012Validator(schema)
+with open(manifest_schema_path) as f:
+    manifest_schema = json.load(f)
+jsonschema.Draft202012Validator.check_schema(manifest_schema)
+manifest_validator = jsonschema.Draft202012Validator(manifest_schema)
 failures = []
 
 
@@ -161,7 +167,83 @@ bad = copy.deepcopy(reports["latin-1 host"])
 bad["traces"][1]["name_raw"] = "h\\xe9te"
 must_fail("exact bytes that are not base64", bad)
 
+# apply's manifests: clock-only and --rewrite copies, with a skipped trace
+# (damaged metadata), a trace outside the main island (a second, separate
+# experiment) and a trace under a Latin-1 directory.
+manifests = {}
+
+
+def apply(name, experiment, output, arguments, expected_exit):
+    run(["apply", experiment, "--output", output] + arguments, expected_exit)
+    with open(os.path.join(output, "tracesync-manifest.json"), "rb") as f:
+        manifest = json.loads(f.read())
+    errors = sorted(manifest_validator.iter_errors(manifest), key=lambda e: list(e.path))
+    for e in errors:
+        failures.append(f"manifest {name}: {'/'.join(map(str, e.path))}: {e.message}")
+    manifests[name] = manifest
+    return manifest
+
+
+with tempfile.TemporaryDirectory() as work:
+    experiment = os.path.join(work, "experiment")
+    run(["simulate", "--quiet", "--output", experiment, "--hosts", "2", "--duration", "1s", "--cpus", "1"], 0)
+    broken = os.path.join(experiment, "broken", "kernel")
+    os.makedirs(broken)
+    with open(os.path.join(broken, "metadata"), "w") as f:
+        f.write("not CTF metadata\n")
+    apply("clock-only", experiment, os.path.join(work, "clock-only"), [], 3)
+    apply("rewrite", experiment, os.path.join(work, "rewrite"), ["--rewrite"], 3)
+    # Two more hosts that exchange no message with the first two: an island
+    # of their own, which cannot be on the common base.
+    run(["simulate", "--quiet", "--output", os.path.join(experiment, "apart"), "--hosts", "2", "--duration", "1s",
+         "--cpus", "1", "--seed", "7"], 0)
+    apply("two islands", experiment, os.path.join(work, "two-islands"), [], 3)  # 3, the skipped trace, outranks 4
+    os.rename(os.fsencode(experiment) + b"/host1", os.fsencode(experiment) + b"/" + LATIN1)
+    apply("latin-1 directory", experiment, os.path.join(work, "latin-1"), [], 3)
+
+# What the manifests must show, for the schema to be tested on it.
+for name, manifest in manifests.items():
+    if [p["input"] for p in manifest["problems"] if p["skipped"]] != [broken]:
+        failures.append(f"manifest {name}: the damaged trace is not listed as skipped: {manifest['problems']}")
+    if any(t["input"] == broken for t in manifest["traces"]):
+        failures.append(f"manifest {name}: the skipped trace has an entry")
+methods = {t["method"] for t in manifests["clock-only"]["traces"]}
+if methods != {"clock-only"} or len(manifests["clock-only"]["traces"]) != 2:
+    failures.append(f"manifest clock-only: methods {methods}")
+if {t["method"] for t in manifests["rewrite"]["traces"]} != {"full-rewrite"}:
+    failures.append("manifest rewrite: every copy should be a full rewrite")
+apart = [t for t in manifests["two islands"]["traces"] if not t["synchronized"]]
+if len(apart) != 2 or any(t["output"] is not None or "note" not in t for t in apart):
+    failures.append(f"manifest two islands: expected two traces without a copy, with a note: {apart}")
+if not any("input_raw" in t for t in manifests["latin-1 directory"]["traces"]):
+    failures.append("manifest latin-1 directory: no trace carries its exact path")
+
+# The manifest schema refuses what breaks the contract.
+def manifest_must_fail(name, manifest):
+    if manifest_validator.is_valid(manifest):
+        failures.append(f"the manifest schema accepted {name}")
+
+bad = copy.deepcopy(manifests["clock-only"])
+del bad["traces"][0]["clocks"]
+manifest_must_fail("a clock-only copy without its clocks", bad)
+bad = copy.deepcopy(manifests["clock-only"])
+bad["traces"][0]["transform"][0]["slope"] = 1.0
+manifest_must_fail("a slope as a JSON number", bad)
+bad = copy.deepcopy(manifests["rewrite"])
+bad["traces"][0]["clocks"] = manifests["clock-only"]["traces"][0]["clocks"]
+manifest_must_fail("a full rewrite with clock changes", bad)
+bad = copy.deepcopy(manifests["two islands"])
+apart_index = next(i for i, t in enumerate(bad["traces"]) if not t["synchronized"])
+bad["traces"][apart_index]["bound_ns"] = {"synchronization": 0.0, "method": 0.0, "total": 0.0}
+manifest_must_fail("a trace without a copy with a bound", bad)
+bad = copy.deepcopy(manifests["two islands"])
+del bad["traces"][apart_index]["note"]
+manifest_must_fail("a trace without a copy and without a reason", bad)
+bad = copy.deepcopy(manifests["clock-only"])
+bad["undocumented"] = 1
+manifest_must_fail("an undocumented field", bad)
+
 for failure in failures:
     print("FAIL:", failure)
-print(f"{len(reports) + 1} reports validated, {len(failures)} failure(s)")
+print(f"{len(reports) + 1} reports and {len(manifests)} manifests validated, {len(failures)} failure(s)")
 sys.exit(1 if failures else 0)

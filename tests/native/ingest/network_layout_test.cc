@@ -7,6 +7,7 @@
 #include "ctf_test_writer.h"
 #include "ingest/experiment_reader.h"
 #include "ingest/network_event_decoder.h"
+#include "ingest/network_event_names.h"
 #include "recording_sink.h"
 
 namespace tracesync::ingest {
@@ -137,6 +138,17 @@ TEST_P(NestedLayouts, DecodeTcpOverIpv4AndIpv6AndClassifyTheRest) {
   EXPECT_EQ(read.events[3].layout, Layout::kNonTcp);  // no IP header
   EXPECT_EQ(read.events[3].direction, Direction::kReceive);
   expect_tcp(read.events[4], written[6], Direction::kReceive, 4);  // the kernel's name of the receive event
+
+  // The census by name: what `tracesync check` shows.
+  const NetworkEventCensus& census = read.report.traces[0].info.network_census;
+  const auto tally = [&](std::string_view name) { return census[*network_event_index(name)]; };
+  EXPECT_EQ(tally("net_dev_queue"), (NetworkEventTally{true, "", 1, 1, 0}));
+  EXPECT_EQ(tally("net_if_receive_skb"), (NetworkEventTally{true, "", 1, 0, 0}));
+  EXPECT_EQ(tally("netif_receive_skb"), (NetworkEventTally{true, "", 1, 1, 0}));
+  EXPECT_EQ(tally("inet_sock_local_out"), NetworkEventTally{});  // not in the metadata: not recorded
+  EXPECT_EQ(tally("inet_sock_local_in"), NetworkEventTally{});
+  EXPECT_EQ(tcp_events(census, Direction::kSend), 1u);
+  EXPECT_EQ(tcp_events(census, Direction::kReceive), 2u);
 }
 
 INSTANTIATE_TEST_SUITE_P(LttngModules, NestedLayouts,
@@ -167,6 +179,10 @@ TEST(FlatLayout, AddonsEventsCarryTheTcpKeyWithoutAddresses) {
   ASSERT_EQ(read.events.size(), 2u);
   expect_tcp(read.events[0], written[0], Direction::kSend, 0, false);
   expect_tcp(read.events[1], written[1], Direction::kReceive, 0, false);
+  const NetworkEventCensus& census = read.report.traces[0].info.network_census;
+  EXPECT_EQ(census[*network_event_index("inet_sock_local_out")], (NetworkEventTally{true, "", 1, 0, 0}));
+  EXPECT_EQ(census[*network_event_index("inet_sock_local_in")], (NetworkEventTally{true, "", 1, 0, 0}));
+  EXPECT_FALSE(census[*network_event_index("net_dev_queue")].recorded);
 }
 
 TEST(FlatLayout, NetworkEventsWithoutHeadersHaveAnUnknownLayout) {
@@ -179,6 +195,22 @@ TEST(FlatLayout, NetworkEventsWithoutHeadersHaveAnUnknownLayout) {
   EXPECT_EQ(read.events[0].layout, Layout::kUnknown);
   EXPECT_EQ(read.events[1].layout, Layout::kUnknown);
   EXPECT_EQ(read.events[1].direction, Direction::kReceive);
+
+  // The census names what is missing, for each event recorded.
+  const NetworkEventCensus& census = read.report.traces[0].info.network_census;
+  for (const std::string_view name : {"net_dev_queue", "net_if_receive_skb", "netif_receive_skb"}) {
+    const NetworkEventTally& tally = census[*network_event_index(name)];
+    EXPECT_TRUE(tally.recorded) << name;
+    EXPECT_EQ(tally.missing,
+              "no TCP header fields: neither `network_header` (lttng-modules 2.9+) nor `seq`, `ack_seq`, `flags` "
+              "(the 2.1 addons)")
+        << name;
+    EXPECT_EQ(tally.tcp, 0u) << name;
+  }
+  EXPECT_EQ(census[*network_event_index("net_dev_queue")].undecodable, 1u);
+  EXPECT_EQ(census[*network_event_index("net_if_receive_skb")].undecodable, 1u);
+  EXPECT_EQ(census[*network_event_index("netif_receive_skb")].events(), 0u);  // recorded, never seen
+  EXPECT_FALSE(census[*network_event_index("inet_sock_local_out")].recorded);
 }
 
 TEST(NetworkDirection, KnowsTheSendAndReceiveEvents) {

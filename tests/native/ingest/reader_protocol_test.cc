@@ -22,6 +22,9 @@ TraceInfo full_info() {
   info.streams = 8;
   info.events = 20'700'000'000ULL;
   info.network_events = 500'001;
+  info.network_census[0] = {true, "", 250'000, 1, 0};
+  info.network_census[2] = {true, "`network_header.ipv6` has no `transport_header` variant", 249'000, 0, 1'000};
+  info.network_census[4].recorded = true;
   info.discarded_events = 3;
   info.bytes = 1ULL << 40;
   return info;
@@ -47,6 +50,7 @@ void expect_same(const TraceInfo& a, const TraceInfo& b) {
   EXPECT_EQ(a.streams, b.streams);
   EXPECT_EQ(a.events, b.events);
   EXPECT_EQ(a.network_events, b.network_events);
+  EXPECT_EQ(a.network_census, b.network_census);
   EXPECT_EQ(a.discarded_events, b.discarded_events);
   EXPECT_EQ(a.bytes, b.bytes);
 }

@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: EPL-2.0
+#include "cli/trace_check.h"
+
+#include <algorithm>
+
+#include "base/natural_order.h"
+#include "ingest/network_event_census.h"
+#include "snapshot/json_names.h"
+#include "snapshot/utf8.h"
+
+namespace tracesync::cli {
+namespace {
+
+using ingest::kNetworkEventNames;
+using ingest::NetworkEventCensus;
+using ingest::NetworkEventTally;
+using match::Direction;
+using nlohmann::ordered_json;
+
+// Why a trace has no TCP events of one direction, name by name: not
+// recorded at all, recorded with a payload that lacks the TCP fields,
+// recorded but never seen, or seen but never TCP.
+std::string why_none(const NetworkEventCensus& census, Direction direction) {
+  std::string reasons;
+  for (std::size_t i = 0; i < census.size(); ++i) {
+    const NetworkEventTally& tally = census[i];
+    if (kNetworkEventNames[i].direction != direction || !(tally.recorded || tally.events() > 0)) continue;
+    const std::string name(kNetworkEventNames[i].name);
+    std::string reason;
+    if (!tally.missing.empty()) {
+      reason = name + " lacks the TCP fields";
+    } else if (tally.events() == 0) {
+      reason = name + " recorded, but no event of it";
+    } else {
+      reason = "none of " + std::to_string(tally.events()) + " " + name + " events is TCP";
+    }
+    reasons += (reasons.empty() ? "" : ", ") + reason;
+  }
+  if (reasons.empty()) return std::string("no ") + std::string(ingest::to_string(direction)) + " event recorded";
+  return reasons;
+}
+
+// The traces as people list them: paths in natural order (host2 before host10).
+std::vector<const ingest::TraceReport*> for_people(const std::vector<ingest::TraceReport>& traces) {
+  std::vector<const ingest::TraceReport*> order;
+  for (const ingest::TraceReport& t : traces) order.push_back(&t);
+  std::stable_sort(order.begin(), order.end(), [](const ingest::TraceReport* x, const ingest::TraceReport* y) {
+    return base::natural_less(x->info.path, y->info.path);
+  });
+  return order;
+}
+
+}  // namespace
+
+TraceCheck check_trace(const ingest::TraceReport& t) {
+  TraceCheck check;
+  if (t.status == ingest::TraceStatus::kSkipped) {
+    check.verdict = (t.out_of_memory ? "not read: " : "unreadable: ") + t.problem;
+    return check;
+  }
+  check.read = true;
+  const NetworkEventCensus& census = t.info.network_census;
+  const bool sends = ingest::tcp_events(census, Direction::kSend) > 0;
+  const bool receives = ingest::tcp_events(census, Direction::kReceive) > 0;
+  check.usable = sends && receives;
+  if (check.usable) {
+    check.verdict = "usable";
+  } else if (!sends && !receives) {
+    check.verdict = "NOT usable: " + why_none(census, Direction::kSend) + "; " + why_none(census, Direction::kReceive);
+  } else if (sends) {
+    check.verdict = "sends only, links will be one-way: " + why_none(census, Direction::kReceive);
+  } else {
+    check.verdict = "receives only, links will be one-way: " + why_none(census, Direction::kSend);
+  }
+  if (t.status == ingest::TraceStatus::kPartial) {
+    check.verdict += (t.out_of_memory ? " (read in part: " : " (read up to damage: ") + t.problem + ")";
+  }
+  if (!t.left_out.empty()) {
+    check.verdict += " (read without " + std::to_string(t.left_out.size()) +
+                     (t.left_out.size() == 1 ? " entry of its directory: see above)"
+                                             : " entries of its directory: see above)");
+  }
+  return check;
+}
+
+void print_check_text(std::ostream& out, const std::vector<ingest::TraceReport>& traces) {
+  using snapshot::readable_text;
+  std::size_t name_width = 0;
+  for (const auto& event : kNetworkEventNames) name_width = std::max(name_width, event.name.size());
+  for (const ingest::TraceReport* trace : for_people(traces)) {
+    const ingest::TraceReport& t = *trace;
+    const TraceCheck check = check_trace(t);
+    out << readable_text(t.info.path) << ": " << readable_text(check.verdict) << "\n";
+    if (!check.read) continue;
+    out << "  host " << (t.info.hostname.empty() ? "-" : readable_text(t.info.hostname)) << ", clock domain "
+        << readable_text(t.info.domain_id) << " (" << ingest::to_string(t.info.domain_source) << "), "
+        << t.info.events << " events, " << t.info.network_events << " network events\n";
+    for (std::size_t i = 0; i < kNetworkEventNames.size(); ++i) {
+      const NetworkEventTally& tally = t.info.network_census[i];
+      const std::string_view direction = ingest::to_string(kNetworkEventNames[i].direction);
+      out << "  " << direction << std::string(9 - direction.size(), ' ') << kNetworkEventNames[i].name
+          << std::string(name_width - kNetworkEventNames[i].name.size() + 2, ' ');
+      if (!tally.recorded && tally.events() == 0) {
+        out << "not recorded\n";
+        continue;
+      }
+      out << tally.events() << " events: " << tally.tcp << " TCP";
+      if (tally.not_tcp > 0) out << ", " << tally.not_tcp << " not TCP";
+      if (tally.undecodable > 0) out << ", " << tally.undecodable << " undecodable";
+      if (!tally.missing.empty()) out << "; lacks TCP fields: " << readable_text(tally.missing);
+      out << "\n";
+    }
+  }
+}
+
+ordered_json check_json(const std::vector<ingest::TraceReport>& traces) {
+  ordered_json root;
+  root["format"] = "tracesync-check/1";
+  ordered_json names = ordered_json::array();
+  for (const auto& event : kNetworkEventNames) {
+    names.push_back({{"name", event.name}, {"direction", ingest::to_string(event.direction)}});
+  }
+  root["network_events"] = std::move(names);
+  ordered_json list = ordered_json::array();
+  std::size_t read = 0;
+  std::size_t usable = 0;
+  for (const ingest::TraceReport* trace : for_people(traces)) {
+    const ingest::TraceReport& t = *trace;
+    const TraceCheck check = check_trace(t);
+    read += check.read ? 1 : 0;
+    usable += check.usable ? 1 : 0;
+    ordered_json j;
+    snapshot::put_name(j, "path", t.info.path);
+    snapshot::put_name(j, "name", t.info.name);
+    j["status"] = ingest::to_string(t.status);
+    j["problem"] = t.problem.empty() ? ordered_json(nullptr) : snapshot::readable_json(t.problem);
+    j["usable"] = check.usable;
+    j["verdict"] = snapshot::readable_json(check.verdict);
+    if (t.info.hostname.empty()) {
+      j["hostname"] = nullptr;
+    } else {
+      snapshot::put_name(j, "hostname", t.info.hostname);
+    }
+    snapshot::put_name(j, "domain", t.info.domain_id);
+    j["domain_source"] = ingest::to_string(t.info.domain_source);
+    j["events"] = t.info.events;
+    j["network_events"] = t.info.network_events;
+    j["tcp_sends"] = ingest::tcp_events(t.info.network_census, Direction::kSend);
+    j["tcp_receives"] = ingest::tcp_events(t.info.network_census, Direction::kReceive);
+    ordered_json by_name = ordered_json::array();
+    for (std::size_t i = 0; i < kNetworkEventNames.size(); ++i) {
+      const NetworkEventTally& tally = t.info.network_census[i];
+      by_name.push_back({{"name", kNetworkEventNames[i].name},
+                         {"direction", ingest::to_string(kNetworkEventNames[i].direction)},
+                         {"recorded", tally.recorded || tally.events() > 0},
+                         {"events", tally.events()},
+                         {"tcp", tally.tcp},
+                         {"not_tcp", tally.not_tcp},
+                         {"undecodable", tally.undecodable},
+                         {"missing", tally.missing.empty() ? ordered_json(nullptr) : snapshot::readable_json(tally.missing)}});
+    }
+    j["event_names"] = std::move(by_name);
+    list.push_back(std::move(j));
+  }
+  root["traces"] = std::move(list);
+  root["read"] = read;
+  root["usable"] = usable;
+  return root;
+}
+
+}  // namespace tracesync::cli

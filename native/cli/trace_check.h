@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: EPL-2.0
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "ingest/experiment_reader.h"
+
+namespace tracesync::cli {
+
+// `tracesync check`'s judgement of one trace it read: whether it can take
+// part in two-way links, and in one line why not.
+struct TraceCheck {
+  bool read = false;    // some of it was read (not skipped)
+  bool usable = false;  // it has TCP sends and receives
+  std::string verdict;  // "usable", or what is missing (readable text)
+};
+
+TraceCheck check_trace(const ingest::TraceReport& trace);
+
+// Per trace: its verdict, its host and domain, and the events of each name
+// tracesync reads (or that the name was not recorded, or what its payload
+// lacks). Names from the input are written as readable text.
+void print_check_text(std::ostream& out, const std::vector<ingest::TraceReport>& traces);
+
+// The same as a "tracesync-check/1" object (docs/recording.md).
+nlohmann::ordered_json check_json(const std::vector<ingest::TraceReport>& traces);
+
+}  // namespace tracesync::cli
