@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <span>
-#include <tuple>
 
 namespace tracesync::hull {
 namespace {
@@ -12,7 +11,10 @@ using model::Quad;
 
 // The rule's order: by abscissa, then direction, then ordinate.
 bool sorts_before(const LinkMessage& a, const LinkMessage& b) {
-  return std::tie(a.point.x, a.direction, a.point.y) < std::tie(b.point.x, b.direction, b.point.y);
+  // Spelled out: on the hot path, and nearly always decided by x.
+  if (a.point.x != b.point.x) return a.point.x < b.point.x;
+  if (a.direction != b.direction) return a.direction < b.direction;
+  return a.point.y < b.point.y;
 }
 
 }  // namespace
@@ -45,12 +47,13 @@ Quad PiecewiseHullEstimator::Segment::envelope(const TimeSpan& over, const Clock
 bool PiecewiseHullEstimator::add(const LinkMessage& message) {
   if (segments_.empty() || !sorts_before(message, segments_.back().last)) return extend(message);
   // The segment it falls in: the last one whose first message is not after it.
-  auto k = static_cast<std::size_t>(std::partition_point(segments_.begin(), segments_.end(),
-                                                         [&](const Segment& s) {
-                                                           return !sorts_before(message, s.first);
-                                                         }) -
-                                    segments_.begin());
-  if (k > 0) --k;
+  std::size_t k = 0;
+  if (segments_.size() > 1) {
+    k = static_cast<std::size_t>(std::partition_point(segments_.begin(), segments_.end(),
+                                                      [&](const Segment& s) { return !sorts_before(message, s.first); }) -
+                                 segments_.begin());
+    if (k > 0) --k;
+  }
   Segment& segment = segments_[k];
   if (const auto changed = segment.hull.add_unless_emptied(message)) {
     if (sorts_before(message, segment.first)) segment.first = message;
@@ -68,7 +71,8 @@ bool PiecewiseHullEstimator::extend(const LinkMessage& message) {
     Segment& open = segments_.back();
     if (const auto changed = open.hull.add_unless_emptied(message)) {
       open.last = message;
-      open.keep(message);
+      // It sorts after every message of the segment: the order stays as it was.
+      open.messages.append(message);
       return *changed;
     }
   }
