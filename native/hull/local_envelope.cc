@@ -2,9 +2,9 @@
 #include "hull/local_envelope.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <vector>
-
 
 namespace tracesync::hull {
 namespace {
@@ -13,32 +13,30 @@ using model::Quad;
 
 using Residual = ConeEnvelope::Residual;
 
-Quad infinity() { return std::numeric_limits<double>::infinity(); }
+// Rounding of the double arithmetic below, made up for (see peak()).
+constexpr double kRoundingMarginNs = 1e-3;
 
-// The largest value over `over` of min_i (r_i + rate * |x - x_i|).
-Quad peak_of_cones(std::vector<Residual>& points, const TimeSpan& over, Quad rate) {
-  if (points.empty()) return infinity();
-  auto distance = [](model::Nanoseconds a, model::Nanoseconds b) { return static_cast<Quad>(b - a); };
+// The largest value over [first, last] of min_i (r_i + rate * |x - x_i|),
+// abscissae relative to the envelope's origin.
+double peak_of_cones(std::vector<Residual>& points, double first, double last, double rate) {
+  if (points.empty()) return std::numeric_limits<double>::infinity();
   for (std::size_t i = 1; i < points.size(); ++i) {
-    points[i].r = std::min(points[i].r, points[i - 1].r + rate * distance(points[i - 1].x, points[i].x));
+    points[i].r = std::min(points[i].r, points[i - 1].r + rate * (points[i].x - points[i - 1].x));
   }
   for (std::size_t i = points.size() - 1; i-- > 0;) {
-    points[i].r = std::min(points[i].r, points[i + 1].r + rate * distance(points[i].x, points[i + 1].x));
+    points[i].r = std::min(points[i].r, points[i + 1].r + rate * (points[i + 1].x - points[i].x));
   }
-  Quad peak = -infinity();
-  const Residual& first = points.front();
-  const Residual& last = points.back();
-  peak = std::max(peak, first.r + rate * model::abs(distance(over.first, first.x)));
-  peak = std::max(peak, last.r + rate * model::abs(distance(last.x, over.last)));
+  const Residual& front = points.front();
+  const Residual& back = points.back();
+  double peak = std::max(front.r + rate * std::fabs(front.x - first), back.r + rate * std::fabs(last - back.x));
   for (std::size_t i = 1; i < points.size(); ++i) {
     const Residual& a = points[i - 1];
     const Residual& b = points[i];
-    if (b.x < over.first || a.x > over.last) continue;
-    // Where the cones meet, clipped to `over`.
-    const Quad meet = (static_cast<Quad>(a.x) + static_cast<Quad>(b.x)) / 2 + (b.r - a.r) / (2 * rate);
-    const Quad x = std::clamp(meet, static_cast<Quad>(std::max(a.x, over.first)),
-                              static_cast<Quad>(std::min(b.x, over.last)));
-    peak = std::max(peak, std::min(a.r + rate * (x - static_cast<Quad>(a.x)), b.r + rate * (static_cast<Quad>(b.x) - x)));
+    if (b.x < first || a.x > last) continue;
+    // Where the cones meet, clipped to [first, last].
+    const double meet = (a.x + b.x) / 2 + (b.r - a.r) / (2 * rate);
+    const double x = std::clamp(meet, std::max(a.x, first), std::min(b.x, last));
+    peak = std::max(peak, std::min(a.r + rate * (x - a.x), b.r + rate * (b.x - x)));
   }
   return peak;
 }
@@ -56,17 +54,36 @@ Quad cone_rate(const LinkEstimate& e, const ClockStability& stability) {
   return std::min(limit, std::max(e.lmax->slope + band - e.alpha, e.alpha - (e.lmin->slope - band)));
 }
 
+// Residuals in double, relative to the first message: y - line(x) is
+// (dy - dx) - (slope - 1) * dx - (line(x0) - y0), with dx = x - x0 and
+// dy = y - y0 exact integers (exact in a double below 2^53 ns, 104 days),
+// (slope - 1) small and line(x0) - y0 computed once in quad precision. Each
+// residual is then within about 1e-6 ns of the quad one; peak() adds
+// kRoundingMarginNs so that the bound stays on the safe side.
 void ConeEnvelope::add(const LinkMessage& m) {
-  const Quad residual = static_cast<Quad>(m.point.y) - line_.at(m.point.x);
+  if (!origin_) {
+    origin_ = m.point;
+    slope_minus_one_ = static_cast<double>(line_.slope - 1);
+    offset_at_origin_ = static_cast<double>(line_.at(m.point.x) - static_cast<Quad>(m.point.y));
+  }
+  const model::Nanoseconds dx = m.point.x - origin_->x;
+  const model::Nanoseconds dy = m.point.y - origin_->y;
+  const double residual =
+      static_cast<double>(dy - dx) - slope_minus_one_ * static_cast<double>(dx) - offset_at_origin_;
   if (m.is_lower()) {
-    above_.push_back({m.point.x, residual});
+    above_.push_back({static_cast<double>(dx), residual});
   } else {
-    below_.push_back({m.point.x, -residual});
+    below_.push_back({static_cast<double>(dx), -residual});
   }
 }
 
 Quad ConeEnvelope::peak(const TimeSpan& over, Quad rate) {
-  return std::max({Quad{0}, peak_of_cones(above_, over, rate), peak_of_cones(below_, over, rate)});
+  if (!origin_) return std::numeric_limits<double>::infinity();
+  const auto first = static_cast<double>(over.first - origin_->x);
+  const auto last = static_cast<double>(over.last - origin_->x);
+  const auto r = static_cast<double>(rate);
+  const double peak = std::max({0.0, peak_of_cones(above_, first, last, r), peak_of_cones(below_, first, last, r)});
+  return static_cast<Quad>(peak) + kRoundingMarginNs;
 }
 
 EndBounds tightest(const EndBounds& band, Quad envelope) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: EPL-2.0
 #pragma once
 
+#include <optional>
 #include <vector>
 
 #include "hull/clock_stability.h"
@@ -32,12 +33,15 @@ class ConeEnvelope {
   model::Quad peak(const TimeSpan& over, model::Quad rate);
 
   struct Residual {
-    model::Nanoseconds x;
-    model::Quad r;  // how far the truth may lie beyond the line on the message's side
+    double x;  // ns from the first message
+    double r;  // how far the truth may lie beyond the line on the message's side
   };
 
  private:
   Line line_;
+  std::optional<model::Point> origin_;  // the first message
+  double slope_minus_one_ = 0;
+  double offset_at_origin_ = 0;  // line(x0) - y0
   std::vector<Residual> above_;  // lower points: f(x_i) <= y_i
   std::vector<Residual> below_;  // upper points: f(x_j) >= y_j
 };
