@@ -2,12 +2,12 @@
 // Out of memory inside the matcher: every allocation of a run is made to
 // fail in turn, and the matcher must stay consistent (finish() works, every
 // event is accounted for once, no message is emitted twice). This binary
-// replaces the global operator new to inject the failures.
+// replaces the global operator new to inject the failures
+// (support/failing_operator_new.h).
 
 #include <gtest/gtest.h>
 
 #include <atomic>
-#include <cstdlib>
 #include <new>
 #include <random>
 #include <set>
@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "match/packet_matcher.h"
+#include "support/failing_operator_new.h"
 #include "support/sanitized.h"
 
 namespace {
@@ -23,38 +24,13 @@ namespace {
 std::atomic<long> allocations_left{-1};
 std::atomic<long> allocations_made{0};
 
-void* allocate(std::size_t size, std::size_t alignment) {
+bool matcher_veto() {
   ++allocations_made;
-  if (allocations_left.load() >= 0 && allocations_left.fetch_sub(1) == 0) throw std::bad_alloc();
-  if (size == 0) size = 1;
-  void* block = nullptr;
-  if (alignment <= alignof(std::max_align_t)) {
-    block = std::malloc(size);
-  } else if (posix_memalign(&block, alignment, size) != 0) {
-    block = nullptr;
-  }
-  if (block == nullptr) throw std::bad_alloc();
-  return block;
+  return allocations_left.load() >= 0 && allocations_left.fetch_sub(1) == 0;
 }
+const bool veto_installed = (tracesync::testing::set_allocation_veto(&matcher_veto), true);
 
 }  // namespace
-
-void* operator new(std::size_t size) { return allocate(size, alignof(std::max_align_t)); }
-void* operator new[](std::size_t size) { return allocate(size, alignof(std::max_align_t)); }
-void* operator new(std::size_t size, std::align_val_t alignment) {
-  return allocate(size, static_cast<std::size_t>(alignment));
-}
-void* operator new[](std::size_t size, std::align_val_t alignment) {
-  return allocate(size, static_cast<std::size_t>(alignment));
-}
-void operator delete(void* block) noexcept { std::free(block); }
-void operator delete[](void* block) noexcept { std::free(block); }
-void operator delete(void* block, std::size_t) noexcept { std::free(block); }
-void operator delete[](void* block, std::size_t) noexcept { std::free(block); }
-void operator delete(void* block, std::align_val_t) noexcept { std::free(block); }
-void operator delete[](void* block, std::align_val_t) noexcept { std::free(block); }
-void operator delete(void* block, std::size_t, std::align_val_t) noexcept { std::free(block); }
-void operator delete[](void* block, std::size_t, std::align_val_t) noexcept { std::free(block); }
 
 namespace tracesync::match {
 namespace {

@@ -11,7 +11,6 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
-#include <cstdlib>
 #include <cstring>
 #include <new>
 #include <string>
@@ -20,6 +19,7 @@
 #include "ingest/ctf_test_writer.h"
 #include "ingest/trace_being_read.h"
 #include "session/synchronization.h"
+#include "support/failing_operator_new.h"
 #include "support/sanitized.h"
 
 namespace {
@@ -30,40 +30,14 @@ const char* victim = nullptr;
 std::atomic<long> victim_allocations{0};
 std::atomic<long> fail_at{-1};
 
-void* allocate(std::size_t size, std::size_t alignment) {
+bool victim_veto() {
   const char* reading = tracesync::ingest::trace_being_read();
-  if (reading != nullptr && victim != nullptr && std::strcmp(reading, victim) == 0) {
-    if (victim_allocations.fetch_add(1) == fail_at.load()) throw std::bad_alloc();
-  }
-  if (size == 0) size = 1;
-  void* block = nullptr;
-  if (alignment <= alignof(std::max_align_t)) {
-    block = std::malloc(size);
-  } else if (posix_memalign(&block, alignment, size) != 0) {
-    block = nullptr;
-  }
-  if (block == nullptr) throw std::bad_alloc();
-  return block;
+  if (reading == nullptr || victim == nullptr || std::strcmp(reading, victim) != 0) return false;
+  return victim_allocations.fetch_add(1) == fail_at.load();
 }
+const bool veto_installed = (tracesync::testing::set_allocation_veto(&victim_veto), true);
 
 }  // namespace
-
-void* operator new(std::size_t size) { return allocate(size, alignof(std::max_align_t)); }
-void* operator new[](std::size_t size) { return allocate(size, alignof(std::max_align_t)); }
-void* operator new(std::size_t size, std::align_val_t alignment) {
-  return allocate(size, static_cast<std::size_t>(alignment));
-}
-void* operator new[](std::size_t size, std::align_val_t alignment) {
-  return allocate(size, static_cast<std::size_t>(alignment));
-}
-void operator delete(void* block) noexcept { std::free(block); }
-void operator delete[](void* block) noexcept { std::free(block); }
-void operator delete(void* block, std::size_t) noexcept { std::free(block); }
-void operator delete[](void* block, std::size_t) noexcept { std::free(block); }
-void operator delete(void* block, std::align_val_t) noexcept { std::free(block); }
-void operator delete[](void* block, std::align_val_t) noexcept { std::free(block); }
-void operator delete(void* block, std::size_t, std::align_val_t) noexcept { std::free(block); }
-void operator delete[](void* block, std::size_t, std::align_val_t) noexcept { std::free(block); }
 
 namespace tracesync::session {
 namespace {
