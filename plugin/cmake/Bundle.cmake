@@ -34,11 +34,19 @@ foreach(entry IN LISTS tc_entries)
   endif()
 endforeach()
 
+# The transforms fragment (fragment/): its classes load in tmf.core's class loader, which reads transforms back.
+file(GLOB_RECURSE fragment_sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/fragment/src/*.java)
+set(fragment_classes ${CMAKE_CURRENT_BINARY_DIR}/classes/fragment)
+tracesync_javac(tracesync_plugin_fragment_classes ${plugin_werror} OUTPUT_DIR ${fragment_classes}
+  SOURCES ${fragment_sources} CLASSPATH ${tc_classpath})
+
 file(GLOB_RECURSE bundle_sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/src/*.java)
 set(bundle_classes ${CMAKE_CURRENT_BINARY_DIR}/classes/bundle)
 tracesync_javac(tracesync_plugin_bundle_classes ${plugin_werror} OUTPUT_DIR ${bundle_classes}
   SOURCES ${bundle_sources}
-  CLASSPATH ${TRACESYNC_BRIDGE_JAR} ${TRACESYNC_PROTOBUF_JAR} ${tc_classpath})
+  CLASSPATH ${TRACESYNC_BRIDGE_JAR} ${TRACESYNC_PROTOBUF_JAR} ${fragment_classes} ${tc_classpath}
+  DEPENDS ${tracesync_plugin_fragment_classes_STAMP})
+add_dependencies(tracesync_plugin_bundle_classes tracesync_plugin_fragment_classes)
 foreach(target IN LISTS TRACESYNC_BRIDGE_TARGETS)
   if(TARGET ${target})
     add_dependencies(tracesync_plugin_bundle_classes ${target})
@@ -54,9 +62,14 @@ file(READ ${CMAKE_CURRENT_SOURCE_DIR}/META-INF/MANIFEST.MF manifest)
 string(REGEX REPLACE "Bundle-Version:[^\n]*" "Bundle-Version: ${bundle_version}" manifest "${manifest}")
 set(bundle_manifest ${CMAKE_CURRENT_BINARY_DIR}/bundle-MANIFEST.MF)
 file(CONFIGURE OUTPUT ${bundle_manifest} CONTENT "${manifest}")
+file(READ ${CMAKE_CURRENT_SOURCE_DIR}/fragment/META-INF/MANIFEST.MF manifest)
+string(REGEX REPLACE "Bundle-Version:[^\n]*" "Bundle-Version: ${bundle_version}" manifest "${manifest}")
+set(fragment_manifest ${CMAKE_CURRENT_BINARY_DIR}/fragment-MANIFEST.MF)
+file(CONFIGURE OUTPUT ${fragment_manifest} CONTENT "${manifest}")
 
 set(stage ${CMAKE_CURRENT_BINARY_DIR}/bundle-stage)
 set(bundle_jar ${CMAKE_CURRENT_BINARY_DIR}/dropins/org.tracesync.tracecompass_${bundle_version}.jar)
+set(fragment_jar ${CMAKE_CURRENT_BINARY_DIR}/dropins/org.tracesync.tracecompass.transforms_${bundle_version}.jar)
 # Always run: it is cheap, and it picks up a rebuilt bridge jar or JNI library.
 add_custom_target(tracesync_plugin_bundle ALL
   COMMAND ${CMAKE_COMMAND} -E rm -rf ${stage} ${CMAKE_CURRENT_BINARY_DIR}/dropins
@@ -69,8 +82,10 @@ add_custom_target(tracesync_plugin_bundle ALL
   COMMAND ${CMAKE_COMMAND} -E copy ${TRACESYNC_JNI_LIBRARY} ${stage}/lib/linux/x86_64/libtracesync_jni.so
   COMMAND ${CMAKE_COMMAND} -E copy ${TRACESYNC_PROGRAM} ${stage}/lib/linux/x86_64/tracesync
   COMMAND ${Java_JAR_EXECUTABLE} --create --file ${bundle_jar} --manifest ${bundle_manifest} -C ${stage} .
-  DEPENDS ${tracesync_plugin_bundle_classes_STAMP} ${bundle_manifest}
-  COMMENT "Assembling dropins/org.tracesync.tracecompass_${bundle_version}.jar"
+  COMMAND ${Java_JAR_EXECUTABLE} --create --file ${fragment_jar} --manifest ${fragment_manifest} -C ${fragment_classes} .
+  DEPENDS ${tracesync_plugin_bundle_classes_STAMP} ${tracesync_plugin_fragment_classes_STAMP} ${bundle_manifest}
+    ${fragment_manifest}
+  COMMENT "Assembling dropins/org.tracesync.tracecompass_${bundle_version}.jar and its transforms fragment"
   VERBATIM)
 add_dependencies(tracesync_plugin_bundle tracesync_plugin_bundle_classes)
-message(STATUS "plugin: the Trace Compass bundle is built against ${TRACECOMPASS_HOME}: ${bundle_jar}")
+message(STATUS "plugin: the Trace Compass bundle is built against ${TRACECOMPASS_HOME}: ${bundle_jar} and ${fragment_jar}")

@@ -4,6 +4,8 @@ package org.tracesync.tracecompass.core;
 import org.eclipse.tracecompass.tmf.core.synchronization.ITmfTimestampTransform;
 import org.eclipse.tracecompass.tmf.core.synchronization.TimestampTransformFactory;
 import org.tracesync.tracecompass.sync.TraceTransform;
+import org.tracesync.tracecompass.transforms.PiecewiseClock;
+import org.tracesync.tracecompass.transforms.PiecewiseTimestampTransform;
 
 /** tracesync's exact transforms as Trace Compass timestamp transforms. */
 public final class TraceCompassTransforms {
@@ -14,6 +16,11 @@ public final class TraceCompassTransforms {
     if (transform.isIdentity()) return TimestampTransformFactory.getDefaultTransform();
     TraceTransform forTraceCompass = transform.forTraceCompass();
     return TimestampTransformFactory.createLinear(forTraceCompass.slope(), forTraceCompass.offset());
+  }
+
+  /** A transform of several pieces, which Trace Compass persists and reads back through the transforms fragment. */
+  public static ITmfTimestampTransform of(PiecewiseClock pieces) {
+    return new PiecewiseTimestampTransform(pieces);
   }
 
   /**

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Optional;
 import org.tracesync.proto.Snapshot;
 import org.tracesync.proto.Trace;
+import org.tracesync.tracecompass.transforms.PiecewiseClock;
 
 /**
  * Finds the snapshot's trace for a trace of an experiment. The engine was given each trace's location, and reports
@@ -59,6 +60,23 @@ public final class SnapshotTraces {
       }
     }
     return Optional.of(first);
+  }
+
+  /**
+   * The pieces of the transform for the trace at {@code location}, when it has several (see {@link #transformAt}
+   * for a folder of several traces, which must then agree piece for piece).
+   */
+  public Optional<PiecewiseClock> piecesAt(String location) {
+    List<Trace> traces = at(location);
+    if (traces.isEmpty()) return Optional.empty();
+    Optional<PiecewiseClock> first = TracePieces.of(traces.get(0));
+    for (Trace other : traces) {
+      if (!TracePieces.of(other).equals(first)) {
+        throw new IllegalStateException("the traces under '" + location + "' belong to different clocks ("
+            + traces.get(0).getName() + ", " + other.getName() + "): they have no single transform");
+      }
+    }
+    return first;
   }
 
   /**

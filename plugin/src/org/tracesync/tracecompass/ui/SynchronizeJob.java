@@ -31,6 +31,7 @@ import org.eclipse.tracecompass.tmf.ui.project.model.TmfExperimentElement;
 import org.eclipse.tracecompass.tmf.ui.project.model.TmfOpenTraceHelper;
 import org.eclipse.tracecompass.tmf.ui.project.model.TmfTraceElement;
 import org.tracesync.proto.Problem;
+import org.tracesync.proto.Segment;
 import org.tracesync.proto.Snapshot;
 import org.tracesync.proto.Trace;
 import org.tracesync.tracecompass.cache.SnapshotCache;
@@ -42,6 +43,7 @@ import org.tracesync.tracecompass.core.TracesyncAlgorithm;
 import org.tracesync.tracecompass.sync.ReferenceChoice;
 import org.tracesync.tracecompass.sync.SnapshotTraces;
 import org.tracesync.tracecompass.sync.TraceTransform;
+import org.tracesync.tracecompass.transforms.PiecewiseClock;
 
 /**
  * Synchronizes one experiment: the snapshot from the cache or from the native engine, then the transforms applied as
@@ -55,7 +57,7 @@ final class SynchronizeJob extends Job {
   private final ReferenceChoice reference;
 
   /** What to do to one trace of the experiment. */
-  private record Step(TmfTraceElement element, String location, TraceTransform transform, long[] probes) {}
+  private record Step(TmfTraceElement element, String location, ITmfTimestampTransform transform, long[] probes) {}
 
   SynchronizeJob(TmfExperimentElement experiment, ReferenceChoice reference) {
     super("Synchronizing " + experiment.getName() + " with tracesync");
@@ -155,10 +157,16 @@ final class SynchronizeJob extends Job {
           }
           continue;
         }
+        Optional<PiecewiseClock> pieces = traces.piecesAt(entry.getValue());
+        ITmfTimestampTransform target = pieces.isPresent() ? TraceCompassTransforms.of(pieces.get())
+            : TraceCompassTransforms.of(transform.get());
+        // Where the transforms may differ: each trace's ends and middle, and every piece's start.
         long[] probes = traces.at(entry.getValue()).stream()
-            .flatMapToLong((Trace t) -> LongStream.of(t.getFirstNs(), (t.getFirstNs() + t.getLastNs()) / 2, t.getLastNs()))
+            .flatMapToLong((Trace t) -> LongStream.concat(
+                LongStream.of(t.getFirstNs(), (t.getFirstNs() + t.getLastNs()) / 2, t.getLastNs()),
+                t.getSegmentsList().stream().mapToLong(Segment::getFirstNs)))
             .toArray();
-        steps.add(new Step(entry.getKey(), entry.getValue(), transform.get(), probes));
+        steps.add(new Step(entry.getKey(), entry.getValue(), target, probes));
       } catch (IllegalStateException e) {
         problems.add(name + ": " + e.getMessage());
       }
@@ -183,7 +191,7 @@ final class SynchronizeJob extends Job {
     Map<TmfTraceElement, String> kept = new LinkedHashMap<>(locations);
     for (Step step : steps) {
       TmfTraceElement original = step.element().getElementUnderTraceFolder();
-      ITmfTimestampTransform target = TraceCompassTransforms.of(step.transform());
+      ITmfTimestampTransform target = step.transform();
       ITmfTimestampTransform current = TimestampTransformFactory.getTimestampTransform(original.getResource());
       if (TraceCompassTransforms.agreeOn(current, target, step.probes())) continue;  // already on the common base
       TmfTraceElement copy = original.copy(freeName(original));

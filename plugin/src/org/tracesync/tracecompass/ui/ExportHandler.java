@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: EPL-2.0
+package org.tracesync.tracecompass.ui;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.eclipse.core.commands.AbstractHandler;
+import org.eclipse.core.commands.ExecutionEvent;
+import org.eclipse.core.commands.ExecutionException;
+import org.eclipse.core.runtime.IPath;
+import org.eclipse.jface.dialogs.InputDialog;
+import org.eclipse.jface.dialogs.MessageDialog;
+import org.eclipse.jface.viewers.IStructuredSelection;
+import org.eclipse.jface.window.Window;
+import org.eclipse.swt.widgets.Shell;
+import org.eclipse.tracecompass.tmf.ui.project.model.TmfExperimentElement;
+import org.eclipse.tracecompass.tmf.ui.project.model.TmfTraceElement;
+import org.eclipse.ui.handlers.HandlerUtil;
+import org.tracesync.tracecompass.export.ExportFolder;
+import org.tracesync.tracecompass.view.widgets.ReferenceChoiceDialog;
+import org.tracesync.tracecompass.view.widgets.ReferenceChoiceDialog.TraceEntry;
+
+/**
+ * "Export Synchronized Traces..." on an experiment: asks for the reference clock and an output folder, then an
+ * {@link ExportJob} runs `tracesync apply` into it.
+ */
+public class ExportHandler extends AbstractHandler {
+  static final String TITLE = "Export Synchronized Traces (tracesync)";
+
+  @Override
+  public Object execute(ExecutionEvent event) throws ExecutionException {
+    Shell shell = HandlerUtil.getActiveShellChecked(event);
+    if (!(HandlerUtil.getCurrentSelectionChecked(event) instanceof IStructuredSelection selection)
+        || selection.size() != 1 || !(selection.getFirstElement() instanceof TmfExperimentElement experiment)) {
+      MessageDialog.openInformation(shell, TITLE, "Select one experiment to export.");
+      return null;
+    }
+    Map<String, String> traces = new LinkedHashMap<>();  // name in the experiment -> folder on disk
+    for (TmfTraceElement trace : experiment.getTraces()) {
+      IPath location = trace.getElementUnderTraceFolder().getResource().getLocation();
+      if (location == null) {
+        MessageDialog.openError(shell, TITLE, "Trace " + trace.getElementPath()
+            + " is not on the local file system: tracesync reads traces from disk.");
+        return null;
+      }
+      traces.put(trace.getElementPath(), location.toOSString());
+    }
+    if (traces.size() < 2) {
+      MessageDialog.openInformation(shell, TITLE,
+          "Experiment " + experiment.getName() + " has " + traces.size() + " trace(s): synchronizing needs two.");
+      return null;
+    }
+    List<TraceEntry> entries = new ArrayList<>();
+    traces.forEach((name, location) -> entries.add(new TraceEntry(name, location)));
+    ReferenceChoiceDialog reference = new ReferenceChoiceDialog(shell, experiment.getName(), entries);
+    if (reference.open() != Window.OK) return null;
+
+    // A text field, not the platform's folder chooser: the copies usually go to a folder that does not exist yet,
+    // which apply creates, and a proposal saves typing.
+    InputDialog folderDialog = new InputDialog(shell, TITLE,
+        "The folder to write the synchronized copies of " + experiment.getName() + " to (created if new):",
+        ExportFolder.proposal(Path.of(System.getProperty("user.home")), experiment.getName()).toString(),
+        text -> ExportFolder.problem(text, traces.values()).orElse(null));
+    if (folderDialog.open() != Window.OK) return null;
+    String chosen = folderDialog.getValue().strip();
+    Path output = Path.of(chosen).normalize();
+    boolean replace = false;
+    String[] present = output.toFile().list();
+    if (present != null && present.length > 0) {
+      if (!MessageDialog.openQuestion(shell, TITLE, output + " is not empty. Replace everything in it with the"
+          + " synchronized copies?")) {
+        return null;
+      }
+      replace = true;
+    }
+    new ExportJob(experiment, traces, reference.choice(), output, replace).schedule();
+    return null;
+  }
+}
