@@ -58,9 +58,7 @@ class MessageLog {
 
   // Sorts in place by `less` (a strict weak order).
   template <typename Less>
-  void sort(Less less) {
-    std::sort(begin(), end(), less);
-  }
+  void sort(Less less);
 
  private:
   std::vector<std::vector<LinkMessage>> chunks_;
@@ -106,5 +104,11 @@ inline MessageLog::iterator MessageLog::begin() { return {this, 0}; }
 inline MessageLog::iterator MessageLog::end() { return {this, static_cast<std::ptrdiff_t>(size_)}; }
 inline MessageLog::const_iterator MessageLog::begin() const { return {this, 0}; }
 inline MessageLog::const_iterator MessageLog::end() const { return {this, static_cast<std::ptrdiff_t>(size_)}; }
+
+// Out of the class: the iterator must be complete where begin() is called.
+template <typename Less>
+void MessageLog::sort(Less less) {
+  std::sort(begin(), end(), less);
+}
 
 }  // namespace tracesync::hull
