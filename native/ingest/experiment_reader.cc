@@ -67,6 +67,7 @@ class TurnScheduler {
         finished_(readers.size(), false),
         opened_(readers.size(), false),
         progress_(readers.size(), INT64_MIN),
+        held_open_(readers.size(), false),
         unfinished_(readers.size()) {
     for (const auto& reader : readers_) {
       if (const auto lane = reader->lane()) lane_busy_.resize(std::max(lane_busy_.size(), *lane + 1), false);
@@ -107,6 +108,7 @@ class TurnScheduler {
         finished_[i] = true;
         --unfinished_;
         now_finished = true;
+        if (held_open_[i]) --held_;
       }
     }
     turn_free_.notify_all();
@@ -133,6 +135,22 @@ class TurnScheduler {
   bool finished(std::size_t i) {
     const std::lock_guard lock(mutex_);
     return finished_[i];
+  }
+
+  bool held_open(std::size_t i) {
+    const std::lock_guard lock(mutex_);
+    return held_open_[i];
+  }
+
+  // At the end of a turn of trace i, unfinished and not held open: whether
+  // it may stay open (fewer than `limit` traces are held), held from now if
+  // so.
+  bool hold_open(std::size_t i, std::size_t limit) {
+    const std::lock_guard lock(mutex_);
+    if (held_ >= limit) return false;
+    ++held_;
+    held_open_[i] = true;
+    return true;
   }
 
  private:
@@ -173,6 +191,8 @@ class TurnScheduler {
   std::vector<bool> opened_;                   // as of its last turn
   std::vector<model::Nanoseconds> progress_;  // as of its last turn
   std::vector<bool> lane_busy_;               // a trace of the lane is stepping
+  std::vector<bool> held_open_;               // counted in held_
+  std::size_t held_ = 0;                      // traces held open past their first turn
   std::size_t unfinished_;
   bool stop_ = false;
 };
@@ -234,13 +254,21 @@ ExperimentReport read_experiment(const std::vector<TraceSource>& traces, const R
       }
     }
   } join_workers{scheduler, workers, readers};
+  const bool parking = !options.reading_command.empty();
   const auto take_turn = [&](std::size_t i) {
     // A trace's first turn is short, so that every trace is soon opened
     // and known to the sink, even when the reading is cancelled early.
     TraceReader& reader = *readers[i];
     const bool first = reader.state() == TraceReader::State::kNew;
     const auto state = reader.step(first ? options.rounds_per_step : long_turn);
-    scheduler.give_back(i, state == TraceReader::State::kDone || state == TraceReader::State::kFailed);
+    const bool finished = state == TraceReader::State::kDone || state == TraceReader::State::kFailed;
+    // It waits closed for its next turn when enough traces are held open
+    // and it is cheap to read again (ReadOptions::max_open_traces).
+    if (parking && state == TraceReader::State::kReading && !scheduler.held_open(i)) {
+      const bool cheap = reader.bytes_read() <= options.max_parked_bytes;
+      if (!scheduler.hold_open(i, cheap ? options.max_open_traces : SIZE_MAX)) reader.park();
+    }
+    scheduler.give_back(i, finished);
   };
   for (std::size_t w = 0; w < jobs; ++w) {
     try {

@@ -44,6 +44,17 @@ struct ReadOptions {
   // is read ahead until every trace has passed it, so this bounds memory
   // when a clock is far ahead of the others. INT64_MAX: no limit.
   model::Nanoseconds max_lead = INT64_MAX;
+  // Traces held open at once between their turns, in reading processes. A
+  // trace whose turn ends while this many are held, and which has read at
+  // most max_parked_bytes, is parked (TraceReader::park): closed, with where
+  // it is and its promise kept, and opened again for its next turn, which
+  // re-reads what it had read. A trace that read more is held open anyway
+  // (re-reading it at every turn would cost more than its memory). An open
+  // trace costs about 1 MiB in its reading process (babeltrace2's graph and
+  // buffers, its mapped files): 1,000 small traces all open at once took
+  // 1 GB. Traces read in this process are not parked.
+  std::size_t max_open_traces = 256;
+  uint64_t max_parked_bytes = 1u << 20;
 };
 
 enum class TraceStatus : uint8_t {

@@ -106,6 +106,17 @@ void ProcessTraceReader::stop_opening(std::string problem) {
 
 void ProcessTraceReader::interrupt() { lane_.interrupt(); }
 
+bool ProcessTraceReader::park() {
+  if (state_ != State::kReading) return false;
+  if (lane_.serving(opened_in_)) {
+    FrameChannel& channel = lane_.channel();
+    // Unanswered: a process gone by now is noticed at the next step.
+    if (channel.send(protocol::kClose, protocol::addressed(index_, {}))) channel.flush();
+  }
+  opened_in_ = 0;
+  return true;
+}
+
 // One step of the process's: forwards its frames to the sink until it
 // reports the step done. False when the process is gone (the trace then
 // failed, or was left unfinished by interrupt()).

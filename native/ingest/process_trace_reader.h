@@ -49,6 +49,7 @@ class ProcessTraceReader final : public TraceReader {
   std::optional<std::chrono::steady_clock::time_point> opening_since() const override;
   void stop_opening(std::string problem) override;
   std::optional<std::size_t> lane() const override { return lane_number_; }
+  bool park() override;
 
   State state() const override { return state_; }
   const TraceInfo& info() const override { return info_; }

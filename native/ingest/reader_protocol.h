@@ -20,7 +20,8 @@
 // the parent opens each with kOpen (first frame: kOpen), then asks for steps
 // of one trace at a time (kStep); for each step the child answers with what
 // that trace's CtfTraceReader gave its sink (kOpened, kEvents, kClosed, in
-// that order) and ends with kStepDone. Every frame but kOpen (whose request
+// that order) and ends with kStepDone. kClose drops a trace the parent
+// parks (TraceReader::park); it is not answered. Every frame but kOpen (whose request
 // names it) begins with the index of the trace it is about (addressed()).
 namespace tracesync::ingest::reader_protocol {
 
@@ -32,6 +33,7 @@ enum FrameType : uint32_t {
   kEvents = 4,    // child -> parent: EventsHeader, then raw PacketEvents
   kClosed = 5,    // child -> parent: EventSink::trace_closed
   kStepDone = 6,  // child -> parent: StepReport
+  kClose = 7,     // parent -> child: nothing (the trace is parked: its reader goes, unanswered)
 };
 
 // Changed whenever a frame's layout changes. Both ends are normally the same

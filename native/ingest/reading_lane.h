@@ -45,6 +45,9 @@ class ReadingLane {
   bool ready(std::string& problem);
   // Changes whenever a process starts; 0 before the first.
   uint64_t generation() const { return generation_; }
+  // Whether the process of `generation` is the lane's still (as far as is
+  // known: it may have died since its last answer).
+  bool serving(uint64_t generation) const { return channel_ != nullptr && generation == generation_; }
   // While ready: the channel to the process.
   FrameChannel& channel() { return *channel_; }
   // A frame came back: the process speaks the protocol.

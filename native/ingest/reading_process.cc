@@ -98,6 +98,17 @@ class TracesServed {
     return std::nullopt;
   }
 
+  // The parent parks the trace: its reader (graph, files, buffers) goes.
+  std::optional<int> close(std::span<const std::byte> payload) {
+    const std::optional<match::TraceIndex> trace = protocol::take_address(payload);
+    if (!trace || !payload.empty()) {
+      complain("malformed close request");
+      return 1;
+    }
+    readers_.erase(*trace);
+    return std::nullopt;
+  }
+
   std::optional<int> step(std::span<const std::byte> payload) {
     const std::optional<match::TraceIndex> trace = protocol::take_address(payload);
     const std::optional<uint64_t> rounds = trace ? protocol::decode_rounds(payload) : std::nullopt;
@@ -168,6 +179,8 @@ int serve_trace_reading(int read_fd, int write_fd) {
       end = traces.open(payload);
     } else if (type == protocol::kStep) {
       end = traces.step(payload);
+    } else if (type == protocol::kClose) {
+      end = traces.close(payload);
     } else {
       complain("unknown request " + std::to_string(type));
       end = 1;
