@@ -127,13 +127,14 @@ bool ProcessTraceReader::exchange(uint64_t rounds) {
     return false;
   }
   uint32_t type = 0;
+  std::vector<std::byte>& frame = lane_.frame_buffer();
   for (;;) {
-    if (!channel.receive(type, payload_)) {
+    if (!channel.receive(type, frame)) {
       process_lost();
       return false;
     }
     lane_.answered();
-    std::span<const std::byte> payload(payload_);
+    std::span<const std::byte> payload(frame);
     if (protocol::take_address(payload) != index_) {
       fail("internal error: the reading process sent a frame about another trace (type " + std::to_string(type) +
            ")");
@@ -187,13 +188,14 @@ bool ProcessTraceReader::handle(uint32_t type, std::span<const std::byte> payloa
       return true;
     }
     case protocol::kEvents: {
-      std::optional<protocol::EventsHeader> header = protocol::decode_events(payload, events_);
+      std::vector<match::PacketEvent>& events = lane_.event_buffer();
+      std::optional<protocol::EventsHeader> header = protocol::decode_events(payload, events);
       if (!header) return false;
       delivered_ = std::move(header->delivered);
       // So that a trace whose process dies in a long step is said read so far.
       info_.events = std::max(info_.events, header->events_read);
       // A resumed reader's promise starts over; the earlier one still holds.
-      sink_.trace_events(index_, events_, std::max(header->promise, progress_));
+      sink_.trace_events(index_, events, std::max(header->promise, progress_));
       return true;
     }
     case protocol::kClosed:

@@ -87,8 +87,6 @@ class ProcessTraceReader final : public TraceReader {
   bool retried_ = false;        // a process died during one of its steps once
   ResumePoint delivered_;       // what the sink was given, as of the last step
 
-  std::vector<std::byte> payload_;
-  std::vector<match::PacketEvent> events_;
 
   // opening_since() and stop_opening() may come from any thread.
   mutable std::mutex opening_mutex_;

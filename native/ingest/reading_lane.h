@@ -11,6 +11,7 @@
 
 #include "ingest/frame_channel.h"
 #include "ingest/output_tail.h"
+#include "match/packet_event.h"
 
 namespace tracesync::ingest {
 
@@ -50,6 +51,11 @@ class ReadingLane {
   bool serving(uint64_t generation) const { return channel_ != nullptr && generation == generation_; }
   // While ready: the channel to the process.
   FrameChannel& channel() { return *channel_; }
+  // Where the stepping trace decodes the process's frames: one buffer per
+  // lane (its traces step one at a time), not one per trace, which kept up
+  // to a batch of events each (128 KB a trace on 10,000 small traces).
+  std::vector<std::byte>& frame_buffer() { return frame_buffer_; }
+  std::vector<match::PacketEvent>& event_buffer() { return event_buffer_; }
   // A frame came back: the process speaks the protocol.
   void answered() { answered_ = true; }
 
@@ -82,6 +88,8 @@ class ReadingLane {
   std::vector<std::string> command_;
   OutputTail output_;  // the end of what the process printed
   std::unique_ptr<FrameChannel> channel_;
+  std::vector<std::byte> frame_buffer_;
+  std::vector<match::PacketEvent> event_buffer_;
   uint64_t generation_ = 0;
   bool answered_ = false;  // by this generation's process
 
