@@ -54,9 +54,9 @@ namespace {
 
 // Hands out reading turns: the free, unfinished trace that is earliest in
 // time goes next (unopened traces first, in the order given), a trace being
-// free when no other trace of its lane (its reading process) is stepping. A trace more
-// than `max_lead` ahead of the slowest opened one waits: what it would read
-// could only wait in the matcher (a clock an hour ahead kept an hour of
+// free when no trace of its lane (its reading process) is stepping. A trace
+// more than `max_lead` ahead of the slowest opened one waits: what it would
+// read could only wait in the matcher (a clock an hour ahead kept an hour of
 // traffic in memory).
 class TurnScheduler {
  public:
@@ -192,7 +192,7 @@ class TurnScheduler {
   std::vector<model::Nanoseconds> progress_;  // as of its last turn
   std::vector<bool> lane_busy_;               // a trace of the lane is stepping
   std::vector<bool> held_open_;               // counted in held_
-  std::size_t held_ = 0;                      // traces held open past their first turn
+  std::size_t held_ = 0;                      // traces held open between their turns
   std::size_t unfinished_;
   bool stop_ = false;
 };
