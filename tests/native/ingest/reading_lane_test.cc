@@ -21,6 +21,7 @@
 #include "ingest/experiment_reader.h"
 #include "ingest/resume_point.h"
 #include "recording_sink.h"
+#include "support/sanitized.h"
 
 namespace tracesync::ingest {
 namespace {
@@ -230,6 +231,7 @@ int64_t resident_kb(pid_t pid) {
 // 400 MB (measured 183 MB, resident, the two processes summed; their
 // libraries counted twice).
 TEST(ReadingLanes, AThousandTracesCostTheTracesHeldOpenNotAThousand) {
+  TRACESYNC_SKIP_UNDER_SANITIZERS("it checks a memory bound, and ASan's shadow memory and quarantine multiply memory");
   testing::TempDir dir("lanes-thousand");
   const std::vector<TraceSource> traces = write_ring(dir.path(), 1000, 60);
   const auto peak_children_kb = [&](std::size_t limit) {
