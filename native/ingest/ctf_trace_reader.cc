@@ -611,6 +611,11 @@ bool CtfTraceReader::add_network_event(StreamCursor& cursor, const bt_message* m
   if (!time_of(bt_message_event_borrow_default_clock_snapshot_const(message), time)) return false;
   cursor.reached = std::max(cursor.reached, time);
   ++info_.network_events;
+  const uint64_t position = cursor.network_read++;
+  if (!resume_from_.empty() &&
+      resume_from_.delivered(static_cast<std::size_t>(&cursor - cursors_.data()), position, time)) {
+    return true;  // a predecessor gave it
+  }
   match::PacketEvent& out = batch_.emplace_back();
   out.trace = index_;
   out.time = time;
@@ -699,8 +704,18 @@ void CtfTraceReader::flush_up_to(model::Nanoseconds limit) {
                                     [&](const match::PacketEvent& event) { return event.time <= limit; });
   held_.assign(later, batch_.end());
   batch_.erase(later, batch_.end());
+  // Before the sink hears of them: a reading process sends it with them.
+  last_flush_.through = limit;
+  last_flush_.read.resize(cursors_.size());
+  for (std::size_t s = 0; s < cursors_.size(); ++s) last_flush_.read[s] = cursors_[s].network_read;
   sink_.trace_events(index_, batch_, progress_);
   batch_.clear();
+}
+
+ResumePoint CtfTraceReader::resume_point() const {
+  ResumePoint point = resume_from_;
+  if (!last_flush_.read.empty()) point.add(last_flush_);
+  return point;
 }
 
 }  // namespace tracesync::ingest

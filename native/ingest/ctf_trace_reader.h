@@ -14,6 +14,7 @@
 #include "bt/ref.h"
 #include "ingest/event_sink.h"
 #include "ingest/network_event_decoder.h"
+#include "ingest/resume_point.h"
 #include "ingest/trace_info.h"
 #include "ingest/trace_reader.h"
 #include "ingest/trace_source.h"
@@ -69,6 +70,13 @@ class CtfTraceReader final : public TraceReader {
 
   State step(std::size_t rounds) override;
 
+  // Before the first step: the trace was partly read before (by a reading
+  // process that died); what `delivered` covers is read but not given to
+  // the sink again.
+  void resume_after(ResumePoint delivered) { resume_from_ = std::move(delivered); }
+  // What this reader and its predecessors gave the sink so far.
+  ResumePoint resume_point() const;
+
   State state() const override { return state_; }
   const TraceSource& source() const { return source_; }
   const TraceInfo& info() const override { return info_; }
@@ -91,6 +99,7 @@ class CtfTraceReader final : public TraceReader {
     bool discards_have_time = false;
     bool saw_event = false;
     model::Nanoseconds reached = INT64_MIN;  // the latest timestamp seen
+    uint64_t network_read = 0;               // its network events read so far
     std::optional<std::pair<model::Nanoseconds, model::Nanoseconds>> range;  // from the trace-infos query
   };
 
@@ -192,6 +201,8 @@ class CtfTraceReader final : public TraceReader {
   model::Nanoseconds read_to_ = INT64_MIN;
   model::Nanoseconds progress_ = INT64_MIN;
   std::atomic<uint64_t> bytes_read_{0};
+  ResumePoint resume_from_;   // given by a predecessor: not given again
+  DeliveryCut last_flush_;    // what the last flush gave, with what it held back
 };
 
 }  // namespace tracesync::ingest

@@ -4,6 +4,7 @@
 #include "ingest/ctf_trace_reader.h"
 #include "ingest/left_out_stream_files.h"
 #include "ingest/process_trace_reader.h"
+#include "ingest/reading_lane.h"
 #include "ingest/trace_being_read.h"
 #include "ingest/trace_discovery.h"
 
@@ -52,9 +53,10 @@ bool ExperimentReport::any_skipped() const {
 namespace {
 
 // Hands out reading turns: the free, unfinished trace that is earliest in
-// time goes next (unopened traces first, in the order given). A trace more
-// than `max_lead` ahead of the slowest opened one waits: what it would read
-// could only wait in the matcher (a clock an hour ahead kept an hour of
+// time goes next (unopened traces first, in the order given), a trace being
+// free when no trace of its lane (its reading process) is stepping. A trace
+// more than `max_lead` ahead of the slowest opened one waits: what it would
+// read could only wait in the matcher (a clock an hour ahead kept an hour of
 // traffic in memory).
 class TurnScheduler {
  public:
@@ -65,7 +67,12 @@ class TurnScheduler {
         finished_(readers.size(), false),
         opened_(readers.size(), false),
         progress_(readers.size(), INT64_MIN),
-        unfinished_(readers.size()) {}
+        held_open_(readers.size(), false),
+        unfinished_(readers.size()) {
+    for (const auto& reader : readers_) {
+      if (const auto lane = reader->lane()) lane_busy_.resize(std::max(lane_busy_.size(), *lane + 1), false);
+    }
+  }
 
   // Blocks until a trace is free; nullopt when all are finished or on stop.
   std::optional<std::size_t> take() {
@@ -74,11 +81,12 @@ class TurnScheduler {
       if (stop_ || unfinished_ == 0) return std::nullopt;
       std::optional<std::size_t> best;
       for (std::size_t i = 0; i < readers_.size(); ++i) {
-        if (busy_[i] || finished_[i]) continue;
+        if (busy_[i] || finished_[i] || lane_taken(i)) continue;
         if (!best || earlier(i, *best)) best = i;
       }
       if (best && !too_far_ahead(*best)) {
         busy_[*best] = true;
+        if (const auto lane = readers_[*best]->lane()) lane_busy_[*lane] = true;
         return best;
       }
       turn_free_.wait(lock);
@@ -95,10 +103,12 @@ class TurnScheduler {
       opened_[i] = opened;
       progress_[i] = progress;
       busy_[i] = false;
+      if (const auto lane = readers_[i]->lane()) lane_busy_[*lane] = false;
       if (finished && !finished_[i]) {
         finished_[i] = true;
         --unfinished_;
         now_finished = true;
+        if (held_open_[i]) --held_;
       }
     }
     turn_free_.notify_all();
@@ -127,7 +137,28 @@ class TurnScheduler {
     return finished_[i];
   }
 
+  bool held_open(std::size_t i) {
+    const std::lock_guard lock(mutex_);
+    return held_open_[i];
+  }
+
+  // At the end of a turn of trace i, unfinished and not held open: whether
+  // it may stay open (fewer than `limit` traces are held), held from now if
+  // so.
+  bool hold_open(std::size_t i, std::size_t limit) {
+    const std::lock_guard lock(mutex_);
+    if (held_ >= limit) return false;
+    ++held_;
+    held_open_[i] = true;
+    return true;
+  }
+
  private:
+  bool lane_taken(std::size_t i) const {
+    const auto lane = readers_[i]->lane();
+    return lane && lane_busy_[*lane];
+  }
+
   // The slowest unfinished trace (by its progress at the end of its last
   // turn) is never too far ahead, so some trace can always go on. A trace
   // not opened yet is the slowest of all: its events could be the earliest.
@@ -159,6 +190,9 @@ class TurnScheduler {
   std::vector<bool> finished_;
   std::vector<bool> opened_;                   // as of its last turn
   std::vector<model::Nanoseconds> progress_;  // as of its last turn
+  std::vector<bool> lane_busy_;               // a trace of the lane is stepping
+  std::vector<bool> held_open_;               // counted in held_
+  std::size_t held_ = 0;                      // traces held open between their turns
   std::size_t unfinished_;
   bool stop_ = false;
 };
@@ -183,28 +217,43 @@ ExperimentReport read_experiment(const std::vector<TraceSource>& traces, const R
   const ReadingThreadStack signal_stack;  // this thread reads too when no worker can start
   std::vector<std::vector<Problem>> left_out;
   for (const TraceSource& trace : traces) left_out.push_back(left_out_stream_files(trace.path));
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  const std::size_t jobs = std::min<std::size_t>(options.jobs == 0 ? cores : options.jobs, traces.size());
+  // With reading processes: one per job, each holding its share of the
+  // traces (trace i in lane i mod jobs), whatever their number.
+  std::vector<std::unique_ptr<ReadingLane>> lanes;
+  if (!options.reading_command.empty()) {
+    for (std::size_t l = 0; l < jobs; ++l) lanes.push_back(std::make_unique<ReadingLane>(options.reading_command));
+  }
   std::vector<std::unique_ptr<TraceReader>> readers;
   for (std::size_t i = 0; i < traces.size(); ++i) {
     const auto index = static_cast<match::TraceIndex>(i);
-    if (options.reading_command.empty()) {
+    if (lanes.empty()) {
       readers.push_back(std::make_unique<CtfTraceReader>(traces[i], index, options.reader, sink));
     } else {
+      const std::size_t lane = i % lanes.size();
       readers.push_back(
-          std::make_unique<ProcessTraceReader>(traces[i], index, options.reader, options.reading_command, sink));
+          std::make_unique<ProcessTraceReader>(traces[i], index, options.reader, *lanes[lane], lane, sink));
     }
   }
   TurnScheduler scheduler(readers, options.max_lead);
-  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-  const std::size_t jobs = std::min<std::size_t>(options.jobs == 0 ? cores : options.jobs, readers.size());
   const std::size_t long_turn =
       options.reading_command.empty() ? options.rounds_per_step : options.rounds_per_process_step;
+  const bool parking = !options.reading_command.empty();
   const auto take_turn = [&](std::size_t i) {
     // A trace's first turn is short, so that every trace is soon opened
     // and known to the sink, even when the reading is cancelled early.
     TraceReader& reader = *readers[i];
     const bool first = reader.state() == TraceReader::State::kNew;
     const auto state = reader.step(first ? options.rounds_per_step : long_turn);
-    scheduler.give_back(i, state == TraceReader::State::kDone || state == TraceReader::State::kFailed);
+    const bool finished = state == TraceReader::State::kDone || state == TraceReader::State::kFailed;
+    // It waits closed for its next turn when enough traces are held open
+    // and it is cheap to read again (ReadOptions::max_open_traces).
+    if (parking && state == TraceReader::State::kReading && !scheduler.held_open(i)) {
+      const bool cheap = reader.bytes_read() <= options.max_parked_bytes;
+      if (!scheduler.hold_open(i, cheap ? options.max_open_traces : SIZE_MAX)) reader.park();
+    }
+    scheduler.give_back(i, finished);
   };
   std::vector<std::thread> workers;
   // Whatever happens below (a throwing progress callback included), the

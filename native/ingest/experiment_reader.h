@@ -17,7 +17,7 @@
 namespace tracesync::ingest {
 
 struct ReadOptions {
-  unsigned jobs = 0;  // worker threads; 0: one per core
+  unsigned jobs = 0;  // worker threads, and reading processes with reading_command; 0: one per core
   ReaderOptions reader;
   std::size_t rounds_per_step = 64;  // a reader's turn: this many batches from each of its streams
   // A turn in a reading process costs a round trip between two processes
@@ -29,9 +29,10 @@ struct ReadOptions {
   // of that experiment per turn) both were the same.
   std::size_t rounds_per_process_step = 16384;
   // Empty: traces are read in this process (CtfTraceReader). Otherwise the
-  // program, with its first arguments, that reads a trace in a process of
-  // its own (ProcessTraceReader): `tracesync read-trace`. babeltrace2 then
-  // aborting or looping on a damaged trace costs that trace only.
+  // program, with its first arguments, that reads traces in processes of
+  // its own, `jobs` of them each holding its share of the traces
+  // (ReadingLane, ProcessTraceReader): `tracesync read-trace`. babeltrace2
+  // then aborting or looping on a damaged trace costs that trace only.
   std::vector<std::string> reading_command;
   // With reading processes: a trace babeltrace2 is still opening after this
   // long fails (its process is killed) and the others go on. babeltrace2
@@ -43,6 +44,17 @@ struct ReadOptions {
   // is read ahead until every trace has passed it, so this bounds memory
   // when a clock is far ahead of the others. INT64_MAX: no limit.
   model::Nanoseconds max_lead = INT64_MAX;
+  // Traces held open at once between their turns, in reading processes. A
+  // trace whose turn ends while this many are held, and which has read at
+  // most max_parked_bytes, is parked (TraceReader::park): closed, with where
+  // it is and its promise kept, and opened again for its next turn, which
+  // re-reads what it had read. A trace that read more is held open anyway
+  // (re-reading it at every turn would cost more than its memory). An open
+  // trace costs about 1 MiB in its reading process (babeltrace2's graph and
+  // buffers, its mapped files): 1,000 small traces all open at once took
+  // 1 GB. Traces read in this process are not parked.
+  std::size_t max_open_traces = 256;
+  uint64_t max_parked_bytes = 1u << 20;
 };
 
 enum class TraceStatus : uint8_t {
@@ -93,7 +105,9 @@ using ProgressCallback = std::function<bool(const ReadProgress&)>;
 // Reads every trace, `jobs` at a time, into `sink`.
 //
 // All traces are opened at the start (each stream file then holds a file
-// descriptor until its trace is done). A free worker always takes the trace
+// descriptor until its trace is done), in this process or in the `jobs`
+// reading processes: trace i in the process of lane i mod jobs, where the
+// traces step one at a time. A free worker always takes the trace
 // whose promised progress is the earliest, for a turn of rounds_per_step
 // rounds, so the traces advance together in time: the matcher's memory then
 // stays bounded by its horizon whatever the number of jobs.

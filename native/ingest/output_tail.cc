@@ -13,6 +13,7 @@ namespace tracesync::ingest {
 
 bool OutputTail::open() {
   close();
+  tail_.clear();  // another process's words are not this one's
   int ends[2];
   if (pipe2(ends, O_CLOEXEC) != 0) return false;
   read_ = above_standard_streams(ends[0]);

@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: EPL-2.0
 #pragma once
 
-#include <sys/types.h>
-
 #include <atomic>
 #include <chrono>
+#include <cstddef>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -12,35 +11,36 @@
 
 #include "ingest/ctf_trace_reader.h"
 #include "ingest/event_sink.h"
-#include "ingest/frame_channel.h"
-#include "ingest/output_tail.h"
+#include "ingest/reading_lane.h"
+#include "ingest/resume_point.h"
 #include "ingest/trace_reader.h"
 #include "ingest/trace_source.h"
 
 namespace tracesync::ingest {
 
-// Reads one trace in a child process: `command` (tracesync's `read-trace`,
-// which runs serve_trace_reading) runs a CtfTraceReader there and streams
-// back what it gives its sink; each step here is a step there, so the
-// reading still advances in turns the scheduler hands out.
+// Reads one trace in the reading process of a lane (ReadingLane), which
+// holds other traces too: the process runs a CtfTraceReader over it and
+// streams back what it gives its sink; each step here is a step there, so
+// the reading still advances in turns the scheduler hands out.
 //
 // babeltrace2 2.0 aborts on some damaged traces and loops forever on
-// others. In a child that costs only the trace: when the child dies, the
-// trace fails with a problem that says how, quoting the last line the child
-// wrote (its standard output and error go to a pipe whose end is kept,
-// OutputTail; the channel is a socket on kReadingChannelFd); the events
-// delivered before stand.
-// interrupt() kills a child that never finishes its step, stop_opening()
-// one that never finishes opening.
-//
-// The child runs in a process group of its own (Ctrl-C in a terminal is the
-// parent's to handle) and is killed when the thread that started it exits
-// (PR_SET_PDEATHSIG): step the reader from threads that outlive its reading.
+// others. In a reading process that costs only the trace it was reading:
+// when the process dies during a step of this trace, the trace is resumed
+// in the lane's next process, once; if that one dies during its step too
+// (damage kills it at the same place), the trace fails with a problem that
+// says how, quoting the last line the process wrote; the events delivered
+// before stand. The other traces of the lane lose nothing: each is opened
+// again in the lane's next process and resumed where it was (ResumePoint:
+// the events already given are read again, not given again). One retry
+// because a death cannot be told from a kill from outside (the
+// out-of-memory killer), nor a process that died between two steps from
+// one that died in a step.
+// interrupt() kills the lane's process (the trace is left unfinished),
+// stop_opening() the one that never finishes opening this trace.
 class ProcessTraceReader final : public TraceReader {
  public:
-  ProcessTraceReader(TraceSource source, match::TraceIndex index, ReaderOptions options,
-                     std::vector<std::string> command, EventSink& sink);
-  ~ProcessTraceReader() override;
+  ProcessTraceReader(TraceSource source, match::TraceIndex index, ReaderOptions options, ReadingLane& lane,
+                     std::size_t lane_number, EventSink& sink);
   ProcessTraceReader(const ProcessTraceReader&) = delete;
   ProcessTraceReader& operator=(const ProcessTraceReader&) = delete;
 
@@ -48,6 +48,8 @@ class ProcessTraceReader final : public TraceReader {
   void interrupt() override;
   std::optional<std::chrono::steady_clock::time_point> opening_since() const override;
   void stop_opening(std::string problem) override;
+  std::optional<std::size_t> lane() const override { return lane_number_; }
+  bool park() override;
 
   State state() const override { return state_; }
   const TraceInfo& info() const override { return info_; }
@@ -59,19 +61,18 @@ class ProcessTraceReader final : public TraceReader {
   uint64_t bytes_read() const override { return bytes_read_.load(std::memory_order_relaxed); }
 
  private:
-  bool start();
+  bool open_in_lane();
   bool exchange(uint64_t rounds);
-  bool handle(uint32_t type);
-  void child_lost();
+  bool handle(uint32_t type, std::span<const std::byte> payload);
+  void process_lost();
   void fail(std::string problem);
-  void end_child();
-  void kill_group();
   void set_opening(bool opening);
 
   TraceSource source_;
   match::TraceIndex index_;
   ReaderOptions options_;
-  std::vector<std::string> command_;
+  ReadingLane& lane_;
+  std::size_t lane_number_;
   EventSink& sink_;
 
   State state_ = State::kNew;
@@ -79,22 +80,17 @@ class ProcessTraceReader final : public TraceReader {
   std::string problem_;
   model::Nanoseconds progress_ = INT64_MIN;
   std::atomic<uint64_t> bytes_read_{0};
-  bool closed_ = false;  // the sink heard trace_closed
-  bool answered_ = false;  // a frame came back: the child speaks the protocol
+  bool announced_ = false;      // the sink heard trace_opened
+  bool closed_ = false;         // the sink heard trace_closed
   bool out_of_memory_ = false;  // it failed because memory ran out (here or there)
+  uint64_t opened_in_ = 0;      // the lane's generation that holds it open (0: none)
+  bool retried_ = false;        // a process died during one of its steps once
+  ResumePoint delivered_;       // what the sink was given, as of the last step
 
-  OutputTail output_;  // the end of what the child printed
-  std::unique_ptr<FrameChannel> channel_;
-  std::vector<std::byte> payload_;
-  std::vector<match::PacketEvent> events_;
 
-  // interrupt() and stop_opening() may come from any thread: it must not kill a reaped pid or
-  // shut a closed (maybe reused) descriptor.
-  mutable std::mutex child_mutex_;
-  pid_t child_ = -1;      // until reaped
-  int socket_ = -1;       // our end
-  bool interrupted_ = false;
-  std::optional<std::chrono::steady_clock::time_point> opening_since_;  // while the child opens the trace
+  // opening_since() and stop_opening() may come from any thread.
+  mutable std::mutex opening_mutex_;
+  std::optional<std::chrono::steady_clock::time_point> opening_since_;  // while the process opens the trace
   std::string stopped_because_;  // set by stop_opening
 };
 

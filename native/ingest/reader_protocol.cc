@@ -27,6 +27,11 @@ class WireWriter {
     bytes_.insert(bytes_.end(), bytes, bytes + text.size());
     return *this;
   }
+  WireWriter& put(const std::vector<uint64_t>& values) {
+    put(static_cast<uint64_t>(values.size()));
+    for (const uint64_t value : values) put(value);
+    return *this;
+  }
   template <typename T>
   WireWriter& put(const std::optional<T>& value) {
     put(value.has_value());
@@ -68,6 +73,18 @@ class WireReader {
     at_ += size;
     return *this;
   }
+  WireReader& get(std::vector<uint64_t>& values) {
+    uint64_t size = 0;
+    get(size);
+    if (!ok_ || (bytes_.size() - at_) / sizeof(uint64_t) < size) return bad();
+    values.resize(size);
+    for (uint64_t& value : values) get(value);
+    return *this;
+  }
+  // Whether the rest can hold `items` items of at least `least` bytes each.
+  bool can_hold(uint64_t items, std::size_t least) const { return ok_ && (bytes_.size() - at_) / least >= items; }
+  // What was read is not well-formed.
+  void refuse() { bad(); }
   template <typename T>
   WireReader& get(std::optional<T>& value) {
     bool present = false;
@@ -77,6 +94,8 @@ class WireReader {
     value = present ? std::optional<T>(std::move(inner)) : std::nullopt;
     return *this;
   }
+  bool ok() const { return ok_; }
+  std::size_t consumed() const { return at_; }
   // Everything read, nothing left over.
   bool complete() const { return ok_ && at_ == bytes_.size(); }
 
@@ -132,6 +151,26 @@ void get(WireReader& r, TraceInfo& info) {
   r.get(info.discarded_events).get(info.bytes);
 }
 
+void put(WireWriter& w, const ResumePoint& point) {
+  w.put(static_cast<uint64_t>(point.cuts().size()));
+  for (const DeliveryCut& cut : point.cuts()) w.put(cut.through).put(cut.read);
+}
+
+// A point is written as ResumePoint::add leaves it (no cut covers another):
+// one that is not is refused, so that what decodes encodes the same.
+void get(WireReader& r, ResumePoint& point) {
+  uint64_t cuts = 0;
+  r.get(cuts);
+  if (!r.can_hold(cuts, 2 * sizeof(uint64_t))) return r.refuse();
+  point = ResumePoint();
+  for (uint64_t c = 0; c < cuts; ++c) {
+    DeliveryCut cut;
+    r.get(cut.through).get(cut.read);
+    point.add(std::move(cut));
+    if (point.cuts().size() != c + 1) return r.refuse();
+  }
+}
+
 bool known(DomainSource source) { return source <= DomainSource::kOverride; }
 bool known(TraceReader::State state) { return state <= TraceReader::State::kFailed; }
 
@@ -146,6 +185,7 @@ std::vector<std::byte> encode(const OpenRequest& request) {
   const ReaderOptions& o = request.options;
   w.put(o.step_back_tolerance).put(static_cast<uint64_t>(o.batch_events)).put(o.decode).put(o.endpoints);
   w.put(o.stream_ranges).put(o.step_span);
+  put(w, request.resume);
   return w.take();
 }
 
@@ -163,6 +203,7 @@ std::optional<OpenRequest> decode_open(std::span<const std::byte> payload) {
   uint64_t batch_events = 0;
   r.get(o.step_back_tolerance).get(batch_events).get(o.decode).get(o.endpoints).get(o.stream_ranges).get(o.step_span);
   o.batch_events = static_cast<std::size_t>(batch_events);
+  get(r, request.resume);
   if (!r.complete()) return std::nullopt;
   return request;
 }
@@ -186,6 +227,7 @@ std::vector<std::byte> encode(const StepReport& report) {
   w.put(report.state).put(report.progress).put(report.bytes_read);
   put(w, report.info);
   w.put(report.problem);
+  put(w, report.delivered);
   return w.take();
 }
 
@@ -195,8 +237,23 @@ std::optional<StepReport> decode_step_report(std::span<const std::byte> payload)
   r.get(report.state).get(report.progress).get(report.bytes_read);
   get(r, report.info);
   r.get(report.problem);
+  get(r, report.delivered);
   if (!r.complete() || !known(report.state) || !known(report.info.domain_source)) return std::nullopt;
   return report;
+}
+
+std::vector<std::byte> addressed(match::TraceIndex trace, std::span<const std::byte> payload) {
+  std::vector<std::byte> bytes = WireWriter().put(trace).take();
+  bytes.insert(bytes.end(), payload.begin(), payload.end());
+  return bytes;
+}
+
+std::optional<match::TraceIndex> take_address(std::span<const std::byte>& payload) {
+  match::TraceIndex trace = 0;
+  if (payload.size() < sizeof trace) return std::nullopt;
+  std::memcpy(&trace, payload.data(), sizeof trace);
+  payload = payload.subspan(sizeof trace);
+  return trace;
 }
 
 std::vector<std::byte> encode_rounds(uint64_t rounds) { return WireWriter().put(rounds).take(); }
@@ -207,18 +264,23 @@ std::optional<uint64_t> decode_rounds(std::span<const std::byte> payload) {
   return rounds;
 }
 
-std::vector<std::byte> encode_promise(model::Nanoseconds progress) { return WireWriter().put(progress).take(); }
+std::vector<std::byte> encode(const EventsHeader& header) {
+  WireWriter w;
+  w.put(header.promise).put(header.events_read);
+  put(w, header.delivered);
+  return w.take();
+}
 
-std::optional<model::Nanoseconds> decode_events(std::span<const std::byte> payload,
-                                                std::vector<match::PacketEvent>& events) {
-  model::Nanoseconds progress = 0;
-  if (payload.size() < sizeof progress || (payload.size() - sizeof progress) % sizeof(match::PacketEvent) != 0) {
-    return std::nullopt;
-  }
-  std::memcpy(&progress, payload.data(), sizeof progress);
-  events.resize((payload.size() - sizeof progress) / sizeof(match::PacketEvent));
-  if (!events.empty()) std::memcpy(events.data(), payload.data() + sizeof progress, payload.size() - sizeof progress);
-  return progress;
+std::optional<EventsHeader> decode_events(std::span<const std::byte> payload, std::vector<match::PacketEvent>& events) {
+  WireReader r(payload);
+  EventsHeader header;
+  r.get(header.promise).get(header.events_read);
+  get(r, header.delivered);
+  const std::size_t at = r.consumed();  // the events follow
+  if (!r.ok() || (payload.size() - at) % sizeof(match::PacketEvent) != 0) return std::nullopt;
+  events.resize((payload.size() - at) / sizeof(match::PacketEvent));
+  if (!events.empty()) std::memcpy(events.data(), payload.data() + at, payload.size() - at);
+  return header;
 }
 
 }  // namespace tracesync::ingest::reader_protocol

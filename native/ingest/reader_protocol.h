@@ -9,30 +9,37 @@
 #include <vector>
 
 #include "ingest/ctf_trace_reader.h"
+#include "ingest/resume_point.h"
 #include "ingest/trace_info.h"
 #include "ingest/trace_reader.h"
 #include "ingest/trace_source.h"
 #include "match/packet_event.h"
 
-// What a ProcessTraceReader and its reading process say to each other over a
-// FrameChannel. The parent opens with kOpen, then asks for steps (kStep); for
-// each step the child answers with what its CtfTraceReader gave its sink
-// (kOpened, kEvents, kClosed, in that order) and ends with kStepDone.
+// What the ProcessTraceReaders of a ReadingLane and its reading process say
+// to each other over a FrameChannel. A reading process holds several traces:
+// the parent opens each with kOpen (first frame: kOpen), then asks for steps
+// of one trace at a time (kStep); for each step the child answers with what
+// that trace's CtfTraceReader gave its sink (kOpened, kEvents, kClosed, in
+// that order) and ends with kStepDone. kClose drops a trace the parent
+// parks (TraceReader::park); it is not answered. Every frame but kOpen (whose request
+// names it) begins with the index of the trace it is about (addressed()).
 namespace tracesync::ingest::reader_protocol {
 
 enum FrameType : uint32_t {
   kOpen = 1,      // parent -> child: OpenRequest
   kStep = 2,      // parent -> child: the number of rounds (uint64)
+  // The frames below, and kStep, are addressed: the trace index first.
   kOpened = 3,    // child -> parent: TraceInfo, as EventSink::trace_opened
-  kEvents = 4,    // child -> parent: the promise (int64), then raw PacketEvents
+  kEvents = 4,    // child -> parent: EventsHeader, then raw PacketEvents
   kClosed = 5,    // child -> parent: EventSink::trace_closed
   kStepDone = 6,  // child -> parent: StepReport
+  kClose = 7,     // parent -> child: nothing (the trace is parked: its reader goes, unanswered)
 };
 
 // Changed whenever a frame's layout changes. Both ends are normally the same
 // build; a mismatch (a stale helper program) fails the trace with a clear
 // problem instead of misreading bytes.
-constexpr uint32_t kVersion = 3;
+constexpr uint32_t kVersion = 4;
 
 struct OpenRequest {
   uint32_t version = kVersion;
@@ -41,6 +48,7 @@ struct OpenRequest {
   match::TraceIndex index = 0;
   TraceSource source;
   ReaderOptions options;
+  ResumePoint resume;  // what earlier readers of the trace gave (CtfTraceReader::resume_after)
 };
 
 struct StepReport {
@@ -49,13 +57,31 @@ struct StepReport {
   uint64_t bytes_read = 0;
   TraceInfo info;
   std::string problem;
+  ResumePoint delivered;  // CtfTraceReader::resume_point()
 };
+
+// What comes before the events of a kEvents frame: the trace's promise
+// (EventSink::trace_events), how far it was read, and what it has delivered
+// with these events
+// (CtfTraceReader::resume_point()), so that the trace can be resumed exactly
+// even when its process dies in the middle of a step.
+struct EventsHeader {
+  model::Nanoseconds promise = INT64_MIN;
+  uint64_t events_read = 0;  // all events of the trace read so far (TraceInfo::events)
+  ResumePoint delivered;
+};
+
+// `payload` about trace `trace`: its index, then the payload.
+std::vector<std::byte> addressed(match::TraceIndex trace, std::span<const std::byte> payload);
+// The trace an addressed payload is about, and the payload after its index
+// (in `payload`); nullopt when it is too short to hold one.
+std::optional<match::TraceIndex> take_address(std::span<const std::byte>& payload);
 
 std::vector<std::byte> encode(const OpenRequest& request);
 std::vector<std::byte> encode(const TraceInfo& info);
 std::vector<std::byte> encode(const StepReport& report);
 std::vector<std::byte> encode_rounds(uint64_t rounds);
-std::vector<std::byte> encode_promise(model::Nanoseconds progress);
+std::vector<std::byte> encode(const EventsHeader& header);
 
 // Each returns nullopt when the payload is not a well-formed frame of its kind.
 std::optional<OpenRequest> decode_open(std::span<const std::byte> payload);
@@ -63,7 +89,6 @@ std::optional<TraceInfo> decode_trace_info(std::span<const std::byte> payload);
 std::optional<StepReport> decode_step_report(std::span<const std::byte> payload);
 std::optional<uint64_t> decode_rounds(std::span<const std::byte> payload);
 // Replaces `events` with the frame's events.
-std::optional<model::Nanoseconds> decode_events(std::span<const std::byte> payload,
-                                                std::vector<match::PacketEvent>& events);
+std::optional<EventsHeader> decode_events(std::span<const std::byte> payload, std::vector<match::PacketEvent>& events);
 
 }  // namespace tracesync::ingest::reader_protocol

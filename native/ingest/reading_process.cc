@@ -6,6 +6,9 @@
 
 #include <csignal>
 #include <cstdio>
+#include <map>
+#include <memory>
+#include <optional>
 #include <string>
 
 #include "ingest/ctf_trace_reader.h"
@@ -19,27 +22,38 @@ namespace {
 
 namespace protocol = reader_protocol;
 
-// Forwards what the reader gives its sink to the parent, frame by frame.
-// A broken channel (the parent gone) is remembered; the serving loop then
-// ends.
+// Forwards what the readers give their sink to the parent, frame by frame,
+// each addressed to its trace. A broken channel (the parent gone) is
+// remembered; the serving loop then ends.
 class ChannelSink final : public EventSink {
  public:
   explicit ChannelSink(FrameChannel& channel) : channel_(channel) {}
 
-  void trace_opened(match::TraceIndex, const TraceInfo& info) override {
-    note(channel_.send(protocol::kOpened, protocol::encode(info)));
+  void trace_opened(match::TraceIndex trace, const TraceInfo& info) override {
+    note(channel_.send(protocol::kOpened, protocol::addressed(trace, protocol::encode(info))));
   }
-  void trace_events(match::TraceIndex, std::span<const match::PacketEvent> events,
+  void trace_events(match::TraceIndex trace, std::span<const match::PacketEvent> events,
                     model::Nanoseconds progress) override {
-    note(channel_.send(protocol::kEvents, protocol::encode_promise(progress), std::as_bytes(events)));
+    protocol::EventsHeader header;
+    header.promise = progress;
+    if (stepping_ != nullptr) {
+      header.events_read = stepping_->info().events;
+      header.delivered = stepping_->resume_point();
+    }
+    note(channel_.send(protocol::kEvents, protocol::addressed(trace, protocol::encode(header)), std::as_bytes(events)));
   }
-  void trace_closed(match::TraceIndex) override { note(channel_.send(protocol::kClosed, {})); }
+  void trace_closed(match::TraceIndex trace) override {
+    note(channel_.send(protocol::kClosed, protocol::addressed(trace, {})));
+  }
 
   bool broken() const { return broken_; }
+  // The reader being stepped, whose resume point goes with its events.
+  void stepping(const CtfTraceReader* reader) { stepping_ = reader; }
 
  private:
   void note(bool sent) { broken_ = broken_ || !sent; }
   FrameChannel& channel_;
+  const CtfTraceReader* stepping_ = nullptr;
   bool broken_ = false;
 };
 
@@ -54,6 +68,101 @@ void die_with(int64_t parent) {
 
 }  // namespace
 
+namespace {
+
+// The traces a reading process holds open, each read a step at a time as
+// the parent asks.
+class TracesServed {
+ public:
+  explicit TracesServed(FrameChannel& channel) : channel_(channel), sink_(channel) {}
+
+  // Exit code when the process must end (a malformed or refused request),
+  // else nullopt.
+  std::optional<int> open(std::span<const std::byte> payload) {
+    std::optional<protocol::OpenRequest> open = protocol::decode_open(payload);
+    if (!open) {
+      complain("malformed open request");
+      return 1;
+    }
+    if (open->version != protocol::kVersion || open->event_size != sizeof(match::PacketEvent)) {
+      refuse(*open);
+      return 1;
+    }
+    if (readers_.empty() && !parent_known_) {
+      die_with(open->parent_pid);
+      parent_known_ = true;
+    }
+    auto reader = std::make_unique<CtfTraceReader>(open->source, open->index, open->options, sink_);
+    reader->resume_after(std::move(open->resume));
+    readers_[open->index] = std::move(reader);
+    return std::nullopt;
+  }
+
+  // The parent parks the trace: its reader (graph, files, buffers) goes.
+  std::optional<int> close(std::span<const std::byte> payload) {
+    const std::optional<match::TraceIndex> trace = protocol::take_address(payload);
+    if (!trace || !payload.empty()) {
+      complain("malformed close request");
+      return 1;
+    }
+    readers_.erase(*trace);
+    return std::nullopt;
+  }
+
+  std::optional<int> step(std::span<const std::byte> payload) {
+    const std::optional<match::TraceIndex> trace = protocol::take_address(payload);
+    const std::optional<uint64_t> rounds = trace ? protocol::decode_rounds(payload) : std::nullopt;
+    if (!rounds) {
+      complain("malformed step request");
+      return 1;
+    }
+    const auto found = readers_.find(*trace);
+    if (found == readers_.end()) {
+      complain("asked to step trace " + std::to_string(*trace) + ", which it was not asked to open");
+      return 1;
+    }
+    CtfTraceReader& reader = *found->second;
+    protocol::StepReport report;
+    sink_.stepping(&reader);
+    report.state = reader.step(*rounds);
+    sink_.stepping(nullptr);
+    report.progress = reader.progress();
+    report.bytes_read = reader.bytes_read();
+    report.info = reader.info();
+    report.problem = reader.problem();
+    const bool over = report.state == TraceReader::State::kDone || report.state == TraceReader::State::kFailed;
+    if (!over) report.delivered = reader.resume_point();
+    if (over) readers_.erase(found);  // its graph and files go now, not when the process ends
+    if (sink_.broken() || !channel_.send(protocol::kStepDone, protocol::addressed(*trace, protocol::encode(report))) ||
+        !channel_.flush()) {
+      return 1;
+    }
+    return std::nullopt;
+  }
+
+ private:
+  // Answers the next step, so that the parent names the problem.
+  void refuse(const protocol::OpenRequest& open) {
+    protocol::StepReport refusal;
+    refusal.state = TraceReader::State::kFailed;
+    refusal.problem = "the reading program is from another build of tracesync (protocol " +
+                      std::to_string(open.version) + ", expected " + std::to_string(protocol::kVersion) + ")";
+    uint32_t type = 0;
+    std::vector<std::byte> payload;
+    if (!channel_.receive(type, payload)) return;
+    std::span<const std::byte> rest(payload);
+    const match::TraceIndex trace = protocol::take_address(rest).value_or(0);
+    if (channel_.send(protocol::kStepDone, protocol::addressed(trace, protocol::encode(refusal)))) channel_.flush();
+  }
+
+  FrameChannel& channel_;
+  ChannelSink sink_;
+  std::map<match::TraceIndex, std::unique_ptr<CtfTraceReader>> readers_;
+  bool parent_known_ = false;
+};
+
+}  // namespace
+
 int serve_trace_reading(int read_fd, int write_fd) {
   FrameChannel channel(read_fd, write_fd);
   uint32_t type = 0;
@@ -62,39 +171,22 @@ int serve_trace_reading(int read_fd, int write_fd) {
     complain("expected an open request from the parent (this command is tracesync's own)");
     return 1;
   }
-  const std::optional<protocol::OpenRequest> open = protocol::decode_open(payload);
-  if (!open) {
-    complain("malformed open request");
-    return 1;
-  }
-  if (open->version != protocol::kVersion || open->event_size != sizeof(match::PacketEvent)) {
-    // Answer the first step, so that the parent names the problem.
-    protocol::StepReport refusal;
-    refusal.state = TraceReader::State::kFailed;
-    refusal.problem = "the reading program is from another build of tracesync (protocol " +
-                      std::to_string(open->version) + ", expected " + std::to_string(protocol::kVersion) + ")";
-    if (channel.receive(type, payload) && channel.send(protocol::kStepDone, protocol::encode(refusal))) channel.flush();
-    return 1;
-  }
-  die_with(open->parent_pid);
-
   const ReadingThreadStack signal_stack;
-  ChannelSink sink(channel);
-  CtfTraceReader reader(open->source, open->index, open->options, sink);
-  while (channel.receive(type, payload)) {
-    const std::optional<uint64_t> rounds = type == protocol::kStep ? protocol::decode_rounds(payload) : std::nullopt;
-    if (!rounds) {
-      complain("malformed step request");
-      return 1;
+  TracesServed traces(channel);
+  do {
+    std::optional<int> end;
+    if (type == protocol::kOpen) {
+      end = traces.open(payload);
+    } else if (type == protocol::kStep) {
+      end = traces.step(payload);
+    } else if (type == protocol::kClose) {
+      end = traces.close(payload);
+    } else {
+      complain("unknown request " + std::to_string(type));
+      end = 1;
     }
-    protocol::StepReport report;
-    report.state = reader.step(*rounds);
-    report.progress = reader.progress();
-    report.bytes_read = reader.bytes_read();
-    report.info = reader.info();
-    report.problem = reader.problem();
-    if (sink.broken() || !channel.send(protocol::kStepDone, protocol::encode(report)) || !channel.flush()) return 1;
-  }
+    if (end) return *end;
+  } while (channel.receive(type, payload));
   return channel.error().empty() ? 0 : 1;
 }
 

@@ -9,10 +9,12 @@ namespace tracesync::ingest {
 // parent quotes when the process dies.
 inline constexpr int kReadingChannelFd = 3;
 
-// The child's side of a ProcessTraceReader: reads the frames of
-// reader_protocol from `read_fd`, runs a CtfTraceReader over the trace they
-// name and writes what it reads to `write_fd`. Returns an exit code when the
-// parent closes its end (0) or the channel breaks (1).
+// The child's side of a ReadingLane: reads the frames of reader_protocol
+// from `read_fd`, runs a CtfTraceReader over each trace they open, steps the
+// one each step names, and writes what it reads to `write_fd`. A trace read
+// to its end (or failed) is closed at once. Returns an exit code when the
+// parent closes its end (0) or the channel breaks or a request is malformed
+// (1).
 //
 // Meant for a process of its own (`tracesync read-trace`, serving on
 // kReadingChannelFd): if babeltrace2

@@ -67,6 +67,17 @@ class TraceReader {
   // From any thread: ends an opening under way (see opening_since); the
   // trace then fails with `problem`.
   virtual void stop_opening(std::string /*problem*/) {}
+  // The reading process (its lane, ReadingLane) this trace is read in, which
+  // other traces share: traces of one lane step one at a time. nullopt: the
+  // trace steps on its own.
+  virtual std::optional<std::size_t> lane() const { return std::nullopt; }
+
+  // Between steps, by whoever holds the reader: closes the trace (what it
+  // holds open goes: babeltrace2's graph, its files) and keeps where it is;
+  // its next step opens it again and reads on from there, giving the sink
+  // nothing twice (ResumePoint). False when the reader cannot, and keeps the
+  // trace open.
+  virtual bool park() { return false; }
 
   // These belong to the thread that steps the reader (or to whoever holds it
   // between steps).

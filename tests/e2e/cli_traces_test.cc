@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <map>
 #include <random>
+#include <regex>
 #include <set>
 #include <utility>
 #include <nlohmann/json.hpp>
@@ -303,6 +304,34 @@ TEST(SyncTraces, ATraceBabeltrace2AbortsOnIsSkippedAndTheRestSynchronized) {
     bool synchronized = false;
     for (const json& link : report["links"]) synchronized = synchronized || link["quality"] == "ACCURATE";
     EXPECT_TRUE(synchronized) << r.out;
+  }
+  EXPECT_GT(aborted, 0) << "no insertion made babeltrace2 abort: the case under test did not occur";
+}
+
+// With --jobs 1 the three traces share one reading process, which
+// babeltrace2's abort on host1 kills (twice: host1 is tried once more): the
+// other two are resumed in a new process, and the report is the one of
+// --jobs 3, where host1 has a process of its own.
+TEST(SyncTraces, AnAbortInAProcessSharedWithOtherTracesCostsOnlyItsTrace) {
+  testing::TempDir dir, same;  // the same simulation (the same seed: the same bytes)
+  const std::vector<CommandResult> shared = runs_on_garbage_babeltrace2_aborts_on(dir, {"--jobs", "1"});
+  const std::vector<CommandResult> apart = runs_on_garbage_babeltrace2_aborts_on(same, {"--jobs", "3"});
+  ASSERT_EQ(shared.size(), apart.size());
+  int aborted = 0;
+  for (std::size_t i = 0; i < shared.size(); ++i) {
+    ASSERT_TRUE(shared[i].exit_code == 0 || shared[i].exit_code == 3) << shared[i].err;
+    EXPECT_EQ(shared[i].exit_code, apart[i].exit_code) << shared[i].err << apart[i].err;
+    if (shared[i].err.find("babeltrace2 aborted (SIGABRT) on damaged data") != std::string::npos) ++aborted;
+    json one = json::parse(shared[i].out);
+    json three = json::parse(apart[i].out);
+    for (json* report : {&one, &three}) {
+      (*report)["options"].erase("jobs");
+      // The experiment's directory, in paths, names and the problems' words.
+      const fs::path root = report == &one ? dir.path() : same.path();
+      std::string text = std::regex_replace(report->dump(), std::regex(root.string()), "DIR");
+      *report = json::parse(std::regex_replace(text, std::regex(root.filename().string()), "DIR"));
+    }
+    EXPECT_TRUE(one == three) << "damage " << i << ": --jobs 1\n" << one.dump() << "\n--jobs 3\n" << three.dump();
   }
   EXPECT_GT(aborted, 0) << "no insertion made babeltrace2 abort: the case under test did not occur";
 }

@@ -28,7 +28,7 @@ bool same(std::span<const std::byte> payload, const std::vector<std::byte>& enco
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size == 0) return 0;
   const std::span<const std::byte> payload(reinterpret_cast<const std::byte*>(data) + 1, size - 1);
-  switch (data[0] % 5) {
+  switch (data[0] % 6) {
     case 0:
       if (const auto request = protocol::decode_open(payload)) {
         // A request of another version is handed back unread for the caller to refuse.
@@ -50,12 +50,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       break;
     case 4: {
       std::vector<tracesync::match::PacketEvent> events(3);  // replaced, whatever it held
-      if (const auto progress = protocol::decode_events(payload, events)) {
-        std::vector<std::byte> encoded = protocol::encode_promise(*progress);
+      if (const auto header = protocol::decode_events(payload, events)) {
+        std::vector<std::byte> encoded = protocol::encode(*header);
         const auto* raw = reinterpret_cast<const std::byte*>(events.data());
         encoded.insert(encoded.end(), raw, raw + events.size() * sizeof(tracesync::match::PacketEvent));
         FUZZ_CHECK(same(payload, encoded));
       }
+      break;
+    }
+    case 5: {
+      std::span<const std::byte> rest = payload;
+      if (const auto trace = protocol::take_address(rest)) FUZZ_CHECK(same(payload, protocol::addressed(*trace, rest)));
       break;
     }
   }

@@ -334,13 +334,15 @@ TEST(ReadingProcess, RefusesAnotherProtocolVersionWithAProblem) {
   reader_protocol::OpenRequest request;
   request.version = reader_protocol::kVersion + 1;
   ASSERT_TRUE(parent.send(reader_protocol::kOpen, reader_protocol::encode(request)));
-  ASSERT_TRUE(parent.send(reader_protocol::kStep, reader_protocol::encode_rounds(0)));
+  ASSERT_TRUE(parent.send(reader_protocol::kStep, reader_protocol::addressed(0, reader_protocol::encode_rounds(0))));
   ASSERT_TRUE(parent.flush());
   uint32_t type = 0;
   std::vector<std::byte> payload;
   ASSERT_TRUE(parent.receive(type, payload)) << parent.error();
   EXPECT_EQ(type, reader_protocol::kStepDone);
-  const auto report = reader_protocol::decode_step_report(payload);
+  std::span<const std::byte> addressed_payload(payload);
+  EXPECT_EQ(reader_protocol::take_address(addressed_payload), std::optional<match::TraceIndex>(0));
+  const auto report = reader_protocol::decode_step_report(addressed_payload);
   ASSERT_TRUE(report);
   EXPECT_EQ(report->state, TraceReader::State::kFailed);
   EXPECT_EQ(report->problem, "the reading program is from another build of tracesync (protocol " +
@@ -356,7 +358,8 @@ TEST(ReadingProcess, AnythingButAnOpenRequestFirstEndsIt) {
   int ends[2];
   ASSERT_EQ(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ends), 0);
   FrameChannel parent(ends[0], ends[0]);
-  ASSERT_TRUE(parent.send(reader_protocol::kStep, reader_protocol::encode_rounds(1)) && parent.flush());
+  ASSERT_TRUE(parent.send(reader_protocol::kStep, reader_protocol::addressed(0, reader_protocol::encode_rounds(1))) &&
+              parent.flush());
   EXPECT_EQ(serve_trace_reading(ends[1], ends[1]), 1);
   shutdown(ends[0], SHUT_WR);
   close(ends[0]);

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
+
 #include "ingest/reader_protocol.h"
 
 namespace tracesync::ingest::reader_protocol {
@@ -78,6 +80,8 @@ TEST(ReaderProtocol, OpenRequestRoundTrips) {
   request.options.decode = false;
   request.options.endpoints = false;
   request.options.stream_ranges = false;
+  request.resume.add({-5, {3, 0, 9}});
+  request.resume.add({8, {1, 2}});
   const auto decoded = decode_open(encode(request));
   ASSERT_TRUE(decoded);
   EXPECT_EQ(decoded->version, kVersion);
@@ -92,6 +96,8 @@ TEST(ReaderProtocol, OpenRequestRoundTrips) {
   EXPECT_FALSE(decoded->options.decode);
   EXPECT_FALSE(decoded->options.endpoints);
   EXPECT_FALSE(decoded->options.stream_ranges);
+  EXPECT_EQ(decoded->resume, request.resume);
+  EXPECT_EQ(decoded->resume.cuts().size(), 2u);
 }
 
 TEST(ReaderProtocol, AnotherVersionIsReportedNotRead) {
@@ -109,13 +115,50 @@ TEST(ReaderProtocol, StepReportRoundTrips) {
   report.bytes_read = 5555;
   report.info = full_info();
   report.problem = "reading stopped after 10 events: something";
+  report.delivered.add({1000, {4, 4}});
   const auto decoded = decode_step_report(encode(report));
   ASSERT_TRUE(decoded);
   EXPECT_EQ(decoded->state, TraceReader::State::kFailed);
   EXPECT_EQ(decoded->progress, -7);
   EXPECT_EQ(decoded->bytes_read, 5555u);
   EXPECT_EQ(decoded->problem, report.problem);
+  EXPECT_EQ(decoded->delivered, report.delivered);
   expect_same(report.info, decoded->info);
+}
+
+// What decodes encodes the same: a point with a cut that another covers (as
+// ResumePoint::add never leaves one) is refused, as is a count of cuts or of
+// streams larger than the payload.
+TEST(ReaderProtocol, ResumePointsThatAreNotAsAddLeavesThemAreRefused) {
+  StepReport report;
+  report.delivered.add({10, {5}});
+  std::vector<std::byte> bytes = encode(report);
+  ASSERT_TRUE(decode_step_report(bytes));
+  // The point is the payload's last bytes: cuts (1), then the cut: through, streams (1), read.
+  std::vector<std::byte> doubled(bytes.begin(), bytes.end() - 32);
+  const uint64_t two = 2;
+  const auto* two_bytes = reinterpret_cast<const std::byte*>(&two);
+  doubled.insert(doubled.end(), two_bytes, two_bytes + sizeof two);
+  doubled.insert(doubled.end(), bytes.end() - 24, bytes.end());
+  doubled.insert(doubled.end(), bytes.end() - 24, bytes.end());  // the same cut twice
+  EXPECT_FALSE(decode_step_report(doubled));
+  std::vector<std::byte> too_many = bytes;
+  const uint64_t huge = uint64_t{1} << 60;
+  std::memcpy(too_many.data() + too_many.size() - 32, &huge, sizeof huge);
+  EXPECT_FALSE(decode_step_report(too_many));
+  std::vector<std::byte> too_many_streams = bytes;
+  std::memcpy(too_many_streams.data() + too_many_streams.size() - 16, &huge, sizeof huge);
+  EXPECT_FALSE(decode_step_report(too_many_streams));
+}
+
+TEST(ReaderProtocol, AddressedPayloadsNameTheirTrace) {
+  const std::vector<std::byte> rounds = encode_rounds(77);
+  const std::vector<std::byte> bytes = addressed(12345, rounds);
+  std::span<const std::byte> payload(bytes);
+  EXPECT_EQ(take_address(payload), std::optional<match::TraceIndex>(12345));
+  EXPECT_EQ(decode_rounds(payload), std::optional<uint64_t>(77));
+  std::span<const std::byte> short_payload = std::span(bytes).first(3);
+  EXPECT_FALSE(take_address(short_payload));
 }
 
 TEST(ReaderProtocol, EveryShortenedOrLengthenedPayloadIsRefused) {
@@ -163,11 +206,19 @@ TEST(ReaderProtocol, EventsRoundTripAndRaggedPayloadsAreRefused) {
     events[i].endpoints.family = 4;
     events[i].endpoints.source_port = 80;
   }
-  std::vector<std::byte> payload = encode_promise(-99);
+  EventsHeader header;
+  header.promise = -99;
+  header.events_read = 123456;
+  header.delivered.add({900, {2, 1}});
+  std::vector<std::byte> payload = encode(header);
   const auto raw = std::as_bytes(std::span(events));
   payload.insert(payload.end(), raw.begin(), raw.end());
   std::vector<match::PacketEvent> decoded;
-  ASSERT_EQ(decode_events(payload, decoded), std::optional<model::Nanoseconds>(-99));
+  const auto decoded_header = decode_events(payload, decoded);
+  ASSERT_TRUE(decoded_header);
+  EXPECT_EQ(decoded_header->promise, -99);
+  EXPECT_EQ(decoded_header->events_read, 123456u);
+  EXPECT_EQ(decoded_header->delivered, header.delivered);
   ASSERT_EQ(decoded.size(), 3u);
   for (std::size_t i = 0; i < events.size(); ++i) {
     EXPECT_EQ(decoded[i].time, events[i].time);
@@ -178,7 +229,11 @@ TEST(ReaderProtocol, EventsRoundTripAndRaggedPayloadsAreRefused) {
   payload.pop_back();
   EXPECT_FALSE(decode_events(payload, decoded));
   EXPECT_FALSE(decode_events(std::span(payload).first(7), decoded));
-  EXPECT_EQ(decode_events(encode_promise(5), decoded), std::optional<model::Nanoseconds>(5));  // no events
+  EventsHeader alone;
+  alone.promise = 5;
+  const auto no_events = decode_events(encode(alone), decoded);
+  ASSERT_TRUE(no_events);
+  EXPECT_EQ(no_events->promise, 5);
   EXPECT_TRUE(decoded.empty());
 }
 
