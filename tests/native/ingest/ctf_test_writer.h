@@ -466,6 +466,25 @@ inline void write_trace(const fs::path& directory, const TraceShape& shape, cons
   }
 }
 
+// A small healthy trace of `host` in root/host: `segments` TCP segments,
+// alternately sent and received 1 us apart, each followed by a filler
+// event; two streams, 50 events a packet.
+inline fs::path write_host_trace(const fs::path& root, const std::string& host, uint32_t segments) {
+  std::vector<NetEvent> events;
+  for (uint32_t i = 0; i < segments; ++i) {
+    const uint64_t t = 10'000 + 1000 * static_cast<uint64_t>(i);
+    events.push_back(tcp_segment(i % 2 == 0 ? "net_dev_queue" : "netif_receive_skb", t, i));
+    events.push_back(tcp_segment("timer_init", t + 10, 0));
+  }
+  TraceShape shape;
+  shape.hostname = host;
+  shape.streams = 2;
+  shape.events_per_packet = 50;
+  const fs::path dir = root / host;
+  write_trace(dir, shape, events);
+  return dir;
+}
+
 // A fresh, empty directory under the system's temporary directory, removed
 // when the object goes.
 class TempDir {

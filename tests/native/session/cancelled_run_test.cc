@@ -17,23 +17,10 @@ namespace tracesync::session {
 namespace {
 
 namespace fs = std::filesystem;
-using ingest::testing::NetEvent;
 
 // A small healthy trace of `host`: 2000 events, network and filler.
 fs::path write_host(const fs::path& root, const std::string& host) {
-  std::vector<NetEvent> events;
-  for (uint32_t i = 0; i < 1000; ++i) {
-    const uint64_t t = 10'000 + 1000 * static_cast<uint64_t>(i);
-    events.push_back(ingest::testing::tcp_segment(i % 2 == 0 ? "net_dev_queue" : "netif_receive_skb", t, i));
-    events.push_back(ingest::testing::tcp_segment("timer_init", t + 10, 0));
-  }
-  ingest::testing::TraceShape shape;
-  shape.hostname = host;
-  shape.streams = 2;
-  shape.events_per_packet = 50;
-  const fs::path dir = root / host;
-  ingest::testing::write_trace(dir, shape, events);
-  return dir;
+  return ingest::testing::write_host_trace(root, host, 1000);
 }
 
 const std::string kReadTrace = TRACESYNC_TEST_READ_TRACE;
