@@ -29,12 +29,20 @@ bool is_within(const fs::path& inner, const fs::path& outer) {
   return true;
 }
 
+// The hidden name of the staging directory beside `output`, for mkdtemp: the
+// one thing a killed apply may leave, and the one the documentation names.
+std::string staging_pattern(const fs::path& directory, const fs::path& output) {
+  return (directory / ("." + output.filename().string() + ".tracesync-XXXXXX")).string();
+}
+
 // The staging directory goes beside the output: try making one now, so that
-// an unwritable place is said before the traces are read.
+// an unwritable place is said before the traces are read. The probe takes the
+// staging directory's name, so that a kill between its making and its removal
+// leaves nothing of another kind.
 std::string can_write_beside(const fs::path& output) {
   fs::path parent = output.parent_path();
   while (!parent.empty() && !fs::exists(parent) && parent != parent.parent_path()) parent = parent.parent_path();
-  std::string pattern = (parent / ".tracesync-probe-XXXXXX").string();
+  std::string pattern = staging_pattern(parent, output);
   if (::mkdtemp(pattern.data()) == nullptr) {
     return "cannot write --output " + output.string() + " (in " + parent.string() + "): " + std::strerror(errno);
   }
@@ -68,7 +76,7 @@ StagedOutput::StagedOutput(fs::path output, bool force) : output_(resolved(outpu
     error_ = "cannot create " + parent.string() + ": " + ec.message();
     return;
   }
-  std::string pattern = (parent / ("." + output_.filename().string() + ".tracesync-XXXXXX")).string();
+  std::string pattern = staging_pattern(parent, output_);
   if (::mkdtemp(pattern.data()) == nullptr) {
     error_ = "cannot write beside " + output_.string() + " (in " + parent.string() + "): " + std::strerror(errno);
     return;

@@ -12,6 +12,7 @@
 #include <csignal>
 #include <filesystem>
 #include <map>
+#include <set>
 #include <nlohmann/json.hpp>
 
 #include "apply/trace_events.h"
@@ -338,6 +339,15 @@ TEST(Apply, AFullDiskLeavesNothing) {
   ::umount(dir.file("small").c_str());
 }
 
+// A whole output: its manifest, and every copy it lists.
+void expect_whole(const std::string& out, const std::string& when) {
+  ASSERT_TRUE(fs::exists(out + "/tracesync-manifest.json")) << "half-written " << when;
+  const json manifest = json::parse(testing::read_file(out + "/tracesync-manifest.json"));
+  for (const json& m : manifest["traces"]) {
+    EXPECT_TRUE(fs::exists(out + "/" + m["output"].get<std::string>() + "/metadata")) << "half-written " << when;
+  }
+}
+
 // Killed outright at any moment: the output is absent or whole, never half
 // written; only a hidden staging directory can be left beside it.
 TEST(Apply, AKilledApplyLeavesNoHalfWrittenOutput) {
@@ -357,9 +367,7 @@ TEST(Apply, AKilledApplyLeavesNoHalfWrittenOutput) {
       continue;
     }
     ++whole;
-    EXPECT_TRUE(fs::exists(out + "/tracesync-manifest.json")) << "half-written after " << ms << " ms";
-    const json manifest = json::parse(testing::read_file(out + "/tracesync-manifest.json"));
-    for (const json& m : manifest["traces"]) EXPECT_TRUE(fs::exists(out + "/" + m["output"].get<std::string>() + "/metadata"));
+    expect_whole(out, "after " + std::to_string(ms) + " ms");
   }
   std::cout << "[ apply    ] killed: " << absent << " outputs absent, " << whole << " whole" << std::endl;
   // Ctrl-C while reading or while rewriting: 130 and no output, or (too
@@ -379,6 +387,46 @@ TEST(Apply, AKilledApplyLeavesNoHalfWrittenOutput) {
   for (const std::string& name : entries(dir.path())) {
     EXPECT_TRUE(name == "in" || name.starts_with("out") || name.starts_with("int") || name.starts_with(".out"))
         << "unexpected " << name;
+  }
+}
+
+// The same, killed exactly at each step that changes the file system (strace
+// injects SIGKILL into the Nth call of a system call), where a timed kill
+// only rarely lands: between making and removing the writability probe,
+// say. What is left beside the output is only the hidden `.NAME.tracesync-*`
+// directory the documentation names.
+TEST(Apply, KilledAtEachFileSystemStepLeavesOnlyTheHiddenStagingDirectory) {
+  if (!fs::exists("/usr/bin/strace")) GTEST_SKIP() << "strace is not installed: the kill at each step is not tested";
+  testing::TempDir dir;
+  ASSERT_EQ(run_command(tracesync_binary(), {"simulate", "--quiet", "--output", dir.file("in"), "--hosts", "2",
+                                             "--duration", "1s"})
+                .exit_code,
+            0);
+  int killed = 0;
+  std::set<std::string> outputs;
+  for (const std::string syscall : {"mkdir", "rmdir", "rename", "link", "fsync"}) {
+    for (int nth = 1; nth <= 3; ++nth) {
+      outputs.insert(syscall + std::to_string(nth));
+      const std::string out = dir.file(syscall + std::to_string(nth));
+      const auto r = run_command("/usr/bin/strace", {"-qq", "-o", "/dev/null", "-e", "trace=" + syscall, "-e",
+                                                     "inject=" + syscall + ":signal=KILL:when=" + std::to_string(nth),
+                                                     tracesync_binary(), "apply", "--output", out, dir.file("in")});
+      if (r.err.find("ptrace") != std::string::npos) GTEST_SKIP() << "strace cannot trace here: " << r.err;
+      if (r.exit_code == 0) continue;  // fewer than nth such calls
+      ++killed;
+      EXPECT_EQ(r.exit_code, 128 + SIGKILL) << syscall << " #" << nth << ": " << r.err;
+      if (fs::exists(out)) expect_whole(out, "when killed at " + syscall + " #" + std::to_string(nth));
+    }
+  }
+  std::cout << "[ apply    ] killed at " << killed << " file-system steps" << std::endl;
+  EXPECT_GE(killed, 9) << "apply makes and renames directories: some kills must have landed";
+  for (const std::string& name : entries(dir.path())) {
+    if (name == "in" || outputs.count(name)) continue;
+    // `.OUTPUT.tracesync-XXXXXX`
+    const std::size_t mark = name.find(".tracesync-");
+    EXPECT_TRUE(name.starts_with(".") && mark != std::string::npos && outputs.count(name.substr(1, mark - 1)) &&
+                name.size() == mark + std::string(".tracesync-XXXXXX").size())
+        << "left behind: " << name;
   }
 }
 
