@@ -31,36 +31,40 @@ ExactHullEstimator::ExactHullEstimator(ClockStability stability, Envelope envelo
 ExactHullEstimator::Step ExactHullEstimator::step_for(const Point& p, bool lower) const {
   const ConvexChain& other_hull = lower ? upper_hull_ : lower_hull_;
   // New pairs involve p and the other direction's points only; a point on
-  // the allowed side of a line cannot move it (the common case: no query).
-  Step step{lmin_, lmax_};
+  // the allowed side of a line cannot move it (the common case: no query,
+  // and nothing copied).
+  Step step;
   const int forbidden = lower ? -1 : 1;  // lower points must not be below a line
-  if (!step.lmax || step.lmax->side_of(p) == forbidden) {
+  if (!lmax_ || lmax_->side_of(p) == forbidden) {
     // alpha_max: min slope from an upper point left of a lower point.
     if (const auto v = other_hull.tangent(p, lower ? Side::kLeftOf : Side::kRightOf)) {
       const ExactLine candidate = lower ? ExactLine{*v, p} : ExactLine{p, *v};
-      if (tighter(step.lmax, candidate, -1)) {
-        step.lmax = candidate;
-        step.changed = true;
-      }
+      if (tighter(lmax_, candidate, -1)) step.lmax = candidate;
     }
   }
-  if (!step.lmin || step.lmin->side_of(p) == forbidden) {
+  if (!lmin_ || lmin_->side_of(p) == forbidden) {
     // alpha_min: max slope from a lower point left of an upper point.
     if (const auto v = other_hull.tangent(p, lower ? Side::kRightOf : Side::kLeftOf)) {
       const ExactLine candidate = lower ? ExactLine{p, *v} : ExactLine{*v, p};
-      if (tighter(step.lmin, candidate, +1)) {
-        step.lmin = candidate;
-        step.changed = true;
-      }
+      if (tighter(lmin_, candidate, +1)) step.lmin = candidate;
     }
   }
   if (const auto twin = other_hull.vertex_at(p.x)) {  // a lower point under an upper one
     step.empties = lower ? p.y < twin->y : p.y > twin->y;
   }
-  if (step.changed && step.lmin && step.lmax && model::compare(step.lmin->slope(), step.lmax->slope()) > 0) {
-    step.empties = true;
+  if (step.changed()) {
+    const std::optional<ExactLine>& lmin = step.lmin ? step.lmin : lmin_;
+    const std::optional<ExactLine>& lmax = step.lmax ? step.lmax : lmax_;
+    if (lmin && lmax && model::compare(lmin->slope(), lmax->slope()) > 0) step.empties = true;
   }
   return step;
+}
+
+void ExactHullEstimator::commit(const Step& step) {
+  if (!step.changed()) return;
+  if (step.lmin) lmin_ = step.lmin;
+  if (step.lmax) lmax_ = step.lmax;
+  ++counters_.accurate_messages;
 }
 
 void ExactHullEstimator::count(const LinkMessage& message) {
@@ -95,13 +99,9 @@ bool ExactHullEstimator::add(const LinkMessage& message) {
     return true;  // the quality changed
   }
 
-  if (step.changed) {
-    lmin_ = step.lmin;
-    lmax_ = step.lmax;
-    ++counters_.accurate_messages;
-  }
+  commit(step);
   own_hull.insert(p);
-  return step.changed;
+  return step.changed();
 }
 
 std::optional<bool> ExactHullEstimator::add_unless_emptied(const LinkMessage& message) {
@@ -111,13 +111,9 @@ std::optional<bool> ExactHullEstimator::add_unless_emptied(const LinkMessage& me
   const Step step = step_for(p, lower);
   if (step.empties) return std::nullopt;
   count(message);
-  if (step.changed) {
-    lmin_ = step.lmin;
-    lmax_ = step.lmax;
-    ++counters_.accurate_messages;
-  }
+  commit(step);
   (lower ? lower_hull_ : upper_hull_).insert(p);
-  return step.changed;
+  return step.changed();
 }
 
 void ExactHullEstimator::count_contradiction(const LinkMessage& message) {

@@ -89,15 +89,17 @@ class ExactHullEstimator final : public LinkEstimator {
     model::Quad worst_violation = 0;  // ns, largest distance of a contradiction
   };
 
-  // What one message does to the extreme lines, before it is committed.
+  // What one message does to the extreme lines, before it is committed:
+  // the lines it tightens (the others stay as they are).
   struct Step {
     std::optional<ExactLine> lmin;
     std::optional<ExactLine> lmax;
-    bool changed = false;
     bool empties = false;
+    bool changed() const { return lmin || lmax; }
   };
-  Step step_for(const model::Point& p, bool lower) const;
-  void count(const LinkMessage& message);
+  [[gnu::always_inline]] inline Step step_for(const model::Point& p, bool lower) const;
+  [[gnu::always_inline]] inline void commit(const Step& step);
+  [[gnu::always_inline]] inline void count(const LinkMessage& message);
 
   Quality quality() const;
   bool accurate_now() const { return lmin_ && lmax_ && !region_empty_; }

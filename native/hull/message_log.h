@@ -5,7 +5,10 @@
 #include <compare>
 #include <cstddef>
 #include <iterator>
+#include <memory>
+#include <new>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "hull/link_message.h"
@@ -19,9 +22,8 @@ namespace tracesync::hull {
 // cost over the single hull, and a growing vector pays it twice: each
 // doubling copies everything so far and maps fresh pages, whose first touch
 // is what costs (measured on the 2-core VM: 2 M messages pushed into a
-// vector, 360 ms; into chunks, 40 ms once the heap is warm). Chunks are
-// written once, never moved, and small enough (96 KiB) for the allocator to
-// reuse.
+// vector, 360 ms; into chunks, 40 ms once the heap is warm). Full chunks are
+// never moved, and small enough (96 KiB) for the allocator to reuse.
 //
 // Arrival order until sort(), which orders them in place (a random-access
 // iterator spans the chunks) and remembers it until the next append.
@@ -34,14 +36,29 @@ class MessageLog {
   using iterator = Iterator<false>;
   using const_iterator = Iterator<true>;
 
+  MessageLog() = default;
+  MessageLog(const MessageLog& other) {
+    for (std::size_t i = 0; i < other.size(); ++i) append(other[i]);
+  }
+  MessageLog& operator=(const MessageLog& other) {
+    if (this != &other) *this = MessageLog(other);
+    return *this;
+  }
+  MessageLog(MessageLog&& other) noexcept { *this = std::move(other); }
+  MessageLog& operator=(MessageLog&& other) noexcept {
+    if (this == &other) return *this;
+    chunks_ = std::move(other.chunks_);
+    next_ = std::exchange(other.next_, nullptr);
+    limit_ = std::exchange(other.limit_, nullptr);
+    size_ = std::exchange(other.size_, 0);
+    other.chunks_.clear();
+    return *this;
+  }
+
+  // On the hot path of every message: one comparison and a store.
   void append(const LinkMessage& message) {
-    if (chunks_.empty() || chunks_.back().size() == kChunk) {
-      chunks_.emplace_back();
-      // The first chunk grows as a vector does, so that a link of a few
-      // messages costs a few messages; the others are whole at once.
-      if (chunks_.size() > 1) chunks_.back().reserve(kChunk);
-    }
-    chunks_.back().push_back(message);
+    if (next_ == limit_) [[unlikely]] grow();
+    ::new (static_cast<void*>(next_++)) LinkMessage(message);
     ++size_;
   }
 
@@ -61,7 +78,40 @@ class MessageLog {
   void sort(Less less);
 
  private:
-  std::vector<std::vector<LinkMessage>> chunks_;
+  // The next place to write: the first chunk doubles (from 16) as a vector
+  // does, so that a link of a few messages costs a few messages; the others
+  // are whole at once, and nothing written is ever moved again.
+  void grow() {
+    if (chunks_.size() == 1 && size_ < kChunk) {
+      const std::size_t capacity = std::min(kChunk, 2 * size_);
+      Chunk bigger = allocate(capacity);
+      std::uninitialized_copy(chunks_[0].get(), chunks_[0].get() + size_, bigger.get());
+      chunks_[0] = std::move(bigger);
+      next_ = chunks_[0].get() + size_;
+      limit_ = chunks_[0].get() + capacity;
+      return;
+    }
+    const std::size_t capacity = chunks_.empty() ? 16 : kChunk;
+    chunks_.push_back(allocate(capacity));
+    next_ = chunks_.back().get();
+    limit_ = next_ + capacity;
+  }
+
+  // Raw storage, constructed by append: a LinkMessage is trivially
+  // copyable and destructible, and initialising a chunk first would write
+  // it twice.
+  struct Free {
+    void operator()(LinkMessage* p) const { ::operator delete(p); }
+  };
+  using Chunk = std::unique_ptr<LinkMessage[], Free>;
+  static Chunk allocate(std::size_t capacity) {
+    return Chunk(static_cast<LinkMessage*>(::operator new(capacity * sizeof(LinkMessage))));
+  }
+  static_assert(std::is_trivially_copyable_v<LinkMessage> && std::is_trivially_destructible_v<LinkMessage>);
+
+  std::vector<Chunk> chunks_;
+  LinkMessage* next_ = nullptr;
+  LinkMessage* limit_ = nullptr;
   std::size_t size_ = 0;
 };
 

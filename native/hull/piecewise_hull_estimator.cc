@@ -29,11 +29,6 @@ const MessageLog& PiecewiseHullEstimator::Segment::sorted_messages() const {
   return messages;
 }
 
-void PiecewiseHullEstimator::Segment::keep(const LinkMessage& message) {
-  sorted = sorted && !sorts_before(message, messages.back());
-  messages.append(message);
-}
-
 Quad PiecewiseHullEstimator::Segment::envelope(const TimeSpan& over, const ClockStability& stability) const {
   if (envelope_cache && envelope_cache->messages == messages.size() && envelope_cache->over == over) {
     return envelope_cache->value;
@@ -45,7 +40,21 @@ Quad PiecewiseHullEstimator::Segment::envelope(const TimeSpan& over, const Clock
 }
 
 bool PiecewiseHullEstimator::add(const LinkMessage& message) {
-  if (segments_.empty() || !sorts_before(message, segments_.back().last)) return extend(message);
+  if (segments_.empty()) return open_segment(message);
+  Segment& open = segments_.back();
+  if (sorts_before(message, open.last)) return add_before_last(message);
+  // The common case, time order: it sorts after every message, so it goes
+  // to the open segment (whose order stays as it was) or opens the next.
+  if (const auto changed = open.hull.add_unless_emptied(message)) {
+    open.last = message;
+    open.messages.append(message);
+    return *changed;
+  }
+  return open_segment(message);
+}
+
+// Out of the hot path: a message that sorts before the last one.
+bool PiecewiseHullEstimator::add_before_last(const LinkMessage& message) {
   // The segment it falls in: the last one whose first message is not after it.
   std::size_t k = 0;
   if (segments_.size() > 1) {
@@ -57,8 +66,13 @@ bool PiecewiseHullEstimator::add(const LinkMessage& message) {
   Segment& segment = segments_[k];
   if (const auto changed = segment.hull.add_unless_emptied(message)) {
     if (sorts_before(message, segment.first)) segment.first = message;
-    if (sorts_before(segment.last, message)) segment.last = message;
-    segment.keep(message);
+    // Not after the last one (ties included): the log leaves the rule's order.
+    if (sorts_before(segment.last, message)) {
+      segment.last = message;
+    } else {
+      segment.sorted = false;
+    }
+    segment.messages.append(message);
     return *changed;
   }
   resegment_from(k, message);
@@ -71,11 +85,15 @@ bool PiecewiseHullEstimator::extend(const LinkMessage& message) {
     Segment& open = segments_.back();
     if (const auto changed = open.hull.add_unless_emptied(message)) {
       open.last = message;
-      // It sorts after every message of the segment: the order stays as it was.
       open.messages.append(message);
       return *changed;
     }
   }
+  return open_segment(message);
+}
+
+// A segment starting at `message`, which no line fits with the one before.
+bool PiecewiseHullEstimator::open_segment(const LinkMessage& message) {
   segments_.push_back({message, message, ExactHullEstimator(stability_, ExactHullEstimator::Envelope::kNone), {}, true, std::nullopt});
   segments_.back().messages.append(message);
   const bool changed = segments_.back().hull.add(message);

@@ -82,12 +82,13 @@ class PiecewiseHullEstimator final : public LinkEstimator {
     };
     mutable std::optional<EnvelopeCache> envelope_cache;
 
-    void keep(const LinkMessage& message);
     const MessageLog& sorted_messages() const;
     model::Quad envelope(const TimeSpan& over, const ClockStability& stability) const;
   };
 
   bool extend(const LinkMessage& message);
+  bool open_segment(const LinkMessage& message);
+  [[gnu::noinline]] bool add_before_last(const LinkMessage& message);
   void resegment_from(std::size_t k, const LinkMessage& message);
   TimeSpan stretch_of(std::size_t k) const;
   std::vector<ClockPiece> pieces(const TimeSpan& span) const;
