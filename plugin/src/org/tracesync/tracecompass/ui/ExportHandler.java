@@ -21,6 +21,7 @@ import org.eclipse.ui.handlers.HandlerUtil;
 import org.tracesync.tracecompass.export.ExportFolder;
 import org.tracesync.tracecompass.view.widgets.ReferenceChoiceDialog;
 import org.tracesync.tracecompass.view.widgets.ReferenceChoiceDialog.TraceEntry;
+import org.tracesync.tracecompass.view.model.CountFormat;
 
 /**
  * "Export Synchronized Traces..." on an experiment: asks for the reference clock and an output folder, then an
@@ -48,8 +49,8 @@ public class ExportHandler extends AbstractHandler {
       traces.put(trace.getElementPath(), location.toOSString());
     }
     if (traces.size() < 2) {
-      MessageDialog.openInformation(shell, TITLE,
-          "Experiment " + experiment.getName() + " has " + traces.size() + " trace(s): synchronizing needs two.");
+      MessageDialog.openInformation(shell, TITLE, "Experiment " + experiment.getName() + " has "
+          + CountFormat.of(traces.size(), "trace") + ": synchronizing needs two.");
       return null;
     }
     List<TraceEntry> entries = new ArrayList<>();

@@ -21,6 +21,7 @@ import org.tracesync.tracecompass.sync.ExperimentRuns;
 import org.tracesync.tracecompass.sync.ReferenceChoice;
 import org.tracesync.tracecompass.view.widgets.ReferenceChoiceDialog;
 import org.tracesync.tracecompass.view.widgets.ReferenceChoiceDialog.TraceEntry;
+import org.tracesync.tracecompass.view.model.CountFormat;
 
 /**
  * "Synchronize Traces (tracesync)" on an experiment: asks for the reference clock, then runs a
@@ -48,8 +49,8 @@ public class SynchronizeHandler extends AbstractHandler {
       traces.add(new TraceEntry(trace.getElementPath(), location.toOSString()));
     }
     if (traces.size() < 2) {
-      MessageDialog.openInformation(shell, TITLE,
-          "Experiment " + experiment.getName() + " has " + traces.size() + " trace(s): synchronizing needs two.");
+      MessageDialog.openInformation(shell, TITLE, "Experiment " + experiment.getName() + " has "
+          + CountFormat.of(traces.size(), "trace") + ": synchronizing needs two.");
       return null;
     }
     String key = experiment.getResource().getFullPath().toString();

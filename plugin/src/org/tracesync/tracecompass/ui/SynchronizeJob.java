@@ -44,6 +44,7 @@ import org.tracesync.tracecompass.sync.ReferenceChoice;
 import org.tracesync.tracecompass.sync.SnapshotTraces;
 import org.tracesync.tracecompass.sync.TraceTransform;
 import org.tracesync.tracecompass.transforms.PiecewiseClock;
+import org.tracesync.tracecompass.view.model.CountFormat;
 
 /**
  * Synchronizes one experiment: the snapshot from the cache or from the native engine, then the transforms applied as
@@ -238,7 +239,7 @@ final class SynchronizeJob extends Job {
   private IStatus report(List<String> problems) {
     if (problems.isEmpty()) return Status.OK_STATUS;
     MultiStatus status = new MultiStatus(Log.PLUGIN_ID, 0,
-        experiment.getName() + " was synchronized, with " + problems.size() + " problem(s)", null);
+        experiment.getName() + " was synchronized, with " + CountFormat.of(problems.size(), "problem"), null);
     for (String problem : problems) status.add(new Status(IStatus.WARNING, Log.PLUGIN_ID, problem));
     // Not logged here: the job manager logs the status the job returns (logging it too showed it twice).
     Display.getDefault().asyncExec(() -> MessageDialog.openWarning(Display.getDefault().getActiveShell(),

@@ -16,6 +16,7 @@ import org.tracesync.proto.Snapshot;
 import org.tracesync.tracecompass.snapshot.DomainLabels;
 import org.tracesync.tracecompass.view.model.LinkPlotModel;
 import org.tracesync.tracecompass.view.model.LinkTableModel;
+import org.tracesync.tracecompass.view.model.SnapshotSummary;
 import org.tracesync.tracecompass.view.model.SpanningTreeLayout;
 import org.tracesync.tracecompass.view.model.TraceBoundModel;
 import org.tracesync.tracecompass.view.model.TraceTableModel;
@@ -92,7 +93,7 @@ public final class SynchronizationPanel extends Composite {
   public void show(Snapshot result, String caption) {
     checkWidget();
     snapshot = result;
-    summary.setText(caption + " \u2014 " + describe(result));
+    summary.setText(caption + " \u2014 " + SnapshotSummary.of(result));
     table.setRows(LinkTableModel.of(result).rows());
     traceTable.setRows(TraceTableModel.of(result).rows());
     fitTable();
@@ -229,19 +230,5 @@ public final class SynchronizationPanel extends Composite {
       if (result.getLinks(i).getInTree()) return i;
     }
     return result.getLinksCount() > 0 ? 0 : -1;
-  }
-
-  private static String describe(Snapshot result) {
-    long inTree = result.getLinksList().stream().filter(Link::getInTree).count();
-    StringBuilder text = new StringBuilder();
-    text.append(result.getTracesCount()).append(" traces, ").append(result.getLinksCount()).append(" links (")
-        .append(inTree).append(" in the tree), ").append(result.getIslandsCount())
-        .append(result.getIslandsCount() == 1 ? " island, " : " islands, ").append(result.getMessages())
-        .append(" messages");
-    long unsynchronized = TraceTableModel.of(result).rows().stream().filter(r -> !r.isSynchronized()).count();
-    if (unsynchronized > 0) text.append(", ").append(unsynchronized).append(" not synchronized");
-    if (result.getProblemsCount() > 0) text.append(", ").append(result.getProblemsCount()).append(" problems");
-    if (!result.getComplete()) text.append(", incomplete");
-    return text.toString();
   }
 }
