@@ -3,25 +3,21 @@ package org.tracesync.tracecompass.ui;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.eclipse.core.commands.AbstractHandler;
 import org.eclipse.core.commands.ExecutionEvent;
 import org.eclipse.core.commands.ExecutionException;
-import org.eclipse.core.runtime.IPath;
 import org.eclipse.jface.dialogs.InputDialog;
 import org.eclipse.jface.dialogs.MessageDialog;
-import org.eclipse.jface.viewers.IStructuredSelection;
 import org.eclipse.jface.window.Window;
 import org.eclipse.swt.widgets.Shell;
 import org.eclipse.tracecompass.tmf.ui.project.model.TmfExperimentElement;
-import org.eclipse.tracecompass.tmf.ui.project.model.TmfTraceElement;
 import org.eclipse.ui.handlers.HandlerUtil;
 import org.tracesync.tracecompass.export.ExportFolder;
 import org.tracesync.tracecompass.view.widgets.ReferenceChoiceDialog;
 import org.tracesync.tracecompass.view.widgets.ReferenceChoiceDialog.TraceEntry;
-import org.tracesync.tracecompass.view.model.CountFormat;
 
 /**
  * "Export Synchronized Traces..." on an experiment: asks for the reference clock and an output folder, then an
@@ -33,26 +29,11 @@ public class ExportHandler extends AbstractHandler {
   @Override
   public Object execute(ExecutionEvent event) throws ExecutionException {
     Shell shell = HandlerUtil.getActiveShellChecked(event);
-    if (!(HandlerUtil.getCurrentSelectionChecked(event) instanceof IStructuredSelection selection)
-        || selection.size() != 1 || !(selection.getFirstElement() instanceof TmfExperimentElement experiment)) {
-      MessageDialog.openInformation(shell, TITLE, "Select one experiment to export.");
-      return null;
-    }
-    Map<String, String> traces = new LinkedHashMap<>();  // name in the experiment -> folder on disk
-    for (TmfTraceElement trace : experiment.getTraces()) {
-      IPath location = trace.getElementUnderTraceFolder().getResource().getLocation();
-      if (location == null) {
-        MessageDialog.openError(shell, TITLE, "Trace " + trace.getElementPath()
-            + " is not on the local file system: tracesync reads traces from disk.");
-        return null;
-      }
-      traces.put(trace.getElementPath(), location.toOSString());
-    }
-    if (traces.size() < 2) {
-      MessageDialog.openInformation(shell, TITLE, "Experiment " + experiment.getName() + " has "
-          + CountFormat.of(traces.size(), "trace") + ": synchronizing needs two.");
-      return null;
-    }
+    Optional<ExperimentTraces.Chosen> selected = ExperimentTraces.forCommand(
+        HandlerUtil.getCurrentSelectionChecked(event), shell, TITLE, "Select one experiment to export.");
+    if (selected.isEmpty()) return null;
+    TmfExperimentElement experiment = selected.get().experiment();
+    Map<String, String> traces = selected.get().traces();  // name in the experiment -> folder on disk
     List<TraceEntry> entries = new ArrayList<>();
     traces.forEach((name, location) -> entries.add(new TraceEntry(name, location)));
     ReferenceChoiceDialog reference = new ReferenceChoiceDialog(shell, experiment.getName(), entries);

@@ -85,7 +85,7 @@ final class SynchronizeJob extends Job {
     if (supplementary == null) throw new IOException("the experiment has no supplementary folder");
     SnapshotCache cache = ExperimentResults.cacheIn(supplementary);
 
-    Map<TmfTraceElement, String> locations = locations(experiment.getTraces());
+    Map<TmfTraceElement, String> locations = ExperimentTraces.locations(experiment);
     String tracesKey = ExperimentResults.tracesKey(locations.values());
     Optional<Snapshot> cached = cached(cache, tracesKey);
     List<String> problems = new ArrayList<>();
@@ -126,16 +126,6 @@ final class SynchronizeJob extends Job {
       Log.warning(e.getMessage() + "; synchronizing again");
       return Optional.empty();
     }
-  }
-
-  private static Map<TmfTraceElement, String> locations(List<TmfTraceElement> elements) throws IOException {
-    Map<TmfTraceElement, String> locations = new LinkedHashMap<>();
-    for (TmfTraceElement element : elements) {
-      IPath location = element.getElementUnderTraceFolder().getResource().getLocation();
-      if (location == null) throw new IOException("trace " + element.getElementPath() + " is not on the local disk");
-      locations.put(element, location.toOSString());
-    }
-    return locations;
   }
 
   /** Each trace's transform, or a problem saying why it has none. */
