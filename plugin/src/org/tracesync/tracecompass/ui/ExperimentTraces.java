@@ -16,7 +16,7 @@ import org.tracesync.tracecompass.view.model.CountFormat;
 
 /**
  * The traces of an experiment where tracesync reads them: each trace's folder on disk, in the experiment's order. Both
- * commands and the synchronization job start from it.
+ * commands, the synchronization job and the view (for an experiment's cached result) start from it.
  */
 final class ExperimentTraces {
   private ExperimentTraces() {}
