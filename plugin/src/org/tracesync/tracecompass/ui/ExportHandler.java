@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: EPL-2.0
 package org.tracesync.tracecompass.ui;
 
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -51,13 +52,24 @@ public class ExportHandler extends AbstractHandler {
     boolean replace = false;
     String[] present = output.toFile().list();
     if (present != null && present.length > 0) {
-      if (!MessageDialog.openQuestion(shell, TITLE, output + " is not empty. Replace everything in it with the"
-          + " synchronized copies?")) {
-        return null;
-      }
+      if (!confirmReplace(shell, output)) return null;
       replace = true;
     }
     new ExportJob(experiment, traces, reference.choice(), output, replace).schedule();
     return null;
+  }
+
+  /** Whether to replace a folder that holds something: says what, and answers no unless the user picks Replace. */
+  private static boolean confirmReplace(Shell shell, Path output) {
+    String contents;
+    try {
+      contents = ExportFolder.contents(output);
+    } catch (IOException e) {
+      contents = "";
+    }
+    MessageDialog question = new MessageDialog(shell, TITLE, null, output + " is not empty"
+        + (contents.isEmpty() ? "" : ": it holds " + contents) + ".\n\nReplace everything in it with the"
+        + " synchronized copies?", MessageDialog.QUESTION, 1, "Replace", "Cancel");
+    return question.open() == 0;
   }
 }

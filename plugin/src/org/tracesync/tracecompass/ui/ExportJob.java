@@ -23,6 +23,7 @@ import org.tracesync.tracecompass.core.Log;
 import org.tracesync.tracecompass.core.NativeEngine;
 import org.tracesync.tracecompass.export.ApplyCommand;
 import org.tracesync.tracecompass.export.ApplyExit;
+import org.tracesync.tracecompass.export.ApplyStderr;
 import org.tracesync.tracecompass.export.CopiesExperiment;
 import org.tracesync.tracecompass.export.ExportManifest;
 import org.tracesync.tracecompass.sync.ReferenceChoice;
@@ -139,7 +140,6 @@ final class ExportJob extends Job {
   }
 
   private static String lastLines(Path file) throws IOException {
-    List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
-    return String.join("\n", lines.subList(Math.max(0, lines.size() - STDERR_LINES), lines.size())).strip();
+    return ApplyStderr.forUser(Files.readAllLines(file, StandardCharsets.UTF_8), STDERR_LINES);
   }
 }
