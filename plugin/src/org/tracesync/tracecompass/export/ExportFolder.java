@@ -66,7 +66,7 @@ public final class ExportFolder {
 
   /**
    * What an existing folder holds, for the question before it is replaced: "notes.txt", "a, b and c", "a, b, c, d, e
-   * and 7 more" (names sorted); empty when it holds nothing or cannot be read.
+   * and 7 more" (names sorted); empty when it holds nothing. An IOException when it cannot be listed.
    */
   public static String contents(Path folder) throws IOException {
     List<String> names = new ArrayList<>();
