@@ -12,6 +12,7 @@ import org.tracesync.Options;
 import org.tracesync.TraceSync;
 import org.tracesync.proto.Snapshot;
 import org.tracesync.tracecompass.sync.ReferenceChoice;
+import org.tracesync.tracecompass.view.model.CountFormat;
 
 /** One native synchronization of trace folders: what the command runs when the cache has no answer. */
 public final class EngineRun {
@@ -31,7 +32,8 @@ public final class EngineRun {
    */
   public static Result synchronize(List<String> locations, ReferenceChoice reference, IProgressMonitor monitor)
       throws IOException {
-    SubMonitor progress = SubMonitor.convert(monitor, "Synchronizing " + locations.size() + " traces", WORK);
+    SubMonitor progress =
+        SubMonitor.convert(monitor, "Synchronizing " + CountFormat.of(locations.size(), "trace"), WORK);
     NativeEngine.ensureLoaded();
     Options.Builder options = Options.builder();
     reference.tracePath().ifPresent(options::reference);
@@ -54,7 +56,7 @@ public final class EngineRun {
             progress.worked(done - reported[0]);
             reported[0] = done;
           }
-          progress.subTask("Read " + tracesDone + " of " + tracesTotal + " traces");
+          progress.subTask("Read " + tracesDone + " of " + CountFormat.of(tracesTotal, "trace"));
           return !progress.isCanceled();
         });
       } catch (IOException e) {

@@ -46,15 +46,26 @@ public final class ExperimentResults {
   public static Optional<Snapshot> lookup(TmfExperiment experiment) {
     String folder = experiment.getSynchronizationFolder(true);
     if (folder == null) return Optional.empty();
-    SnapshotCache cache = new SnapshotCache(Path.of(folder, SnapshotCache.FILE_NAME));
+    List<String> locations = new ArrayList<>();
+    for (ITmfTrace trace : experiment.getTraces()) locations.add(trace.getPath());
+    return lookup(experiment.getName(), new SnapshotCache(Path.of(folder, SnapshotCache.FILE_NAME)), locations);
+  }
+
+  /**
+   * The synchronization cached for an experiment that need not be open, from its supplementary folder and its traces'
+   * folders on disk, as {@link #lookup(TmfExperiment)}.
+   */
+  public static Optional<Snapshot> lookup(String experimentName, String supplementaryFolder,
+      Collection<String> locations) {
+    return lookup(experimentName, cacheIn(supplementaryFolder), locations);
+  }
+
+  private static Optional<Snapshot> lookup(String experimentName, SnapshotCache cache, Collection<String> locations) {
     if (!Files.exists(cache.file())) return Optional.empty();
     try {
-      List<String> locations = new ArrayList<>();
-      for (ITmfTrace trace : experiment.getTraces()) locations.add(trace.getPath());
       return cache.find(tracesKey(locations), null);
     } catch (IOException e) {
-      Log.warning("tracesync: the cached synchronization of " + experiment.getName() + " is not used: "
-          + e.getMessage());
+      Log.warning("tracesync: the cached synchronization of " + experimentName + " is not used: " + e.getMessage());
       return Optional.empty();
     }
   }

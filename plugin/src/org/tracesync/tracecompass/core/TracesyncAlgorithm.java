@@ -19,6 +19,7 @@ import org.tracesync.proto.Trace;
 import org.tracesync.tracecompass.stats.LinkStatistics;
 import org.tracesync.tracecompass.sync.SnapshotTraces;
 import org.tracesync.tracecompass.sync.TraceTransform;
+import org.tracesync.tracecompass.view.model.CountFormat;
 
 /**
  * A Trace Compass synchronization algorithm backed by tracesync. Made from a snapshot, it answers everything Trace
@@ -113,7 +114,8 @@ public class TracesyncAlgorithm extends SynchronizationAlgorithm {
   @Override
   public String toString() {
     Snapshot s = snapshot();
-    return "TracesyncAlgorithm [" + s.getTracesCount() + " traces, " + s.getLinksCount() + " links]";
+    return "TracesyncAlgorithm [" + CountFormat.of(s.getTracesCount(), "trace") + ", "
+        + CountFormat.of(s.getLinksCount(), "link") + "]";
   }
 
   private Optional<String> domainOf(ITmfTrace trace) {

@@ -1,22 +1,20 @@
 // SPDX-License-Identifier: EPL-2.0
 package org.tracesync.tracecompass.ui;
 
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.eclipse.core.commands.AbstractHandler;
 import org.eclipse.core.commands.ExecutionEvent;
 import org.eclipse.core.commands.ExecutionException;
-import org.eclipse.core.runtime.IPath;
 import org.eclipse.jface.dialogs.InputDialog;
 import org.eclipse.jface.dialogs.MessageDialog;
-import org.eclipse.jface.viewers.IStructuredSelection;
 import org.eclipse.jface.window.Window;
 import org.eclipse.swt.widgets.Shell;
 import org.eclipse.tracecompass.tmf.ui.project.model.TmfExperimentElement;
-import org.eclipse.tracecompass.tmf.ui.project.model.TmfTraceElement;
 import org.eclipse.ui.handlers.HandlerUtil;
 import org.tracesync.tracecompass.export.ExportFolder;
 import org.tracesync.tracecompass.view.widgets.ReferenceChoiceDialog;
@@ -32,26 +30,11 @@ public class ExportHandler extends AbstractHandler {
   @Override
   public Object execute(ExecutionEvent event) throws ExecutionException {
     Shell shell = HandlerUtil.getActiveShellChecked(event);
-    if (!(HandlerUtil.getCurrentSelectionChecked(event) instanceof IStructuredSelection selection)
-        || selection.size() != 1 || !(selection.getFirstElement() instanceof TmfExperimentElement experiment)) {
-      MessageDialog.openInformation(shell, TITLE, "Select one experiment to export.");
-      return null;
-    }
-    Map<String, String> traces = new LinkedHashMap<>();  // name in the experiment -> folder on disk
-    for (TmfTraceElement trace : experiment.getTraces()) {
-      IPath location = trace.getElementUnderTraceFolder().getResource().getLocation();
-      if (location == null) {
-        MessageDialog.openError(shell, TITLE, "Trace " + trace.getElementPath()
-            + " is not on the local file system: tracesync reads traces from disk.");
-        return null;
-      }
-      traces.put(trace.getElementPath(), location.toOSString());
-    }
-    if (traces.size() < 2) {
-      MessageDialog.openInformation(shell, TITLE,
-          "Experiment " + experiment.getName() + " has " + traces.size() + " trace(s): synchronizing needs two.");
-      return null;
-    }
+    Optional<ExperimentTraces.Chosen> selected = ExperimentTraces.forCommand(
+        HandlerUtil.getCurrentSelectionChecked(event), shell, TITLE, "Select one experiment to export.");
+    if (selected.isEmpty()) return null;
+    TmfExperimentElement experiment = selected.get().experiment();
+    Map<String, String> traces = selected.get().traces();  // name in the experiment -> folder on disk
     List<TraceEntry> entries = new ArrayList<>();
     traces.forEach((name, location) -> entries.add(new TraceEntry(name, location)));
     ReferenceChoiceDialog reference = new ReferenceChoiceDialog(shell, experiment.getName(), entries);
@@ -69,13 +52,24 @@ public class ExportHandler extends AbstractHandler {
     boolean replace = false;
     String[] present = output.toFile().list();
     if (present != null && present.length > 0) {
-      if (!MessageDialog.openQuestion(shell, TITLE, output + " is not empty. Replace everything in it with the"
-          + " synchronized copies?")) {
-        return null;
-      }
+      if (!confirmReplace(shell, output)) return null;
       replace = true;
     }
     new ExportJob(experiment, traces, reference.choice(), output, replace).schedule();
     return null;
+  }
+
+  /** Whether to replace a folder that holds something: says what, and answers no unless the user picks Replace. */
+  private static boolean confirmReplace(Shell shell, Path output) {
+    String contents;
+    try {
+      contents = ExportFolder.contents(output);
+    } catch (IOException e) {
+      contents = "";
+    }
+    MessageDialog question = new MessageDialog(shell, TITLE, null, output + " is not empty"
+        + (contents.isEmpty() ? "" : ": it holds " + contents) + ".\n\nReplace everything in it with the"
+        + " synchronized copies?", MessageDialog.QUESTION, 1, "Replace", "Cancel");
+    return question.open() == 0;
   }
 }

@@ -23,9 +23,11 @@ import org.tracesync.tracecompass.core.Log;
 import org.tracesync.tracecompass.core.NativeEngine;
 import org.tracesync.tracecompass.export.ApplyCommand;
 import org.tracesync.tracecompass.export.ApplyExit;
+import org.tracesync.tracecompass.export.ApplyStderr;
 import org.tracesync.tracecompass.export.CopiesExperiment;
 import org.tracesync.tracecompass.export.ExportManifest;
 import org.tracesync.tracecompass.sync.ReferenceChoice;
+import org.tracesync.tracecompass.view.model.CountFormat;
 
 /**
  * Runs `tracesync apply` on an experiment's traces into a folder, in a process of its own (cancel stops it with
@@ -61,7 +63,8 @@ final class ExportJob extends Job {
     }
     ApplyCommand command = new ApplyCommand(program.get(), List.copyOf(traces.values()), output, reference, replace);
     monitor.beginTask(getName(), IProgressMonitor.UNKNOWN);
-    monitor.subTask("tracesync apply: synchronizing " + traces.size() + " traces and writing their copies");
+    monitor.subTask(
+        "tracesync apply: synchronizing " + CountFormat.of(traces.size(), "trace") + " and writing their copies");
     Path errors = null;
     try {
       errors = Files.createTempFile("tracesync-apply", ".stderr");
@@ -104,7 +107,7 @@ final class ExportJob extends Job {
   private void offerToOpen(ApplyExit exit, ExportManifest manifest, String stderr) {
     CopiesExperiment plan = OpenCopies.plan(experiment, traces, manifest);
     StringBuilder text = new StringBuilder();
-    text.append(manifest.copies().size()).append(" synchronized cop").append(manifest.copies().size() == 1 ? "y" : "ies")
+    text.append(CountFormat.of(manifest.copies().size(), "synchronized copy", "synchronized copies"))
         .append(" written to ").append(output).append(" (").append(exit.message()).append(").");
     if (!manifest.withoutCopy().isEmpty()) {
       text.append("\n\nWithout a copy:\n").append(String.join("\n", manifest.withoutCopy()));
@@ -137,7 +140,6 @@ final class ExportJob extends Job {
   }
 
   private static String lastLines(Path file) throws IOException {
-    List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
-    return String.join("\n", lines.subList(Math.max(0, lines.size() - STDERR_LINES), lines.size())).strip();
+    return ApplyStderr.forUser(Files.readAllLines(file, StandardCharsets.UTF_8), STDERR_LINES);
   }
 }

@@ -3,19 +3,16 @@ package org.tracesync.tracecompass.ui;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.eclipse.core.commands.AbstractHandler;
 import org.eclipse.core.commands.ExecutionEvent;
 import org.eclipse.core.commands.ExecutionException;
-import org.eclipse.core.runtime.IPath;
 import org.eclipse.core.runtime.jobs.IJobChangeEvent;
 import org.eclipse.core.runtime.jobs.JobChangeAdapter;
 import org.eclipse.jface.dialogs.MessageDialog;
-import org.eclipse.jface.viewers.ISelection;
-import org.eclipse.jface.viewers.IStructuredSelection;
 import org.eclipse.jface.window.Window;
 import org.eclipse.swt.widgets.Shell;
 import org.eclipse.tracecompass.tmf.ui.project.model.TmfExperimentElement;
-import org.eclipse.tracecompass.tmf.ui.project.model.TmfTraceElement;
 import org.eclipse.ui.handlers.HandlerUtil;
 import org.tracesync.tracecompass.sync.ExperimentRuns;
 import org.tracesync.tracecompass.sync.ReferenceChoice;
@@ -32,26 +29,12 @@ public class SynchronizeHandler extends AbstractHandler {
   @Override
   public Object execute(ExecutionEvent event) throws ExecutionException {
     Shell shell = HandlerUtil.getActiveShellChecked(event);
-    TmfExperimentElement experiment = selectedExperiment(HandlerUtil.getCurrentSelectionChecked(event));
-    if (experiment == null) {
-      MessageDialog.openInformation(shell, TITLE, "Select one experiment to synchronize.");
-      return null;
-    }
+    Optional<ExperimentTraces.Chosen> chosen = ExperimentTraces.forCommand(
+        HandlerUtil.getCurrentSelectionChecked(event), shell, TITLE, "Select one experiment to synchronize.");
+    if (chosen.isEmpty()) return null;
+    TmfExperimentElement experiment = chosen.get().experiment();
     List<TraceEntry> traces = new ArrayList<>();
-    for (TmfTraceElement trace : experiment.getTraces()) {
-      IPath location = trace.getElementUnderTraceFolder().getResource().getLocation();
-      if (location == null) {
-        MessageDialog.openError(shell, TITLE, "Trace " + trace.getElementPath()
-            + " is not on the local file system: tracesync reads traces from disk.");
-        return null;
-      }
-      traces.add(new TraceEntry(trace.getElementPath(), location.toOSString()));
-    }
-    if (traces.size() < 2) {
-      MessageDialog.openInformation(shell, TITLE,
-          "Experiment " + experiment.getName() + " has " + traces.size() + " trace(s): synchronizing needs two.");
-      return null;
-    }
+    chosen.get().traces().forEach((name, location) -> traces.add(new TraceEntry(name, location)));
     String key = experiment.getResource().getFullPath().toString();
     if (ExperimentRuns.INSTANCE.isRunning(key)) {
       MessageDialog.openInformation(shell, TITLE, "Experiment " + experiment.getName()
@@ -76,10 +59,5 @@ public class SynchronizeHandler extends AbstractHandler {
     });
     job.schedule();
     return null;
-  }
-
-  private static TmfExperimentElement selectedExperiment(ISelection selection) {
-    if (!(selection instanceof IStructuredSelection structured) || structured.size() != 1) return null;
-    return structured.getFirstElement() instanceof TmfExperimentElement experiment ? experiment : null;
   }
 }

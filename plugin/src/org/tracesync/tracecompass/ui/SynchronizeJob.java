@@ -44,6 +44,7 @@ import org.tracesync.tracecompass.sync.ReferenceChoice;
 import org.tracesync.tracecompass.sync.SnapshotTraces;
 import org.tracesync.tracecompass.sync.TraceTransform;
 import org.tracesync.tracecompass.transforms.PiecewiseClock;
+import org.tracesync.tracecompass.view.model.CountFormat;
 
 /**
  * Synchronizes one experiment: the snapshot from the cache or from the native engine, then the transforms applied as
@@ -84,7 +85,7 @@ final class SynchronizeJob extends Job {
     if (supplementary == null) throw new IOException("the experiment has no supplementary folder");
     SnapshotCache cache = ExperimentResults.cacheIn(supplementary);
 
-    Map<TmfTraceElement, String> locations = locations(experiment.getTraces());
+    Map<TmfTraceElement, String> locations = ExperimentTraces.locations(experiment);
     String tracesKey = ExperimentResults.tracesKey(locations.values());
     Optional<Snapshot> cached = cached(cache, tracesKey);
     List<String> problems = new ArrayList<>();
@@ -125,16 +126,6 @@ final class SynchronizeJob extends Job {
       Log.warning(e.getMessage() + "; synchronizing again");
       return Optional.empty();
     }
-  }
-
-  private static Map<TmfTraceElement, String> locations(List<TmfTraceElement> elements) throws IOException {
-    Map<TmfTraceElement, String> locations = new LinkedHashMap<>();
-    for (TmfTraceElement element : elements) {
-      IPath location = element.getElementUnderTraceFolder().getResource().getLocation();
-      if (location == null) throw new IOException("trace " + element.getElementPath() + " is not on the local disk");
-      locations.put(element, location.toOSString());
-    }
-    return locations;
   }
 
   /** Each trace's transform, or a problem saying why it has none. */
@@ -238,7 +229,7 @@ final class SynchronizeJob extends Job {
   private IStatus report(List<String> problems) {
     if (problems.isEmpty()) return Status.OK_STATUS;
     MultiStatus status = new MultiStatus(Log.PLUGIN_ID, 0,
-        experiment.getName() + " was synchronized, with " + problems.size() + " problem(s)", null);
+        experiment.getName() + " was synchronized, with " + CountFormat.of(problems.size(), "problem"), null);
     for (String problem : problems) status.add(new Status(IStatus.WARNING, Log.PLUGIN_ID, problem));
     // Not logged here: the job manager logs the status the job returns (logging it too showed it twice).
     Display.getDefault().asyncExec(() -> MessageDialog.openWarning(Display.getDefault().getActiveShell(),

@@ -1,9 +1,14 @@
 // SPDX-License-Identifier: EPL-2.0
 package org.tracesync.tracecompass.ui;
 
+import java.io.IOException;
 import java.util.Optional;
+import org.eclipse.core.runtime.CoreException;
+import org.eclipse.jface.viewers.ISelection;
+import org.eclipse.jface.viewers.IStructuredSelection;
 import org.eclipse.swt.widgets.Composite;
 import org.eclipse.swt.widgets.Display;
+import org.eclipse.tracecompass.tmf.core.TmfCommonConstants;
 import org.eclipse.tracecompass.tmf.core.signal.TmfSignalHandler;
 import org.eclipse.tracecompass.tmf.core.signal.TmfTraceClosedSignal;
 import org.eclipse.tracecompass.tmf.core.signal.TmfTraceOpenedSignal;
@@ -12,7 +17,11 @@ import org.eclipse.tracecompass.tmf.core.signal.TmfTraceSynchronizedSignal;
 import org.eclipse.tracecompass.tmf.core.trace.ITmfTrace;
 import org.eclipse.tracecompass.tmf.core.trace.TmfTraceManager;
 import org.eclipse.tracecompass.tmf.core.trace.experiment.TmfExperiment;
+import org.eclipse.tracecompass.tmf.ui.project.model.TmfExperimentElement;
 import org.eclipse.tracecompass.tmf.ui.views.TmfView;
+import org.eclipse.ui.IPageLayout;
+import org.eclipse.ui.ISelectionListener;
+import org.eclipse.ui.IWorkbenchPart;
 import org.tracesync.proto.Snapshot;
 import org.tracesync.tracecompass.core.ExperimentResults;
 import org.tracesync.tracecompass.core.TracesyncAlgorithm;
@@ -21,13 +30,16 @@ import org.tracesync.tracecompass.view.widgets.SynchronizationPanel;
 /**
  * The "Trace Synchronization" view: the link table, the spanning tree and the plot of the selected link for the
  * experiment at hand. It shows each new tracesync result as it is announced (TmfTraceSynchronizedSignal), and the
- * cached result of an experiment when it is opened or selected.
+ * cached result of an experiment when it is opened, when its editor is brought to the front, or when it is selected
+ * in the Project Explorer without being opened.
  */
 public class TracesyncView extends TmfView {
   public static final String ID = "org.tracesync.tracecompass.view";
 
   private SynchronizationPanel panel;
   private String shownExperiment;
+  /** An experiment selected in the Project Explorer, opened or not. */
+  private final ISelectionListener explorerSelection = this::explorerSelectionChanged;
 
   public TracesyncView() {
     super("Trace Synchronization");
@@ -37,8 +49,19 @@ public class TracesyncView extends TmfView {
   public void createPartControl(Composite parent) {
     super.createPartControl(parent);
     panel = new SynchronizationPanel(parent);
+    getSite().getPage().addPostSelectionListener(IPageLayout.ID_PROJECT_EXPLORER, explorerSelection);
     ITmfTrace active = TmfTraceManager.getInstance().getActiveTrace();
-    if (active instanceof TmfExperiment experiment) showCached(experiment);
+    if (active instanceof TmfExperiment experiment) {
+      showCached(experiment);
+    } else {
+      explorerSelectionChanged(null, getSite().getPage().getSelection(IPageLayout.ID_PROJECT_EXPLORER));
+    }
+  }
+
+  @Override
+  public void dispose() {
+    getSite().getPage().removePostSelectionListener(IPageLayout.ID_PROJECT_EXPLORER, explorerSelection);
+    super.dispose();
   }
 
   @Override
@@ -81,13 +104,39 @@ public class TracesyncView extends TmfView {
     }
   }
 
+  private void explorerSelectionChanged(IWorkbenchPart part, ISelection selection) {
+    if (selection instanceof IStructuredSelection structured && structured.size() == 1
+        && structured.getFirstElement() instanceof TmfExperimentElement experiment) {
+      showCached(experiment);
+    }
+  }
+
+  /** An experiment's cached result, found from its supplementary folder and its traces' folders: it need not be open. */
+  private void showCached(TmfExperimentElement experiment) {
+    Optional<Snapshot> cached = Optional.empty();
+    try {
+      String supplementary =
+          experiment.getResource().getPersistentProperty(TmfCommonConstants.TRACE_SUPPLEMENTARY_FOLDER);
+      if (supplementary != null) {
+        cached = ExperimentResults.lookup(experiment.getName(), supplementary,
+            ExperimentTraces.locations(experiment).values());
+      }
+    } catch (CoreException | IOException e) {
+      // A trace not on disk, or an experiment whose folder is gone: there is nothing tracesync could have cached.
+    }
+    showCachedOrNone(experiment.getName(), cached);
+  }
+
   private void showCached(TmfExperiment experiment) {
-    Optional<Snapshot> cached = ExperimentResults.lookup(experiment);
+    showCachedOrNone(experiment.getName(), ExperimentResults.lookup(experiment));
+  }
+
+  private void showCachedOrNone(String experiment, Optional<Snapshot> cached) {
     if (cached.isPresent()) {
-      show(experiment.getName(), cached.get(), "Experiment " + experiment.getName() + " (cached result)");
+      show(experiment, cached.get(), "Experiment " + experiment + " (cached result)");
     } else {
-      shownExperiment = experiment.getName();
-      inUiThread(() -> panel.clear("Experiment " + experiment.getName()
+      shownExperiment = experiment;
+      inUiThread(() -> panel.clear("Experiment " + experiment
           + " has no tracesync result for its current traces: run Synchronize Traces (tracesync) on it."));
     }
   }

@@ -124,7 +124,8 @@ class ExportTest {
 
     List<String> traces = List.of("/t/sim2/host0/kernel", "/t/sim2/host1/kernel");
     assertEquals(Optional.empty(), ExportFolder.problem(home.resolve("sim2-synchronized").toString(), traces));
-    assertEquals(Optional.empty(), ExportFolder.problem("/t/sim2-out", traces), "a sibling of the traces is fine");
+    assertEquals(Optional.empty(), ExportFolder.problem("/t/sim2-out", traces, folder -> true),
+        "a sibling of the traces is fine");
     assertEquals(Optional.of("Enter the folder to write the copies to."), ExportFolder.problem("  ", traces));
     assertEquals(Optional.of("Enter an absolute path."), ExportFolder.problem("out", traces));
     assertEquals(Optional.of("The copies cannot go inside the trace /t/sim2/host0/kernel."),
@@ -134,5 +135,46 @@ class ExportTest {
     Files.writeString(home.resolve("file"), "x");
     assertEquals(Optional.of(home.resolve("file") + " is a file."),
         ExportFolder.problem(home.resolve("file").toString(), traces));
+  }
+
+  @Test
+  void aFolderWhoseParentCannotBeWrittenInIsRefusedAtOnce(@TempDir Path home) throws IOException {
+    List<String> traces = List.of("/t/sim2/host0/kernel", "/t/sim2/host1/kernel");
+    Path readOnly = Files.createDirectory(home.resolve("ro"));
+    // The copies are staged beside the folder: its nearest existing ancestor is what must be writable.
+    assertEquals(Optional.of(readOnly + " cannot be written in (read-only, or no permission): choose another folder."),
+        ExportFolder.problem(readOnly.resolve("out/deeper").toString(), traces, folder -> !folder.equals(readOnly)));
+    assertEquals(Optional.empty(),
+        ExportFolder.problem(readOnly.toString(), traces, folder -> !folder.equals(readOnly)),
+        "the read-only folder itself is replaced from its writable parent");
+    assertEquals(Optional.empty(), ExportFolder.problem(home.resolve("new/out").toString(), traces),
+        "a new folder under a writable temporary folder, with the file system's own answer");
+    Files.writeString(home.resolve("file"), "x");
+    assertEquals(Optional.of(home.resolve("file") + " is a file."),
+        ExportFolder.problem(home.resolve("file/out").toString(), traces, folder -> true));
+  }
+
+  @Test
+  void theQuestionBeforeReplacingAFolderSaysWhatItHolds(@TempDir Path home) throws IOException {
+    Path folder = Files.createDirectory(home.resolve("out"));
+    assertEquals("", ExportFolder.contents(folder));
+    Files.writeString(folder.resolve("notes.txt"), "keep?");
+    assertEquals("notes.txt", ExportFolder.contents(folder));
+    Files.createDirectory(folder.resolve("kernel"));
+    Files.writeString(folder.resolve("a.txt"), "");
+    assertEquals("a.txt, kernel and notes.txt", ExportFolder.contents(folder));
+    for (String name : List.of("b", "c", "d", "e")) Files.writeString(folder.resolve(name), "");
+    assertEquals("a.txt, b, c, d, e and 2 more", ExportFolder.contents(folder));
+  }
+
+  @Test
+  void applysErrorsAreShownWithoutTheHintAtItsCommandLine() {
+    List<String> stderr = List.of("tracesync apply: cannot write --output /ro/out (in /ro): Read-only file system",
+        "Try 'tracesync apply --help'.", "");
+    assertEquals("tracesync apply: cannot write --output /ro/out (in /ro): Read-only file system",
+        ApplyStderr.forUser(stderr, 20));
+    List<String> many = List.of("one", "two", "", "three", "four");
+    assertEquals("three\nfour", ApplyStderr.forUser(many, 2));
+    assertEquals("", ApplyStderr.forUser(List.of(), 20));
   }
 }

@@ -26,6 +26,8 @@ public final class LinkPlotPainter {
   static final int TOP = 48;  // title row, legend row
   static final int BOTTOM = 44;
   static final int MARKER = 5;
+  /** The least height a plot is drawn in: its title, legend and axes, and a plot area that shows something. */
+  static final int MIN_HEIGHT = TOP + BOTTOM + 40;
 
   /** The axes of a model drawn inside an area. */
   public static final class Geometry {
@@ -68,6 +70,11 @@ public final class LinkPlotPainter {
     return model;
   }
 
+  /** Whether a plot drawn in {@code area} can be read; in a shorter one, a hint is drawn instead. */
+  public boolean fits(Rectangle area) {
+    return area.height >= MIN_HEIGHT;
+  }
+
   public Geometry geometry(Rectangle area) {
     return new Geometry(model, area);
   }
@@ -77,6 +84,7 @@ public final class LinkPlotPainter {
     gc.setBackground(color(Palette.BACKGROUND));
     gc.fillRectangle(area);
     gc.setForeground(color(Palette.TEXT));
+    if (!model.isEmpty() && ShortArea.hintIfShort(gc, area, MIN_HEIGHT)) return;
     String title = model.title().isEmpty() ? "Link plot" : model.title();
     String range = model.range() == LinkPlotModel.Range.MESSAGES ? "zoomed to the messages" : "whole span";
     gc.drawText(title + "  (" + range + "; vertical: distance from the estimate)", area.x + 8, area.y + 6, true);

@@ -21,6 +21,8 @@ public final class SpanningTreePainter {
   static final int TITLE_HEIGHT = 20;
   static final int NODE_HEIGHT = 26;
   static final int MAX_NODE_WIDTH = 150;
+  /** Room left between the rows of nodes, at least, for the edges between them to be seen. */
+  static final int ROW_GAP = 8;
 
   /** Where the layout's nodes land inside a given area. */
   public static final class Geometry {
@@ -66,6 +68,15 @@ public final class SpanningTreePainter {
     this.selectedLink = linkIndex;
   }
 
+  /** Whether every row of nodes fits in {@code area} without overlapping; in a shorter one, a hint is drawn. */
+  public boolean fits(Rectangle area) {
+    return area.height >= neededHeight();
+  }
+
+  private int neededHeight() {
+    return 2 * MARGIN + TITLE_HEIGHT + layout.depths() * (NODE_HEIGHT + ROW_GAP);
+  }
+
   public Geometry geometry(Rectangle area) {
     return new Geometry(layout, area);
   }
@@ -75,6 +86,7 @@ public final class SpanningTreePainter {
     gc.setBackground(color(Palette.BACKGROUND));
     gc.fillRectangle(area);
     gc.setForeground(color(Palette.TEXT));
+    if (!layout.nodes().isEmpty() && ShortArea.hintIfShort(gc, area, neededHeight())) return;
     gc.drawText("Spanning tree (reference highlighted)", area.x + MARGIN, area.y + MARGIN / 2, true);
     if (layout.nodes().isEmpty()) {
       gc.drawText("No synchronization yet", area.x + MARGIN, area.y + MARGIN + TITLE_HEIGHT, true);

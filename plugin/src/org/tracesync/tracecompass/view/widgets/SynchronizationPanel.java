@@ -16,6 +16,7 @@ import org.tracesync.proto.Snapshot;
 import org.tracesync.tracecompass.snapshot.DomainLabels;
 import org.tracesync.tracecompass.view.model.LinkPlotModel;
 import org.tracesync.tracecompass.view.model.LinkTableModel;
+import org.tracesync.tracecompass.view.model.SnapshotSummary;
 import org.tracesync.tracecompass.view.model.SpanningTreeLayout;
 import org.tracesync.tracecompass.view.model.TraceBoundModel;
 import org.tracesync.tracecompass.view.model.TraceTableModel;
@@ -77,6 +78,8 @@ public final class SynchronizationPanel extends Composite {
     wholeSpan.addListener(SWT.Selection, event -> showLink(shownLink));
     plot = new LinkPlotCanvas(plotArea);
     plot.setLayoutData(new GridData(SWT.FILL, SWT.FILL, true, true));
+    // Where the plot cannot be drawn, the check box would only take the room its hint needs.
+    plotArea.addListener(SWT.Resize, event -> fitWholeSpanBox());
     pictures.setWeights(2, 3);
     rows.setWeights(1, 2);
     this.rows = rows;
@@ -92,7 +95,7 @@ public final class SynchronizationPanel extends Composite {
   public void show(Snapshot result, String caption) {
     checkWidget();
     snapshot = result;
-    summary.setText(caption + " \u2014 " + describe(result));
+    summary.setText(caption + " \u2014 " + SnapshotSummary.of(result));
     table.setRows(LinkTableModel.of(result).rows());
     traceTable.setRows(TraceTableModel.of(result).rows());
     fitTable();
@@ -164,23 +167,52 @@ public final class SynchronizationPanel extends Composite {
   static final int TABLE_ROWS = 4;
 
   /**
-   * Sizes the table for its header and up to {@link #TABLE_ROWS} whole rows, but never more than two thirds of the
-   * panel: the pictures below keep the rest.
+   * Sizes the tables for their header and a whole number of rows: all of them, up to {@link #TABLE_ROWS}, with a
+   * spare row where there is room (the trims are estimates); fewer where that would take more than two thirds of the
+   * panel; and at least one, however short the panel is. A row cut in half hid the result at the view's default
+   * height, and pictures in so little room could not be read anyway (they say so). (GTK's trims are estimates: a
+   * table that scrolls may show a few pixels of its next row.)
    */
   private void fitTable() {
     int total = rows.getClientArea().height - rows.getSashWidth();
     if (total <= 0) return;
-    org.eclipse.swt.widgets.Table t = table.table();
-    int items = Math.max(t.getItemCount(), traceTable.table().getItemCount());
+    int items = Math.max(table.table().getItemCount(), traceTable.table().getItemCount());
     int shown = Math.max(1, Math.min(TABLE_ROWS, items));
-    // One spare row: the trims are estimates (the tab row, a horizontal scroll bar that comes and goes).
-    org.eclipse.swt.graphics.Rectangle trim =
-        t.computeTrim(0, 0, 0, t.getHeaderHeight() + (shown + 1) * t.getItemHeight());
-    int tableWanted = trim.height + (t.getHorizontalBar() != null ? t.getHorizontalBar().getSize().y : 0);
-    int wanted = tables.computeTrim(0, 0, 0, tableWanted).height;
     int most = total * 2 / 3;
-    int tableHeight = Math.min(Math.max(wanted, total / 4), most);
+    int tableHeight;
+    if (tablesHeight(shown + 1) <= most) {
+      tableHeight = Math.max(tablesHeight(shown + 1), total / 4);
+    } else {
+      int whole = shown;
+      while (whole > 1 && tablesHeight(whole) > most) whole--;
+      tableHeight = Math.min(tablesHeight(whole), total);
+    }
     rows.setWeights(tableHeight, total - tableHeight);
+  }
+
+  /** The height the tab folder needs to show the tables' header and {@code rowCount} whole rows. */
+  private int tablesHeight(int rowCount) {
+    org.eclipse.swt.widgets.Table t = table.table();
+    org.eclipse.swt.widgets.ScrollBar bar = t.getHorizontalBar();
+    int inner = t.computeTrim(0, 0, 0, t.getHeaderHeight() + rowCount * t.getItemHeight()).height
+        + (bar != null && bar.getVisible() ? bar.getSize().y : 0);
+    return tables.computeTrim(0, 0, 0, inner).height;
+  }
+
+  /** Shows the whole-span check box only where the plot below it has the room to be drawn. */
+  private void fitWholeSpanBox() {
+    int boxHeight = wholeSpan.computeSize(SWT.DEFAULT, SWT.DEFAULT).y;
+    boolean room = linkPicture.getClientArea().height - boxHeight >= LinkPlotPainter.MIN_HEIGHT;
+    GridData data = (GridData) wholeSpan.getLayoutData();
+    if (data.exclude == !room) return;
+    data.exclude = !room;
+    wholeSpan.setVisible(room);
+    linkPicture.layout();
+  }
+
+  /** Whether the whole-span check box is shown (it is not where the plot has no room). */
+  public boolean wholeSpanShown() {
+    return wholeSpan.getVisible();
   }
 
   /** The height the table gets, in pixels. */
@@ -229,19 +261,5 @@ public final class SynchronizationPanel extends Composite {
       if (result.getLinks(i).getInTree()) return i;
     }
     return result.getLinksCount() > 0 ? 0 : -1;
-  }
-
-  private static String describe(Snapshot result) {
-    long inTree = result.getLinksList().stream().filter(Link::getInTree).count();
-    StringBuilder text = new StringBuilder();
-    text.append(result.getTracesCount()).append(" traces, ").append(result.getLinksCount()).append(" links (")
-        .append(inTree).append(" in the tree), ").append(result.getIslandsCount())
-        .append(result.getIslandsCount() == 1 ? " island, " : " islands, ").append(result.getMessages())
-        .append(" messages");
-    long unsynchronized = TraceTableModel.of(result).rows().stream().filter(r -> !r.isSynchronized()).count();
-    if (unsynchronized > 0) text.append(", ").append(unsynchronized).append(" not synchronized");
-    if (result.getProblemsCount() > 0) text.append(", ").append(result.getProblemsCount()).append(" problems");
-    if (!result.getComplete()) text.append(", incomplete");
-    return text.toString();
   }
 }

@@ -49,6 +49,7 @@ public final class TraceBoundPainter {
     gc.setBackground(color(Palette.BACKGROUND));
     gc.fillRectangle(area);
     gc.setForeground(color(Palette.TEXT));
+    if (!model.isEmpty() && ShortArea.hintIfShort(gc, area, LinkPlotPainter.MIN_HEIGHT)) return;
     gc.drawText(model.title().isEmpty() ? "Bound over time" : model.title(), area.x + 8, area.y + 6, true);
     if (model.isEmpty()) {
       gc.drawText("Select a trace", area.x + LinkPlotPainter.LEFT, area.y + LinkPlotPainter.TOP + 10, true);

@@ -2,6 +2,7 @@
 package org.tracesync.tracecompass.view.widgets;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
@@ -165,12 +166,78 @@ class WidgetRenderTest {
     int needed = table.getHeaderHeight() + table.getItemCount() * table.getItemHeight();
     assertTrue(panel.tableHeight() >= needed,
         "table " + panel.tableHeight() + " px high, its header and " + table.getItemCount() + " rows need " + needed);
+    assertNoRowCut(table);
     panel.setWholeSpan(true);
     settle();
     assertEquals(LinkPlotModel.Range.SPAN, panel.plot().painter().model().range());
     panel.setWholeSpan(false);
     assertEquals(LinkPlotModel.Range.MESSAGES, panel.plot().painter().model().range());
     shell.dispose();
+  }
+
+  /**
+   * At the view's default height in Trace Compass's Tracing perspective (its panel measured 166 px high on a 1600x1000
+   * screen), a one-link result keeps its row whole, and the pictures, left a strip, say they need room instead of
+   * drawing titles, axes and boxes over one another. Maximized, as the hint says, they are drawn.
+   */
+  @Test
+  void atTheViewsDefaultHeightTheRowIsWholeAndThePicturesAskForRoom() throws Exception {
+    Snapshot oneLink = snapshot.toBuilder().clearLinks().addLinks(snapshot.getLinks(0)).build();
+    Shell shell = new Shell(display);
+    shell.setLayout(new FillLayout());
+    Rectangle trim = shell.computeTrim(0, 0, 1180, 166);
+    shell.setSize(trim.width, trim.height);
+    SynchronizationPanel panel = new SynchronizationPanel(shell);
+    panel.show(oneLink, "Experiment scp");
+    shell.open();
+    settle();
+    org.eclipse.swt.widgets.Table table = panel.table().table();
+    int needed = table.getHeaderHeight() + table.getItemHeight();
+    assertTrue(panel.tableHeight() >= needed, "table " + panel.tableHeight() + " px high, its row needs " + needed);
+    assertNoRowCut(table);
+    Rectangle plotArea = panel.plot().getClientArea();
+    Rectangle treeArea = panel.tree().getClientArea();
+    assertFalse(panel.plot().painter().fits(plotArea), "plot " + plotArea.height + " px high");
+    assertFalse(panel.tree().painter().fits(treeArea), "tree " + treeArea.height + " px high");
+    assertFalse(panel.wholeSpanShown(), "the check box takes the room of the plot's hint");
+    Pixels strip = print(shell);
+    strip.save("synchronization-panel-default-height.png");
+    // Within each picture's own area (elsewhere, the selected row's anti-aliased edges come near the node colour).
+    Rectangle plotOnShell = display.map(panel.plot(), shell, plotArea);
+    Rectangle treeOnShell = display.map(panel.tree(), shell, treeArea);
+    assertFalse(containsIn(strip, plotOnShell, Palette.LOWER_HULL) || containsIn(strip, plotOnShell, Palette.LMIN),
+        "plot drawn in the strip");
+    assertFalse(containsIn(strip, treeOnShell, Palette.REFERENCE_FILL)
+        || containsIn(strip, treeOnShell, Palette.NODE_FILL), "tree boxes drawn in the strip");
+    assertTrue(containsIn(strip, plotOnShell, Palette.TEXT) && containsIn(strip, treeOnShell, Palette.TEXT),
+        "no hint written");
+
+    shell.setSize(1200, 760);
+    settle();
+    assertTrue(panel.plot().painter().fits(panel.plot().getClientArea()));
+    assertTrue(panel.tree().painter().fits(panel.tree().getClientArea()));
+    assertTrue(panel.wholeSpanShown());
+    Pixels maximized = print(shell);
+    assertTrue(contains(maximized, Palette.LOWER_HULL) && contains(maximized, Palette.REFERENCE_FILL),
+        "hulls and tree drawn once there is room");
+    shell.dispose();
+  }
+
+  /** The painters' own check: a plot or a tree in a strip draws the hint and nothing of itself. */
+  @Test
+  void aPictureInAStripDrawsOnlyItsHint() {
+    LinkPlotPainter plot = new LinkPlotPainter();
+    plot.setModel(LinkPlotModel.of(snapshot.getLinks(0), "VM1 \u2192 VM2"));
+    SpanningTreePainter tree = new SpanningTreePainter();
+    tree.setLayout(SpanningTreeLayout.of(snapshot));
+    Rectangle strip = new Rectangle(0, 0, 700, 40);
+    Pixels plotPixels = render(strip, gc -> plot.paint(gc, strip));
+    Pixels treePixels = render(strip, gc -> tree.paint(gc, strip));
+    assertFalse(contains(plotPixels, Palette.LOWER_HULL) || contains(plotPixels, Palette.LMIN), "plot drawn");
+    assertFalse(contains(treePixels, Palette.REFERENCE_FILL) || contains(treePixels, Palette.NODE_FILL), "tree drawn");
+    assertTrue(contains(plotPixels, Palette.TEXT) && contains(treePixels, Palette.TEXT), "no hint written");
+    Rectangle room = new Rectangle(0, 0, 700, LinkPlotPainter.MIN_HEIGHT);
+    assertTrue(contains(render(room, gc -> plot.paint(gc, room)), Palette.LOWER_HULL), "no plot with room for it");
   }
 
   /** The traces tab: roles, drifts and bounds in words and units, and a trace's bound over time in pieces. */
@@ -262,9 +329,35 @@ class WidgetRenderTest {
     return Math.hypot(a.x + t * dx - x, a.y + t * dy - y);
   }
 
+  /** Each row of {@code table} is either whole in its visible area or not in it at all. */
+  private static void assertNoRowCut(org.eclipse.swt.widgets.Table table) {
+    Rectangle visible = table.getClientArea();
+    int bottom = visible.y + visible.height;
+    for (int i = 0; i < table.getItemCount(); i++) {
+      Rectangle row = table.getItem(i).getBounds();
+      assertTrue(row.y + row.height <= bottom || row.y >= bottom,
+          "row " + i + " at " + row.y + ".." + (row.y + row.height) + " cut by the table's bottom, " + bottom);
+    }
+  }
+
+  /** What a shell shows, as its client area prints. */
+  private static Pixels print(Shell shell) {
+    Image image = new Image(display, shell.getClientArea().width, shell.getClientArea().height);
+    GC gc = new GC(image);
+    shell.print(gc);
+    gc.dispose();
+    Pixels pixels = new Pixels(image);
+    image.dispose();
+    return pixels;
+  }
+
   private static boolean contains(Pixels pixels, RGB colour) {
-    for (int y = 0; y < pixels.height(); y++) {
-      for (int x = 0; x < pixels.width(); x++) {
+    return containsIn(pixels, new Rectangle(0, 0, pixels.width(), pixels.height()), colour);
+  }
+
+  private static boolean containsIn(Pixels pixels, Rectangle area, RGB colour) {
+    for (int y = Math.max(0, area.y); y < Math.min(pixels.height(), area.y + area.height); y++) {
+      for (int x = Math.max(0, area.x); x < Math.min(pixels.width(), area.x + area.width); x++) {
         if (Pixels.same(pixels.at(x, y), colour)) return true;
       }
     }
