@@ -36,7 +36,10 @@ packages=(
   libboost-graph-dev libboost-program-options-dev
   protobuf-compiler libprotobuf-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  bsdutils dpkg-dev
+  bsdutils
+  # cpack's .deb (the packaging test): dpkg-shlibdeps, and file(1) that finds
+  # the shared objects to give it (a fresh Debian 12 has neither).
+  dpkg-dev file
 )
 # Java, the bridge and the plugin's widgets (JDK, SWT, X for the widget tests):
 # most of the download, and not needed for the command line tool.
