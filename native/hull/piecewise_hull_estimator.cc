@@ -39,18 +39,23 @@ Quad PiecewiseHullEstimator::Segment::envelope(const TimeSpan& over, const Clock
   return value;
 }
 
-bool PiecewiseHullEstimator::add(const LinkMessage& message) {
-  if (segments_.empty()) return open_segment(message);
-  Segment& open = segments_.back();
-  if (sorts_before(message, open.last)) return add_before_last(message);
-  // The common case, time order: it sorts after every message, so it goes
-  // to the open segment (whose order stays as it was) or opens the next.
-  if (const auto changed = open.hull.add_unless_emptied(message)) {
-    open.last = message;
-    open.messages.append(message);
-    return *changed;
+// The rule's step for a message that sorts after every other one: to the
+// open segment (whose order stays as it was), or it opens the next.
+bool PiecewiseHullEstimator::extend(const LinkMessage& message) {
+  if (!segments_.empty()) {
+    Segment& open = segments_.back();
+    if (const auto changed = open.hull.add_unless_emptied(message)) {
+      open.last = message;
+      open.messages.append(message);
+      return *changed;
+    }
   }
   return open_segment(message);
+}
+
+bool PiecewiseHullEstimator::add(const LinkMessage& message) {
+  if (!segments_.empty() && sorts_before(message, segments_.back().last)) return add_before_last(message);
+  return extend(message);  // the common case, time order
 }
 
 // Out of the hot path: a message that sorts before the last one.
@@ -77,19 +82,6 @@ bool PiecewiseHullEstimator::add_before_last(const LinkMessage& message) {
   }
   resegment_from(k, message);
   return true;
-}
-
-// The rule's step for a message that sorts after every other one.
-bool PiecewiseHullEstimator::extend(const LinkMessage& message) {
-  if (!segments_.empty()) {
-    Segment& open = segments_.back();
-    if (const auto changed = open.hull.add_unless_emptied(message)) {
-      open.last = message;
-      open.messages.append(message);
-      return *changed;
-    }
-  }
-  return open_segment(message);
 }
 
 // A segment starting at `message`, which no line fits with the one before.

@@ -86,7 +86,7 @@ class PiecewiseHullEstimator final : public LinkEstimator {
     model::Quad envelope(const TimeSpan& over, const ClockStability& stability) const;
   };
 
-  bool extend(const LinkMessage& message);
+  [[gnu::always_inline]] inline bool extend(const LinkMessage& message);
   bool open_segment(const LinkMessage& message);
   [[gnu::noinline]] bool add_before_last(const LinkMessage& message);
   void resegment_from(std::size_t k, const LinkMessage& message);

@@ -56,6 +56,13 @@ v1::Snapshot sync_snapshot(const std::vector<std::string>& paths) {
   return snapshot;
 }
 
+// A simulated experiment of `hosts` hosts in `directory`: simulate's exit code.
+int simulate(const std::string& directory, int hosts, const std::string& duration) {
+  return run_command(tracesync_binary(), {"simulate", "--quiet", "--output", directory, "--hosts", std::to_string(hosts),
+                                          "--duration", duration})
+      .exit_code;
+}
+
 json apply(const std::vector<std::string>& paths, const std::string& output, std::vector<std::string> extra = {}) {
   std::vector<std::string> args = {"apply", "--format", "json", "--output", output};
   args.insert(args.end(), extra.begin(), extra.end());
@@ -254,10 +261,7 @@ TEST(Apply, FullRewriteOfSimulatedAndRealTraces) {
 
 TEST(Apply, RefusesUnsafeOutputs) {
   testing::TempDir dir;
-  ASSERT_EQ(run_command(tracesync_binary(), {"simulate", "--quiet", "--output", dir.file("in"), "--hosts", "2",
-                                             "--duration", "1s"})
-                .exit_code,
-            0);
+  ASSERT_EQ(simulate(dir.file("in"), 2, "1s"), 0);
   fs::create_directories(dir.file("full"));
   testing::write_file(dir.file("full/keep"), "keep");
   struct Case {
@@ -294,10 +298,7 @@ TEST(Apply, RefusesUnsafeOutputs) {
 // the manifest says why; the others are copied.
 TEST(Apply, ASkippedTraceGetsNoCopyAndTheManifestSaysWhy) {
   testing::TempDir dir;
-  ASSERT_EQ(run_command(tracesync_binary(), {"simulate", "--quiet", "--output", dir.file("in"), "--hosts", "2",
-                                             "--duration", "1s"})
-                .exit_code,
-            0);
+  ASSERT_EQ(simulate(dir.file("in"), 2, "1s"), 0);
   fs::create_directories(dir.file("in/broken/kernel"));
   testing::write_file(dir.file("in/broken/kernel/metadata"), "this is not CTF");
   testing::write_file(dir.file("in/broken/kernel/channel0_0"), "junk");
@@ -323,10 +324,7 @@ std::vector<std::string> entries(const std::string& directory) {
 
 TEST(Apply, AFullDiskLeavesNothing) {
   testing::TempDir dir;
-  ASSERT_EQ(run_command(tracesync_binary(), {"simulate", "--quiet", "--output", dir.file("in"), "--hosts", "2",
-                                             "--duration", "2s"})
-                .exit_code,
-            0);
+  ASSERT_EQ(simulate(dir.file("in"), 2, "2s"), 0);
   fs::create_directories(dir.file("small"));
   if (::geteuid() != 0 || ::mount("tracesync-test", dir.file("small").c_str(), "tmpfs", 0, "size=64k") != 0) {
     GTEST_SKIP() << "cannot mount a small tmpfs here (needs root): the full disk is not tested";
@@ -352,10 +350,7 @@ void expect_whole(const std::string& out, const std::string& when) {
 // written; only a hidden staging directory can be left beside it.
 TEST(Apply, AKilledApplyLeavesNoHalfWrittenOutput) {
   testing::TempDir dir;
-  ASSERT_EQ(run_command(tracesync_binary(), {"simulate", "--quiet", "--output", dir.file("in"), "--hosts", "3",
-                                             "--duration", "2s"})
-                .exit_code,
-            0);
+  ASSERT_EQ(simulate(dir.file("in"), 3, "2s"), 0);
   int whole = 0;
   int absent = 0;
   for (int ms : {5, 20, 50, 100, 200, 400, 800}) {
@@ -398,10 +393,7 @@ TEST(Apply, AKilledApplyLeavesNoHalfWrittenOutput) {
 TEST(Apply, KilledAtEachFileSystemStepLeavesOnlyTheHiddenStagingDirectory) {
   if (!fs::exists("/usr/bin/strace")) GTEST_SKIP() << "strace is not installed: the kill at each step is not tested";
   testing::TempDir dir;
-  ASSERT_EQ(run_command(tracesync_binary(), {"simulate", "--quiet", "--output", dir.file("in"), "--hosts", "2",
-                                             "--duration", "1s"})
-                .exit_code,
-            0);
+  ASSERT_EQ(simulate(dir.file("in"), 2, "1s"), 0);
   int killed = 0;
   std::set<std::string> outputs;
   for (const std::string syscall : {"mkdir", "rmdir", "rename", "link", "fsync"}) {

@@ -342,13 +342,7 @@ class WidgetRenderTest {
 
   /** What a shell shows, as its client area prints. */
   private static Pixels print(Shell shell) {
-    Image image = new Image(display, shell.getClientArea().width, shell.getClientArea().height);
-    GC gc = new GC(image);
-    shell.print(gc);
-    gc.dispose();
-    Pixels pixels = new Pixels(image);
-    image.dispose();
-    return pixels;
+    return render(shell.getClientArea(), gc -> shell.print(gc));
   }
 
   private static boolean contains(Pixels pixels, RGB colour) {
