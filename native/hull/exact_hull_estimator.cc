@@ -33,16 +33,23 @@ ExactHullEstimator::Step ExactHullEstimator::step_for(const Point& p, bool lower
   // New pairs involve p and the other direction's points only; a point on
   // the allowed side of a line cannot move it (the common case: no query,
   // and nothing copied).
-  Step step;
   const int forbidden = lower ? -1 : 1;  // lower points must not be below a line
-  if (!lmax_ || lmax_->side_of(p) == forbidden) {
+  const bool crosses_lmax = !lmax_ || lmax_->side_of(p) == forbidden;
+  const bool crosses_lmin = !lmin_ || lmin_->side_of(p) == forbidden;
+  Step step;
+  // On the allowed side of both extreme lines (so both exist), p cannot lie
+  // under (or, upper, over) a point of the other direction at its abscissa
+  // either: lmin and lmax are feasible, so that point q has, for a lower p,
+  // q.y <= lmax(x) <= p.y. Nothing moves, nothing empties: no query at all.
+  if (!crosses_lmax && !crosses_lmin) return step;
+  if (crosses_lmax) {
     // alpha_max: min slope from an upper point left of a lower point.
     if (const auto v = other_hull.tangent(p, lower ? Side::kLeftOf : Side::kRightOf)) {
       const ExactLine candidate = lower ? ExactLine{*v, p} : ExactLine{p, *v};
       if (tighter(lmax_, candidate, -1)) step.lmax = candidate;
     }
   }
-  if (!lmin_ || lmin_->side_of(p) == forbidden) {
+  if (crosses_lmin) {
     // alpha_min: max slope from a lower point left of an upper point.
     if (const auto v = other_hull.tangent(p, lower ? Side::kRightOf : Side::kLeftOf)) {
       const ExactLine candidate = lower ? ExactLine{p, *v} : ExactLine{*v, p};

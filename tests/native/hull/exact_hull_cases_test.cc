@@ -57,6 +57,27 @@ TEST(ExactHull, EqualAbscissaeBoundNoSlopeButCanContradict) {
   EXPECT_EQ(est.estimate().counters.contradictions, 1u);
 }
 
+// With both extreme lines, a message on the allowed side of both skips
+// every query, the twin lookup included: it cannot lie under a point of the
+// other direction at its abscissa. One that does crosses lmax, and the
+// lookup then empties the region.
+TEST(ExactHull, AMessageAtAnotherDirectionsAbscissaContradictsOnlyAcrossALine) {
+  // Truth y = x: lmax through upper (50, 49) and lower (100, 103); lmin
+  // through lower (0, 2) and upper (150, 148), 50.67 at x = 50.
+  auto est = feed({lower(0, 2), lower(100, 103), upper(50, 49), upper(150, 148)});
+  ASSERT_EQ(est.estimate().quality, Quality::kAccurate);
+  const auto lmin = est.lmin();
+  const auto lmax = est.lmax();
+  EXPECT_FALSE(est.add(lower(50, 52)));  // above both lines and above its twin (50, 49)
+  EXPECT_EQ(est.estimate().quality, Quality::kAccurate);
+  EXPECT_EQ(est.lmin(), lmin);
+  EXPECT_EQ(est.lmax(), lmax);
+  EXPECT_EQ(est.estimate().counters.contradictions, 0u);
+  EXPECT_TRUE(est.add(lower(50, 48)));  // under its twin (50, 49), below lmax
+  EXPECT_EQ(est.estimate().quality, Quality::kApproximate);
+  EXPECT_EQ(est.estimate().counters.contradictions, 1u);
+}
+
 TEST(ExactHull, CollinearMessagesPinTheLineExactly) {
   // Every message on y = 2x + 5, both directions: a single feasible line.
   auto est = feed({lower(0, 5), upper(10, 25), lower(20, 45), upper(30, 65), lower(40, 85)});
