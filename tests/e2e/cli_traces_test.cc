@@ -571,9 +571,16 @@ TEST(SyncTraces, AProcessLimitIsNamedOrReadAround) {
   for (const auto& entry : fs::recursive_directory_iterator(dir.path())) {
     fs::permissions(entry.path(), entry.is_directory() ? enterable : readable, fs::perm_options::add);
   }
+  // A copy of the program nobody can reach, wherever the build is (a
+  // clone under /root, say); its own libraries are linked in.
+  testing::TempDir bin;
+  const std::string program = bin.file("tracesync");
+  fs::copy_file(tracesync_binary(), program);
+  fs::permissions(bin.path(), enterable, fs::perm_options::add);
+  fs::permissions(program, enterable, fs::perm_options::add);
   const auto run = [&](int processes, bool in_process) {
     std::vector<std::string> arguments = {"--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/prlimit",
-                                          "--nproc=" + std::to_string(processes), "--", tracesync_binary(), "sync",
+                                          "--nproc=" + std::to_string(processes), "--", program, "sync",
                                           "--format", "json", dir.path()};
     if (in_process) arguments.push_back("--in-process");
     return run_command("/usr/bin/setpriv", arguments);
