@@ -86,6 +86,7 @@ for target in "${targets[@]}"; do
   export TMPDIR="$work/tmp"
   seeds=("$here/corpus/$target")
   [[ $target == match_stream ]] && seeds+=("$repo/fixtures/matches")
+  [[ $target == reader_protocol ]] && seeds+=("$build/tests/fuzz/seeds/reader_protocol")
   options=(-rss_limit_mb=2048 -malloc_limit_mb=2048 -timeout=30 -print_final_stats=1
            -artifact_prefix="$work/artifacts/")
   [[ -f "$here/$target.dict" ]] && options+=(-dict="$here/$target.dict")
