@@ -23,6 +23,7 @@
 #include "ingest/reader_protocol.h"
 #include "ingest/reading_process.h"
 #include "recording_sink.h"
+#include "support/peak_sampler.h"
 
 namespace tracesync::ingest {
 namespace {
@@ -199,21 +200,13 @@ int64_t shared_memory_kb() {
 TEST(ProcessTraceReader, WhatAChattyReadingProcessPrintsIsKeptAsABoundedTail) {
   const int64_t before = shared_memory_kb();
   ASSERT_GE(before, 0) << "no Shmem in /proc/meminfo";
-  std::atomic<bool> done{false};
-  std::atomic<int64_t> peak{before};
-  std::thread sampler([&] {
-    while (!done) {
-      peak = std::max<int64_t>(peak, shared_memory_kb());
-      std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    }
-  });
+  tracesync::testing::PeakSampler<int64_t> shared_memory(shared_memory_kb, std::chrono::milliseconds(5), before);
   const auto started = Clock::now();
   testing::RecordingSink sink;
   const TraceReport trace = read_with_program(
       {"/bin/sh", "-c", "yes 'babeltrace2 says a lot' | head -c 512M >&2; echo >&2; echo 'the last words' >&2; kill -ABRT $$"},
       sink);
-  done = true;
-  sampler.join();
+  const int64_t peak = shared_memory.stop();
   const auto seconds = std::chrono::duration<double>(Clock::now() - started).count();
   ::testing::Test::RecordProperty("seconds", std::to_string(seconds));
   ::testing::Test::RecordProperty("shared_memory_growth_kb", std::to_string(peak - before));

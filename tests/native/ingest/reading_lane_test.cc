@@ -10,17 +10,16 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
 #include <csignal>
 #include <fstream>
 #include <set>
 #include <sstream>
-#include <thread>
 
 #include "ctf_test_writer.h"
 #include "ingest/experiment_reader.h"
 #include "ingest/resume_point.h"
 #include "recording_sink.h"
+#include "support/peak_sampler.h"
 #include "support/sanitized.h"
 
 namespace tracesync::ingest {
@@ -99,18 +98,10 @@ TEST(ReadingLanes, ProcessesNeverExceedTheJobs) {
     options.jobs = jobs;
     options.reading_command = {TRACESYNC_TEST_READ_TRACE};
     options.rounds_per_process_step = 1;  // many turns
-    std::atomic<bool> done{false};
-    std::atomic<std::size_t> peak{0};
-    std::thread sampler([&] {
-      while (!done) {
-        peak = std::max(peak.load(), children().size());
-        std::this_thread::sleep_for(std::chrono::milliseconds(2));
-      }
-    });
+    tracesync::testing::PeakSampler<std::size_t> processes([] { return children().size(); }, std::chrono::milliseconds(2));
     testing::RecordingSink sink;
     const ExperimentReport report = read_experiment(traces, options, sink);
-    done = true;
-    sampler.join();
+    const std::size_t peak = processes.stop();
     for (const TraceReport& trace : report.traces) EXPECT_EQ(trace.status, TraceStatus::kComplete) << trace.problem;
     EXPECT_GE(peak, 1u);
     EXPECT_LE(peak, jobs) << "reading processes at once, with " << jobs << " jobs and 60 traces";
@@ -182,20 +173,16 @@ TEST(ReadingLanes, ParkedTracesGiveWhatTheyGiveHeldOpen) {
       options.jobs = jobs;
       options.reading_command = {TRACESYNC_TEST_READ_TRACE};
       options.max_open_traces = limit;
-      std::atomic<bool> done{false};
-      std::atomic<std::size_t> peak{0};
-      std::thread sampler([&] {
-        while (!done) {
-          std::size_t held = 0;
-          for (const pid_t child : children()) held += traces_held(child, dir.path());
-          peak = std::max(peak.load(), held);
-          std::this_thread::sleep_for(std::chrono::milliseconds(1));
-        }
-      });
+      tracesync::testing::PeakSampler<std::size_t> held_open(
+          [&] {
+            std::size_t held = 0;
+            for (const pid_t child : children()) held += traces_held(child, dir.path());
+            return held;
+          },
+          std::chrono::milliseconds(1));
       testing::RecordingSink sink;
       const ExperimentReport report = read_experiment(traces, options, sink);
-      done = true;
-      sampler.join();
+      const std::size_t peak = held_open.stop();
       for (match::TraceIndex t = 0; t < traces.size(); ++t) {
         EXPECT_EQ(report.traces[t].status, TraceStatus::kComplete) << report.traces[t].problem;
         EXPECT_EQ(report.traces[t].info.events, want.traces[t].info.events);
@@ -206,7 +193,7 @@ TEST(ReadingLanes, ParkedTracesGiveWhatTheyGiveHeldOpen) {
       }
       EXPECT_EQ(sink.broken_promises, 0);
       ::testing::Test::RecordProperty("peak_traces_held_" + std::to_string(limit) + "_" + std::to_string(jobs),
-                                      std::to_string(peak.load()));
+                                      std::to_string(peak));
       if (limit == 2) {
         EXPECT_LE(peak, limit + jobs) << jobs << " jobs";
       } else {
@@ -240,23 +227,19 @@ TEST(ReadingLanes, AThousandTracesCostTheTracesHeldOpenNotAThousand) {
     options.reading_command = {TRACESYNC_TEST_READ_TRACE};
     options.max_open_traces = limit;
     options.rounds_per_step = 1;  // no trace ends in its first turn
-    std::atomic<bool> done{false};
-    std::atomic<int64_t> peak{0};
-    std::thread sampler([&] {
-      while (!done) {
-        int64_t sum = 0;
-        for (const pid_t child : children()) sum += resident_kb(child);
-        peak = std::max(peak.load(), sum);
-        std::this_thread::sleep_for(std::chrono::milliseconds(5));
-      }
-    });
+    tracesync::testing::PeakSampler<int64_t> resident(
+        [] {
+          int64_t sum = 0;
+          for (const pid_t child : children()) sum += resident_kb(child);
+          return sum;
+        },
+        std::chrono::milliseconds(5));
     testing::RecordingSink sink;
     const ExperimentReport report = read_experiment(traces, options, sink);
-    done = true;
-    sampler.join();
+    const int64_t peak = resident.stop();
     for (const TraceReport& trace : report.traces) EXPECT_EQ(trace.status, TraceStatus::kComplete) << trace.problem;
     EXPECT_EQ(sink.events.size(), 1000u * 2 * 60);
-    return peak.load();
+    return peak;
   };
   // All 1,000 held open (max_open_traces 1000), as before parking: 1.47 GB
   // (2026-11-26, once: too much for a test to take on a shared machine).
