@@ -2,7 +2,9 @@
 package org.tracesync.tracecompass.ui;
 
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.eclipse.core.runtime.IPath;
@@ -13,6 +15,7 @@ import org.eclipse.swt.widgets.Shell;
 import org.eclipse.tracecompass.tmf.ui.project.model.TmfExperimentElement;
 import org.eclipse.tracecompass.tmf.ui.project.model.TmfTraceElement;
 import org.tracesync.tracecompass.view.model.CountFormat;
+import org.tracesync.tracecompass.view.widgets.ReferenceChoiceDialog.TraceEntry;
 
 /**
  * The traces of an experiment where tracesync reads them: each trace's folder on disk, in the experiment's order. Both
@@ -22,7 +25,14 @@ final class ExperimentTraces {
   private ExperimentTraces() {}
 
   /** An experiment chosen for a command, and its traces: name in the experiment (path under Traces) -> folder. */
-  record Chosen(TmfExperimentElement experiment, Map<String, String> traces) {}
+  record Chosen(TmfExperimentElement experiment, Map<String, String> traces) {
+    /** The traces as the reference dialog lists them, in the experiment's order. */
+    List<TraceEntry> entries() {
+      List<TraceEntry> entries = new ArrayList<>();
+      traces.forEach((name, location) -> entries.add(new TraceEntry(name, location)));
+      return entries;
+    }
+  }
 
   /**
    * Each trace of {@code experiment} and its folder on disk. The IOException names a trace that is not on the local

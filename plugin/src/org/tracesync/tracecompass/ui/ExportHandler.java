@@ -3,8 +3,6 @@ package org.tracesync.tracecompass.ui;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.eclipse.core.commands.AbstractHandler;
@@ -18,7 +16,6 @@ import org.eclipse.tracecompass.tmf.ui.project.model.TmfExperimentElement;
 import org.eclipse.ui.handlers.HandlerUtil;
 import org.tracesync.tracecompass.export.ExportFolder;
 import org.tracesync.tracecompass.view.widgets.ReferenceChoiceDialog;
-import org.tracesync.tracecompass.view.widgets.ReferenceChoiceDialog.TraceEntry;
 
 /**
  * "Export Synchronized Traces..." on an experiment: asks for the reference clock and an output folder, then an
@@ -35,9 +32,7 @@ public class ExportHandler extends AbstractHandler {
     if (selected.isEmpty()) return null;
     TmfExperimentElement experiment = selected.get().experiment();
     Map<String, String> traces = selected.get().traces();  // name in the experiment -> folder on disk
-    List<TraceEntry> entries = new ArrayList<>();
-    traces.forEach((name, location) -> entries.add(new TraceEntry(name, location)));
-    ReferenceChoiceDialog reference = new ReferenceChoiceDialog(shell, experiment.getName(), entries);
+    ReferenceChoiceDialog reference = new ReferenceChoiceDialog(shell, experiment.getName(), selected.get().entries());
     if (reference.open() != Window.OK) return null;
 
     // A text field, not the platform's folder chooser: the copies usually go to a folder that does not exist yet,

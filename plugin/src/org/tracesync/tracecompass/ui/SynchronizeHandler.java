@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: EPL-2.0
 package org.tracesync.tracecompass.ui;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Optional;
 import org.eclipse.core.commands.AbstractHandler;
 import org.eclipse.core.commands.ExecutionEvent;
@@ -17,7 +15,6 @@ import org.eclipse.ui.handlers.HandlerUtil;
 import org.tracesync.tracecompass.sync.ExperimentRuns;
 import org.tracesync.tracecompass.sync.ReferenceChoice;
 import org.tracesync.tracecompass.view.widgets.ReferenceChoiceDialog;
-import org.tracesync.tracecompass.view.widgets.ReferenceChoiceDialog.TraceEntry;
 
 /**
  * "Synchronize Traces (tracesync)" on an experiment: asks for the reference clock, then runs a
@@ -33,15 +30,13 @@ public class SynchronizeHandler extends AbstractHandler {
         HandlerUtil.getCurrentSelectionChecked(event), shell, TITLE, "Select one experiment to synchronize.");
     if (chosen.isEmpty()) return null;
     TmfExperimentElement experiment = chosen.get().experiment();
-    List<TraceEntry> traces = new ArrayList<>();
-    chosen.get().traces().forEach((name, location) -> traces.add(new TraceEntry(name, location)));
     String key = experiment.getResource().getFullPath().toString();
     if (ExperimentRuns.INSTANCE.isRunning(key)) {
       MessageDialog.openInformation(shell, TITLE, "Experiment " + experiment.getName()
           + " is being synchronized already: wait for that to finish (Progress view).");
       return null;
     }
-    ReferenceChoiceDialog dialog = new ReferenceChoiceDialog(shell, experiment.getName(), traces);
+    ReferenceChoiceDialog dialog = new ReferenceChoiceDialog(shell, experiment.getName(), chosen.get().entries());
     if (dialog.open() != Window.OK) return null;
     ReferenceChoice reference = dialog.choice();
     // Claimed after the dialog: a second click during the first job's run is refused, and its copies are not made twice.
