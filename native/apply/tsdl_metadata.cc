@@ -26,6 +26,20 @@ bool is_identifier(std::string_view s) {
 // underscored name can meet.
 bool is_underscored_keyword(std::string_view s) { return s == "_Bool" || s == "_Complex" || s == "_Imaginary"; }
 
+// The packet context fields of ctf_layout.h, before the stream class's own.
+bool is_layout_field(std::string_view s) {
+  return s == "timestamp_begin" || s == "timestamp_end" || s == "content_size" || s == "packet_size" ||
+         s == "events_discarded" || s == "packet_seq_num";
+}
+
+bool is_keyword(std::string_view s) {
+  static const std::set<std::string_view> keywords = {
+      "align", "callsite", "char",   "clock",  "const",    "double",  "enum",    "env",     "event",
+      "float", "floating_point", "int", "integer", "long", "short", "signed", "stream", "string",
+      "struct", "trace", "typealias", "typedef", "unsigned", "variant", "void"};
+  return keywords.count(s) != 0 || is_underscored_keyword(s);
+}
+
 // A TSDL string literal.
 std::string quoted(std::string_view text) {
   std::string out = "\"";
@@ -132,7 +146,7 @@ class TsdlText {
       out_.append(indent, '\t');
       enter(structure, i);
       declare(bt_field_class_structure_member_borrow_field_class_const(m),
-              member_name(bt_field_class_structure_member_get_name(m)), indent);
+              member_name(bt_field_class_structure_member_get_name(m), scope_), indent);
       leave();
     }
   }
@@ -145,8 +159,15 @@ class TsdlText {
     return 0;
   }
 
-  std::string member_name(std::string_view ir_name) {
-    std::string name = "_" + std::string(ir_name);
+  // A member's TSDL name. A reader removes one leading underscore, so a
+  // name written with one reads back as the IR's. LTTng underscores every
+  // name of the event scopes (`_tid`, `_prev_comm`) and none of the packet
+  // context (`cpu_id`, which Trace Compass looks up by that name): so do
+  // we, underscoring a packet context name only where needed.
+  std::string member_name(std::string_view ir_name, std::size_t scope) {
+    const bool packet_context = kScopes[scope].first == BT_FIELD_PATH_SCOPE_PACKET_CONTEXT;
+    std::string name(ir_name);
+    if (!packet_context || name.starts_with("_") || is_keyword(name) || is_layout_field(name)) name = "_" + name;
     if (!is_identifier(name) || is_underscored_keyword(name)) fail("the field name '" + std::string(ir_name) + "'");
     return name;
   }
@@ -312,7 +333,7 @@ class TsdlText {
       r.indexes.push_back(index);
       if (type == BT_FIELD_CLASS_TYPE_STRUCTURE) {
         const bt_field_class_structure_member* m = bt_field_class_structure_borrow_member_by_index_const(fc, index);
-        r.names.push_back(member_name(bt_field_class_structure_member_get_name(m)));
+        r.names.push_back(member_name(bt_field_class_structure_member_get_name(m), r.scope));
         fc = bt_field_class_structure_member_borrow_field_class_const(m);
       } else if (bt_field_class_type_is(type, BT_FIELD_CLASS_TYPE_VARIANT_WITH_SELECTOR_FIELD)) {
         const bt_field_class* selector =
@@ -352,7 +373,7 @@ class TsdlText {
         for (uint64_t m = 0; m < n; ++m) {
           const char* member = bt_field_class_structure_member_get_name(
               bt_field_class_structure_borrow_member_by_index_const(container, m));
-          if ("_" + std::string(member) == r.names[first]) {
+          if (member_name(member, scope_) == r.names[first]) {
             fail("a length or selector field whose name '" + std::string(member) + "' a nearer field hides");
             return {};
           }

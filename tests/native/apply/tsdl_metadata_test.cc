@@ -45,12 +45,13 @@ TEST_F(TsdlMetadata, TheStreamClassHeadersAndContexts) {
   expect_has("stream {\n\tid = 0;\n\tevent.header := struct {\n"
              "\t\tinteger { size = 32; align = 8; signed = false; } id;\n"
              "\t\tinteger { size = 64; align = 8; signed = false; map = clock.monotonic.value; } timestamp;\n\t};");
-  // Our packet fields, then the stream class's own (cpu_id), underscored.
+  // Our packet fields, then the stream class's own (cpu_id, without an
+  // underscore as LTTng writes it and Trace Compass looks it up).
   expect_has("map = clock.monotonic.value; } timestamp_end;\n"
              "\t\tinteger { size = 64; align = 8; signed = false; } content_size;\n"
              "\t\tinteger { size = 64; align = 8; signed = false; } packet_size;\n"
              "\t\tinteger { size = 64; align = 8; signed = false; } events_discarded;\n"
-             "\t\tinteger { size = 32; align = 8; signed = false; base = 10; } _cpu_id;\n\t};");
+             "\t\tinteger { size = 32; align = 8; signed = false; base = 10; } cpu_id;\n\t};");
   expect_has("\tevent.context := struct {\n\t\tinteger { size = 32; align = 8; signed = true; base = 10; } _tid;\n\t} align(8);");
 }
 
