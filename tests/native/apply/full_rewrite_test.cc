@@ -31,7 +31,8 @@ PiecewiseTransform three_pieces(int64_t first, int64_t last) {
 
 // Every event of the rewritten trace is where the transform in pieces puts
 // it (within half a cycle of rounding and the reader's 2 ns), in the same
-// order, with the same name; the streams are the same.
+// order, with the same name and fields; the streams and the trace IR are
+// the same.
 TEST(FullRewrite, EveryEventGoesThroughItsPiece) {
   const fs::path trace = fs::path(TRACESYNC_SHARED_DIR) / "fixtures/lttng-modules-2.1-addons/scp_src";
   if (!fs::exists(trace)) GTEST_SKIP() << "shared fixture absent: " << trace;
@@ -68,6 +69,12 @@ TEST(FullRewrite, EveryEventGoesThroughItsPiece) {
   std::cout << "[ rewrite  ] " << in.count() << " events in 3 pieces, worst |copy - transform| " << worst << " ns"
             << std::endl;
   EXPECT_LE(worst, 0.5 + 2);
+  // The copy's IR is the original's: environment, clock, classes, fields.
+  std::string unsupported;
+  const std::string original_tsdl = testing::tsdl_of(trace.string(), &unsupported);
+  ASSERT_EQ(unsupported, "");
+  EXPECT_EQ(testing::tsdl_of(dir.file("copy"), &unsupported), original_tsdl);
+  EXPECT_NE(original_tsdl.find("\ttracer_name = \"lttng-modules\";\n"), std::string::npos);
 }
 
 TEST(FullRewrite, WhatBabeltraceRefusesIsSaid) {
