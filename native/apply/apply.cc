@@ -110,12 +110,12 @@ ApplyOutcome apply_snapshot(const v1::Snapshot& snapshot, const ApplyOptions& op
       // Method 2: every timestamp through the transform, in pieces or not.
       if (std::string e = write_full_rewrite_copy(input_path(trace), to, transform); !e.empty()) {
         outcome.error = "trace " + trace.name() + " (" + trace.path() + "): " + e +
-                        "; the clock-only method (--clock-only) needs no babeltrace2 graph";
+                        "; the clock-only method (--clock-only) copies it without rewriting its streams";
         return outcome;
       }
       entry.method = "full-rewrite";
       entry.method_rounding_ns = half_cycle_ns(input_path(trace));
-      entry.note = "index files left out (babeltrace2's writer makes none)";
+      entry.note = "index files left out (readers rebuild them)";
       entry.transform = std::move(transform);
       continue;
     }

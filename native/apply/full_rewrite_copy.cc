@@ -3,7 +3,7 @@
 
 #include "apply/clock_fit.h"
 #include "apply/ctf_metadata.h"
-#include "apply/retime_filter.h"
+#include "apply/ctf_writer_sink.h"
 #include "bt/error.h"
 #include "bt/ref.h"
 
@@ -11,9 +11,8 @@ namespace tracesync::apply {
 
 std::string write_full_rewrite_copy(const std::filesystem::path& from, const std::filesystem::path& to,
                                     const PiecewiseTransform& transform) {
-  // Failing in the middle of the graph crashed babeltrace2 2.0.4's teardown
-  // (seen when our filter stopped on an interrupt): refuse beforehand what
-  // the filter would fail on, a time before a clock's origin.
+  // Refuse before anything is written what the writer would stop on: a
+  // time before a clock's origin.
   std::string problem;
   if (const auto text = read_metadata_text(from / "metadata", &problem)) {
     if (const auto blocks = find_clock_blocks(text->text, &problem)) {
@@ -31,17 +30,13 @@ std::string write_full_rewrite_copy(const std::filesystem::path& from, const std
     return bt::take_bt_error("babeltrace2's ctf plugin is not installed (package babeltrace2)");
   }
   const bt::PluginRef ctf(found);
-  const bt::FilterClassRef retime = make_retime_filter_class();
+  const bt::SinkClassRef writer = make_ctf_writer_sink_class();
   const bt::GraphRef graph(bt_graph_create(0));
   const bt::ValueRef source_params(bt_value_map_create());
-  const bt::ValueRef sink_params(bt_value_map_create());
-  if (!retime || !graph || !source_params || !sink_params) return bt::take_bt_error("out of memory");
+  if (!writer || !graph || !source_params) return bt::take_bt_error("out of memory");
   bt_value* inputs = nullptr;
   bt_value_map_insert_empty_array_entry(source_params.get(), "inputs", &inputs);
   bt_value_array_append_string_element(inputs, from.c_str());
-  bt_value_map_insert_string_entry(sink_params.get(), "path", to.c_str());
-  bt_value_map_insert_bool_entry(sink_params.get(), "assume-single-trace", BT_TRUE);
-  bt_value_map_insert_bool_entry(sink_params.get(), "quiet", BT_TRUE);
 
   const bt_component_source* source = nullptr;
   if (bt_graph_add_source_component(graph.get(), bt_plugin_borrow_source_component_class_by_name_const(ctf.get(), "fs"),
@@ -49,36 +44,31 @@ std::string write_full_rewrite_copy(const std::filesystem::path& from, const std
       BT_GRAPH_ADD_COMPONENT_STATUS_OK) {
     return "babeltrace2 cannot open it: " + bt::take_bt_error("unknown error");
   }
-  RetimeSettings settings{&transform, bt_component_source_get_output_port_count(source), {}};
-  const bt_component_filter* filter = nullptr;
+  CtfWriterSettings settings{&transform, bt_component_source_get_output_port_count(source), to, {}};
   const bt_component_sink* sink = nullptr;
-  if (bt_graph_add_filter_component_with_initialize_method_data(graph.get(), retime.get(), "retime", nullptr, &settings,
-                                                                 BT_LOGGING_LEVEL_NONE, &filter) !=
-          BT_GRAPH_ADD_COMPONENT_STATUS_OK ||
-      bt_graph_add_sink_component(graph.get(), bt_plugin_borrow_sink_component_class_by_name_const(ctf.get(), "fs"),
-                                  "sink", sink_params.get(), BT_LOGGING_LEVEL_NONE, &sink) !=
-          BT_GRAPH_ADD_COMPONENT_STATUS_OK) {
+  if (bt_graph_add_sink_component_with_initialize_method_data(graph.get(), writer.get(), "writer", nullptr, &settings,
+                                                              BT_LOGGING_LEVEL_NONE, &sink) !=
+      BT_GRAPH_ADD_COMPONENT_STATUS_OK) {
     return "cannot build the rewriting graph: " + bt::take_bt_error("unknown error");
   }
   for (uint64_t i = 0; i < settings.inputs; ++i) {
     if (bt_graph_connect_ports(graph.get(), bt_component_source_borrow_output_port_by_index_const(source, i),
-                               bt_component_filter_borrow_input_port_by_index_const(filter, i), nullptr) !=
+                               bt_component_sink_borrow_input_port_by_index_const(sink, i), nullptr) !=
         BT_GRAPH_CONNECT_PORTS_STATUS_OK) {
       return "cannot connect a stream: " + bt::take_bt_error("unknown error");
     }
-  }
-  if (bt_graph_connect_ports(graph.get(), bt_component_filter_borrow_output_port_by_index_const(filter, 0),
-                             bt_component_sink_borrow_input_port_by_index_const(sink, 0), nullptr) !=
-      BT_GRAPH_CONNECT_PORTS_STATUS_OK) {
-    return "cannot connect the writer: " + bt::take_bt_error("unknown error");
   }
   bt_graph_run_status status;
   do {
     status = bt_graph_run(graph.get());
   } while (status == BT_GRAPH_RUN_STATUS_AGAIN);
   if (status == BT_GRAPH_RUN_STATUS_OK) return {};
+  // No half-written copy: what was written of it goes.
   const std::string cause = bt::take_bt_error("unknown error");
-  return "babeltrace2 could not rewrite it: " + (settings.error.empty() ? cause : settings.error);
+  std::error_code ignored;
+  std::filesystem::remove_all(to, ignored);
+  if (!settings.error.empty()) return "could not rewrite it: " + settings.error;
+  return "babeltrace2 could not read it: " + cause;
 }
 
 }  // namespace tracesync::apply

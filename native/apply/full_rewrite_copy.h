@@ -8,12 +8,14 @@
 
 namespace tracesync::apply {
 
-// Method 2, the full rewrite: `to` gets the trace at `from` as babeltrace2
-// writes it (sink.ctf.fs) after every timestamp went through `transform`
-// (a src.ctf.fs -> retime filter -> sink.ctf.fs graph). Every event, field
-// and context is kept; only times change, each rounded to the nearest cycle.
-// The index files are left out (sink.ctf.fs writes none). Returns an error
-// naming what babeltrace2 refused, empty when done.
+// Method 2, the full rewrite: `to` gets a CTF 1.8 copy of the trace at
+// `from` with every timestamp through `transform`, read by babeltrace2
+// (src.ctf.fs, without the muxer) and written by tracesync's own writer
+// (ctf_writer_sink.h). Every event, field, context and packet is kept;
+// only times change, each rounded to the nearest cycle. The index files are
+// left out (readers rebuild them). Returns an error naming what babeltrace2
+// refused or what the writer does not support, empty when done; on an
+// error `to` is not left behind.
 std::string write_full_rewrite_copy(const std::filesystem::path& from, const std::filesystem::path& to,
                                     const PiecewiseTransform& transform);
 

@@ -119,11 +119,11 @@ int run_apply(const std::vector<std::string>& arguments) {
         ("force", po::bool_switch(&a.force), "replace DIR when it is not empty")
         ("copy", po::bool_switch(&a.copy), "copy the stream files even where hard links would do")
         ("rewrite", po::bool_switch(&a.rewrite),
-         "rewrite every timestamp through babeltrace2 (src.ctf.fs, our filter, sink.ctf.fs) for every trace, "
+         "rewrite every timestamp (babeltrace2 reads, tracesync writes the CTF copy) for every trace, "
          "not only those whose transform has several pieces")
         ("clock-only", po::bool_switch(&a.clock_only),
          "change only the clock of every trace, one whose transform has several pieces by their best single line "
-         "(for traces babeltrace2 cannot rewrite)");
+         "(for traces that cannot be rewritten)");
   };
   extension.check = [&](const std::vector<std::string>& traces) -> std::string {
     if (a.output.empty()) return "give the directory of the copies: --output DIR";

@@ -127,7 +127,8 @@ void expect_synchronized_copies(const std::vector<std::string>& inputs, const st
     const std::string copy = output + "/" + trace.name();
     copies.push_back(copy);
 
-    // The same events, stream by stream, each at transform(original time).
+    // The same events, stream by stream, every field equal, each at
+    // transform(original time).
     const auto in = apply::testing::read_trace_events(trace.path());
     const auto out = apply::testing::read_trace_events(copy);
     ASSERT_EQ(in.error, "");
@@ -140,6 +141,7 @@ void expect_synchronized_copies(const std::vector<std::string>& inputs, const st
       ASSERT_EQ(moved.size(), events.size());
       for (std::size_t e = 0; e < events.size(); ++e) {
         ASSERT_EQ(moved[e].name, events[e].name);
+        ASSERT_EQ(moved[e].fields, events[e].fields) << "event " << e << " of stream " << stream;
         const double error = model::to_double(model::abs(static_cast<model::Quad>(moved[e].ns_from_origin) -
                                                          line.apply(events[e].ns_from_origin)));
         worst = std::max(worst, error);
@@ -239,9 +241,9 @@ TEST(Apply, DjangoVoteThreeRealHosts) {
   EXPECT_TRUE(fs::exists(dir.file("out/django-vote-v2/django-db.phd.vm/kernel/index/k_0.idx")));
 }
 
-// Method 2: every timestamp rewritten through babeltrace2, by our filter
-// between src.ctf.fs and sink.ctf.fs, without the muxer (so the LTTng 2.1
-// traces whose packet beginnings step back go through too).
+// Method 2: every timestamp rewritten, src.ctf.fs reading without the muxer
+// (so the LTTng 2.1 traces whose packet beginnings step back go through
+// too) and tracesync's CTF writer writing.
 TEST(Apply, FullRewriteOfSimulatedAndRealTraces) {
   testing::TempDir dir;
   const auto r = run_command(tracesync_binary(), {"simulate", "--quiet", "--output", dir.file("in"), "--hosts", "3",
