@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: EPL-2.0
 #include "apply/field_write_plan.h"
 
-#include <cstring>
 
 namespace tracesync::apply {
 
@@ -78,11 +77,13 @@ void FieldWritePlan::write(Node node, const bt_field* field, PacketBuffer& out) 
       return;
     }
     case Kind::kString: {
-      // As a C string, with its NUL, as babeltrace2's own sinks read it:
-      // src.ctf.fs 2.0.4 sometimes gives a string of length 0 whose value
-      // holds the whole text (seen on an LTTng 2.4 `sys_open` filename).
-      const char* value = bt_field_string_get_value(field);
-      out.put_bytes(value, std::strlen(value) + 1);
+      // Its length, not the C string: src.ctf.fs 2.0.4 reuses string
+      // fields and leaves the previous event's text behind an empty string
+      // (length 0; seen on django-vote's `sys_access` filenames, which the
+      // trace's bytes and babeltrace 1.5 show empty).
+      const char nul = '\0';
+      out.put_bytes(bt_field_string_get_value(field), bt_field_string_get_length(field));
+      out.put_bytes(&nul, 1);
       return;
     }
     case Kind::kStructure:

@@ -61,9 +61,9 @@ void dump(const bt_field* field, std::string& out) {
     std::snprintf(number, sizeof number, "%.17g", bt_field_real_double_precision_get_value(field));
     out += number;
   } else if (type == BT_FIELD_CLASS_TYPE_STRING) {
-    // The C string, as babeltrace2's text sink reads it (src.ctf.fs 2.0.4
-    // sometimes gives a length of 0 to a whole string).
-    out += "\"" + std::string(bt_field_string_get_value(field)) + "\"";
+    // Its length, not the C string: behind an empty string src.ctf.fs
+    // 2.0.4 leaves an earlier event's text.
+    out += "\"" + std::string(bt_field_string_get_value(field), bt_field_string_get_length(field)) + "\"";
   } else if (type == BT_FIELD_CLASS_TYPE_STRUCTURE) {
     const bt_field_class* fc = bt_field_borrow_class_const(field);
     out += "{";
