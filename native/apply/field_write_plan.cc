@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: EPL-2.0
 #include "apply/field_write_plan.h"
 
-
 namespace tracesync::apply {
 
 FieldWritePlan::Node FieldWritePlan::add(const bt_field_class* fc, std::string* unsupported) {
