@@ -3,13 +3,13 @@
 
 #include <array>
 #include <cinttypes>
-#include <cstdio>
 #include <set>
 #include <tuple>
 #include <string_view>
 #include <vector>
 
 #include "apply/ctf_layout.h"
+#include "bt/uuid_text.h"
 
 namespace tracesync::apply {
 namespace {
@@ -54,14 +54,6 @@ std::string quoted(std::string_view text) {
     }
   }
   return out + "\"";
-}
-
-std::string uuid_text(const uint8_t* uuid) {
-  char text[37];
-  std::snprintf(text, sizeof text, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", uuid[0],
-                uuid[1], uuid[2], uuid[3], uuid[4], uuid[5], uuid[6], uuid[7], uuid[8], uuid[9], uuid[10], uuid[11],
-                uuid[12], uuid[13], uuid[14], uuid[15]);
-  return text;
 }
 
 std::string integer_text(const bt_field_class* fc, bool is_signed) {
@@ -438,7 +430,7 @@ bool write_environment(const bt_trace* trace, TsdlText& tsdl) {
 void write_clock(const bt_clock_class* clock, TsdlText& tsdl) {
   std::string& out = tsdl.text();
   out += "clock {\n\tname = " + std::string(bt_clock_class_get_name(clock)) + ";\n";
-  if (const uint8_t* uuid = bt_clock_class_get_uuid(clock)) out += "\tuuid = \"" + uuid_text(uuid) + "\";\n";
+  if (const uint8_t* uuid = bt_clock_class_get_uuid(clock)) out += "\tuuid = \"" + bt::uuid_text(uuid) + "\";\n";
   if (const char* description = bt_clock_class_get_description(clock)) {
     out += "\tdescription = " + quoted(description) + ";\n";
   }
@@ -528,7 +520,7 @@ std::optional<std::string> tsdl_metadata(const bt_trace* trace, std::string* uns
   const uint8_t* uuid = bt_trace_get_uuid(trace);
   out += "/* CTF 1.8 */\n\n";
   out += "trace {\n\tmajor = 1;\n\tminor = 8;\n";
-  if (uuid != nullptr) out += "\tuuid = \"" + uuid_text(uuid) + "\";\n";
+  if (uuid != nullptr) out += "\tuuid = \"" + bt::uuid_text(uuid) + "\";\n";
   out += "\tbyte_order = le;\n\tpacket.header := struct {\n\t\t" + std::string(kU32) + " magic;\n";
   if (uuid != nullptr) out += "\t\t" + std::string(kU8) + " uuid[16];\n";
   out += "\t\t" + std::string(kU64) + " stream_id;\n\t\t" + kU64 + " stream_instance_id;\n\t};\n};\n\n";

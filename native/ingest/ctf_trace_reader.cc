@@ -2,7 +2,6 @@
 #include "ingest/ctf_trace_reader.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <mutex>
@@ -10,6 +9,7 @@
 #include <system_error>
 
 #include "bt/error.h"
+#include "bt/uuid_text.h"
 #include "ingest/directory_listing.h"
 #include "ingest/trace_being_read.h"
 #include "ingest/traces_being_opened.h"
@@ -104,14 +104,6 @@ bt::ValueRef ctf_fs_parameters(const std::string& path) {
     params.reset();
   }
   return params;
-}
-
-std::string uuid_text(const uint8_t* uuid) {
-  char text[37];
-  std::snprintf(text, sizeof text, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", uuid[0],
-                uuid[1], uuid[2], uuid[3], uuid[4], uuid[5], uuid[6], uuid[7], uuid[8], uuid[9], uuid[10], uuid[11],
-                uuid[12], uuid[13], uuid[14], uuid[15]);
-  return text;
 }
 
 std::optional<int64_t> integer_value(const bt_value* value) {
@@ -571,7 +563,7 @@ bool CtfTraceReader::begin_stream(StreamCursor& cursor, const bt_message* messag
   ClockInfo clock_info;
   const char* name = bt_clock_class_get_name(clock);
   clock_info.name = name == nullptr ? "" : name;
-  if (const uint8_t* uuid = bt_clock_class_get_uuid(clock)) clock_info.uuid = uuid_text(uuid);
+  if (const uint8_t* uuid = bt_clock_class_get_uuid(clock)) clock_info.uuid = bt::uuid_text(uuid);
   clock_info.frequency = bt_clock_class_get_frequency(clock);
   if (clock_info.frequency > kMaxClockFrequency) {
     // Every time would collapse into a few nanoseconds and every link fail,
