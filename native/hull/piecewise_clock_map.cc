@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: EPL-2.0
 #include "hull/piecewise_clock_map.h"
 
+#include <quadmath.h>
+
 #include <algorithm>
 
 #include "hull/local_envelope.h"
@@ -28,6 +30,26 @@ Knot merged(const Knot& a, const Knot& b) {
 Knot interpolated(const Knot& a, const Knot& b, model::Nanoseconds x) {
   const Quad t = static_cast<Quad>(x - a.x) / static_cast<Quad>(b.x - a.x);
   return {x, a.y + (b.y - a.y) * t, a.bound + (b.bound - a.bound) * t};
+}
+
+// A knot that would not rise above its predecessor is moved up to `lowest`
+// (1 ns per ns above it). Were the map then to run straight to the next
+// knot, the whole piece after it would be tilted off its segment's line:
+// seen as messages received before they were sent for tens of seconds after
+// a 50 ppm step, in copies that `apply` rewrote. Instead the map rises at
+// half speed from the moved knot until it meets the piece again, at the
+// knot returned (none when the piece ends first): only that stretch, about
+// twice the move long, leaves the segment's line, and never by more than
+// the move, which the moved knot's bound carries.
+std::optional<Knot> rejoined(const Knot& moved, const Knot& next, Quad lowest) {
+  const Quad rise = lowest - moved.y;
+  const Quad slope = (next.y - moved.y) / static_cast<Quad>(next.x - moved.x);
+  constexpr Quad kHalfSpeed = 0.5;
+  if (slope <= kHalfSpeed) return std::nullopt;
+  const Quad meeting = rise / (slope - kHalfSpeed);
+  const model::Nanoseconds after = static_cast<model::Nanoseconds>(ceilq(meeting)) + 1;
+  if (after >= next.x - moved.x) return std::nullopt;
+  return interpolated(moved, next, moved.x + after);
 }
 
 ClockMap cut(const ClockMap& map, const TimeSpan& span) {
@@ -77,8 +99,11 @@ std::optional<ClockMap> join_pieces(const std::vector<ClockPiece>& pieces, const
     }
   }
   for (std::size_t i = 1; i < map.size(); ++i) {
-    const Quad lowest = map[i - 1].y + static_cast<Quad>(map[i].x - map[i - 1].x);
     if (map[i].y > map[i - 1].y) continue;
+    const Quad lowest = map[i - 1].y + static_cast<Quad>(map[i].x - map[i - 1].x);
+    if (i + 1 < map.size()) {
+      if (const auto back = rejoined(map[i], map[i + 1], lowest)) map.insert(map.begin() + static_cast<long>(i) + 1, *back);
+    }
     map[i].bound += lowest - map[i].y;
     map[i].y = lowest;
   }

@@ -68,14 +68,54 @@ TEST(PiecewiseClockMap, JumpingLinesAreBridgedUpwardsWithTheMoveInTheBound) {
   };
   const auto map = join_pieces(pieces, ClockStability{0}, {0, 2000});
   ASSERT_TRUE(map);
-  ASSERT_EQ(map->size(), 4u);
+  ASSERT_EQ(map->size(), 5u);
   expect_strictly_increasing(*map);
   // The bridge's ends carry the larger bound; the lower one moved up to 1 ns
   // per ns above its predecessor, its bound grown by the move.
   EXPECT_TRUE((*map)[1].y == 1000 && (*map)[1].bound == 7);
-  EXPECT_TRUE((*map)[2].y == 1010);
+  EXPECT_TRUE((*map)[2].x == 1010 && (*map)[2].y == 1010);
   EXPECT_TRUE((*map)[2].bound == 7 + (1010 - 950));
-  EXPECT_TRUE((*map)[3].y == 1940 && (*map)[3].bound == 4);
+  // From there the map rises at half speed until it meets the second line
+  // again, 2 x 60 ns later (and a nanosecond for the rounding), and follows
+  // it to the end: the rest of the piece is not tilted.
+  EXPECT_TRUE((*map)[3].x == 1131 && (*map)[3].y == 1071);
+  EXPECT_NEAR(model::to_double((*map)[3].bound), 7 - 3.0 * 121 / 990, 1e-12);
+  EXPECT_TRUE((*map)[4].y == 1940 && (*map)[4].bound == 4);
+}
+
+TEST(PiecewiseClockMap, AMovedKnotRejoinsItsPieceSoonAndEveryInstantStaysCovered) {
+  // A line that starts 88 us below the previous one's end, 35 us later,
+  // with slopes of a few ppm (a 50 ppm step, as seen in simulate's steps).
+  const std::vector<ClockPiece> pieces = {
+      {{0, 48'000'000'000}, Line{1.0000074, 0}, {130'000, 125'000}},
+      {{48'000'035'000, 94'000'000'000}, Line{1.0000143, 48'000'035'000 * (1.0000074 - 1.0000143) - 88'000}, {125'000, 127'000}},
+  };
+  const auto map = join_pieces(pieces, ClockStability{100}, {0, 94'000'000'000});
+  ASSERT_TRUE(map);
+  expect_strictly_increasing(*map);
+  // Within 2 x (88 + 35) us of the jump the map is back on the second line.
+  const ClockPiece& second = pieces[1];
+  const Knot& back = (*map)[3];
+  EXPECT_LT(back.x - second.span.first, 2 * (88'000 + 35'000) + 2);
+  EXPECT_TRUE(back.y == second.line.at(back.x));
+  // At every instant the map's interval covers the second line's interval
+  // (which holds the truth), however far the map moved from it.
+  for (model::Nanoseconds x = second.span.first; x <= 48'001'000'000; x += 997) {
+    std::size_t k = 1;
+    while ((*map)[k].x < x) ++k;
+    const Knot at = (*map)[k].x == x ? (*map)[k]
+                                    : Knot{x,
+                                           (*map)[k - 1].y + ((*map)[k].y - (*map)[k - 1].y) *
+                                                                 static_cast<Quad>(x - (*map)[k - 1].x) /
+                                                                 static_cast<Quad>((*map)[k].x - (*map)[k - 1].x),
+                                           (*map)[k - 1].bound + ((*map)[k].bound - (*map)[k - 1].bound) *
+                                                                     static_cast<Quad>(x - (*map)[k - 1].x) /
+                                                                     static_cast<Quad>((*map)[k].x - (*map)[k - 1].x)};
+    const Quad line = second.line.at(x);
+    const Quad line_bound = 125'000;  // at least the second piece's own bound there
+    ASSERT_LE(at.y - at.bound, line - line_bound + 1e-6) << x;
+    ASSERT_GE(at.y + at.bound, line + line_bound - 1e-6) << x;
+  }
 }
 
 TEST(PiecewiseClockMap, KnotsAtOneAbscissaMergeIntoOneCoveringBoth) {
