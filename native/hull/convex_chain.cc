@@ -43,8 +43,31 @@ bool ConvexChain::append(const model::Point& p) {
   return true;
 }
 
+// The vertices on each side of an abscissa inside the chain, found in the
+// tail or the tree without moving anything: the first vertex with x >= p.x
+// (there is one, p.x is not beyond the last) and the one before it, if any.
+ConvexChain::Neighbours ConvexChain::neighbours_of(model::Nanoseconds x) const {
+  if (!tail_.empty() && x >= tail_.front().x) {
+    const auto next = std::lower_bound(tail_.begin(), tail_.end(), x,
+                                       [](const model::Point& v, model::Nanoseconds key) { return v.x < key; });
+    if (next != tail_.begin()) return {&*std::prev(next), &*next};
+    return {vertices_.empty() ? nullptr : &std::prev(vertices_.end())->point, &*next};
+  }
+  const auto next = vertices_.lower_bound(x);
+  const model::Point* before = next == vertices_.begin() ? nullptr : &std::prev(next)->point;
+  return {before, next == vertices_.end() ? &tail_.front() : &next->point};
+}
+
 bool ConvexChain::insert(const model::Point& p) {
   if (empty() || p.x > last_vertex().x) return append(p);
+  // A point that lands inside the chain (in arrival order, a message that
+  // came late because it was slow: nearly every out-of-order one) changes
+  // nothing: answer it where it falls, without moving the tail to the tree.
+  const Neighbours around = neighbours_of(p.x);
+  if (around.next->x == p.x ? dominated_at_same_x(*around.next, p)
+                            : around.before && !strictly_convex(*around.before, p, *around.next)) {
+    return false;
+  }
   flush_tail();
 
   auto next = vertices_.lower_bound(p.x);  // first vertex with x >= p.x
