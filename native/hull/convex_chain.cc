@@ -26,17 +26,21 @@ void ConvexChain::flush_tail() const {
 bool ConvexChain::append(const model::Point& p) {
   // p is right of every vertex: it is a vertex, and it can only make
   // vertices at the end of the chain redundant (Andrew's monotone chain).
-  while (size() >= 2) {
-    const std::size_t t = tail_.size();
-    const model::Point last = last_vertex();
-    const model::Point before_last = t >= 2   ? tail_[t - 2]
-                                     : t == 1 ? std::prev(vertices_.end())->point
-                                              : std::prev(std::prev(vertices_.end()))->point;
+  // In the tail first: nearly always enough, as the tree only holds what
+  // was left of the last query or vertex inserted inside the chain.
+  std::size_t t = tail_.size();
+  while (t >= 2 && !strictly_convex(tail_[t - 2], tail_[t - 1], p)) --t;
+  tail_.resize(t);
+  // Fewer than two vertices left in the tail: the others are in the tree.
+  while (tail_.size() < 2 && size() >= 2) {
+    const auto last_in_tree = std::prev(vertices_.end());
+    const model::Point last = tail_.empty() ? last_in_tree->point : tail_.front();
+    const model::Point before_last = tail_.empty() ? std::prev(last_in_tree)->point : last_in_tree->point;
     if (strictly_convex(before_last, last, p)) break;
-    if (t > 0) {
+    if (!tail_.empty()) {
       tail_.pop_back();
     } else {
-      vertices_.erase(std::prev(vertices_.end()));
+      vertices_.erase(last_in_tree);
     }
   }
   tail_.push_back(p);
