@@ -47,9 +47,9 @@ bool ConvexChain::append(const model::Point& p) {
   return true;
 }
 
-// The vertices on each side of an abscissa inside the chain, found in the
-// tail or the tree without moving anything: the first vertex with x >= p.x
-// (there is one, p.x is not beyond the last) and the one before it, if any.
+// The vertices on each side of an abscissa x inside the chain, found in the
+// tail or the tree without moving anything: the first vertex at or right of
+// x (there is one, x is not beyond the last) and the one before it, if any.
 ConvexChain::Neighbours ConvexChain::neighbours_of(model::Nanoseconds x) const {
   if (!tail_.empty() && x >= tail_.front().x) {
     const auto next = std::lower_bound(tail_.begin(), tail_.end(), x,
