@@ -2,7 +2,6 @@
 #include "hull/exact_hull_estimator.h"
 
 #include <algorithm>
-#include <tuple>
 
 #include "hull/local_envelope.h"
 
@@ -16,11 +15,6 @@ using model::Quad;
 // direction `sign` (-1: smaller slope wanted, +1: larger).
 bool tighter(const std::optional<ExactLine>& current, const ExactLine& candidate, int sign) {
   return !current || sign * model::compare(candidate.slope(), current->slope()) > 0;
-}
-
-// The order the envelope reads messages in (the piecewise rule's).
-bool rule_order(const LinkMessage& a, const LinkMessage& b) {
-  return std::tie(a.point.x, a.direction, a.point.y) < std::tie(b.point.x, b.direction, b.point.y);
 }
 
 }  // namespace
@@ -91,10 +85,7 @@ void ExactHullEstimator::count(const LinkMessage& message) {
   ++counters_.messages;
   ++(message.is_lower() ? counters_.lower_messages : counters_.upper_messages);
   slope_one_.add(message);
-  if (keeps_messages_) {
-    sorted_ = sorted_ && (messages_.empty() || !rule_order(message, messages_.back()));
-    messages_.append(message);
-  }
+  if (keeps_messages_) messages_.append(message);
 }
 
 bool ExactHullEstimator::add(const LinkMessage& message) {
@@ -216,8 +207,7 @@ std::optional<EndBounds> ExactHullEstimator::end_bounds(const TimeSpan& span) co
   if (!band || !keeps_messages_ || quality() != Quality::kAccurate) return band;
   const TimeSpan over = covered(span);
   if (!envelope_cache_ || envelope_cache_->messages != messages_.size() || !(envelope_cache_->over == over)) {
-    if (!sorted_) messages_.sort(rule_order);
-    sorted_ = true;
+    messages_.sort();
     const LinkEstimate e = estimate();
     envelope_cache_ = EnvelopeCache{messages_.size(), over,
                                     envelope_bound(messages_, Line{e.alpha, e.beta}, over, cone_rate(e, stability_))};

@@ -127,7 +127,6 @@ class ExactHullEstimator final : public LinkEstimator {
   // When keeps_messages_: every message, sorted when the envelope needs
   // them, and the envelope's last answer until the next message.
   mutable MessageLog messages_;
-  mutable bool sorted_ = true;
   struct EnvelopeCache {
     std::size_t messages;
     TimeSpan over;
