@@ -26,25 +26,52 @@ void ConvexChain::flush_tail() const {
 bool ConvexChain::append(const model::Point& p) {
   // p is right of every vertex: it is a vertex, and it can only make
   // vertices at the end of the chain redundant (Andrew's monotone chain).
-  while (size() >= 2) {
-    const std::size_t t = tail_.size();
-    const model::Point last = last_vertex();
-    const model::Point before_last = t >= 2   ? tail_[t - 2]
-                                     : t == 1 ? std::prev(vertices_.end())->point
-                                              : std::prev(std::prev(vertices_.end()))->point;
+  // In the tail first: nearly always enough, as the tree only holds what
+  // was left of the last query or vertex inserted inside the chain.
+  std::size_t t = tail_.size();
+  while (t >= 2 && !strictly_convex(tail_[t - 2], tail_[t - 1], p)) --t;
+  tail_.resize(t);
+  // Fewer than two vertices left in the tail: the others are in the tree.
+  while (tail_.size() < 2 && size() >= 2) {
+    const auto last_in_tree = std::prev(vertices_.end());
+    const model::Point last = tail_.empty() ? last_in_tree->point : tail_.front();
+    const model::Point before_last = tail_.empty() ? std::prev(last_in_tree)->point : last_in_tree->point;
     if (strictly_convex(before_last, last, p)) break;
-    if (t > 0) {
+    if (!tail_.empty()) {
       tail_.pop_back();
     } else {
-      vertices_.erase(std::prev(vertices_.end()));
+      vertices_.erase(last_in_tree);
     }
   }
   tail_.push_back(p);
   return true;
 }
 
+// The vertices on each side of an abscissa x inside the chain, found in the
+// tail or the tree without moving anything: the first vertex at or right of
+// x (there is one, x is not beyond the last) and the one before it, if any.
+ConvexChain::Neighbours ConvexChain::neighbours_of(model::Nanoseconds x) const {
+  if (!tail_.empty() && x >= tail_.front().x) {
+    const auto next = std::lower_bound(tail_.begin(), tail_.end(), x,
+                                       [](const model::Point& v, model::Nanoseconds key) { return v.x < key; });
+    if (next != tail_.begin()) return {&*std::prev(next), &*next};
+    return {vertices_.empty() ? nullptr : &std::prev(vertices_.end())->point, &*next};
+  }
+  const auto next = vertices_.lower_bound(x);
+  const model::Point* before = next == vertices_.begin() ? nullptr : &std::prev(next)->point;
+  return {before, next == vertices_.end() ? &tail_.front() : &next->point};
+}
+
 bool ConvexChain::insert(const model::Point& p) {
   if (empty() || p.x > last_vertex().x) return append(p);
+  // A point that lands inside the chain (in arrival order, a message that
+  // came late because it was slow: nearly every out-of-order one) changes
+  // nothing: answer it where it falls, without moving the tail to the tree.
+  const Neighbours around = neighbours_of(p.x);
+  if (around.next->x == p.x ? dominated_at_same_x(*around.next, p)
+                            : around.before && !strictly_convex(*around.before, p, *around.next)) {
+    return false;
+  }
   flush_tail();
 
   auto next = vertices_.lower_bound(p.x);  // first vertex with x >= p.x

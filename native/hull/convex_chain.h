@@ -24,8 +24,11 @@ namespace tracesync::hull {
 // query. In time order nearly every message is appended and pops a vertex
 // or two (Andrew's monotone chain), and a vector does that with no
 // allocation; the tail is moved into the tree (O(1) each, with an end
-// hint) when a point lands inside the chain or a query needs the tree.
-// Queries are therefore const but not thread-safe.
+// hint) when a point becomes a vertex inside the chain or a query needs the
+// tree. A point that lands inside the chain and is no vertex (the usual
+// out-of-order message: a slow one) is rejected where it falls, tail or
+// tree, in O(log h), and moves nothing. Queries are const but not
+// thread-safe.
 class ConvexChain {
  public:
   explicit ConvexChain(ChainKind kind) : kind_(kind) {}
@@ -92,6 +95,11 @@ class ConvexChain {
   bool dominated_at_same_x(const model::Point& existing, const model::Point& p) const {
     return bulge(kind_) > 0 ? p.y <= existing.y : p.y >= existing.y;
   }
+  struct Neighbours {
+    const model::Point* before;  // nullptr when x is left of every vertex
+    const model::Point* next;
+  };
+  Neighbours neighbours_of(model::Nanoseconds x) const;
   void relink(Iterator it) const;
   bool append(const model::Point& p);
   void flush_tail() const;

@@ -2,7 +2,6 @@
 #include "hull/exact_hull_estimator.h"
 
 #include <algorithm>
-#include <tuple>
 
 #include "hull/local_envelope.h"
 
@@ -18,30 +17,38 @@ bool tighter(const std::optional<ExactLine>& current, const ExactLine& candidate
   return !current || sign * model::compare(candidate.slope(), current->slope()) > 0;
 }
 
-// The order the envelope reads messages in (the piecewise rule's).
-bool rule_order(const LinkMessage& a, const LinkMessage& b) {
-  return std::tie(a.point.x, a.direction, a.point.y) < std::tie(b.point.x, b.direction, b.point.y);
-}
-
 }  // namespace
 
 ExactHullEstimator::ExactHullEstimator(ClockStability stability, Envelope envelope)
     : stability_(stability), keeps_messages_(stability.ppm > 0 && envelope == Envelope::kOwn) {}
 
-ExactHullEstimator::Step ExactHullEstimator::step_for(const Point& p, bool lower) const {
-  const ConvexChain& other_hull = lower ? upper_hull_ : lower_hull_;
-  // New pairs involve p and the other direction's points only; a point on
-  // the allowed side of a line cannot move it (the common case: no query,
-  // and nothing copied).
-  const int forbidden = lower ? -1 : 1;  // lower points must not be below a line
-  const bool crosses_lmax = !lmax_ || lmax_->side_of(p) == forbidden;
-  const bool crosses_lmin = !lmin_ || lmin_->side_of(p) == forbidden;
-  Step step;
+bool ExactHullEstimator::moves_nothing(const Point& p, bool lower) const {
   // On the allowed side of both extreme lines (so both exist), p cannot lie
   // under (or, upper, over) a point of the other direction at its abscissa
   // either: lmin and lmax are feasible, so that point q has, for a lower p,
   // q.y <= lmax(x) <= p.y. Nothing moves, nothing empties: no query at all.
-  if (!crosses_lmax && !crosses_lmin) return step;
+  if (!lmin_ || !lmax_) return false;
+  const int forbidden = lower ? -1 : 1;  // lower points must not be below a line
+  // From the lines' right points on, lmax runs on or above lmin: at lmax's
+  // right point (a lower one) lmin passes on or below it, at lmin's (an
+  // upper one) lmax on or above it, and lmax - lmin grows with x. There a
+  // lower point on or above lmax is above lmin too, and an upper point on
+  // or below lmin is below lmax: one side test settles both (time order).
+  const ExactLine& nearer = lower ? *lmax_ : *lmin_;
+  if (p.x >= std::min(lmin_->right.x, lmax_->right.x) && nearer.side_of(p) != forbidden) return true;
+  // Elsewhere both tests, combined without a branch between them.
+  const ExactLine& farther = lower ? *lmin_ : *lmax_;
+  return (nearer.side_of(p) != forbidden) & (farther.side_of(p) != forbidden);
+}
+
+ExactHullEstimator::Step ExactHullEstimator::step_for(const Point& p, bool lower) const {
+  const ConvexChain& other_hull = lower ? upper_hull_ : lower_hull_;
+  // New pairs involve p and the other direction's points only, and only
+  // lines p crosses can move (moves_nothing() rules out the common case).
+  const int forbidden = lower ? -1 : 1;
+  Step step;
+  const bool crosses_lmax = !lmax_ || lmax_->side_of(p) == forbidden;
+  const bool crosses_lmin = !lmin_ || lmin_->side_of(p) == forbidden;
   if (crosses_lmax) {
     // alpha_max: min slope from an upper point left of a lower point.
     if (const auto v = other_hull.tangent(p, lower ? Side::kLeftOf : Side::kRightOf)) {
@@ -78,10 +85,7 @@ void ExactHullEstimator::count(const LinkMessage& message) {
   ++counters_.messages;
   ++(message.is_lower() ? counters_.lower_messages : counters_.upper_messages);
   slope_one_.add(message);
-  if (keeps_messages_) {
-    sorted_ = sorted_ && (messages_.empty() || !rule_order(message, messages_.back()));
-    messages_.append(message);
-  }
+  if (keeps_messages_) messages_.append(message);
 }
 
 bool ExactHullEstimator::add(const LinkMessage& message) {
@@ -96,6 +100,10 @@ bool ExactHullEstimator::add(const LinkMessage& message) {
     return false;
   }
 
+  if (moves_nothing(p, lower)) {  // the common case: no Step to build
+    own_hull.insert(p);
+    return false;
+  }
   const Step step = step_for(p, lower);
   if (step.empties) {
     const bool was_accurate = accurate_now();
@@ -115,6 +123,11 @@ std::optional<bool> ExactHullEstimator::add_unless_emptied(const LinkMessage& me
   if (region_empty_) return std::nullopt;
   const Point p = message.point;
   const bool lower = message.is_lower();
+  if (moves_nothing(p, lower)) {  // the common case: no Step to build
+    count(message);
+    (lower ? lower_hull_ : upper_hull_).insert(p);
+    return false;
+  }
   const Step step = step_for(p, lower);
   if (step.empties) return std::nullopt;
   count(message);
@@ -194,8 +207,7 @@ std::optional<EndBounds> ExactHullEstimator::end_bounds(const TimeSpan& span) co
   if (!band || !keeps_messages_ || quality() != Quality::kAccurate) return band;
   const TimeSpan over = covered(span);
   if (!envelope_cache_ || envelope_cache_->messages != messages_.size() || !(envelope_cache_->over == over)) {
-    if (!sorted_) messages_.sort(rule_order);
-    sorted_ = true;
+    messages_.sort();
     const LinkEstimate e = estimate();
     envelope_cache_ = EnvelopeCache{messages_.size(), over,
                                     envelope_bound(messages_, Line{e.alpha, e.beta}, over, cone_rate(e, stability_))};

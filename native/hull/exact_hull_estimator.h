@@ -32,7 +32,8 @@ namespace tracesync::hull {
 // or a lower point lies below an upper point of the same abscissa. Both
 // extremes are reached at hull vertices, so a new point only needs:
 //   - two O(1) side tests against Lmin and Lmax: a point on the allowed side
-//     of both cannot move either (the common case);
+//     of both cannot move either (the common case); right of both lines'
+//     right points one test settles both (lmax runs above lmin there);
 //   - otherwise one O(log h) tangent query into the other direction's hull
 //     per line it crosses.
 // Hull insertion is amortized O(1) in time order and O(log h) otherwise.
@@ -97,7 +98,10 @@ class ExactHullEstimator final : public LinkEstimator {
     bool empties = false;
     bool changed() const { return lmin || lmax; }
   };
-  [[gnu::always_inline]] inline Step step_for(const model::Point& p, bool lower) const;
+  // True when p lies on the allowed side of both extreme lines: then it
+  // moves neither and cannot empty the region.
+  [[gnu::always_inline]] inline bool moves_nothing(const model::Point& p, bool lower) const;
+  Step step_for(const model::Point& p, bool lower) const;
   [[gnu::always_inline]] inline void commit(const Step& step);
   [[gnu::always_inline]] inline void count(const LinkMessage& message);
 
@@ -123,7 +127,6 @@ class ExactHullEstimator final : public LinkEstimator {
   // When keeps_messages_: every message, sorted when the envelope needs
   // them, and the envelope's last answer until the next message.
   mutable MessageLog messages_;
-  mutable bool sorted_ = true;
   struct EnvelopeCache {
     std::size_t messages;
     TimeSpan over;

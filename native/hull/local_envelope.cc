@@ -77,6 +77,24 @@ void ConeEnvelope::add(const LinkMessage& m) {
   }
 }
 
+Quad envelope_bound(const MessageLog& sorted, const Line& line, const TimeSpan& over, Quad rate) {
+  ConeEnvelope envelope(line);
+  const MessageLog::Points& lower = sorted.lower();
+  const MessageLog::Points& upper = sorted.upper();
+  if (lower.empty() && upper.empty()) return envelope.peak(over, rate);
+  // The origin first (at one abscissa an a -> b message comes first), then
+  // the other direction, then the rest of the origin's.
+  const bool lower_first = !lower.empty() && (upper.empty() || lower[0].x <= upper[0].x);
+  const MessageLog::Points& first = lower_first ? lower : upper;
+  const MessageLog::Points& other = lower_first ? upper : lower;
+  const Direction first_way = lower_first ? Direction::kAtoB : Direction::kBtoA;
+  const Direction other_way = lower_first ? Direction::kBtoA : Direction::kAtoB;
+  envelope.add({first_way, first[0]});
+  for (const model::Point& p : other) envelope.add({other_way, p});
+  for (std::size_t i = 1; i < first.size(); ++i) envelope.add({first_way, first[i]});
+  return envelope.peak(over, rate);
+}
+
 Quad ConeEnvelope::peak(const TimeSpan& over, Quad rate) {
   if (!origin_) return std::numeric_limits<double>::infinity();
   const auto first = static_cast<double>(over.first - origin_->x);

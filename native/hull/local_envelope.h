@@ -7,6 +7,7 @@
 #include "hull/clock_stability.h"
 #include "hull/link_estimate.h"
 #include "hull/link_message.h"
+#include "hull/message_log.h"
 #include "hull/relaxed_region.h"
 #include "model/quad.h"
 
@@ -46,7 +47,7 @@ class ConeEnvelope {
   std::vector<Residual> below_;  // upper points: f(x_j) >= y_j
 };
 
-// Any range of LinkMessage sorted by x (a vector, a MessageLog).
+// Any range of LinkMessage sorted in the rule's order (x, direction, y).
 template <typename SortedMessages>
 model::Quad envelope_bound(const SortedMessages& sorted_by_x, const Line& line, const TimeSpan& over,
                            model::Quad rate) {
@@ -54,6 +55,11 @@ model::Quad envelope_bound(const SortedMessages& sorted_by_x, const Line& line, 
   for (const LinkMessage& m : sorted_by_x) envelope.add(m);
   return envelope.peak(over, rate);
 }
+
+// The same over a sorted MessageLog. Its first message in the rule's order
+// is the origin, and each direction comes in the same order as in the rule's,
+// so the bound is the one of the same messages as a sorted range, bit for bit.
+model::Quad envelope_bound(const MessageLog& sorted, const Line& line, const TimeSpan& over, model::Quad rate);
 
 // The rate limit around a line of slope `slope`: ClockStability's
 // kMaxRateErrorPpm from 1, plus how far the slope itself is from 1.

@@ -2,163 +2,73 @@
 #pragma once
 
 #include <algorithm>
-#include <compare>
 #include <cstddef>
-#include <iterator>
-#include <memory>
-#include <new>
-#include <type_traits>
-#include <utility>
+#include <functional>
 #include <vector>
 
+#include "hull/chunk_log.h"
 #include "hull/link_message.h"
+#include "model/point.h"
 
 namespace tracesync::hull {
 
-// Every message of a segment, kept for the envelope bound and for
-// resegmenting (piecewise_hull_estimator.h), in fixed chunks of 4,096.
+// Every message of a link or segment, kept for the envelope bound and for
+// resegmenting (piecewise_hull_estimator.h): 16 bytes a message, each
+// direction's points in a ChunkLog of their own, so that no direction field
+// is stored. Keeping messages costs mostly the first touch of their pages
+// (docs/clock-model.md, "Speed"): a third fewer than 24-byte records.
 //
-// Why not a std::vector: keeping every message is the piecewise model's one
-// cost over the single hull, and a growing vector pays it twice: each
-// doubling copies everything so far and maps fresh pages, whose first touch
-// is what costs (measured on the 2-core VM: 2 M messages pushed into a
-// vector, 360 ms; into chunks, 40 ms once the heap is warm). Full chunks are
-// never moved, and small enough (96 KiB) for the allocator to reuse.
-//
-// Arrival order until sort(), which orders them in place (a random-access
-// iterator spans the chunks) and remembers it until the next append.
+// Arrival order until sort(), which orders each direction by (x, y): the
+// rule's order (x, direction, y) restricted to one direction.
 class MessageLog {
  public:
-  static constexpr std::size_t kChunk = 4096;
+  using Points = ChunkLog<model::Point>;
 
-  template <bool Const>
-  class Iterator;
-  using iterator = Iterator<false>;
-  using const_iterator = Iterator<true>;
+  // On the hot path of every message: no comparison, one store.
+  void append(const LinkMessage& message) { (message.is_lower() ? lower_ : upper_).append(message.point); }
 
-  MessageLog() = default;
-  MessageLog(const MessageLog& other) {
-    for (std::size_t i = 0; i < other.size(); ++i) append(other[i]);
-  }
-  MessageLog& operator=(const MessageLog& other) {
-    if (this != &other) *this = MessageLog(other);
-    return *this;
-  }
-  MessageLog(MessageLog&& other) noexcept { *this = std::move(other); }
-  MessageLog& operator=(MessageLog&& other) noexcept {
-    if (this == &other) return *this;
-    chunks_ = std::move(other.chunks_);
-    next_ = std::exchange(other.next_, nullptr);
-    limit_ = std::exchange(other.limit_, nullptr);
-    size_ = std::exchange(other.size_, 0);
-    other.chunks_.clear();
-    return *this;
-  }
+  std::size_t size() const { return lower_.size() + upper_.size(); }
+  bool empty() const { return size() == 0; }
 
-  // On the hot path of every message: one comparison and a store.
-  void append(const LinkMessage& message) {
-    if (next_ == limit_) [[unlikely]] grow();
-    ::new (static_cast<void*>(next_++)) LinkMessage(message);
-    ++size_;
-  }
-
-  std::size_t size() const { return size_; }
-  bool empty() const { return size_ == 0; }
-  const LinkMessage& operator[](std::size_t i) const { return chunks_[i / kChunk][i % kChunk]; }
-  LinkMessage& operator[](std::size_t i) { return chunks_[i / kChunk][i % kChunk]; }
-  const LinkMessage& back() const { return (*this)[size_ - 1]; }
-
-  iterator begin();
-  iterator end();
-  const_iterator begin() const;
-  const_iterator end() const;
-
-  // Sorts in place by `less` (a strict weak order).
-  template <typename Less>
-  void sort(Less less);
-
- private:
-  // The next place to write: the first chunk doubles (from 16) as a vector
-  // does, so that a link of a few messages costs a few messages; the others
-  // are whole at once, and nothing written is ever moved again.
-  void grow() {
-    if (chunks_.size() == 1 && size_ < kChunk) {
-      const std::size_t capacity = std::min(kChunk, 2 * size_);
-      Chunk bigger = allocate(capacity);
-      std::uninitialized_copy(chunks_[0].get(), chunks_[0].get() + size_, bigger.get());
-      chunks_[0] = std::move(bigger);
-      next_ = chunks_[0].get() + size_;
-      limit_ = chunks_[0].get() + capacity;
-      return;
+  // Sorts both directions, unless they already are (one pass over each).
+  void sort() {
+    for (Points* points : {&lower_, &upper_}) {
+      if (!std::is_sorted(points->begin(), points->end())) points->sort(std::less<>());
     }
-    const std::size_t capacity = chunks_.empty() ? 16 : kChunk;
-    chunks_.push_back(allocate(capacity));
-    next_ = chunks_.back().get();
-    limit_ = next_ + capacity;
   }
 
-  // Raw storage, constructed by append: a LinkMessage is trivially
-  // copyable and destructible, and initialising a chunk first would write
-  // it twice.
-  struct Free {
-    void operator()(LinkMessage* p) const { ::operator delete(p); }
-  };
-  using Chunk = std::unique_ptr<LinkMessage[], Free>;
-  static Chunk allocate(std::size_t capacity) {
-    return Chunk(static_cast<LinkMessage*>(::operator new(capacity * sizeof(LinkMessage))));
+  // The a -> b messages' points and the b -> a ones, sorted after sort().
+  const Points& lower() const { return lower_; }
+  const Points& upper() const { return upper_; }
+
+  // Every message in the rule's order, (x, direction, y); sorts first.
+  std::vector<LinkMessage> in_rule_order() {
+    sort();
+    std::vector<LinkMessage> out;
+    out.reserve(size());
+    auto l = lower_.begin();
+    auto u = upper_.begin();
+    while (l != lower_.end() || u != upper_.end()) {
+      // At one abscissa the a -> b messages come first.
+      if (u == upper_.end() || (l != lower_.end() && l->x <= u->x)) {
+        out.push_back({Direction::kAtoB, *l++});
+      } else {
+        out.push_back({Direction::kBtoA, *u++});
+      }
+    }
+    return out;
   }
-  static_assert(std::is_trivially_copyable_v<LinkMessage> && std::is_trivially_destructible_v<LinkMessage>);
 
-  std::vector<Chunk> chunks_;
-  LinkMessage* next_ = nullptr;
-  LinkMessage* limit_ = nullptr;
-  std::size_t size_ = 0;
-};
-
-template <bool Const>
-class MessageLog::Iterator {
- public:
-  using iterator_category = std::random_access_iterator_tag;
-  using value_type = LinkMessage;
-  using difference_type = std::ptrdiff_t;
-  using reference = std::conditional_t<Const, const LinkMessage&, LinkMessage&>;
-  using pointer = std::conditional_t<Const, const LinkMessage*, LinkMessage*>;
-  using Log = std::conditional_t<Const, const MessageLog, MessageLog>;
-
-  Iterator() = default;
-  Iterator(Log* log, difference_type at) : log_(log), at_(at) {}
-
-  reference operator*() const { return (*log_)[static_cast<std::size_t>(at_)]; }
-  pointer operator->() const { return &**this; }
-  reference operator[](difference_type n) const { return *(*this + n); }
-
-  Iterator& operator++() { return ++at_, *this; }
-  Iterator operator++(int) { return Iterator(log_, at_++); }
-  Iterator& operator--() { return --at_, *this; }
-  Iterator operator--(int) { return Iterator(log_, at_--); }
-  Iterator& operator+=(difference_type n) { return at_ += n, *this; }
-  Iterator& operator-=(difference_type n) { return at_ -= n, *this; }
-  friend Iterator operator+(Iterator i, difference_type n) { return i += n; }
-  friend Iterator operator+(difference_type n, Iterator i) { return i += n; }
-  friend Iterator operator-(Iterator i, difference_type n) { return i -= n; }
-  friend difference_type operator-(const Iterator& a, const Iterator& b) { return a.at_ - b.at_; }
-  friend bool operator==(const Iterator& a, const Iterator& b) { return a.at_ == b.at_; }
-  friend auto operator<=>(const Iterator& a, const Iterator& b) { return a.at_ <=> b.at_; }
+  // Every message, in no particular order.
+  template <typename F>
+  void for_each(F&& f) const {
+    for (const model::Point& p : lower_) f(LinkMessage{Direction::kAtoB, p});
+    for (const model::Point& p : upper_) f(LinkMessage{Direction::kBtoA, p});
+  }
 
  private:
-  Log* log_ = nullptr;
-  difference_type at_ = 0;
+  Points lower_;
+  Points upper_;
 };
-
-inline MessageLog::iterator MessageLog::begin() { return {this, 0}; }
-inline MessageLog::iterator MessageLog::end() { return {this, static_cast<std::ptrdiff_t>(size_)}; }
-inline MessageLog::const_iterator MessageLog::begin() const { return {this, 0}; }
-inline MessageLog::const_iterator MessageLog::end() const { return {this, static_cast<std::ptrdiff_t>(size_)}; }
-
-// Out of the class: the iterator must be complete where begin() is called.
-template <typename Less>
-void MessageLog::sort(Less less) {
-  std::sort(begin(), end(), less);
-}
 
 }  // namespace tracesync::hull

@@ -22,10 +22,7 @@ bool sorts_before(const LinkMessage& a, const LinkMessage& b) {
 PiecewiseHullEstimator::PiecewiseHullEstimator(ClockStability stability) : stability_(stability) {}
 
 const MessageLog& PiecewiseHullEstimator::Segment::sorted_messages() const {
-  if (!sorted) {
-    messages.sort(sorts_before);
-    sorted = true;
-  }
+  messages.sort();
   return messages;
 }
 
@@ -71,12 +68,7 @@ bool PiecewiseHullEstimator::add_before_last(const LinkMessage& message) {
   Segment& segment = segments_[k];
   if (const auto changed = segment.hull.add_unless_emptied(message)) {
     if (sorts_before(message, segment.first)) segment.first = message;
-    // Not after the last one (ties included): the log leaves the rule's order.
-    if (sorts_before(segment.last, message)) {
-      segment.last = message;
-    } else {
-      segment.sorted = false;
-    }
+    if (sorts_before(segment.last, message)) segment.last = message;
     segment.messages.append(message);
     return *changed;
   }
@@ -86,7 +78,7 @@ bool PiecewiseHullEstimator::add_before_last(const LinkMessage& message) {
 
 // A segment starting at `message`, which no line fits with the one before.
 bool PiecewiseHullEstimator::open_segment(const LinkMessage& message) {
-  segments_.push_back({message, message, ExactHullEstimator(stability_, ExactHullEstimator::Envelope::kNone), {}, true, std::nullopt});
+  segments_.push_back({message, message, ExactHullEstimator(stability_, ExactHullEstimator::Envelope::kNone), {}, std::nullopt});
   segments_.back().messages.append(message);
   const bool changed = segments_.back().hull.add(message);
   return changed || segments_.size() > 1;  // as the single line does, until a second segment opens
@@ -95,7 +87,7 @@ bool PiecewiseHullEstimator::open_segment(const LinkMessage& message) {
 void PiecewiseHullEstimator::resegment_from(std::size_t k, const LinkMessage& message) {
   std::vector<LinkMessage> rest{message};
   for (std::size_t j = k; j < segments_.size(); ++j) {
-    rest.insert(rest.end(), segments_[j].messages.begin(), segments_[j].messages.end());
+    segments_[j].messages.for_each([&](const LinkMessage& m) { rest.push_back(m); });
   }
   std::sort(rest.begin(), rest.end(), sorts_before);
   segments_.erase(segments_.begin() + static_cast<std::ptrdiff_t>(k), segments_.end());
@@ -105,7 +97,7 @@ void PiecewiseHullEstimator::resegment_from(std::size_t k, const LinkMessage& me
 std::vector<LinkMessage> PiecewiseHullEstimator::sorted_messages() const {
   std::vector<LinkMessage> out;
   for (const Segment& s : segments_) {
-    const auto& own = s.sorted_messages();
+    const auto own = s.messages.in_rule_order();
     out.insert(out.end(), own.begin(), own.end());
   }
   return out;

@@ -30,7 +30,7 @@ namespace tracesync::hull {
 // O(log h) otherwise, as in the hull. If it sorts after every message of the
 // last segment, it opens the next one. Otherwise the segments from k on are
 // recomputed from their stored messages. So the segments equal the rule's
-// whatever the arrival order. Memory: every message is kept (24 bytes), in
+// whatever the arrival order. Memory: every message is kept (16 bytes), in
 // its segment's MessageLog, in arrival order, sorted when a bound needs them.
 //
 // A bending clock squeezes a segment's feasible lines before they vanish,
@@ -72,7 +72,6 @@ class PiecewiseHullEstimator final : public LinkEstimator {
     LinkMessage last;
     ExactHullEstimator hull;
     mutable MessageLog messages;  // arrival order until sorted_messages()
-    mutable bool sorted = true;
 
     // The envelope's largest bound over `over`, kept until a message comes.
     struct EnvelopeCache {

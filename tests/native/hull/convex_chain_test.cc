@@ -57,6 +57,44 @@ TEST(ConvexChain, MatchesBruteForceInAnyOrder) {
   }
 }
 
+// Arrival order: sorted but for points a few places late (slow messages),
+// so that points land inside the chain in the tail, in the tree and at the
+// border between them, with tangent queries now and then moving the tail
+// into the tree. insert() must say whether the point is a vertex of the
+// brute-force hull so far, and the chain must equal that hull now and then
+// (vertices() itself moves the tail into the tree) and at the end.
+TEST(ConvexChain, MatchesBruteForceAfterEachPointInNearlySortedOrder) {
+  std::mt19937_64 rng(7);
+  for (uint64_t seed = 0; seed < 200; ++seed) {
+    for (const ChainKind kind : {ChainKind::kLowerHull, ChainKind::kUpperHull}) {
+      std::vector<Point> points;
+      for (const auto& m : generate::grid(40, seed, seed % 2 ? 12 : 1000)) points.push_back(m.point);
+      std::sort(points.begin(), points.end());
+      for (std::size_t i = 0; i + 1 < points.size(); ++i) {
+        if (rng() % 3 == 0) std::swap(points[i], points[std::min(points.size() - 1, i + 1 + rng() % 4)]);
+      }
+      ConvexChain chain(kind);
+      std::vector<Point> so_far;
+      for (std::size_t i = 0; i < points.size(); ++i) {
+        // A repeated point is no new vertex.
+        const bool repeated = std::find(so_far.begin(), so_far.end(), points[i]) != so_far.end();
+        const bool is_vertex = chain.insert(points[i]);
+        so_far.push_back(points[i]);
+        auto unique = so_far;
+        std::sort(unique.begin(), unique.end());
+        unique.erase(std::unique(unique.begin(), unique.end()), unique.end());
+        const auto expected = oracle::hull_vertices(unique, kind == ChainKind::kUpperHull ? 1 : -1);
+        ASSERT_EQ(is_vertex, !repeated && std::find(expected.begin(), expected.end(), points[i]) != expected.end())
+            << "seed " << seed << ", point " << i;
+        if (rng() % 8 == 0) chain.tangent(points[i], rng() % 2 ? Side::kLeftOf : Side::kRightOf);
+        if (rng() % 10 == 0 || i + 1 == points.size()) {
+          ASSERT_EQ(chain.vertices(), expected) << "seed " << seed << ", after point " << i;
+        }
+      }
+    }
+  }
+}
+
 // The tangent from q: the vertex on one side of q with the extreme slope.
 std::optional<Point> brute_tangent(const std::vector<Point>& vertices, ChainKind kind, Side side,
                                    const Point& q) {

@@ -8,11 +8,13 @@
 #include <cmath>
 #include <limits>
 #include <random>
+#include <tuple>
 #include <utility>
 #include <vector>
 
 #include "hull/exact_hull_estimator.h"
 #include "hull/local_envelope.h"
+#include "hull/message_log.h"
 
 namespace tracesync::hull {
 namespace {
@@ -117,6 +119,39 @@ TEST(LocalEnvelope, PeakEqualsABruteForceScanOfTheCones) {
     // below the long double scan, and above it by the margin at most.
     EXPECT_GE(peak, scanned) << "round " << round;
     EXPECT_LE(peak, scanned + 2e-3L) << "round " << round;
+  }
+}
+
+// The estimators read their kept messages from a MessageLog, each direction
+// apart: the bound must be the one of the same messages sorted in the
+// rule's order, bit for bit, whichever direction comes first and with ties
+// of x between directions.
+TEST(LocalEnvelope, AMessageLogGivesTheBoundOfTheSortedMessagesBitForBit) {
+  std::mt19937_64 rng(13);
+  for (int round = 0; round < 200; ++round) {
+    const int64_t origin = 1'700'000'000'000'000'000 + static_cast<int64_t>(rng() % 1000);
+    std::uniform_int_distribution<int64_t> dx(0, round % 2 ? 50 : 5'000'000);  // ties, or few
+    std::uniform_int_distribution<int64_t> delay(20'000, 90'000);
+    MessageLog log;
+    std::vector<LinkMessage> messages;
+    const std::size_t n = 1 + rng() % 60;
+    for (std::size_t i = 0; i < n; ++i) {
+      const int64_t x = origin + dx(rng);
+      const LinkMessage m = rng() % 2 ? LinkMessage{Direction::kAtoB, {x, x + 250'000'000 + delay(rng)}}
+                                      : LinkMessage{Direction::kBtoA, {x, x + 250'000'000 - delay(rng)}};
+      log.append(m);
+      messages.push_back(m);
+    }
+    std::sort(messages.begin(), messages.end(), [](const LinkMessage& a, const LinkMessage& b) {
+      return std::tie(a.point.x, a.direction, a.point.y) < std::tie(b.point.x, b.direction, b.point.y);
+    });
+    log.sort();
+    const Line line{1 + 25e-6L, 2.5e8L - static_cast<long double>(origin) * 25e-6L};
+    const TimeSpan over{origin - 1'000'000, origin + 6'000'000};
+    const Quad rate = 120e-6;
+    const Quad from_log = envelope_bound(log, line, over, rate);
+    const Quad from_vector = envelope_bound(messages, line, over, rate);
+    ASSERT_TRUE(from_log == from_vector) << "round " << round;
   }
 }
 
