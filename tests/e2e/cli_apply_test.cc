@@ -459,8 +459,9 @@ TEST(Apply, ClocksThatChangeRateAreRewrittenPieceByPiece) {
     for (std::size_t l = 0; l < after.size(); ++l) {
       const auto wrong = non_causal_messages(after[l]);
       for (const auto& [at, by] : wrong) {
+        const int64_t x = at;  // clang 14 lambdas cannot capture structured bindings
         const bool near_a_join = std::any_of(joins.begin(), joins.end(), [&](int64_t join) {
-          return std::abs(static_cast<double>(at - join)) <= 2 * largest_bound;
+          return std::abs(static_cast<double>(x - join)) <= 2 * largest_bound;
         });
         EXPECT_TRUE(near_a_join) << "received " << by << " ns before it was sent, at " << at << ", far from any join";
         EXPECT_LE(static_cast<double>(by), largest_bound);
