@@ -48,8 +48,9 @@ std::map<std::string, std::string> contents(const fs::path& root) {
   return out;
 }
 
-v1::Snapshot sync_snapshot(const std::vector<std::string>& paths) {
+v1::Snapshot sync_snapshot(const std::vector<std::string>& paths, const std::vector<std::string>& options = {}) {
   std::vector<std::string> args = {"sync", "--format", "protobuf"};
+  args.insert(args.end(), options.begin(), options.end());
   args.insert(args.end(), paths.begin(), paths.end());
   const auto r = run_command(tracesync_binary(), args);
   EXPECT_EQ(r.exit_code, 0) << r.err;
@@ -75,15 +76,20 @@ json apply(const std::vector<std::string>& paths, const std::string& output, std
 }
 
 // Messages of a link whose receive comes before its send on the copies'
-// (or the inputs') clocks, among its hull vertices. The hulls bound every
-// message, so none among them means none at all.
-uint64_t non_causal_hull_points(const v1::Link& link) {
+// (or the inputs') clocks, among its hull vertices: where (on a's clock)
+// and by how much. The hulls bound every message, so none among them means
+// none at all.
+std::vector<std::pair<int64_t, int64_t>> non_causal_messages(const v1::Link& link) {
   v1::LinkDetail detail;
   detail.ParseFromString(link.detail());
-  uint64_t n = 0;
-  for (const v1::Point& p : detail.lower_hull_points()) n += p.y() < p.x();  // a sends at x, b receives at y
-  for (const v1::Point& p : detail.upper_hull_points()) n += p.y() > p.x();  // b sends at y, a receives at x
-  return n;
+  std::vector<std::pair<int64_t, int64_t>> out;
+  for (const v1::Point& p : detail.lower_hull_points()) {  // a sends at x, b receives at y
+    if (p.y() < p.x()) out.emplace_back(p.x(), p.x() - p.y());
+  }
+  for (const v1::Point& p : detail.upper_hull_points()) {  // b sends at y, a receives at x
+    if (p.y() > p.x()) out.emplace_back(p.x(), p.y() - p.x());
+  }
+  return out;
 }
 
 // The first and last hull message of a link, on a's clock: where its
@@ -196,10 +202,10 @@ void expect_synchronized_copies(const std::vector<std::string>& inputs, const st
                 << std::endl;
     }
     std::cout << "[ apply    ] link " << name << (was.in_tree() ? " (tree)" : "") << ": " << was.messages()
-              << " messages; non-causal hull messages " << non_causal_hull_points(was) << " in the inputs, "
-              << non_causal_hull_points(now) << " in the copies" << std::endl;
+              << " messages; non-causal hull messages " << non_causal_messages(was).size() << " in the inputs, "
+              << non_causal_messages(now).size() << " in the copies" << std::endl;
     if (was.in_tree() && was.quality() == v1::ACCURATE) {
-      EXPECT_EQ(non_causal_hull_points(now), 0u);
+      EXPECT_EQ(non_causal_messages(now).size(), 0u);
     }
   }
 }
@@ -371,26 +377,6 @@ model::Quad through(const std::vector<ManifestPiece>& pieces, int64_t t) {
   return piece->line.apply(t);
 }
 
-// The messages of a link received before they were sent, among the hull
-// vertices of the linear model's hull (which bound every message): where,
-// on a's clock, and by how much.
-std::vector<std::pair<int64_t, int64_t>> non_causal_messages(const json& link) {
-  std::vector<std::pair<int64_t, int64_t>> out;
-  for (const json& p : link["lower_hull_points"]) {
-    if (p["y"].get<int64_t>() < p["x"].get<int64_t>()) out.emplace_back(p["x"], p["x"].get<int64_t>() - p["y"].get<int64_t>());
-  }
-  for (const json& p : link["upper_hull_points"]) {
-    if (p["y"].get<int64_t>() > p["x"].get<int64_t>()) out.emplace_back(p["x"], p["y"].get<int64_t>() - p["x"].get<int64_t>());
-  }
-  return out;
-}
-
-json linear_links(const std::string& experiment) {
-  const auto r = run_command(tracesync_binary(), {"sync", "--format", "json", "--clock-model", "linear", experiment});
-  EXPECT_LT(r.exit_code, 5) << r.err;
-  return json::parse(r.out)["links"];
-}
-
 // Clocks that change rate, as the piecewise model's truth tests generate
 // them: apply rewrites a trace of several pieces in full, through each
 // piece, and the copies' messages are causal except right at the joins
@@ -453,11 +439,11 @@ TEST(Apply, ClocksThatChangeRateAreRewrittenPieceByPiece) {
     // Causal away from the joins: a message still received before it was
     // sent lies within twice the largest bound of a join (the map leaves
     // the segments' lines only there, and by less than the bound).
-    const json before = linear_links(in);
-    const json after = linear_links(out + "/" + model);
-    ASSERT_EQ(after.size(), before.size());
-    for (std::size_t l = 0; l < after.size(); ++l) {
-      const auto wrong = non_causal_messages(after[l]);
+    const v1::Snapshot before = sync_snapshot({in}, {"--clock-model", "linear"});
+    const v1::Snapshot after = sync_snapshot({out + "/" + model}, {"--clock-model", "linear"});
+    ASSERT_EQ(after.links_size(), before.links_size());
+    for (int l = 0; l < after.links_size(); ++l) {
+      const auto wrong = non_causal_messages(after.links(l));
       for (const auto& [at, by] : wrong) {
         const int64_t x = at;  // clang 14 lambdas cannot capture structured bindings
         const bool near_a_join = std::any_of(joins.begin(), joins.end(), [&](int64_t join) {
@@ -466,7 +452,7 @@ TEST(Apply, ClocksThatChangeRateAreRewrittenPieceByPiece) {
         EXPECT_TRUE(near_a_join) << "received " << by << " ns before it was sent, at " << at << ", far from any join";
         EXPECT_LE(static_cast<double>(by), largest_bound);
       }
-      std::cout << "[ apply    ] " << model << ": non-causal hull messages " << non_causal_messages(before[l]).size()
+      std::cout << "[ apply    ] " << model << ": non-causal hull messages " << non_causal_messages(before.links(l)).size()
                 << " in the inputs, " << wrong.size() << " in the copies (all within " << 2 * largest_bound
                 << " ns of one of " << joins.size() << " joins)" << std::endl;
     }
