@@ -148,7 +148,6 @@ class Writer {
       bt_clock_class_get_offset(clock, &origin.offset_s, &origin.offset_cycles);
       copy.retimer.emplace(origin, *settings_->transform);
     }
-    last_stream_ = nullptr;  // the table may have moved
     return succeeded(copy.file->open());
   }
 

@@ -2,7 +2,6 @@
 #include "apply/tsdl_metadata.h"
 
 #include <array>
-#include <cinttypes>
 #include <set>
 #include <tuple>
 #include <string_view>

@@ -13,7 +13,7 @@
 
 namespace tracesync::hull {
 
-// An append-only log of small trivially copyable records (ChunkLog keeps
+// An append-only log of small trivially copyable records (MessageLog keeps
 // a link's messages in two of them), in fixed chunks of 4,096.
 //
 // Why not a std::vector: keeping every message is the piecewise model's one
