@@ -21,7 +21,14 @@
 
 namespace tracesync::ingest {
 
+// Where a CtfTraceReader's babeltrace2 graph takes its messages from.
+enum class CtfInput : uint8_t {
+  kFolder,  // src.ctf.fs: TraceSource::path is a trace directory
+  kLive,    // src.ctf.lttng-live: TraceSource::path is a net://HOST:PORT/host/HOSTNAME/SESSION URL
+};
+
 struct ReaderOptions {
+  CtfInput input = CtfInput::kFolder;
   // How far back a stream's timestamps may step (LTTng 2.1 packet beginnings
   // step back ~1 us): the progress a reader promises is this much earlier
   // than what its streams have reached.
@@ -44,7 +51,9 @@ struct ReaderOptions {
 
 // Reads one CTF trace with babeltrace2: a graph of `src.ctf.fs` (no muxer)
 // whose every output port feeds one input port of an in-process sink; the
-// sink takes a batch from each stream in turn. Events are recognised by
+// sink takes a batch from each stream in turn. With CtfInput::kLive the
+// source is `src.ctf.lttng-live` (one port, its streams muxed by time) and
+// the same sink follows a session as a relay streams it (LiveTraceReader). Events are recognised by
 // class once (NetworkEventDecoder); only network events' payloads are read.
 //
 // Time is ns from origin (the CTF clock offset applied). The reader promises
@@ -88,6 +97,9 @@ class CtfTraceReader final : public TraceReader {
   // Per stream, the share of its time range read so far; their mean times
   // the stream file bytes.
   uint64_t bytes_read() const override { return bytes_read_.load(std::memory_order_relaxed); }
+  // The last step ended early because the source had nothing new yet (a
+  // live session between two flushes of its tracer): step again later.
+  bool stalled() const { return stalled_; }
 
  private:
   struct StreamCursor {
@@ -165,6 +177,7 @@ class CtfTraceReader final : public TraceReader {
   std::string own_problem_;  // found by our own sink (set before it reports an error)
   bool out_of_memory_ = false;  // the problem is memory running out, not the trace
   bool announced_ = false;   // trace_opened sent
+  bool stalled_ = false;     // see stalled()
 
   bt::GraphRef graph_;
   std::vector<std::string> port_names_;
