@@ -99,13 +99,16 @@ std::vector<LiveNews> LiveFollower::read(bool* read_any) {
       news.push_back({LiveNews::Kind::kOpened, urls_[opened].url, clock_words(readers_[opened]->info())});
     }
     if (reported_[i] || (reader.state() != State::kDone && reader.state() != State::kFailed)) continue;
-    if (!session_trace_[i] && look_again(i)) {
-      if (!waiting_told_[i]) {
-        waiting_told_[i] = true;
-        news.push_back({LiveNews::Kind::kWaiting, urls_[i].url, "not on the relay yet (" + reader.problem() +
-                                                                    "); looking for it again while the join window is open"});
+    if (!session_trace_[i]) {
+      const std::string why = reader.problem();  // look_again() replaces the reader
+      if (look_again(i)) {
+        if (!waiting_told_[i]) {
+          waiting_told_[i] = true;
+          news.push_back({LiveNews::Kind::kWaiting, urls_[i].url,
+                          "not on the relay yet (" + why + "); looking for it again while the join window is open"});
+        }
+        continue;
       }
-      continue;
     }
     reported_[i] = true;
     if (reader.state() == State::kDone) {

@@ -163,6 +163,25 @@ class Relay:
     def live_url(self, hostname, session):
         return "net://127.0.0.1:%d/host/%s/%s" % (self.live, hostname, session)
 
+    def viewers(self, url):
+        """How many viewers the relay says follow the session `url` (0 when
+        it does not list it)."""
+        out = subprocess.run(["babeltrace2", "-i", "lttng-live", "net://127.0.0.1:%d" % self.live],
+                             capture_output=True, timeout=30).stdout.decode(errors="replace")
+        for line in out.splitlines():
+            if line.startswith(url + " ") and " client(s) connected" in line:
+                return int(line.split("stream(s), ")[1].split(" client")[0])
+        return 0
+
+    def wait_for_viewers(self, urls, timeout, viewer=None):
+        """Until every session of `urls` has its viewer (the relay sends a
+        viewer only what is recorded after it attached)."""
+        deadline = time.monotonic() + timeout
+        while not all(self.viewers(url) == 1 for url in urls):
+            if time.monotonic() > deadline or (viewer is not None and viewer.poll() is not None):
+                raise RuntimeError("no viewer attached to every session of %s" % urls)
+            time.sleep(0.2)
+
     def stop(self):
         stop_process(self.process)
 
