@@ -18,6 +18,10 @@ std::string Synchronization::validate(const SessionOptions& session, const Inges
     return "the match key must be 'tc' or 'strict', not '" + ingest.match_key + "'";
   }
   if (ingest.match_horizon <= 0) return "the match horizon must be positive";
+  if (!ingest.messages.empty() || !ingest.messages_files.empty()) {
+    auto specs = ingest::parse_message_specs(ingest.messages, ingest.messages_files);
+    if (auto* why = std::get_if<std::string>(&specs)) return *why;
+  }
   if (ingest.open_timeout < 0) return "the opening time limit must not be negative";
   if (ingest.open_timeout > 0 && ingest.reading_command.empty()) {
     return "an opening time limit needs traces read in processes of their own (not in-process)";
@@ -27,6 +31,28 @@ std::string Synchronization::validate(const SessionOptions& session, const Inges
 
 Synchronization::Synchronization(SessionOptions session, IngestOptions ingest)
     : ingest_(std::move(ingest)), session_(std::move(session)) {
+  // validate() says whether they parse; a front end that did not ask gets
+  // no application kinds rather than half of them, and the report says why.
+  auto specs = ingest::parse_message_specs(ingest_.messages, ingest_.messages_files);
+  if (auto* why = std::get_if<std::string>(&specs)) {
+    v1::Problem p;
+    p.set_message(*why + "; no application messages were matched");
+    session_.add_problem(p);
+  } else {
+    message_kinds_ = std::get<std::vector<ingest::MessageSpec>>(std::move(specs));
+  }
+  std::vector<v1::MessageKind> kinds;
+  for (std::size_t i = 0; i < message_kinds_.size(); ++i) {
+    const ingest::MessageSpec& spec = message_kinds_[i];
+    v1::MessageKind& kind = kinds.emplace_back();
+    kind.set_kind(static_cast<uint32_t>(i + 1));
+    kind.set_name(spec.name);
+    kind.set_send_event(spec.send_event);
+    kind.set_receive_event(spec.receive_event);
+    for (const ingest::KeyField& field : spec.key) kind.add_key(field.text());
+    kind.set_spec(spec.text);
+  }
+  session_.set_message_kinds(std::move(kinds));
   // The report states every option, whichever front end set it.
   session_.set_matching_options(ingest_.match_key, ingest_.match_horizon, ingest_.jobs);
   session_.set_domain_overrides(ingest_.domain_overrides);
@@ -60,6 +86,47 @@ v1::Problem problem(const std::string& source, const std::string& message, bool 
   return p;
 }
 
+// What the traces lack to serve the application message kinds: per trace,
+// an event class without a key field (or with one of a type a key cannot
+// use); per kind, a send or receive event that no trace read records (a
+// trace that records neither, a kernel trace say, is no problem).
+std::vector<v1::Problem> message_problems(const std::vector<ingest::MessageSpec>& kinds,
+                                          const std::vector<ingest::TraceReport>& traces) {
+  std::vector<v1::Problem> out;
+  std::vector<bool> sent(kinds.size(), false), received(kinds.size(), false);
+  bool any_read = false;
+  for (const ingest::TraceReport& t : traces) {
+    if (t.status == ingest::TraceStatus::kSkipped) continue;
+    any_read = true;
+    for (std::size_t k = 0; k < kinds.size() && k < t.info.app_census.size(); ++k) {
+      const ingest::AppEventTally& tally = t.info.app_census[k];
+      sent[k] = sent[k] || tally.send_recorded;
+      received[k] = received[k] || tally.receive_recorded;
+      if (!tally.problem.empty()) {
+        out.push_back(problem(t.info.path, "messages '" + kinds[k].name + "': " + tally.problem, false));
+      }
+      if (tally.key_too_long > 0) {
+        out.push_back(problem(t.info.path,
+                              "messages '" + kinds[k].name + "': " + std::to_string(tally.key_too_long) +
+                                  " events have a key longer than " + std::to_string(match::AppKey::kBytes) +
+                                  " bytes and were not matched (docs/app-messages.md)",
+                              false));
+      }
+    }
+  }
+  for (std::size_t k = 0; k < kinds.size() && any_read; ++k) {
+    for (const auto& [found, event, role] : {std::tuple<bool, const std::string&, const char*>{sent[k], kinds[k].send_event, "send"},
+                                             std::tuple<bool, const std::string&, const char*>{received[k], kinds[k].receive_event, "receive"}}) {
+      if (!found) {
+        out.push_back(problem("", "messages '" + kinds[k].name + "': no trace records its " + role + " event " + event +
+                                      " (its spec: '" + kinds[k].text + "')",
+                              false));
+      }
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 RunOutcome Synchronization::run(const ProgressCallback& progress, const std::atomic<bool>* cancel) {
@@ -83,7 +150,8 @@ RunOutcome Synchronization::run(const ProgressCallback& progress, const std::ato
   options.read.open_timeout = std::chrono::milliseconds((ingest_.open_timeout + 999'999) / 1'000'000);
   options.match.key = *match::parse_key_kind(ingest_.match_key);
   options.match.horizon = ingest_.match_horizon;
-  options.read.reader.stream_ranges = static_cast<bool>(progress);  // finer progress, only when someone listens
+  options.read.reader.stream_ranges = static_cast<bool>(progress);
+  options.read.reader.selection = ingest::EventSelection(message_kinds_);  // finer progress, only when someone listens
   // A trace is in the session once it opened; a run cancelled before some
   // were opened leaves them out (no index to give them).
   std::vector<std::optional<TraceIndex>> session_trace(discovery.traces.size());
@@ -130,7 +198,19 @@ RunOutcome Synchronization::run(const ProgressCallback& progress, const std::ato
   outcome.cancelled = result.read.cancelled;
   session_.add_matching_totals(result.total);
   for (const auto& [key, statistics] : result.per_link) session_.add_link_matching(key.first, key.second, statistics);
-  for (const auto* list : {&outcome.skipped, &outcome.damaged, &outcome.out_of_memory, &outcome.left_out, &outcome.usage}) {
+  if (!message_kinds_.empty()) {
+    for (std::size_t kind = 0; kind < result.per_kind.size(); ++kind) {
+      session_.add_kind_matching(static_cast<match::MessageKind>(kind), result.per_kind[kind]);
+    }
+    for (const auto& [key, statistics] : result.per_link_kind) {
+      session_.add_link_kind_matches(key.first.first, key.first.second, key.second, statistics.matches);
+    }
+    for (const v1::Problem& p : message_problems(message_kinds_, result.read.traces)) {
+      outcome.messages.push_back(p);
+    }
+  }
+  for (const auto* list : {&outcome.skipped, &outcome.damaged, &outcome.out_of_memory, &outcome.left_out, &outcome.usage,
+                           &outcome.messages}) {
     for (const v1::Problem& p : *list) session_.add_problem(p);
   }
   if (outcome.cancelled) {
