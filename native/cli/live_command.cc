@@ -15,12 +15,14 @@
 #include <iostream>
 #include <sstream>
 #include <thread>
+#include <variant>
 
 #include "cli/command.h"
 #include "cli/command_line.h"
 #include "cli/duration.h"
 #include "cli/exit_codes.h"
 #include "cli/interrupt_guard.h"
+#include "ingest/message_spec.h"
 #include "match/packet_key.h"
 #include "session/live_follower.h"
 #include "snapshot/html_report.h"
@@ -44,6 +46,8 @@ struct LiveArguments {
   std::string match_horizon = "10min";
   std::string clock_model = "piecewise";
   std::vector<std::string> references;
+  std::vector<std::string> messages;
+  std::vector<std::string> messages_files;
 };
 
 po::options_description live_options(LiveArguments& a) {
@@ -58,6 +62,11 @@ po::options_description live_options(LiveArguments& a) {
       ("wait", po::value(&a.wait)->value_name("DURATION"),
        "look for a session the relay does not have yet (a host that joins late) until DURATION after the start "
        "(default: a session not found fails at once)")
+      ("messages", po::value(&a.messages)->value_name("SPEC")->composing(),
+       "also match application messages, as `sync --messages`: [name=NAME,]send=EVENT,recv=EVENT,key=FIELD[+FIELD...]; "
+       "repeatable (docs/app-messages.md)")
+      ("messages-file", po::value(&a.messages_files)->value_name("FILE")->composing(),
+       "read more message specs from FILE, one per line, as `sync --messages-file`")
       ("clock-model", po::value(&a.clock_model)->value_name("MODEL"),
        "piecewise (default): each link in segments, with bounds at every instant; linear: one line per link")
       ("reference,r", po::value(&a.references)->value_name("ID")->composing(),
@@ -191,6 +200,11 @@ int run_live(const std::vector<std::string>& arguments) {
     return usage_error(kCommand, "--clock-model must be 'piecewise' or 'linear', not '" + a.clock_model + "'");
   }
   session_options.forced_references = a.references;
+  if (!a.messages.empty() || !a.messages_files.empty()) {
+    auto specs = ingest::parse_message_specs(a.messages, a.messages_files);
+    if (const auto* why = std::get_if<std::string>(&specs)) return usage_error(kCommand, *why);
+    ingest.message_kinds = std::get<std::vector<ingest::MessageSpec>>(std::move(specs));
+  }
   // The HTML report's latency proof keeps every message (16 bytes each).
   session_options.keep_latency_evidence = !a.output.empty();
   if (std::string problem = session::validate(session_options); !problem.empty()) return usage_error(kCommand, problem);

@@ -161,6 +161,7 @@ CtfTraceReader::CtfTraceReader(TraceSource source, match::TraceIndex index, Read
     : source_(std::move(source)), index_(index), options_(options), sink_(sink) {
   info_.path = source_.path;
   info_.name = source_.name;
+  info_.app_census.assign(options_.selection.kinds().size(), AppEventTally{});
   std::tie(info_.domain_id, info_.domain_source) = choose_domain(source_, std::nullopt, "");
 }
 
@@ -613,13 +614,26 @@ bool CtfTraceReader::begin_stream(StreamCursor& cursor, const bt_message* messag
   return true;
 }
 
-// Which network events the tracer was told to record (their classes are in
-// the metadata, events or not), and what each one's payload lacks.
+// Which network and application events the tracer was told to record (their
+// classes are in the metadata, events or not), and what each one lacks.
 void CtfTraceReader::note_recorded_events(const bt_stream_class* stream_class) {
   const uint64_t classes = bt_stream_class_get_event_class_count(stream_class);
   for (uint64_t i = 0; i < classes; ++i) {
     const bt_event_class* event_class = bt_stream_class_borrow_event_class_by_index_const(stream_class, i);
     const char* name = bt_event_class_get_name(event_class);
+    if (options_.offered_classes) {
+      if (auto offered = AppEventDecoder::offered(event_class)) {
+        const auto known = std::find_if(info_.offered_classes.begin(), info_.offered_classes.end(),
+                                        [&](const OfferedEventClass& c) { return c.name == offered->name; });
+        if (known == info_.offered_classes.end()) info_.offered_classes.push_back(std::move(*offered));
+      }
+    }
+    if (const auto app = AppEventDecoder::for_class(event_class, options_.selection)) {
+      AppEventTally& tally = info_.app_census.at(app->kind() - 1u);
+      (app->direction() == match::Direction::kSend ? tally.send_recorded : tally.receive_recorded) = true;
+      if (tally.problem.empty()) tally.problem = app->problem();
+      continue;
+    }
     const auto index = network_event_index(name == nullptr ? "" : name);
     if (!index || info_.network_census[*index].recorded) continue;
     NetworkEventTally& tally = info_.network_census[*index];
@@ -629,7 +643,7 @@ void CtfTraceReader::note_recorded_events(const bt_stream_class* stream_class) {
 }
 
 bool CtfTraceReader::add_network_event(StreamCursor& cursor, const bt_message* message, const bt_event* event,
-                                       const NetworkEventDecoder& decoder) {
+                                       const ClassDecoder& decoder) {
   model::Nanoseconds time = 0;
   if (!time_of(bt_message_event_borrow_default_clock_snapshot_const(message), time)) return false;
   cursor.reached = std::max(cursor.reached, time);
@@ -642,12 +656,24 @@ bool CtfTraceReader::add_network_event(StreamCursor& cursor, const bt_message* m
   match::PacketEvent& out = batch_.emplace_back();
   out.trace = index_;
   out.time = time;
-  decoder.decode(event, out, options_.endpoints);
-  NetworkEventTally& tally = info_.network_census[decoder.name_index()];
+  if (decoder.app) {
+    decoder.app->decode(event, out);
+    AppEventTally& tally = info_.app_census[out.kind - 1u];
+    switch (out.layout) {
+      case match::Layout::kTcp: ++(out.direction == match::Direction::kSend ? tally.sends : tally.receives); break;
+      case match::Layout::kKeyTooLong: ++tally.key_too_long; break;
+      case match::Layout::kNonTcp:
+      case match::Layout::kUnknown: ++tally.undecodable; break;
+    }
+    return true;
+  }
+  decoder.network->decode(event, out, options_.endpoints);
+  NetworkEventTally& tally = info_.network_census[decoder.network->name_index()];
   switch (out.layout) {
     case match::Layout::kTcp: ++tally.tcp; break;
     case match::Layout::kNonTcp: ++tally.not_tcp; break;
-    case match::Layout::kUnknown: ++tally.undecodable; break;
+    case match::Layout::kUnknown:
+    case match::Layout::kKeyTooLong: ++tally.undecodable; break;
   }
   return true;
 }
@@ -678,10 +704,19 @@ bool CtfTraceReader::note_event_times(StreamCursor& cursor, const bt_message_arr
   return true;
 }
 
-const NetworkEventDecoder* CtfTraceReader::decoder_on_miss(const bt_event_class* event_class, std::size_t slot) {
+const CtfTraceReader::ClassDecoder* CtfTraceReader::decoder_on_miss(const bt_event_class* event_class,
+                                                                    std::size_t slot) {
   auto found = decoders_.find(event_class);
-  if (found == decoders_.end()) found = decoders_.emplace(event_class, NetworkEventDecoder::for_class(event_class)).first;
-  const NetworkEventDecoder* decoder = found->second ? &*found->second : nullptr;
+  if (found == decoders_.end()) {
+    std::optional<ClassDecoder> decoder;
+    if (auto app = AppEventDecoder::for_class(event_class, options_.selection)) {
+      decoder.emplace().app = std::move(app);
+    } else if (auto network = NetworkEventDecoder::for_class(event_class)) {
+      decoder.emplace().network = std::move(network);
+    }
+    found = decoders_.emplace(event_class, std::move(decoder)).first;
+  }
+  const ClassDecoder* decoder = found->second ? &*found->second : nullptr;
   // Half full at most, so that probes stay short and always end; classes
   // beyond that (metadata with hundreds of them) are found in the map.
   if (2 * (decoder_slots_used_ + 1) <= kDecoderSlots) {

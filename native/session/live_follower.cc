@@ -2,6 +2,7 @@
 #include "session/live_follower.h"
 
 #include "match/packet_key.h"
+#include "session/message_kinds.h"
 
 namespace tracesync::session {
 
@@ -40,6 +41,8 @@ class LiveFollower::Sink final : public ingest::EventSink {
 
 LiveFollower::LiveFollower(SessionOptions session, LiveIngestOptions ingest)
     : ingest_(std::move(ingest)), session_(std::move(session)) {
+  ingest_.reader.selection = ingest::EventSelection(ingest_.message_kinds);
+  session_.set_message_kinds(reported_kinds(ingest_.message_kinds));
   session_.set_matching_options(std::string(match::to_string(ingest_.match.key)), ingest_.match.horizon, 1);
   session_.set_reading_program({}, 0, "live sessions are read in this process");
 }
@@ -168,6 +171,19 @@ void LiveFollower::note_extents() {
   }
 }
 
+std::vector<ingest::TraceReport> LiveFollower::trace_reports() const {
+  std::vector<ingest::TraceReport> reports;
+  for (std::size_t i = 0; i < readers_.size(); ++i) {
+    ingest::TraceReport& report = reports.emplace_back();
+    report.info = readers_[i]->info();
+    if (readers_[i]->state() == ingest::TraceReader::State::kFailed) {
+      report.status = session_trace_[i] ? ingest::TraceStatus::kPartial : ingest::TraceStatus::kSkipped;
+      report.problem = readers_[i]->problem();
+    }
+  }
+  return reports;
+}
+
 v1::Snapshot LiveFollower::snapshot() {
   v1::Snapshot s = session_.snapshot();
   s.set_complete(false);  // the sessions are still being recorded
@@ -183,6 +199,10 @@ v1::Snapshot LiveFollower::finish(bool cut_short) {
     session_.add_matching_totals(matcher_->total());
     for (const auto& [key, statistics] : matcher_->link_statistics()) {
       session_.add_link_matching(key.first, key.second, statistics);
+    }
+    if (!ingest_.message_kinds.empty()) {
+      add_kind_matching(session_, matcher_->kind_statistics(), matcher_->link_kind_statistics());
+      for (const v1::Problem& p : message_problems(ingest_.message_kinds, trace_reports())) session_.add_problem(p);
     }
     if (cut_short) {
       session_.add_problem(problem("", "following was stopped before every live session ended", false));

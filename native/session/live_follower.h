@@ -8,7 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "ingest/experiment_reader.h"
 #include "ingest/live_trace_reader.h"
+#include "ingest/message_spec.h"
 #include "match/packet_matcher.h"
 #include "session/session.h"
 
@@ -17,7 +19,10 @@ namespace tracesync::session {
 // How live sessions are read and their messages matched (`tracesync live`).
 struct LiveIngestOptions {
   match::MatchOptions match;
+  // Its selection is made from message_kinds by the follower.
   ingest::ReaderOptions reader;
+  // The application message kinds of `--messages` (kinds 1.., in order).
+  std::vector<ingest::MessageSpec> message_kinds;
   std::size_t rounds_per_turn = 64;  // a session's turn: this many batches of messages
   // A session the relay does not have yet (its host joins late) is looked
   // for again, every retry_every, until this long after the first read().
@@ -83,6 +88,7 @@ class LiveFollower {
   // A reader that ended or failed before its session opened, looked for
   // again while the join window is open: true when it was (or will be).
   bool look_again(std::size_t reader);
+  std::vector<ingest::TraceReport> trace_reports() const;  // as read_experiment reports traces
   bool in_join_window() const;
 
   LiveIngestOptions ingest_;
