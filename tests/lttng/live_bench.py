@@ -13,7 +13,7 @@ client; `tracesync live --interval 100ms` follows every session. Prints:
     median, 90th percentile and worst;
   - tracesync's resident memory over the run (every 0.5 s): start, peak, end.
 
-usage: live_bench.py TRACESYNC TSAPP CLOCK_PLUGIN WORK_DIR [SECONDS [RATE [CLIENTS]]]
+usage: live_bench.py TRACESYNC TSAPP CLOCK_PLUGIN WORK_DIR [SECONDS [RATE [CLIENTS [LIVE_OPTION...]]]]
 """
 
 import fractions
@@ -59,6 +59,7 @@ def main():
     seconds = int(sys.argv[5]) if len(sys.argv) > 5 else 20
     rate = int(sys.argv[6]) if len(sys.argv) > 6 else 1000
     clients = int(sys.argv[7]) if len(sys.argv) > 7 else 2
+    extra = sys.argv[8:]  # more options for tracesync live, e.g. --match-horizon 5s
     work = pathlib.Path(work)
     missing = lh.what_is_missing()
     if missing:
@@ -82,7 +83,7 @@ def main():
             start = lh.monotonic_ns()
             hosts.start()
             urls = [relay.live_url(h.name, hosts.session) for h in hosts.hosts]
-            live = subprocess.Popen([tracesync, "live", "--interval", "100ms", "--messages", MESSAGES] + urls,
+            live = subprocess.Popen([tracesync, "live", "--interval", "100ms", "--messages", MESSAGES] + extra + urls,
                                     stdout=subprocess.PIPE, stderr=open(work / "live.err", "wb"),
                                     start_new_session=True)
 
@@ -94,7 +95,7 @@ def main():
             reader = threading.Thread(target=collect, daemon=True)
             reader.start()
             relay.wait_for_viewers(urls, 30, live)
-            cpu_before = cpu_seconds(live.pid)
+            cpu = [cpu_seconds(live.pid)]
             began = time.monotonic()
             hosts.go()
             done = threading.Event()
@@ -104,19 +105,18 @@ def main():
                     value = rss_kib(live.pid)
                     if value is not None:
                         memory.append((time.monotonic() - began, value))
+                        try:
+                            cpu.append(cpu_seconds(live.pid))
+                        except OSError:
+                            pass
                     time.sleep(0.5)
 
             sampler = threading.Thread(target=sample, daemon=True)
             sampler.start()
             hosts.wait(seconds + 120)
             ended = time.monotonic()
-            cpu_after = None
-            deadline = time.monotonic() + 60
-            while live.poll() is None and time.monotonic() < deadline:
-                cpu_after = cpu_seconds(live.pid)
-                time.sleep(0.05)
+            live.wait(60)
             finished = time.monotonic()
-            live.wait(5)
             done.set()
             reader.join(10)
             truth = lh.truth_json(hosts, start, lh.monotonic_ns())
@@ -142,11 +142,11 @@ def main():
     run = ended - began
     print("run: %d clients x %d msg/s for %d s; %d events recorded (%.0f events/s)" % (
         clients, rate, seconds, events, events / run))
-    print("tracesync live: ended %.2f s after the hosts; %d results printed" % (finished - ended, len(arrivals)))
-    if cpu_after is not None:
-        used = cpu_after - cpu_before
+    print("tracesync live: %d results printed" % len(arrivals))
+    if len(cpu) >= 2:
+        used = cpu[-1] - cpu[0]  # up to the last sample (0.5 s apart)
         print("tracesync CPU: %.2f s over the run, %.2f s per million events (%.0f%% of one core)" % (
-            used, used / events * 1e6 if events else 0, 100 * used / (finished - began)))
+            used, used / events * 1e6 if events else 0, 100 * used / run))
     # The matcher emits messages by their later end as recorded (each on its
     # own clock): result i holds the first `messages` of that order.
     messages = sorted((max(v["msg_send"][0], v["msg_recv"][0]), max(v["msg_send"][1], v["msg_recv"][1]))
@@ -162,9 +162,9 @@ def main():
               "worst %.3f s" % (len(latencies), percentile(latencies, 0.5), percentile(latencies, 0.9),
                                 max(latencies)))
     if memory:
-        print("resident memory of tracesync live: %.1f MiB at the start, %.1f MiB peak, %.1f MiB at the end "
-              "(%d samples)" % (memory[0][1] / 1024, max(v for _, v in memory) / 1024, memory[-1][1] / 1024,
-                                len(memory)))
+        quarters = [memory[min(len(memory) - 1, q * len(memory) // 4)] for q in range(5)]
+        print("resident memory of tracesync live (MiB) at 0, 1/4, 1/2, 3/4 and the end of the run: %s; peak %.1f" % (
+            " ".join("%.1f (%.0f s)" % (v / 1024, at) for at, v in quarters), max(v for _, v in memory) / 1024))
     return 0
 
 
