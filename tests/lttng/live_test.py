@@ -151,6 +151,18 @@ def main():
     if not results or not results[-1][1]["complete"]:
         failures.append("the last result is not complete")
 
+    # Every line is a report of `sync --format json`'s schema.
+    schema_path = pathlib.Path(__file__).resolve().parents[2] / "docs/schema/tracesync-sync-1.schema.json"
+    try:
+        import jsonschema
+        validator = jsonschema.Draft202012Validator(json.loads(schema_path.read_text()))
+        invalid = [i for i, (_, r) in enumerate(results) if not validator.is_valid(r)]
+        print("%d results checked against %s, %d invalid" % (len(results), schema_path.name, len(invalid)))
+        if invalid:
+            failures.append("results %s do not follow the report's schema: %s" % (
+                invalid, next(validator.iter_errors(results[invalid[0]][1])).message))
+    except ImportError:
+        print("not checked against the schema: python3-jsonschema is not installed")
     for i, (_, result) in enumerate(results):
         path = work / ("result-%03d.json" % i)
         path.write_text(json.dumps(result))
