@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -106,6 +107,33 @@ TEST(AppMessages, UserSpaceTracesSyncAsTheirKernelTwins) {
     EXPECT_EQ(a["links"][i]["messages"], b["links"][i]["messages"]);
     EXPECT_EQ(a["links"][i]["alpha"], b["links"][i]["alpha"]);
     EXPECT_EQ(a["links"][i]["beta"], b["links"][i]["beta"]);
+  }
+}
+
+// apply takes the specs as sync does: its copies, synchronized again by the
+// same messages, need (almost) no correction.
+TEST(AppMessages, ApplyWritesCopiesOnOneTimeBase) {
+  testing::TempDir dir;
+  ASSERT_EQ(run_command(tracesync_binary(), {"simulate", "--quiet", "--user-space", "--output", dir.file("in"),
+                                             "--hosts", "3", "--duration", "5s", "--seed", "6"})
+                .exit_code,
+            0);
+  const auto before = run_command(tracesync_binary(), {"sync", "--format", "json", "--messages", kSpec, dir.file("in")});
+  ASSERT_EQ(before.exit_code, 0) << before.err;
+  double largest_shift_before = 0;
+  for (const json& t : json::parse(before.out)["traces"]) {
+    largest_shift_before = std::max(largest_shift_before, std::abs(t["shift_ns"].get<double>()));
+  }
+  EXPECT_GT(largest_shift_before, 1e6) << "the simulated clocks should be apart by more than a millisecond";
+  const auto applied = run_command(tracesync_binary(), {"apply", "--messages", kSpec, "--output", dir.file("out"),
+                                                        dir.file("in")});
+  ASSERT_EQ(applied.exit_code, 0) << applied.err;
+  const auto after = run_command(tracesync_binary(), {"sync", "--format", "json", "--messages", kSpec, dir.file("out")});
+  ASSERT_EQ(after.exit_code, 0) << after.err;
+  const json report = json::parse(after.out);
+  ASSERT_EQ(report["traces"].size(), 3u);
+  for (const json& t : report["traces"]) {
+    EXPECT_LT(std::abs(t["shift_ns"].get<double>()), 2 * t["uncertainty_ns"].get<double>() + 1000) << t;
   }
 }
 
