@@ -96,7 +96,11 @@ TraceCheck check_trace(const ingest::TraceReport& t, const std::vector<ingest::M
   } else {
     check.verdict = "receives only, links will be one-way: " + why_none(census, Direction::kSend);
   }
-  if (!kinds.empty() && !check.usable) check.verdict += " (nor application messages of the --messages specs)";
+  if (!kinds.empty() && !check.usable) {
+    check.verdict += " (nor application messages of the --messages specs)";
+  } else if (!check.usable && !t.info.offered_classes.empty()) {
+    check.verdict += " (its user-space events may serve as messages: see --messages)";
+  }
   if (t.status == ingest::TraceStatus::kPartial) {
     check.verdict += (t.out_of_memory ? " (read in part: " : " (read up to damage: ") + t.problem + ")";
   }
