@@ -175,7 +175,9 @@ int run_live(const std::vector<std::string>& arguments) {
     print_help(options);
     return kSuccess;
   }
-  if (a.urls.empty()) return usage_error(kCommand, "give the live sessions to follow (net://HOST:PORT/host/HOSTNAME/SESSION)");
+  if (a.urls.empty()) {
+    return usage_error(kCommand, "give the live sessions to follow (net://HOST:PORT/host/HOSTNAME/SESSION)");
+  }
   session::LiveIngestOptions ingest;
   session::SessionOptions session_options;
   model::Nanoseconds interval = 0;

@@ -273,8 +273,9 @@ CtfTraceReader::State CtfTraceReader::read_some(std::size_t rounds) {
     if (status == BT_GRAPH_RUN_ONCE_STATUS_END) {
       bytes_read_.store(info_.bytes, std::memory_order_relaxed);
       if (!announced_) {
-        fail(options_.input == CtfInput::kLive ? "the relay does not have this session, or it ended before any of its streams began"
-                                               : "holds no stream file (nothing but metadata)");
+        fail(options_.input == CtfInput::kLive
+                 ? "the relay does not have this session, or it ended before any of its streams began"
+                 : "holds no stream file (nothing but metadata)");
         return state_;
       }
       state_ = State::kDone;
@@ -404,8 +405,9 @@ std::string CtfTraceReader::build_graph() {
   const bt::ValueRef params = live ? live_parameters(source_.path) : ctf_fs_parameters(source_.path);
   if (!graph_ || !params) return memory_ran_out(bt::take_bt_error(""));
   const bt_component_source* source = nullptr;
-  const bt_graph_add_component_status added = bt_graph_add_source_component(
-      graph_.get(), live ? classes.lttng_live : classes.ctf_fs, "source", params.get(), BT_LOGGING_LEVEL_NONE, &source);
+  const bt_graph_add_component_status added =
+      bt_graph_add_source_component(graph_.get(), live ? classes.lttng_live : classes.ctf_fs, "source", params.get(),
+                                    BT_LOGGING_LEVEL_NONE, &source);
   if (added != BT_GRAPH_ADD_COMPONENT_STATUS_OK) {
     std::string cause = bt::take_bt_error("unknown error");
     // Indexing a stream file maps it into memory: that failing is no damage.

@@ -12,7 +12,8 @@ class LiveFollower::Sink final : public ingest::EventSink {
   explicit Sink(LiveFollower& follower) : follower_(follower) {}
 
   void trace_opened(match::TraceIndex trace, const ingest::TraceInfo& info) override {
-    follower_.session_trace_[trace] = follower_.session_.add_trace({info.name, info.path, info.hostname, info.domain_id});
+    follower_.session_trace_[trace] =
+        follower_.session_.add_trace({info.name, info.path, info.hostname, info.domain_id});
     follower_.matcher_->set_domain(trace, info.domain_id);
     opened_.push_back(trace);
   }
@@ -53,10 +54,11 @@ void LiveFollower::add(const ingest::LiveSessionUrl& url) { urls_.push_back(url)
 
 void LiveFollower::start() {
   sink_ = std::make_unique<Sink>(*this);
-  matcher_ = std::make_unique<match::PacketMatcher>(ingest_.match, urls_.size(), [this](const match::MatchedMessage& m) {
+  const auto on_match = [this](const match::MatchedMessage& m) {
     session_.add_trace_message(session_trace_[m.send_trace].value(), m.send, session_trace_[m.receive_trace].value(),
                                m.receive);
-  });
+  };
+  matcher_ = std::make_unique<match::PacketMatcher>(ingest_.match, urls_.size(), on_match);
   session_trace_.assign(urls_.size(), std::nullopt);
   reported_.assign(urls_.size(), false);
   waiting_told_.assign(urls_.size(), false);
@@ -71,9 +73,9 @@ void LiveFollower::start() {
 
 namespace {
 
+// What the user learns of a session that opened: whose it is, which clock.
 std::string clock_words(const ingest::TraceInfo& info) {
-  std::string words = "host '" + info.hostname + "', clock domain " + info.domain_id;
-  return words;
+  return "host '" + info.hostname + "', clock domain " + info.domain_id;
 }
 
 v1::Problem problem(const std::string& source, const std::string& message, bool skipped) {

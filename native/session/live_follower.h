@@ -99,9 +99,9 @@ class LiveFollower {
   std::vector<std::unique_ptr<ingest::LiveTraceReader>> readers_;
   std::vector<std::optional<TraceIndex>> session_trace_;  // per reader, once opened
   std::vector<bool> reported_;                            // its end or failure was told
-  std::vector<bool> waiting_told_;
-  std::vector<bool> held_open_;  // trace_closed was not passed on to the matcher (looked for again)                        // "not there yet" was told
-  std::vector<std::chrono::steady_clock::time_point> retry_at_;
+  std::vector<bool> waiting_told_;                        // "not on the relay yet" was told
+  std::vector<bool> held_open_;  // its trace_closed was kept from the matcher (looked for again)
+  std::vector<std::chrono::steady_clock::time_point> retry_at_;  // when it is looked for next
   std::chrono::steady_clock::time_point started_;
   bool finished_matching_ = false;
 };
