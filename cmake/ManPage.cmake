@@ -37,6 +37,8 @@ and with no extra traffic. It pairs the TCP send and receive events already in
 the traces, bounds each pair of clocks exactly with convex hulls, links the
 hosts into a network, picks the best reference clock, and gives every trace a
 transform onto that reference with an honest error bound.
+.B tracesync live
+does the same while the traces are recorded, following LTTng live sessions.
 .PP
 What follows is the program's own help, command by command.
 .PP

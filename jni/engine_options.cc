@@ -63,6 +63,8 @@ EngineSettings parse_engine_options(std::string_view serialized) {
   if (options.match_horizon_ns() != 0) ingest.match_horizon = options.match_horizon_ns();
   ingest.jobs = options.jobs();
   ingest.domain_overrides.insert(options.domain_overrides().begin(), options.domain_overrides().end());
+  for (const v1::MessageKind& kind : options.message_kinds()) ingest.messages.push_back(kind.spec());
+  ingest.messages_files.assign(options.messages_files().begin(), options.messages_files().end());
   // Traces are read in processes of their own whenever a tracesync program
   // is known: babeltrace2 aborting on a damaged trace must not end the JVM.
   if (const std::string& program = options.reading_program(); !program.empty()) {

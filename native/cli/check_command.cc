@@ -15,6 +15,7 @@
 #include "cli/reading_process_command.h"
 #include "cli/trace_check.h"
 #include "ingest/experiment_reader.h"
+#include "ingest/message_spec.h"
 #include "ingest/network_event_names.h"
 #include "ingest/trace_discovery.h"
 #include "snapshot/utf8.h"
@@ -42,11 +43,14 @@ void print_help(const po::options_description& options) {
                "domain, and for each network event name tracesync reads ("
             << ingest::network_event_names_text()
             << ")\nwhether it was recorded, how many of its events are TCP, and which fields its payload lacks.\n"
-               "A trace needs both TCP sends and receives for two-way links.\n\n"
+               "A trace needs both TCP sends and receives for two-way links.\n"
+               "It also lists each trace's user-space event classes (PROVIDER:EVENT) with the fields that\n"
+               "could serve as a message key, and with --messages what each spec finds in each trace\n"
+               "(docs/app-messages.md); application sends and receives count like TCP ones.\n\n"
             << options << "\nSee docs/recording.md for recording traces tracesync can use.\n\n"
             << "exit codes: 0 every trace is usable, 1 out of memory, 2 bad usage or no trace could be read,\n"
                "3 a trace could not be read, or only in part, 4 a trace lacks usable sends or receives (it would\n"
-               "not be synchronized)\n";
+               "not be synchronized); 2 also when a trace's event classes cannot serve a --messages spec\n";
 }
 
 }  // namespace
@@ -56,12 +60,18 @@ int run_check(const std::vector<std::string>& arguments) {
   unsigned jobs = 0;
   bool in_process = false;
   std::string format = "text";
+  std::vector<std::string> messages;
+  std::vector<std::string> messages_files;
   po::options_description options("options");
   options.add_options()
       ("help,h", "print this help and exit")
       ("format,f", po::value(&format)->value_name("FORMAT"), "text (default) or json")
       ("jobs,j", po::value(&jobs)->value_name("N"), "traces read at once (default: the number of cores)")
-      ("in-process", po::bool_switch(&in_process), "read traces in this process, not each in a process of its own");
+      ("in-process", po::bool_switch(&in_process), "read traces in this process, not each in a process of its own")
+      ("messages", po::value(&messages)->value_name("SPEC")->composing(),
+       "also check application messages, as 'tracesync sync --messages SPEC' reads them; repeatable")
+      ("messages-file", po::value(&messages_files)->value_name("FILE")->composing(),
+       "read message SPECs from FILE, one a line; repeatable");
   po::variables_map vm;
   if (const std::string problem = parse_arguments(arguments, options, &paths, vm); !problem.empty()) {
     return usage_error(kCommand, problem);
@@ -73,6 +83,13 @@ int run_check(const std::vector<std::string>& arguments) {
   if (paths.empty()) return usage_error(kCommand, "give the trace directories to check");
   if (format != "text" && format != "json") {
     return usage_error(kCommand, "--format must be text or json, not '" + snapshot::readable_text(format) + "'");
+  }
+
+  std::vector<ingest::MessageSpec> kinds;
+  if (!messages.empty() || !messages_files.empty()) {
+    auto specs = ingest::parse_message_specs(messages, messages_files);
+    if (auto* why = std::get_if<std::string>(&specs)) return usage_error(kCommand, *why);
+    kinds = std::get<std::vector<ingest::MessageSpec>>(std::move(specs));
   }
 
   ExitCode code = kSuccess;
@@ -89,6 +106,8 @@ int run_check(const std::vector<std::string>& arguments) {
   ingest::ReadOptions read;
   read.jobs = jobs;
   read.reader.endpoints = false;
+  read.reader.selection = ingest::EventSelection(kinds);
+  read.reader.offered_classes = true;
   if (!in_process) {
     const auto command = reading_process_command();
     if (!command) return usage_error(kCommand, "cannot find this program's own file to read traces with; try --in-process");
@@ -110,7 +129,7 @@ int run_check(const std::vector<std::string>& arguments) {
     }
     // Not the trace's fault: the exit code of a resource error.
     if (t.out_of_memory) code = worse(code, kInternalError);
-    const TraceCheck check = check_trace(t);
+    const TraceCheck check = check_trace(t, kinds);
     if (!check.read) {
       code = worse(code, kTraceSkipped);
       continue;
@@ -118,16 +137,20 @@ int run_check(const std::vector<std::string>& arguments) {
     ++readable;
     if (t.status == ingest::TraceStatus::kPartial) code = worse(code, kTraceSkipped);
     if (!check.usable) code = worse(code, kNotSynchronized);
+    // A spec the trace's event classes cannot serve: the user's to fix.
+    for (const ingest::AppEventTally& tally : t.info.app_census) {
+      if (!tally.problem.empty()) code = worse(code, kBadInput);
+    }
   }
   if (readable == 0) code = worse(code, kBadInput);
 
   if (format == "json") {
-    std::cout << check_json(report.traces).dump(2) << "\n";
+    std::cout << check_json(report.traces, kinds).dump(2) << "\n";
   } else {
-    print_check_text(std::cout, report.traces);
+    print_check_text(std::cout, report.traces, kinds);
     if (readable > 0) {
       std::size_t usable = 0;
-      for (const ingest::TraceReport& t : report.traces) usable += check_trace(t).usable ? 1 : 0;
+      for (const ingest::TraceReport& t : report.traces) usable += check_trace(t, kinds).usable ? 1 : 0;
       std::cout << "\n" << readable << " of " << report.traces.size() << " trace(s) read, " << usable
                 << " usable. Network events tracesync reads: " << ingest::network_event_names_text() << ".\n";
     }

@@ -70,6 +70,10 @@ po::options_description simulate_options(SimulateArguments& a) {
       ("filler-ratio", po::value(&o.filler_ratio)->value_name("F"), "non-network events per network event (default 4)")
       ("ipv6-fraction", po::value(&o.ipv6_fraction)->value_name("F"), "share of links using IPv6 (default 0.25)")
       ("netif-receive-skb", po::bool_switch(&o.plain_receive_name), "name receive events netif_receive_skb, not net_if_receive_skb")
+      ("user-space", po::bool_switch(&o.user_space),
+       "write lttng-ust traces (OUTPUT/<host>/ust/uid/1000/64-bit) whose messages are application events "
+       "tsapp:msg_send / tsapp:msg_recv with a uint64 msg_id and a string channel (sync them with --messages "
+       "'send=tsapp:msg_send,recv=tsapp:msg_recv,key=msg_id')")
       ("quiet,q", po::bool_switch(&a.quiet), "print nothing on success");
   po::options_description clocks("clocks (host 0 is the truth unless --clock says otherwise)");
   clocks.add_options()

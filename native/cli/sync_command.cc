@@ -62,6 +62,8 @@ struct SyncArguments {
   std::string match_key = "tc";
   std::string match_horizon = "10min";
   std::vector<std::string> domains;
+  std::vector<std::string> messages;
+  std::vector<std::string> messages_files;
 };
 
 // The options of `sync`; `apply` has them all but --matches (it needs
@@ -107,7 +109,12 @@ po::options_description sync_options(SyncArguments& a, const SyncExtension* exte
       ("match-horizon", po::value(&a.match_horizon)->value_name("DURATION"),
        "how long an unmatched packet waits for its other end before it is dropped (default 10min)")
       ("domain", po::value(&a.domains)->value_name("TRACE=ID")->composing(),
-       "put TRACE (a path, a trace name, or a directory above traces) in clock domain ID; repeatable");
+       "put TRACE (a path, a trace name, or a directory above traces) in clock domain ID; repeatable")
+      ("messages", po::value(&a.messages)->value_name("SPEC")->composing(),
+       "also match application messages: SPEC is [name=NAME,]send=EVENT,recv=EVENT,key=FIELD[+FIELD...] "
+       "(e.g. send=myapp:msg_send,recv=myapp:msg_recv,key=msg_id); repeatable, one kind each")
+      ("messages-file", po::value(&a.messages_files)->value_name("FILE")->composing(),
+       "read message SPECs from FILE, one a line ('#' begins a comment); repeatable");
   return options;
 }
 
@@ -124,6 +131,9 @@ void print_help(const po::options_description& options, const SyncExtension* ext
   std::cout << options
             << "\nTRACE_DIR is searched recursively: every directory holding a CTF 'metadata' file is a trace.\n"
                "A trace's clock domain is its clock's UUID, else its hostname, else its path (see --domain).\n"
+               "Kernel traces are matched by their TCP events; --messages adds an application's own send and\n"
+               "receive events (lttng-ust PROVIDER:EVENT), matched by the key fields named: kinds 1.. in the\n"
+               "order declared, --messages first, then each --messages-file (docs/app-messages.md).\n"
             << "Durations take a unit: " << kDurationUnits << " (e.g. 30s, 500ms, 5min).\n"
             << "\n" << exit_codes_help();
 }
@@ -149,6 +159,8 @@ std::string to_options(const SyncArguments& a, session::SessionOptions& options,
       !problem.empty()) {
     return problem;
   }
+  ingest.messages = a.messages;
+  ingest.messages_files = a.messages_files;
   for (const std::string& text : a.domains) {
     const auto pair = ingest::parse_domain_override(text);
     if (!pair) return "--domain '" + text + "' is not TRACE=ID";
@@ -351,6 +363,11 @@ int run_sync_command(const std::vector<std::string>& arguments, const SyncExtens
                 << "; give tracesync more memory\n";
     }
     for (const auto& p : outcome.usage) std::cerr << "tracesync: --domain " << said(p) << "\n";
+    // A spec the traces cannot serve: the user's to fix, as a bad option is.
+    for (const auto& p : outcome.messages) {
+      std::cerr << "tracesync: " << (p.source().empty() ? snapshot::readable_text(p.message()) : said(p)) << "\n";
+    }
+    if (!outcome.messages.empty()) note_exit(kBadInput);
     if (!outcome.skipped.empty() || !outcome.damaged.empty() || !outcome.left_out.empty()) note_exit(kTraceSkipped);
     if (!outcome.out_of_memory.empty()) note_exit(kInternalError);
     if (!outcome.usage.empty()) note_exit(kBadInput);

@@ -40,6 +40,28 @@ std::string why_none(const NetworkEventCensus& census, Direction direction) {
   return reasons;
 }
 
+uint64_t app_events(const ingest::AppEventCensus& census, Direction direction) {
+  uint64_t sum = 0;
+  for (const ingest::AppEventTally& tally : census) sum += direction == Direction::kSend ? tally.sends : tally.receives;
+  return sum;
+}
+
+// "3 sends and 2 receives with a key, 1 key too long; tsapp:msg_send has no field `id` ..."
+std::string kind_finding(const ingest::MessageSpec& spec, const ingest::AppEventTally& tally) {
+  std::string text;
+  if (!tally.send_recorded && !tally.receive_recorded && tally.events() == 0) {
+    text = "neither " + spec.send_event + " nor " + spec.receive_event + " recorded";
+  } else {
+    text = std::to_string(tally.sends) + " sends and " + std::to_string(tally.receives) + " receives with a key";
+    if (tally.key_too_long > 0) text += ", " + std::to_string(tally.key_too_long) + " with a key too long";
+    if (tally.undecodable > 0) text += ", " + std::to_string(tally.undecodable) + " without a key";
+    if (!tally.send_recorded) text += "; " + spec.send_event + " not recorded";
+    if (!tally.receive_recorded) text += "; " + spec.receive_event + " not recorded";
+  }
+  if (!tally.problem.empty()) text += "; " + tally.problem;
+  return text;
+}
+
 // The traces as people list them: paths in natural order (host2 before host10).
 std::vector<const ingest::TraceReport*> for_people(const std::vector<ingest::TraceReport>& traces) {
   std::vector<const ingest::TraceReport*> order;
@@ -52,7 +74,7 @@ std::vector<const ingest::TraceReport*> for_people(const std::vector<ingest::Tra
 
 }  // namespace
 
-TraceCheck check_trace(const ingest::TraceReport& t) {
+TraceCheck check_trace(const ingest::TraceReport& t, const std::vector<ingest::MessageSpec>& kinds) {
   TraceCheck check;
   if (t.status == ingest::TraceStatus::kSkipped) {
     check.verdict = (t.out_of_memory ? "not read: " : "unreadable: ") + t.problem;
@@ -60,8 +82,10 @@ TraceCheck check_trace(const ingest::TraceReport& t) {
   }
   check.read = true;
   const NetworkEventCensus& census = t.info.network_census;
-  const bool sends = ingest::tcp_events(census, Direction::kSend) > 0;
-  const bool receives = ingest::tcp_events(census, Direction::kReceive) > 0;
+  const bool sends =
+      ingest::tcp_events(census, Direction::kSend) + app_events(t.info.app_census, Direction::kSend) > 0;
+  const bool receives =
+      ingest::tcp_events(census, Direction::kReceive) + app_events(t.info.app_census, Direction::kReceive) > 0;
   check.usable = sends && receives;
   if (check.usable) {
     check.verdict = "usable";
@@ -71,6 +95,11 @@ TraceCheck check_trace(const ingest::TraceReport& t) {
     check.verdict = "sends only, links will be one-way: " + why_none(census, Direction::kReceive);
   } else {
     check.verdict = "receives only, links will be one-way: " + why_none(census, Direction::kSend);
+  }
+  if (!kinds.empty() && !check.usable) {
+    check.verdict += " (nor application messages of the --messages specs)";
+  } else if (!check.usable && !t.info.offered_classes.empty()) {
+    check.verdict += " (its user-space events may serve as messages: see --messages)";
   }
   if (t.status == ingest::TraceStatus::kPartial) {
     check.verdict += (t.out_of_memory ? " (read in part: " : " (read up to damage: ") + t.problem + ")";
@@ -83,13 +112,14 @@ TraceCheck check_trace(const ingest::TraceReport& t) {
   return check;
 }
 
-void print_check_text(std::ostream& out, const std::vector<ingest::TraceReport>& traces) {
+void print_check_text(std::ostream& out, const std::vector<ingest::TraceReport>& traces,
+                      const std::vector<ingest::MessageSpec>& kinds) {
   using snapshot::readable_text;
   std::size_t name_width = 0;
   for (const auto& event : kNetworkEventNames) name_width = std::max(name_width, event.name.size());
   for (const ingest::TraceReport* trace : for_people(traces)) {
     const ingest::TraceReport& t = *trace;
-    const TraceCheck check = check_trace(t);
+    const TraceCheck check = check_trace(t, kinds);
     out << readable_text(t.info.path) << ": " << readable_text(check.verdict) << "\n";
     if (!check.read) continue;
     out << "  host " << (t.info.hostname.empty() ? "-" : readable_text(t.info.hostname)) << ", clock domain "
@@ -110,10 +140,25 @@ void print_check_text(std::ostream& out, const std::vector<ingest::TraceReport>&
       if (!tally.missing.empty()) out << "; lacks TCP fields: " << readable_text(tally.missing);
       out << "\n";
     }
+    for (std::size_t k = 0; k < kinds.size() && k < t.info.app_census.size(); ++k) {
+      out << "  messages '" << readable_text(kinds[k].name) << "': "
+          << readable_text(kind_finding(kinds[k], t.info.app_census[k])) << "\n";
+    }
+    if (!t.info.offered_classes.empty()) {
+      out << "  user-space event classes (fields that could serve as a key):\n";
+      for (const ingest::OfferedEventClass& c : t.info.offered_classes) {
+        out << "    " << readable_text(c.name) << ":";
+        for (std::size_t i = 0; i < c.key_fields.size(); ++i) {
+          out << (i == 0 ? " " : ", ") << readable_text(c.key_fields[i]);
+        }
+        if (c.key_fields.empty()) out << " none";
+        out << "\n";
+      }
+    }
   }
 }
 
-ordered_json check_json(const std::vector<ingest::TraceReport>& traces) {
+ordered_json check_json(const std::vector<ingest::TraceReport>& traces, const std::vector<ingest::MessageSpec>& kinds) {
   ordered_json root;
   root["format"] = "tracesync-check/1";
   ordered_json names = ordered_json::array();
@@ -126,7 +171,7 @@ ordered_json check_json(const std::vector<ingest::TraceReport>& traces) {
   std::size_t usable = 0;
   for (const ingest::TraceReport* trace : for_people(traces)) {
     const ingest::TraceReport& t = *trace;
-    const TraceCheck check = check_trace(t);
+    const TraceCheck check = check_trace(t, kinds);
     read += check.read ? 1 : 0;
     usable += check.usable ? 1 : 0;
     ordered_json j;
@@ -160,6 +205,27 @@ ordered_json check_json(const std::vector<ingest::TraceReport>& traces) {
                          {"missing", tally.missing.empty() ? ordered_json(nullptr) : snapshot::readable_json(tally.missing)}});
     }
     j["event_names"] = std::move(by_name);
+    ordered_json by_kind = ordered_json::array();
+    for (std::size_t k = 0; k < kinds.size() && k < t.info.app_census.size(); ++k) {
+      const ingest::AppEventTally& tally = t.info.app_census[k];
+      by_kind.push_back({{"kind", k + 1},
+                         {"name", snapshot::readable_json(kinds[k].name)},
+                         {"send_recorded", tally.send_recorded},
+                         {"receive_recorded", tally.receive_recorded},
+                         {"sends", tally.sends},
+                         {"receives", tally.receives},
+                         {"key_too_long", tally.key_too_long},
+                         {"undecodable", tally.undecodable},
+                         {"problem", tally.problem.empty() ? ordered_json(nullptr) : snapshot::readable_json(tally.problem)}});
+    }
+    j["message_kinds"] = std::move(by_kind);
+    ordered_json offered = ordered_json::array();
+    for (const ingest::OfferedEventClass& c : t.info.offered_classes) {
+      ordered_json fields = ordered_json::array();
+      for (const std::string& field : c.key_fields) fields.push_back(snapshot::readable_json(field));
+      offered.push_back({{"name", snapshot::readable_json(c.name)}, {"key_fields", std::move(fields)}});
+    }
+    j["user_space_event_classes"] = std::move(offered);
     list.push_back(std::move(j));
   }
   root["traces"] = std::move(list);

@@ -58,6 +58,7 @@ std::mutex& lifecycle_mutex() {
 struct SharedClasses {
   bt::PluginRef ctf_plugin;
   const bt_component_class_source* ctf_fs = nullptr;
+  const bt_component_class_source* lttng_live = nullptr;  // null when this babeltrace2 has none
   bt::SinkClassRef sink;
   std::string problem;  // why they are missing
 };
@@ -78,6 +79,7 @@ const SharedClasses& shared_classes() {
       classes.problem = "babeltrace2's `ctf` plugin has no `fs` source";
       return;
     }
+    classes.lttng_live = bt_plugin_borrow_source_component_class_by_name_const(plugin, "lttng-live");
     bt_component_class_sink* sink = bt_component_class_sink_create("tracesync-reader", &SinkMethods::consume);
     if (sink == nullptr) {
       classes.problem = bt::take_bt_error("cannot create a babeltrace2 sink component class");
@@ -101,6 +103,18 @@ bt::ValueRef ctf_fs_parameters(const std::string& path) {
   bt_value* inputs = nullptr;
   if (bt_value_map_insert_empty_array_entry(params.get(), "inputs", &inputs) != BT_VALUE_MAP_INSERT_ENTRY_STATUS_OK ||
       bt_value_array_append_string_element(inputs, path.c_str()) != BT_VALUE_ARRAY_APPEND_ELEMENT_STATUS_OK) {
+    params.reset();
+  }
+  return params;
+}
+
+// {inputs: [url], session-not-found-action: end}: src.ctf.lttng-live's
+// parameters. `end`: the source ends once the session is destroyed (its
+// default, `continue`, waits for it forever).
+bt::ValueRef live_parameters(const std::string& url) {
+  bt::ValueRef params = ctf_fs_parameters(url);
+  if (params && bt_value_map_insert_string_entry(params.get(), "session-not-found-action", "end") !=
+                    BT_VALUE_MAP_INSERT_ENTRY_STATUS_OK) {
     params.reset();
   }
   return params;
@@ -147,6 +161,7 @@ CtfTraceReader::CtfTraceReader(TraceSource source, match::TraceIndex index, Read
     : source_(std::move(source)), index_(index), options_(options), sink_(sink) {
   info_.path = source_.path;
   info_.name = source_.name;
+  info_.app_census.assign(options_.selection.kinds().size(), AppEventTally{});
   std::tie(info_.domain_id, info_.domain_source) = choose_domain(source_, std::nullopt, "");
 }
 
@@ -241,6 +256,7 @@ CtfTraceReader::State CtfTraceReader::read_some(std::size_t rounds) {
   }
   if (state_ != State::kReading) return state_;
   model::Nanoseconds began = progress_;  // INT64_MIN: no timestamp yet
+  stalled_ = false;
   for (std::size_t round = 0; round < rounds; ++round) {
     model::Nanoseconds span = 0;
     if (began == INT64_MIN) {
@@ -249,11 +265,17 @@ CtfTraceReader::State CtfTraceReader::read_some(std::size_t rounds) {
       break;  // far enough for one step (ReaderOptions::step_span)
     }
     const bt_graph_run_once_status status = bt_graph_run_once(graph_.get());
-    if (status == BT_GRAPH_RUN_ONCE_STATUS_OK || status == BT_GRAPH_RUN_ONCE_STATUS_AGAIN) continue;
+    if (status == BT_GRAPH_RUN_ONCE_STATUS_OK) continue;
+    if (status == BT_GRAPH_RUN_ONCE_STATUS_AGAIN) {
+      stalled_ = true;  // nothing new yet: the caller steps again later
+      break;
+    }
     if (status == BT_GRAPH_RUN_ONCE_STATUS_END) {
       bytes_read_.store(info_.bytes, std::memory_order_relaxed);
       if (!announced_) {
-        fail("holds no stream file (nothing but metadata)");
+        fail(options_.input == CtfInput::kLive
+                 ? "the relay does not have this session, or it ended before any of its streams began"
+                 : "holds no stream file (nothing but metadata)");
         return state_;
       }
       state_ = State::kDone;
@@ -283,12 +305,17 @@ bool CtfTraceReader::open() {
     fail(classes.problem);
     return false;
   }
-  if (!precheck()) return false;
+  const bool live = options_.input == CtfInput::kLive;
+  if (live && classes.lttng_live == nullptr) {
+    fail("babeltrace2's `ctf` plugin has no `lttng-live` source: it cannot follow live sessions");
+    return false;
+  }
+  if (!live && !precheck()) return false;
   std::string problem;
   {
     const std::lock_guard lock(lifecycle_mutex());
     const OpeningTrace opening(source_.path);
-    if (options_.stream_ranges) problem = query_ranges();
+    if (!live && options_.stream_ranges) problem = query_ranges();
     if (problem.empty()) problem = build_graph();
   }
   if (problem.empty()) return true;
@@ -374,17 +401,20 @@ std::string CtfTraceReader::query_ranges() {
 std::string CtfTraceReader::build_graph() {
   const SharedClasses& classes = shared_classes();
   graph_.reset(bt_graph_create(0));
-  const bt::ValueRef params = ctf_fs_parameters(source_.path);
+  const bool live = options_.input == CtfInput::kLive;
+  const bt::ValueRef params = live ? live_parameters(source_.path) : ctf_fs_parameters(source_.path);
   if (!graph_ || !params) return memory_ran_out(bt::take_bt_error(""));
   const bt_component_source* source = nullptr;
-  const bt_graph_add_component_status added = bt_graph_add_source_component(
-      graph_.get(), classes.ctf_fs, "source", params.get(), BT_LOGGING_LEVEL_NONE, &source);
+  const bt_graph_add_component_status added =
+      bt_graph_add_source_component(graph_.get(), live ? classes.lttng_live : classes.ctf_fs, "source", params.get(),
+                                    BT_LOGGING_LEVEL_NONE, &source);
   if (added != BT_GRAPH_ADD_COMPONENT_STATUS_OK) {
     std::string cause = bt::take_bt_error("unknown error");
     // Indexing a stream file maps it into memory: that failing is no damage.
     if (added == BT_GRAPH_ADD_COMPONENT_STATUS_MEMORY_ERROR || says_out_of_memory(cause)) {
       return memory_ran_out(cause);
     }
+    if (live) return "cannot be followed: " + cause;
     return "cannot be opened: " + opening_problem(std::move(cause), source_.path);
   }
   const uint64_t ports = bt_component_source_get_output_port_count(source);
@@ -441,6 +471,7 @@ bt_component_class_sink_graph_is_configured_method_status CtfTraceReader::create
 bt_component_class_sink_consume_method_status CtfTraceReader::consume() {
   try {
     bool any_open = false;
+    bool any_message = false;  // false with streams open: all said AGAIN (a live source waiting for data)
     // Only the streams furthest behind in time are read. Read in turn,
     // streams of different densities drift apart without bound (a sparse
     // CPU's batches span more time), and every event read ahead of the
@@ -470,11 +501,13 @@ bt_component_class_sink_consume_method_status CtfTraceReader::consume() {
           for (uint64_t i = 0; i < count; ++i) bt_message_put_ref(messages[i]);
           if (!fine) return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_ERROR;
           any_open = true;
+          any_message = true;
           break;
         }
         case BT_MESSAGE_ITERATOR_NEXT_STATUS_END:
           cursor.ended = true;
           cursor.iterator.reset();
+          any_message = true;  // progress too
           break;
         case BT_MESSAGE_ITERATOR_NEXT_STATUS_AGAIN:
           any_open = true;
@@ -493,7 +526,8 @@ bt_component_class_sink_consume_method_status CtfTraceReader::consume() {
     }
     update_progress();
     if (batch_.size() >= options_.batch_events) flush();
-    return any_open ? BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_OK : BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_END;
+    if (!any_open) return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_END;
+    return any_message ? BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_OK : BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_AGAIN;
   } catch (const std::bad_alloc&) {
     out_of_memory_ = true;  // read_some() then says memory ran out
   } catch (const std::exception& e) {
@@ -582,13 +616,26 @@ bool CtfTraceReader::begin_stream(StreamCursor& cursor, const bt_message* messag
   return true;
 }
 
-// Which network events the tracer was told to record (their classes are in
-// the metadata, events or not), and what each one's payload lacks.
+// Which network and application events the tracer was told to record (their
+// classes are in the metadata, events or not), and what each one lacks.
 void CtfTraceReader::note_recorded_events(const bt_stream_class* stream_class) {
   const uint64_t classes = bt_stream_class_get_event_class_count(stream_class);
   for (uint64_t i = 0; i < classes; ++i) {
     const bt_event_class* event_class = bt_stream_class_borrow_event_class_by_index_const(stream_class, i);
     const char* name = bt_event_class_get_name(event_class);
+    if (options_.offered_classes) {
+      if (auto offered = AppEventDecoder::offered(event_class)) {
+        const auto known = std::find_if(info_.offered_classes.begin(), info_.offered_classes.end(),
+                                        [&](const OfferedEventClass& c) { return c.name == offered->name; });
+        if (known == info_.offered_classes.end()) info_.offered_classes.push_back(std::move(*offered));
+      }
+    }
+    if (const auto app = AppEventDecoder::for_class(event_class, options_.selection)) {
+      AppEventTally& tally = info_.app_census.at(app->kind() - 1u);
+      (app->direction() == match::Direction::kSend ? tally.send_recorded : tally.receive_recorded) = true;
+      if (tally.problem.empty()) tally.problem = app->problem();
+      continue;
+    }
     const auto index = network_event_index(name == nullptr ? "" : name);
     if (!index || info_.network_census[*index].recorded) continue;
     NetworkEventTally& tally = info_.network_census[*index];
@@ -598,7 +645,7 @@ void CtfTraceReader::note_recorded_events(const bt_stream_class* stream_class) {
 }
 
 bool CtfTraceReader::add_network_event(StreamCursor& cursor, const bt_message* message, const bt_event* event,
-                                       const NetworkEventDecoder& decoder) {
+                                       const ClassDecoder& decoder) {
   model::Nanoseconds time = 0;
   if (!time_of(bt_message_event_borrow_default_clock_snapshot_const(message), time)) return false;
   cursor.reached = std::max(cursor.reached, time);
@@ -611,12 +658,24 @@ bool CtfTraceReader::add_network_event(StreamCursor& cursor, const bt_message* m
   match::PacketEvent& out = batch_.emplace_back();
   out.trace = index_;
   out.time = time;
-  decoder.decode(event, out, options_.endpoints);
-  NetworkEventTally& tally = info_.network_census[decoder.name_index()];
+  if (decoder.app) {
+    decoder.app->decode(event, out);
+    AppEventTally& tally = info_.app_census[out.kind - 1u];
+    switch (out.layout) {
+      case match::Layout::kTcp: ++(out.direction == match::Direction::kSend ? tally.sends : tally.receives); break;
+      case match::Layout::kKeyTooLong: ++tally.key_too_long; break;
+      case match::Layout::kNonTcp:
+      case match::Layout::kUnknown: ++tally.undecodable; break;
+    }
+    return true;
+  }
+  decoder.network->decode(event, out, options_.endpoints);
+  NetworkEventTally& tally = info_.network_census[decoder.network->name_index()];
   switch (out.layout) {
     case match::Layout::kTcp: ++tally.tcp; break;
     case match::Layout::kNonTcp: ++tally.not_tcp; break;
-    case match::Layout::kUnknown: ++tally.undecodable; break;
+    case match::Layout::kUnknown:
+    case match::Layout::kKeyTooLong: ++tally.undecodable; break;
   }
   return true;
 }
@@ -647,10 +706,19 @@ bool CtfTraceReader::note_event_times(StreamCursor& cursor, const bt_message_arr
   return true;
 }
 
-const NetworkEventDecoder* CtfTraceReader::decoder_on_miss(const bt_event_class* event_class, std::size_t slot) {
+const CtfTraceReader::ClassDecoder* CtfTraceReader::decoder_on_miss(const bt_event_class* event_class,
+                                                                    std::size_t slot) {
   auto found = decoders_.find(event_class);
-  if (found == decoders_.end()) found = decoders_.emplace(event_class, NetworkEventDecoder::for_class(event_class)).first;
-  const NetworkEventDecoder* decoder = found->second ? &*found->second : nullptr;
+  if (found == decoders_.end()) {
+    std::optional<ClassDecoder> decoder;
+    if (auto app = AppEventDecoder::for_class(event_class, options_.selection)) {
+      decoder.emplace().app = std::move(app);
+    } else if (auto network = NetworkEventDecoder::for_class(event_class)) {
+      decoder.emplace().network = std::move(network);
+    }
+    found = decoders_.emplace(event_class, std::move(decoder)).first;
+  }
+  const ClassDecoder* decoder = found->second ? &*found->second : nullptr;
   // Half full at most, so that probes stay short and always end; classes
   // beyond that (metadata with hundreds of them) are found in the map.
   if (2 * (decoder_slots_used_ + 1) <= kDecoderSlots) {

@@ -12,6 +12,8 @@
 #include <vector>
 
 #include "bt/ref.h"
+#include "ingest/app_event_decoder.h"
+#include "ingest/event_selection.h"
 #include "ingest/event_sink.h"
 #include "ingest/network_event_decoder.h"
 #include "ingest/resume_point.h"
@@ -21,7 +23,14 @@
 
 namespace tracesync::ingest {
 
+// Where a CtfTraceReader's babeltrace2 graph takes its messages from.
+enum class CtfInput : uint8_t {
+  kFolder,  // src.ctf.fs: TraceSource::path is a trace directory
+  kLive,    // src.ctf.lttng-live: TraceSource::path is a net://HOST:PORT/host/HOSTNAME/SESSION URL
+};
+
 struct ReaderOptions {
+  CtfInput input = CtfInput::kFolder;
   // How far back a stream's timestamps may step (LTTng 2.1 packet beginnings
   // step back ~1 us): the progress a reader promises is this much earlier
   // than what its streams have reached.
@@ -40,12 +49,22 @@ struct ReaderOptions {
   // the step began, so that a long step (a reading process's) cannot carry
   // the trace far ahead of the others. INT64_MAX: no limit.
   model::Nanoseconds step_span = INT64_MAX;
+  // Which events to decode besides the TCP ones: the application message
+  // kinds of `--messages`.
+  EventSelection selection;
+  // List the user-space event classes and their possible key fields in
+  // TraceInfo::offered_classes (`tracesync check`).
+  bool offered_classes = false;
 };
 
 // Reads one CTF trace with babeltrace2: a graph of `src.ctf.fs` (no muxer)
 // whose every output port feeds one input port of an in-process sink; the
-// sink takes a batch from each stream in turn. Events are recognised by
-// class once (NetworkEventDecoder); only network events' payloads are read.
+// sink takes a batch from each stream in turn. With CtfInput::kLive the
+// source is `src.ctf.lttng-live` (one port, its streams muxed by time) and
+// the same sink follows a session as a relay streams it (LiveTraceReader).
+// Events are recognised by class once (NetworkEventDecoder, and
+// AppEventDecoder for the application kinds of ReaderOptions::selection);
+// only those events' fields are read.
 //
 // Time is ns from origin (the CTF clock offset applied). The reader promises
 // the sink, as progress, the smallest time over its unfinished streams (each
@@ -88,6 +107,9 @@ class CtfTraceReader final : public TraceReader {
   // Per stream, the share of its time range read so far; their mean times
   // the stream file bytes.
   uint64_t bytes_read() const override { return bytes_read_.load(std::memory_order_relaxed); }
+  // The last step ended early because the source had nothing new yet (a
+  // live session between two flushes of its tracer): step again later.
+  bool stalled() const { return stalled_; }
 
  private:
   struct StreamCursor {
@@ -118,21 +140,27 @@ class CtfTraceReader final : public TraceReader {
   bool handle(StreamCursor& cursor, const bt_message* message);
   bool begin_stream(StreamCursor& cursor, const bt_message* message);
   void note_recorded_events(const bt_stream_class* stream_class);
-  // Counts an event and hands network events to add_network_event: run
-  // for every event, so inline, with a one-probe table of decoders.
+  // What to make of the events of one class: a TCP event, an application
+  // send or receive, or (no decoder at all) nothing.
+  struct ClassDecoder {
+    std::optional<NetworkEventDecoder> network;
+    std::optional<AppEventDecoder> app;
+  };
+  // Counts an event and hands send and receive events to add_network_event:
+  // run for every event, so inline, with a one-probe table of decoders.
   bool handle_event(StreamCursor& cursor, const bt_message* message) {
     ++info_.events;
     if (!options_.decode) return true;
     const bt_event* event = bt_message_event_borrow_event_const(message);
-    const NetworkEventDecoder* decoder = decoder_for(bt_event_borrow_class_const(event));
+    const ClassDecoder* decoder = decoder_for(bt_event_borrow_class_const(event));
     if (decoder == nullptr) return true;  // timed with its batch (note_event_times)
     return add_network_event(cursor, message, event, *decoder);
   }
   bool add_network_event(StreamCursor& cursor, const bt_message* message, const bt_event* event,
-                         const NetworkEventDecoder& decoder);
+                         const ClassDecoder& decoder);
   bool note_event_times(StreamCursor& cursor, bt_message_array_const messages, uint64_t count);
   bool time_of(const bt_clock_snapshot* snapshot, model::Nanoseconds& out);
-  const NetworkEventDecoder* decoder_for(const bt_event_class* event_class) {
+  const ClassDecoder* decoder_for(const bt_event_class* event_class) {
     // Open addressing on the class address, at most half full: a kernel
     // trace's few dozen classes each find their slot in a probe or two. (A
     // direct-mapped cache had collisions, and each event of two colliding
@@ -147,7 +175,7 @@ class CtfTraceReader final : public TraceReader {
   }
   struct CachedDecoder;
   // `slot`: the empty slot where the class would go.
-  const NetworkEventDecoder* decoder_on_miss(const bt_event_class* event_class, std::size_t slot);
+  const ClassDecoder* decoder_on_miss(const bt_event_class* event_class, std::size_t slot);
   void update_progress();
   void flush();
   void flush_up_to(model::Nanoseconds limit);
@@ -165,20 +193,21 @@ class CtfTraceReader final : public TraceReader {
   std::string own_problem_;  // found by our own sink (set before it reports an error)
   bool out_of_memory_ = false;  // the problem is memory running out, not the trace
   bool announced_ = false;   // trace_opened sent
+  bool stalled_ = false;     // see stalled()
 
   bt::GraphRef graph_;
   std::vector<std::string> port_names_;
   std::vector<StreamCursor> cursors_;
   std::unordered_map<std::string, std::pair<model::Nanoseconds, model::Nanoseconds>> ranges_;
 
-  std::unordered_map<const bt_event_class*, std::optional<NetworkEventDecoder>> decoders_;
+  std::unordered_map<const bt_event_class*, std::optional<ClassDecoder>> decoders_;
   // Every event asks which decoder its class has, and most classes have
   // none: a small open-addressing table in front of the map keeps that
   // answer a compare or two away (the map's lookup was a measurable share
   // of a read). It never fills: at most half of it is used (decoder_on_miss).
   struct CachedDecoder {
     const bt_event_class* event_class = nullptr;
-    const NetworkEventDecoder* decoder = nullptr;
+    const ClassDecoder* decoder = nullptr;
   };
   static constexpr int kDecoderSlotBits = 8;
   static constexpr std::size_t kDecoderSlots = std::size_t{1} << kDecoderSlotBits;

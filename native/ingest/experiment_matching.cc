@@ -52,6 +52,9 @@ ExperimentResult match_experiment(const std::vector<TraceSource>& traces, const 
   result.total = matcher.total();
   for (match::TraceIndex t = 0; t < traces.size(); ++t) result.per_trace.push_back(matcher.trace_statistics(t));
   result.per_link = matcher.link_statistics();
+  result.per_kind = matcher.kind_statistics();
+  result.per_kind.resize(std::max(result.per_kind.size(), read.reader.selection.kinds().size() + 1));
+  result.per_link_kind = matcher.link_kind_statistics();
   return result;
 }
 

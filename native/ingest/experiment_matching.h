@@ -55,6 +55,8 @@ struct ExperimentResult {
   match::MatchStatistics total;
   std::vector<match::MatchStatistics> per_trace;  // in the order of the traces given
   std::map<match::PacketMatcher::LinkKey, match::MatchStatistics> per_link;
+  std::vector<match::MatchStatistics> per_kind;  // kind 0 (TCP), then the application kinds
+  std::map<std::pair<match::PacketMatcher::LinkKey, match::MessageKind>, match::MatchStatistics> per_link_kind;
 };
 
 // Reads the traces and matches their packets: read_experiment into a

@@ -131,12 +131,83 @@ void get(WireReader& r, NetworkEventCensus& census) {
   }
 }
 
+void put(WireWriter& w, const AppEventCensus& census) {
+  w.put(static_cast<uint64_t>(census.size()));
+  for (const AppEventTally& tally : census) {
+    w.put(tally.send_recorded).put(tally.receive_recorded).put(tally.problem).put(tally.sends).put(tally.receives);
+    w.put(tally.key_too_long).put(tally.undecodable);
+  }
+}
+
+void get(WireReader& r, AppEventCensus& census) {
+  uint64_t kinds = 0;
+  r.get(kinds);
+  if (kinds > match::kMaxAppKinds) return r.refuse();
+  census.assign(static_cast<std::size_t>(kinds), AppEventTally{});
+  for (AppEventTally& tally : census) {
+    r.get(tally.send_recorded).get(tally.receive_recorded).get(tally.problem).get(tally.sends).get(tally.receives);
+    r.get(tally.key_too_long).get(tally.undecodable);
+  }
+}
+
+void put(WireWriter& w, const std::vector<OfferedEventClass>& classes) {
+  w.put(static_cast<uint64_t>(classes.size()));
+  for (const OfferedEventClass& c : classes) {
+    w.put(c.name).put(static_cast<uint64_t>(c.key_fields.size()));
+    for (const std::string& field : c.key_fields) w.put(field);
+  }
+}
+
+void get(WireReader& r, std::vector<OfferedEventClass>& classes) {
+  uint64_t count = 0;
+  r.get(count);
+  if (!r.can_hold(count, 2 * sizeof(uint64_t))) return r.refuse();
+  classes.assign(static_cast<std::size_t>(count), OfferedEventClass{});
+  for (OfferedEventClass& c : classes) {
+    uint64_t fields = 0;
+    r.get(c.name).get(fields);
+    if (!r.can_hold(fields, sizeof(uint64_t))) return r.refuse();
+    c.key_fields.resize(static_cast<std::size_t>(fields));
+    for (std::string& field : c.key_fields) r.get(field);
+  }
+}
+
+void put(WireWriter& w, const EventSelection& selection) {
+  w.put(static_cast<uint64_t>(selection.kinds().size()));
+  for (const MessageSpec& spec : selection.kinds()) {
+    w.put(spec.name).put(spec.send_event).put(spec.receive_event).put(spec.text);
+    w.put(static_cast<uint64_t>(spec.key.size()));
+    for (const KeyField& field : spec.key) w.put(field.name).put(field.scope);
+  }
+}
+
+void get(WireReader& r, EventSelection& selection) {
+  uint64_t kinds = 0;
+  r.get(kinds);
+  if (kinds > match::kMaxAppKinds) return r.refuse();
+  std::vector<MessageSpec> specs(static_cast<std::size_t>(kinds));
+  for (MessageSpec& spec : specs) {
+    r.get(spec.name).get(spec.send_event).get(spec.receive_event).get(spec.text);
+    uint64_t fields = 0;
+    r.get(fields);
+    if (!r.can_hold(fields, sizeof(uint64_t) + 1)) return r.refuse();
+    spec.key.resize(static_cast<std::size_t>(fields));
+    for (KeyField& field : spec.key) {
+      r.get(field.name).get(field.scope);
+      if (field.scope > FieldScope::kContext) return r.refuse();
+    }
+  }
+  selection = EventSelection(std::move(specs));
+}
+
 void put(WireWriter& w, const TraceInfo& info) {
   w.put(info.path).put(info.name).put(info.hostname).put(info.domain_id).put(info.domain_source);
   w.put(info.clock.has_value());
   if (info.clock) put(w, *info.clock);
   w.put(info.first_event).put(info.last_event).put(info.streams).put(info.events).put(info.network_events);
   put(w, info.network_census);
+  put(w, info.app_census);
+  put(w, info.offered_classes);
   w.put(info.discarded_events).put(info.bytes);
 }
 
@@ -148,6 +219,8 @@ void get(WireReader& r, TraceInfo& info) {
   if (has_clock) get(r, info.clock.emplace());
   r.get(info.first_event).get(info.last_event).get(info.streams).get(info.events).get(info.network_events);
   get(r, info.network_census);
+  get(r, info.app_census);
+  get(r, info.offered_classes);
   r.get(info.discarded_events).get(info.bytes);
 }
 
@@ -185,6 +258,8 @@ std::vector<std::byte> encode(const OpenRequest& request) {
   const ReaderOptions& o = request.options;
   w.put(o.step_back_tolerance).put(static_cast<uint64_t>(o.batch_events)).put(o.decode).put(o.endpoints);
   w.put(o.stream_ranges).put(o.step_span);
+  put(w, o.selection);
+  w.put(o.offered_classes);
   put(w, request.resume);
   return w.take();
 }
@@ -203,6 +278,8 @@ std::optional<OpenRequest> decode_open(std::span<const std::byte> payload) {
   uint64_t batch_events = 0;
   r.get(o.step_back_tolerance).get(batch_events).get(o.decode).get(o.endpoints).get(o.stream_ranges).get(o.step_span);
   o.batch_events = static_cast<std::size_t>(batch_events);
+  get(r, o.selection);
+  r.get(o.offered_classes);
   get(r, request.resume);
   if (!r.complete()) return std::nullopt;
   return request;

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <utility>
 
+#include "ingest/app_event_census.h"
 #include "ingest/network_event_census.h"
 #include "ingest/trace_source.h"
 #include "model/point.h"
@@ -39,8 +40,12 @@ struct TraceInfo {
   std::optional<model::Nanoseconds> last_event;
   uint64_t streams = 0;
   uint64_t events = 0;            // all events read
-  uint64_t network_events = 0;    // send and receive events among them
-  NetworkEventCensus network_census;  // those events by name, and the names recorded
+  uint64_t network_events = 0;    // send and receive events among them (TCP and application)
+  NetworkEventCensus network_census;  // the TCP events by name, and the names recorded
+  AppEventCensus app_census;          // the application events by kind (`--messages`)
+  // With ReaderOptions::offered_classes: the user-space event classes
+  // (PROVIDER:EVENT) of its metadata, in metadata order.
+  std::vector<OfferedEventClass> offered_classes;
   uint64_t discarded_events = 0;  // the tracer's count of events it lost
   uint64_t bytes = 0;             // of its stream files
 };

@@ -74,7 +74,7 @@ void ConcurrentMatcher::add(TraceIndex trace, std::span<const PacketEvent> event
     });
     return;
   }
-  // Split by key; events that are not TCP have no key and go to shard 0.
+  // Split by key; events without a key (not TCP, undecodable) and go to shard 0.
   // Every shard learns the latest TCP event: the horizon's effect depends
   // on that of the whole experiment, not on how keys were split.
   thread_local std::vector<std::vector<PacketEvent>> split;
@@ -113,6 +113,25 @@ MatchStatistics ConcurrentMatcher::total() const {
 MatchStatistics ConcurrentMatcher::trace_statistics(TraceIndex trace) const {
   MatchStatistics sum;
   for (const auto& shard : shards_) sum += shard->matcher->trace_statistics(trace);
+  return sum;
+}
+
+std::vector<MatchStatistics> ConcurrentMatcher::kind_statistics() const {
+  std::vector<MatchStatistics> sum;
+  for (const auto& shard : shards_) {
+    const std::vector<MatchStatistics>& kinds = shard->matcher->kind_statistics();
+    if (sum.size() < kinds.size()) sum.resize(kinds.size());
+    for (std::size_t kind = 0; kind < kinds.size(); ++kind) sum[kind] += kinds[kind];
+  }
+  return sum;
+}
+
+std::map<std::pair<PacketMatcher::LinkKey, MessageKind>, MatchStatistics> ConcurrentMatcher::link_kind_statistics()
+    const {
+  std::map<std::pair<PacketMatcher::LinkKey, MessageKind>, MatchStatistics> sum;
+  for (const auto& shard : shards_) {
+    for (const auto& [link, statistics] : shard->matcher->link_kind_statistics()) sum[link] += statistics;
+  }
   return sum;
 }
 

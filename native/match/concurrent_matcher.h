@@ -38,6 +38,8 @@ class ConcurrentMatcher {
   MatchStatistics total() const;
   MatchStatistics trace_statistics(TraceIndex trace) const;
   std::map<PacketMatcher::LinkKey, MatchStatistics> link_statistics() const;
+  std::vector<MatchStatistics> kind_statistics() const;  // PacketMatcher::kind_statistics
+  std::map<std::pair<PacketMatcher::LinkKey, MessageKind>, MatchStatistics> link_kind_statistics() const;
   std::size_t shard_count() const { return shards_.size(); }
 
  private:

@@ -17,6 +17,7 @@ MatchStatistics& MatchStatistics::operator+=(const MatchStatistics& other) {
   non_tcp += other.non_tcp;
   tc_key_fallback += other.tc_key_fallback;
   late += other.late;
+  key_too_long += other.key_too_long;
   return *this;
 }
 

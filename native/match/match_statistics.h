@@ -5,7 +5,9 @@
 
 namespace tracesync::match {
 
-// What happened to the network events of an experiment, a trace or a link.
+// What happened to the send and receive events of an experiment, a trace, a
+// link or a message kind ("TCP" below: any event with a key, application
+// messages included).
 //
 // Every TCP event ends up in exactly one bucket, so for any set of keys
 //   sends + receives == 2 * (matches + same_domain) + retransmissions + duplicates
@@ -25,6 +27,7 @@ struct MatchStatistics {
   uint64_t non_tcp = 0;             // network events of another transport, or without IP header
   uint64_t tc_key_fallback = 0;     // strict key asked, event without addresses: matched by the tc key
   uint64_t late = 0;                // events older than their trace's announced progress (reader fault)
+  uint64_t key_too_long = 0;        // application events whose key does not fit in an AppKey: not matched
 
   MatchStatistics& operator+=(const MatchStatistics& other);
   friend bool operator==(const MatchStatistics&, const MatchStatistics&) = default;

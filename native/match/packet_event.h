@@ -2,8 +2,10 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 
+#include "match/app_key.h"
 #include "model/point.h"
 
 namespace tracesync::match {
@@ -13,11 +15,22 @@ using TraceIndex = uint32_t;
 
 enum class Direction : uint8_t { kSend, kReceive };
 
+// What kind of message an event sends or receives: 0 for a TCP segment
+// (kernel network events), 1.. for the application kinds of `--messages`,
+// numbered in the order the user declared them. A kind is never matched
+// with another.
+using MessageKind = uint8_t;
+inline constexpr MessageKind kTcpKind = 0;
+inline constexpr std::size_t kMaxAppKinds = 255;
+
 // What the reader could make of a network event's payload.
 enum class Layout : uint8_t {
   kTcp,      // a TCP segment: the key fields are set
   kNonTcp,   // another transport, or no IP header at all: not matched
   kUnknown,  // a payload layout the reader cannot decode: not matched
+  // (never a TCP segment) an application event whose key does not fit in
+  // AppKey: not matched, counted (MatchStatistics::key_too_long)
+  kKeyTooLong,
 };
 
 // The fields of the default key (Trace Compass's): they identify a segment
@@ -40,14 +53,17 @@ struct Endpoints {
   friend bool operator==(const Endpoints&, const Endpoints&) = default;
 };
 
-// One network send or receive event of a trace, as the matcher needs it.
+// One send or receive of one message, whatever carried it, as the matcher
+// needs it (docs/layout.md, "The reading path").
 struct PacketEvent {
   model::Nanoseconds time = 0;  // ns from origin, on the trace's own clock
   TraceIndex trace = 0;
   Direction direction = Direction::kSend;
-  Layout layout = Layout::kTcp;
-  TcpFields tcp;
-  Endpoints endpoints;
+  Layout layout = Layout::kTcp;  // kTcp: the key is set (tcp and endpoints, or app for an application kind)
+  MessageKind kind = kTcpKind;
+  TcpFields tcp;         // kind kTcpKind only
+  Endpoints endpoints;   // kind kTcpKind only
+  AppKey app;            // application kinds only
 };
 
 }  // namespace tracesync::match

@@ -13,6 +13,11 @@ std::optional<KeyKind> parse_key_kind(std::string_view text) {
 
 PacketKey make_key(const PacketEvent& event, KeyKind kind) {
   PacketKey key;
+  key.kind = event.kind;
+  if (event.kind != kTcpKind) {
+    key.app = event.app;
+    return key;
+  }
   key.tcp = event.tcp;
   if (kind == KeyKind::kStrict && event.endpoints.present()) key.endpoints = event.endpoints;
   return key;
@@ -40,6 +45,11 @@ uint64_t load64(const std::array<uint8_t, 16>& bytes, std::size_t at) {
 }  // namespace
 
 std::size_t PacketKeyHash::operator()(const PacketKey& key) const {
+  if (key.kind != kTcpKind) {
+    uint64_t h = mix((uint64_t{key.kind} << 8) | key.app.size);
+    for (std::size_t i = 0; i < key.app.size; ++i) h = mix(h ^ key.app.words[i]);
+    return static_cast<std::size_t>(h);
+  }
   uint64_t h = mix((uint64_t{key.tcp.seq} << 32) | key.tcp.ack_seq);
   h = mix(h ^ key.tcp.flags);
   const Endpoints& e = key.endpoints;

@@ -20,16 +20,20 @@ enum class KeyKind : uint8_t {
 std::string_view to_string(KeyKind kind);
 std::optional<KeyKind> parse_key_kind(std::string_view text);  // "tc" or "strict"
 
-// The identity of a TCP segment. Under the strict key an event without
-// addresses (the lttng-modules 2.1 addons record none) gets the tc key: it
-// can then only match events that have no addresses either.
+// The identity of a message: its kind, then for a TCP segment its fields
+// (under the strict key an event without addresses, as the lttng-modules 2.1
+// addons record none, gets the tc key: it can then only match events that
+// have no addresses either), for an application message its AppKey.
+// `--match-key` concerns TCP segments only.
 struct PacketKey {
-  TcpFields tcp;
-  Endpoints endpoints;  // all zero under the tc key
+  MessageKind kind = kTcpKind;
+  TcpFields tcp;        // TCP only
+  Endpoints endpoints;  // TCP only; all zero under the tc key
+  AppKey app;           // application kinds only
 
   friend bool operator==(const PacketKey& a, const PacketKey& b) {
-    return a.tcp.seq == b.tcp.seq && a.tcp.ack_seq == b.tcp.ack_seq && a.tcp.flags == b.tcp.flags &&
-           a.endpoints == b.endpoints;
+    return a.kind == b.kind && a.tcp.seq == b.tcp.seq && a.tcp.ack_seq == b.tcp.ack_seq &&
+           a.tcp.flags == b.tcp.flags && a.endpoints == b.endpoints && a.app == b.app;
   }
 };
 

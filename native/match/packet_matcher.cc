@@ -57,22 +57,39 @@ PacketMatcher::HashedKey PacketMatcher::hashed(const PacketEvent& event) const {
   return out;
 }
 
+bool PacketMatcher::same_key(uint32_t number, const PacketKey& key) const {
+  const Record& record = records_[number];
+  if (record.kind != key.kind) return false;
+  if (key.kind != kTcpKind) return app_keys_[number] == key.app;
+  return record.tcp.seq == key.tcp.seq && record.tcp.ack_seq == key.tcp.ack_seq && record.tcp.flags == key.tcp.flags &&
+         (options_.key != KeyKind::kStrict || endpoints_[number] == key.endpoints);
+}
+
+MatchStatistics& PacketMatcher::of_kind(MessageKind kind) {
+  if (per_kind_.size() <= kind) per_kind_.resize(std::size_t{kind} + 1);
+  return per_kind_[kind];
+}
+
+void PacketMatcher::count(TraceIndex trace, MessageKind kind, Counter counter) {
+  ++(of_kind(kind).*counter);
+  ++(total_.*counter);
+  ++(per_trace_[trace].*counter);
+}
+
 bool PacketMatcher::joins(const Record& record, model::Nanoseconds time) const {
   return saturating_sub(time, options_.horizon) <= record.newest && saturating_add(time, options_.horizon) >= record.oldest();
 }
 
 uint32_t PacketMatcher::entry_for(const HashedKey& hashed_key, model::Nanoseconds time, bool& settles_earlier) {
   const PacketKey& key = hashed_key.key;
-  const bool strict = options_.key == KeyKind::kStrict;
   // The entries of this key within a horizon of the event. Entries of one
   // key are more than a horizon apart, so there are at most two (within
   // capacity: never allocates).
   joined_.clear();
   index_.for_each_with_hash(hashed_key.hash, [&](uint32_t number) {
-    const Record& record = records_[number];
-    const bool same_key = record.tcp.seq == key.tcp.seq && record.tcp.ack_seq == key.tcp.ack_seq &&
-                          record.tcp.flags == key.tcp.flags && (!strict || endpoints_[number] == key.endpoints);
-    if (same_key && joins(record, time) && joined_.size() < joined_.capacity()) joined_.push_back(number);
+    if (same_key(number, key) && joins(records_[number], time) && joined_.size() < joined_.capacity()) {
+      joined_.push_back(number);
+    }
   });
   if (joined_.empty()) return create(hashed_key, time);
   // The event bridges the gap between two entries: they become one, under
@@ -90,19 +107,27 @@ uint32_t PacketMatcher::entry_for(const HashedKey& hashed_key, model::Nanosecond
 uint32_t PacketMatcher::create(const HashedKey& hashed_key, model::Nanoseconds time) {
   // Whatever may fail (out of memory) happens before anything changes.
   index_.reserve_one();
+  // The per-kind statistics exist before the first event of a kind counts.
+  of_kind(hashed_key.key.kind);
   const uint32_t number = records_.allocate();
-  if (options_.key == KeyKind::kStrict) {
+  const bool app = hashed_key.key.kind != kTcpKind;
+  if (app || options_.key == KeyKind::kStrict) {
     try {
-      endpoints_.ensure(number);
+      (app ? app_keys_.ensure(number) : endpoints_.ensure(number));
     } catch (...) {
       records_.release(number);
       throw;
     }
-    endpoints_[number] = hashed_key.key.endpoints;
+    if (app) {
+      app_keys_[number] = hashed_key.key.app;
+    } else {
+      endpoints_[number] = hashed_key.key.endpoints;
+    }
   }
   Record& record = records_[number];
   const uint32_t generation = record.generation + 1;
   record = Record{};
+  record.kind = hashed_key.key.kind;
   record.tcp = hashed_key.key.tcp;
   record.hash = hashed_key.hash;
   record.generation = generation;
@@ -194,12 +219,11 @@ void PacketMatcher::add(std::span<const PacketEvent> events) {
 }
 
 void PacketMatcher::add_hashed(const PacketEvent& event, const HashedKey& key) {
-  auto count = [&](TraceIndex trace, Counter counter) {
-    ++(total_.*counter);
-    ++(per_trace_[trace].*counter);
-  };
   if (event.layout != Layout::kTcp) {
-    count(event.trace, event.layout == Layout::kNonTcp ? &MatchStatistics::non_tcp : &MatchStatistics::unknown_layout);
+    count(event.trace, event.kind,
+          event.layout == Layout::kNonTcp      ? &MatchStatistics::non_tcp
+          : event.layout == Layout::kKeyTooLong ? &MatchStatistics::key_too_long
+                                                : &MatchStatistics::unknown_layout);
     return;
   }
   make_room();
@@ -207,10 +231,12 @@ void PacketMatcher::add_hashed(const PacketEvent& event, const HashedKey& key) {
   const uint32_t number = entry_for(key, event.time, settles_earlier);  // the last call that may fail
   latest_ = std::max(latest_, event.time);
   const bool is_send = event.direction == Direction::kSend;
-  count(event.trace, is_send ? &MatchStatistics::sends : &MatchStatistics::receives);
-  if (options_.key == KeyKind::kStrict && !event.endpoints.present()) count(event.trace, &MatchStatistics::tc_key_fallback);
+  count(event.trace, event.kind, is_send ? &MatchStatistics::sends : &MatchStatistics::receives);
+  if (event.kind == kTcpKind && options_.key == KeyKind::kStrict && !event.endpoints.present()) {
+    count(event.trace, event.kind, &MatchStatistics::tc_key_fallback);
+  }
   const bool late = closed_[event.trace] || event.time < watermark_[event.trace];
-  if (late) count(event.trace, &MatchStatistics::late);
+  if (late) count(event.trace, event.kind, &MatchStatistics::late);
 
   Record& record = records_[number];
   record.newest = std::max(record.newest, event.time);
@@ -241,8 +267,7 @@ void PacketMatcher::queue(Record& record, uint32_t number) {
 
 void PacketMatcher::count_repeat(const Record& record, Direction direction, TraceIndex trace) {
   const Counter counter = direction == Direction::kSend ? &MatchStatistics::retransmissions : &MatchStatistics::duplicates;
-  ++(total_.*counter);
-  ++(per_trace_[trace].*counter);
+  count(trace, record.kind, counter);
   if (record.emitted && !same_domain(record.send_trace, record.receive_trace)) {
     MatchStatistics& link = link_of(record);
     ++(link.*counter);
@@ -368,8 +393,7 @@ void PacketMatcher::emit(Record& record) {
   record.queued = false;
   record.emitted = true;
   const Counter counter = same ? &MatchStatistics::same_domain : &MatchStatistics::matches;
-  ++(total_.*counter);
-  ++(per_trace_[send.trace].*counter);
+  count(send.trace, record.kind, counter);
   if (receive.trace != send.trace) ++(per_trace_[receive.trace].*counter);
   if (same) return;
   ++link->matches;
@@ -385,8 +409,7 @@ void PacketMatcher::drop(uint32_t number) {
   if (record.queued) emit(record);  // never lose a message (expire() drops none that wait)
   if (!record.emitted) {
     const End end = record.send().present() ? record.send() : record.receive();
-    ++total_.expired;
-    ++per_trace_[end.trace].expired;
+    count(end.trace, record.kind, &MatchStatistics::expired);
   }
   release(number);
 }
@@ -402,15 +425,21 @@ void PacketMatcher::release(uint32_t number) {
 MatchStatistics& PacketMatcher::link_of(const Record& record) {
   const uint32_t a = domain_of_[record.send_trace];
   const uint32_t b = domain_of_[record.receive_trace];
-  return per_link_[{std::min(a, b), std::max(a, b)}];
+  return per_link_[{std::min(a, b), std::max(a, b), record.kind}];
 }
 
 std::map<PacketMatcher::LinkKey, MatchStatistics> PacketMatcher::link_statistics() const {
   std::map<LinkKey, MatchStatistics> out;
+  for (const auto& [link, statistics] : link_kind_statistics()) out[link.first] += statistics;
+  return out;
+}
+
+std::map<std::pair<PacketMatcher::LinkKey, MessageKind>, MatchStatistics> PacketMatcher::link_kind_statistics() const {
+  std::map<std::pair<LinkKey, MessageKind>, MatchStatistics> out;
   for (const auto& [link, statistics] : per_link_) {
-    const std::string& a = domain_ids_[link.first];
-    const std::string& b = domain_ids_[link.second];
-    out[a < b ? LinkKey{a, b} : LinkKey{b, a}] += statistics;
+    const std::string& a = domain_ids_[link.a];
+    const std::string& b = domain_ids_[link.b];
+    out[{a < b ? LinkKey{a, b} : LinkKey{b, a}, link.kind}] += statistics;
   }
   return out;
 }
@@ -434,8 +463,7 @@ void PacketMatcher::finish() {
     const Counter counter = saturating_add(record.newest, options_.horizon) < latest_ ? &MatchStatistics::expired
                             : is_send                                               ? &MatchStatistics::unmatched_sends
                                                                                     : &MatchStatistics::unmatched_receives;
-    ++(total_.*counter);
-    ++(per_trace_[trace].*counter);
+    count(trace, record.kind, counter);
   });
   std::sort(stranded.begin(), stranded.end(), [&](uint32_t a, uint32_t b) {
     return emitted_before(records_[a].message(), records_[b].message());
@@ -444,6 +472,7 @@ void PacketMatcher::finish() {
   index_.clear();
   records_.clear();
   endpoints_.clear();
+  app_keys_.clear();
   expiry_heap_.clear();
 }
 

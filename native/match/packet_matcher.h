@@ -52,8 +52,10 @@ inline bool emitted_before(const MatchedMessage& a, const MatchedMessage& b) {
   return sa != sb ? sa < sb : a < b;
 }
 
-// Pairs the TCP send and receive events of the traces of an experiment
-// (DESIGN.md, "Matching").
+// Pairs the send and receive events of the traces of an experiment
+// (DESIGN.md, "Matching"): TCP segments, and the application messages of
+// `--messages`. A key is a PacketKey, kind included: events of two kinds
+// never match, and each kind has its own statistics (kind_statistics).
 //
 // The result is defined on the experiment sorted by (time, trace), each
 // trace's time on its own clock, as a muxed reading would see it:
@@ -150,6 +152,11 @@ class PacketMatcher {
   // Per link: matches, and the sends, receives, retransmissions and
   // duplicates of the keys matched on it.
   std::map<LinkKey, MatchStatistics> link_statistics() const;
+  // The same per link and message kind (only the kinds with messages on it).
+  std::map<std::pair<LinkKey, MessageKind>, MatchStatistics> link_kind_statistics() const;
+  // Per message kind, indexed by kind: what total() counts, for the events
+  // of that kind (the vector is as long as the largest kind seen, plus one).
+  const std::vector<MatchStatistics>& kind_statistics() const { return per_kind_; }
   // Entries (keys, or pieces of keys far apart) held in memory now.
   std::size_t pending_keys() const { return index_.size(); }
   // Every message that settles before this time has been emitted; nullopt
@@ -169,7 +176,8 @@ class PacketMatcher {
     friend auto operator<=>(const End&, const End&) = default;
   };
   // What is known of one entry of a key, in 64 bytes (the strict key's
-  // addresses and ports live in endpoints_, under the same number). Numbers
+  // addresses and ports live in endpoints_, an application key in
+  // app_keys_, under the same number). Numbers
   // are reused; a number's generation changes on reuse and when the record
   // is queued again, so stale settle queue items are seen.
   struct Record {
@@ -177,6 +185,7 @@ class PacketMatcher {
     bool queued = false;   // waits in settle_queue_
     bool emitted = false;  // its message was emitted (or counted same-domain)
     bool live = false;     // its number is in use (stale expiry items see it)
+    MessageKind kind = kTcpKind;
     uint32_t hash = 0;
     uint32_t generation = 0;
     TraceIndex send_trace = kNoTrace;  // the first send ...
@@ -212,6 +221,7 @@ class PacketMatcher {
     uint32_t hash = 0;
   };
   HashedKey hashed(const PacketEvent& event) const;
+  bool same_key(uint32_t number, const PacketKey& key) const;
   void add_hashed(const PacketEvent& event, const HashedKey& key);
   uint32_t entry_for(const HashedKey& key, model::Nanoseconds time, bool& settles_earlier);
   uint32_t create(const HashedKey& key, model::Nanoseconds time);
@@ -229,6 +239,9 @@ class PacketMatcher {
   void expire();
   void recompute_progress();
   MatchStatistics& link_of(const Record& record);
+  // Counts one event (or key) of `kind` on `trace`, in the total and per kind.
+  void count(TraceIndex trace, MessageKind kind, uint64_t MatchStatistics::*counter);
+  MatchStatistics& of_kind(MessageKind kind);
   bool same_domain(TraceIndex a, TraceIndex b) const { return domain_of_[a] == domain_of_[b]; }
   void check_trace(TraceIndex trace) const;
   bool bounded() const { return options_.horizon != MatchOptions::kUnbounded; }
@@ -245,6 +258,7 @@ class PacketMatcher {
 
   ChunkedPool<Record> records_;
   ChunkedPool<Endpoints> endpoints_;  // strict key only: parallel to records_ (ensure(), never allocate())
+  ChunkedPool<AppKey> app_keys_;      // application kinds only: parallel to records_
   KeyIndex index_;                    // key -> record number
   SettleQueue settle_queue_;  // by the later kept end: emitted once progress passes it
   std::vector<SettleQueue::Waiting> due_;  // drain()'s buffer, kept for its capacity
@@ -267,7 +281,14 @@ class PacketMatcher {
 
   MatchStatistics total_;
   std::vector<MatchStatistics> per_trace_;
-  std::map<std::pair<uint32_t, uint32_t>, MatchStatistics> per_link_;  // by domain numbers, smaller number first
+  std::vector<MatchStatistics> per_kind_;
+  // By domain numbers, smaller number first, and kind.
+  struct LinkOfKind {
+    uint32_t a = 0, b = 0;
+    MessageKind kind = kTcpKind;
+    friend auto operator<=>(const LinkOfKind&, const LinkOfKind&) = default;
+  };
+  std::map<LinkOfKind, MatchStatistics> per_link_;
 };
 
 }  // namespace tracesync::match

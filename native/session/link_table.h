@@ -10,6 +10,7 @@
 #include "hull/estimator_factory.h"
 #include "hull/link_estimator.h"
 #include "match/match_statistics.h"
+#include "match/packet_event.h"
 #include "network/piecewise_transform.h"
 #include "session/domain_table.h"
 #include "session/link_evidence.h"
@@ -25,6 +26,7 @@ struct Link {
   bool in_network = false;          // currently an edge of the network
   match::MatchStatistics matching;  // filled by trace ingest
   bool has_matching = false;
+  std::map<match::MessageKind, uint64_t> matches_by_kind;  // with application kinds: where its messages came from
   LinkEvidence evidence;  // empty unless SessionOptions::keep_latency_evidence
 
   // Bumped by every message and by every change finish() makes: what a

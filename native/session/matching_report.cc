@@ -16,6 +16,7 @@ v1::MatchingStatistics matching_report(const match::MatchStatistics& m) {
   out.set_unknown_layout(m.unknown_layout);
   out.set_same_domain(m.same_domain);
   out.set_non_tcp(m.non_tcp);
+  out.set_key_too_long(m.key_too_long);
   return out;
 }
 

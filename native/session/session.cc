@@ -228,6 +228,35 @@ void Session::add_matching_totals(const match::MatchStatistics& totals) {
   has_matching_ = true;
 }
 
+void Session::set_message_kinds(std::vector<v1::MessageKind> kinds) {
+  ++revision_;
+  message_kinds_ = std::move(kinds);
+}
+
+void Session::add_kind_matching(match::MessageKind kind, const match::MatchStatistics& statistics) {
+  ++revision_;
+  if (kind_totals_.size() <= kind) kind_totals_.resize(std::size_t{kind} + 1);
+  kind_totals_[kind] += statistics;
+}
+
+void Session::add_link_kind_matches(const std::string& one, const std::string& other, match::MessageKind kind,
+                                    uint64_t matches) {
+  ++revision_;
+  const auto x = domains_.find(one);
+  const auto y = domains_.find(other);
+  if (!x || !y || *x == *y || matches == 0) return;
+  bool a_first = false;
+  // Not in the link's computed report (that depends on its messages only):
+  // snapshot() adds it.
+  links_.between(domains_, *x, *y, &a_first).matches_by_kind[kind] += matches;
+}
+
+std::string Session::kind_name(match::MessageKind kind) const {
+  if (kind == match::kTcpKind) return "tcp";
+  if (kind <= message_kinds_.size()) return message_kinds_[kind - 1u].name();
+  return "kind " + std::to_string(kind);
+}
+
 void Session::set_matching_options(const std::string& key, model::Nanoseconds horizon, unsigned jobs) {
   ++revision_;
   match_key_ = key;
@@ -276,6 +305,7 @@ v1::Snapshot Session::snapshot() {
   o->set_network(std::string(network::to_string(options_.network)));
   for (const auto& r : options_.forced_references) o->add_forced_references(r);
   o->set_match_key(match_key_);
+  for (const v1::MessageKind& kind : message_kinds_) *o->add_message_kinds() = kind;
   o->set_match_horizon_ns(match_horizon_);
   o->set_jobs(jobs_);
   o->set_reading_program(reading_program_);
@@ -365,6 +395,14 @@ v1::Snapshot Session::snapshot() {
     }
     v1::Link* out = s.add_links();
     *out = *c.report;
+    if (!message_kinds_.empty()) {
+      for (const auto& [kind, matches] : link.matches_by_kind) {
+        v1::KindMessages* k = out->add_message_kinds();
+        k->set_kind(kind);
+        k->set_name(kind_name(kind));
+        k->set_matches(matches);
+      }
+    }
     if (options_.keep_latency_evidence) add_latency_proof(*out, link, paths, transforms);
   });
 
@@ -372,6 +410,15 @@ v1::Snapshot Session::snapshot() {
   if (!has_matching_) totals.set_matches(messages_);  // a match stream: every message was matched
   totals.set_same_domain(totals.same_domain() + same_domain_messages_);
   *s.mutable_matching() = totals;
+  if (!message_kinds_.empty()) {
+    for (std::size_t kind = 0; kind <= message_kinds_.size(); ++kind) {
+      v1::KindMatching* k = s.add_matching_by_kind();
+      k->set_kind(static_cast<uint32_t>(kind));
+      k->set_name(kind_name(static_cast<match::MessageKind>(kind)));
+      *k->mutable_matching() =
+          matching_report(kind < kind_totals_.size() ? kind_totals_[kind] : match::MatchStatistics{});
+    }
+  }
   for (const v1::Problem& p : problems_) *s.add_problems() = p;
   add_human_figures(s);
   mark_main_island(s);

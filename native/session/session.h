@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "match/match_statistics.h"
+#include "match/packet_event.h"
 #include "network/network.h"
 #include "session/domain_table.h"
 #include "session/link_table.h"
@@ -43,6 +44,13 @@ class Session {
   // Matching statistics of the link between two domains (by id).
   void add_link_matching(const std::string& one, const std::string& other, const match::MatchStatistics& statistics);
   void add_matching_totals(const match::MatchStatistics& totals);
+  // The application message kinds (kinds 1.., in order): reports then show
+  // the matching of every kind, and the kinds of each link's messages.
+  void set_message_kinds(std::vector<v1::MessageKind> kinds);
+  // Matching statistics of one kind (0: TCP), and of one kind on one link.
+  void add_kind_matching(match::MessageKind kind, const match::MatchStatistics& statistics);
+  void add_link_kind_matches(const std::string& one, const std::string& other, match::MessageKind kind,
+                             uint64_t matches);
   // How the input was matched, for the report.
   void set_matching_options(const std::string& key, model::Nanoseconds horizon, unsigned jobs);
   // The program that reads each trace in a process of its own (empty when
@@ -92,6 +100,7 @@ class Session {
   // the network; returns the up-to-date computation.
   const Link::Computed& refresh(Link& link);
   bool names_domain(const std::string& name, DomainIndex domain) const;
+  std::string kind_name(match::MessageKind kind) const;  // "tcp", or an application kind's name
 
   SessionOptions options_;
   DomainTable domains_;
@@ -101,6 +110,8 @@ class Session {
   std::unique_ptr<network::Network> network_;
   std::vector<v1::Problem> problems_;
   match::MatchStatistics matching_totals_;
+  std::vector<v1::MessageKind> message_kinds_;
+  std::vector<match::MatchStatistics> kind_totals_;  // by kind
   bool has_matching_ = false;
   std::string match_key_;
   model::Nanoseconds match_horizon_ = 0;

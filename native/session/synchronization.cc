@@ -9,6 +9,7 @@
 #include "ingest/experiment_matching.h"
 #include "ingest/trace_discovery.h"
 #include "match/packet_key.h"
+#include "session/message_kinds.h"
 
 namespace tracesync::session {
 
@@ -18,6 +19,10 @@ std::string Synchronization::validate(const SessionOptions& session, const Inges
     return "the match key must be 'tc' or 'strict', not '" + ingest.match_key + "'";
   }
   if (ingest.match_horizon <= 0) return "the match horizon must be positive";
+  if (!ingest.messages.empty() || !ingest.messages_files.empty()) {
+    auto specs = ingest::parse_message_specs(ingest.messages, ingest.messages_files);
+    if (auto* why = std::get_if<std::string>(&specs)) return *why;
+  }
   if (ingest.open_timeout < 0) return "the opening time limit must not be negative";
   if (ingest.open_timeout > 0 && ingest.reading_command.empty()) {
     return "an opening time limit needs traces read in processes of their own (not in-process)";
@@ -27,6 +32,17 @@ std::string Synchronization::validate(const SessionOptions& session, const Inges
 
 Synchronization::Synchronization(SessionOptions session, IngestOptions ingest)
     : ingest_(std::move(ingest)), session_(std::move(session)) {
+  // validate() says whether they parse; a front end that did not ask gets
+  // no application kinds rather than half of them, and the report says why.
+  auto specs = ingest::parse_message_specs(ingest_.messages, ingest_.messages_files);
+  if (auto* why = std::get_if<std::string>(&specs)) {
+    v1::Problem p;
+    p.set_message(*why + "; no application messages were matched");
+    session_.add_problem(p);
+  } else {
+    message_kinds_ = std::get<std::vector<ingest::MessageSpec>>(std::move(specs));
+  }
+  session_.set_message_kinds(reported_kinds(message_kinds_));
   // The report states every option, whichever front end set it.
   session_.set_matching_options(ingest_.match_key, ingest_.match_horizon, ingest_.jobs);
   session_.set_domain_overrides(ingest_.domain_overrides);
@@ -83,7 +99,8 @@ RunOutcome Synchronization::run(const ProgressCallback& progress, const std::ato
   options.read.open_timeout = std::chrono::milliseconds((ingest_.open_timeout + 999'999) / 1'000'000);
   options.match.key = *match::parse_key_kind(ingest_.match_key);
   options.match.horizon = ingest_.match_horizon;
-  options.read.reader.stream_ranges = static_cast<bool>(progress);  // finer progress, only when someone listens
+  options.read.reader.stream_ranges = static_cast<bool>(progress);
+  options.read.reader.selection = ingest::EventSelection(message_kinds_);  // finer progress, only when someone listens
   // A trace is in the session once it opened; a run cancelled before some
   // were opened leaves them out (no index to give them).
   std::vector<std::optional<TraceIndex>> session_trace(discovery.traces.size());
@@ -130,7 +147,14 @@ RunOutcome Synchronization::run(const ProgressCallback& progress, const std::ato
   outcome.cancelled = result.read.cancelled;
   session_.add_matching_totals(result.total);
   for (const auto& [key, statistics] : result.per_link) session_.add_link_matching(key.first, key.second, statistics);
-  for (const auto* list : {&outcome.skipped, &outcome.damaged, &outcome.out_of_memory, &outcome.left_out, &outcome.usage}) {
+  if (!message_kinds_.empty()) {
+    add_kind_matching(session_, result.per_kind, result.per_link_kind);
+    for (const v1::Problem& p : message_problems(message_kinds_, result.read.traces)) {
+      outcome.messages.push_back(p);
+    }
+  }
+  for (const auto* list : {&outcome.skipped, &outcome.damaged, &outcome.out_of_memory, &outcome.left_out, &outcome.usage,
+                           &outcome.messages}) {
     for (const v1::Problem& p : *list) session_.add_problem(p);
   }
   if (outcome.cancelled) {

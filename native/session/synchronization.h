@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "ingest/message_spec.h"
 #include "session/session.h"
 
 namespace tracesync::session {
@@ -18,6 +19,10 @@ struct IngestOptions {
   std::string match_key = "tc";                         // tc | strict
   model::Nanoseconds match_horizon = 600'000'000'000;   // 10 min
   std::map<std::string, std::string> domain_overrides;  // trace (path or name) -> domain id
+  // Application message kinds (docs/app-messages.md): `--messages` specs,
+  // then the specs of each `--messages-file`, kinds 1.. in that order.
+  std::vector<std::string> messages;
+  std::vector<std::string> messages_files;
   // Empty: read traces in this process. Otherwise the program (and its first
   // arguments) that reads each trace in a process of its own, `tracesync
   // read-trace`: babeltrace2 aborting or looping on a damaged trace then
@@ -54,6 +59,9 @@ struct RunOutcome {
   // file), each named: their traces were read without them.
   std::vector<v1::Problem> left_out;
   std::vector<v1::Problem> usage;    // --domain options that select nothing or conflict
+  // What the traces lack to serve the `--messages` kinds: a key field an
+  // event class lacks, keys too long, an event no trace records.
+  std::vector<v1::Problem> messages;
 };
 
 // The whole pipeline behind one facade, as the CLI and the JNI layer use
@@ -96,6 +104,7 @@ class Synchronization {
 
  private:
   IngestOptions ingest_;
+  std::vector<ingest::MessageSpec> message_kinds_;  // parsed from ingest_ once
   Session session_;
   std::vector<std::string> pending_paths_;
   std::optional<uint64_t> serialized_revision_;

@@ -45,11 +45,11 @@ class HostSource {
         host_(experiment.hosts[host]),
         progress_(progress),
         timeline_(experiment, transmissions, options, host),
-        payloads_(experiment, transmissions, host, timeline_.processes()),
+        payloads_(experiment, transmissions, host, timeline_.processes(), options.user_space),
         last_time_(host_.clock.local_ns(experiment.start_ns)) {}
 
   void build_schema(bt_self_component* component) {
-    schema_.emplace(component, host_, options_.plain_receive_name);
+    schema_.emplace(component, host_, options_.plain_receive_name, options_.user_space);
   }
 
   void create_trace() {
@@ -58,17 +58,28 @@ class HostSource {
     bt_trace* trace = trace_.get();
     if (bt_trace_set_name(trace, host_.name.c_str()) != 0) throw SimulationError("babeltrace2 refused the trace name");
     bt_trace_set_uuid(trace, host_.trace_uuid.data());
-    // The environment lttng-modules 2.12 writes.
+    // The environment lttng-modules 2.12 writes, or lttng-ust 2.13's.
     set_env(trace, "hostname", host_.name);
-    set_env(trace, "domain", "kernel");
-    set_env(trace, "sysname", "Linux");
-    set_env(trace, "kernel_release", "6.1.0-18-amd64");
-    set_env(trace, "kernel_version", "#1 SMP PREEMPT_DYNAMIC Debian 6.1.76-1 (2024-02-01)");
-    set_env(trace, "tracer_name", "lttng-modules");
-    set_env(trace, "tracer_major", 2);
-    set_env(trace, "tracer_minor", 12);
-    set_env(trace, "tracer_patchlevel", 14);
-    set_env(trace, "trace_buffering_scheme", "global");
+    if (options_.user_space) {
+      set_env(trace, "domain", "ust");
+      set_env(trace, "tracer_name", "lttng-ust");
+      set_env(trace, "tracer_major", 2);
+      set_env(trace, "tracer_minor", 13);
+      set_env(trace, "tracer_patchlevel", 5);
+      set_env(trace, "tracer_buffering_scheme", "uid");
+      set_env(trace, "tracer_buffering_id", 1000);
+      set_env(trace, "architecture_bit_width", 64);
+    } else {
+      set_env(trace, "domain", "kernel");
+      set_env(trace, "sysname", "Linux");
+      set_env(trace, "kernel_release", "6.1.0-18-amd64");
+      set_env(trace, "kernel_version", "#1 SMP PREEMPT_DYNAMIC Debian 6.1.76-1 (2024-02-01)");
+      set_env(trace, "tracer_name", "lttng-modules");
+      set_env(trace, "tracer_major", 2);
+      set_env(trace, "tracer_minor", 12);
+      set_env(trace, "tracer_patchlevel", 14);
+      set_env(trace, "trace_buffering_scheme", "global");
+    }
     set_env(trace, "trace_name", "tracesync-simulation");
     set_env(trace, "trace_creation_datetime", creation_datetime(experiment_.start_ns));
 

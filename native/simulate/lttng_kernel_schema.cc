@@ -199,6 +199,16 @@ bt::FieldClassRef net_dev_payload(const FieldClasses& f) {
   return s;
 }
 
+// An application's message events (tsapp:msg_send, tsapp:msg_recv): its own
+// message id, the channel (link) it travels on, its length.
+bt::FieldClassRef app_message_payload(const FieldClasses& f) {
+  bt::FieldClassRef s = f.structure();
+  f.member(s, "msg_id", f.unsigned_int(64));
+  f.member(s, "channel", f.string());
+  f.member(s, "len", f.unsigned_int(32));
+  return s;
+}
+
 // Task names are `char comm[16]` arrays in LTTng's metadata, which readers
 // decode as strings; babeltrace2 writes them as strings.
 bt::FieldClassRef sched_switch_payload(const FieldClasses& f) {
@@ -245,7 +255,7 @@ bt::FieldClassRef softirq_payload(const FieldClasses& f) {
 }  // namespace
 
 LttngKernelSchema::LttngKernelSchema(bt_self_component* component, const SimulatedHost& host,
-                                     bool plain_receive_name)
+                                     bool plain_receive_name, bool user_space)
     : trace_class_(created(bt_trace_class_create(component), "a trace class")),
       clock_class_(created(bt_clock_class_create(component), "a clock class")),
       stream_class_(created(bt_stream_class_create(trace_class_.get()), "a stream class")) {
@@ -266,9 +276,14 @@ LttngKernelSchema::LttngKernelSchema(bt_self_component* component, const Simulat
   f.member(packet_context, "cpu_id", f.unsigned_int(32));
   check(bt_stream_class_set_packet_context_field_class(sc, packet_context.get()), "the packet context");
 
-  add_event_class(EventKind::kNetDevQueue, "net_dev_queue", net_dev_payload(f));
-  add_event_class(EventKind::kNetIfReceiveSkb, plain_receive_name ? "netif_receive_skb" : "net_if_receive_skb",
-                  net_dev_payload(f));
+  if (user_space) {
+    add_event_class(EventKind::kNetDevQueue, kAppSendEvent, app_message_payload(f));
+    add_event_class(EventKind::kNetIfReceiveSkb, kAppReceiveEvent, app_message_payload(f));
+  } else {
+    add_event_class(EventKind::kNetDevQueue, "net_dev_queue", net_dev_payload(f));
+    add_event_class(EventKind::kNetIfReceiveSkb, plain_receive_name ? "netif_receive_skb" : "net_if_receive_skb",
+                    net_dev_payload(f));
+  }
   add_event_class(EventKind::kSchedSwitch, "sched_switch", sched_switch_payload(f));
   add_event_class(EventKind::kSchedWaking, "sched_waking", sched_wakeup_payload(f));
   add_event_class(EventKind::kSchedWakeup, "sched_wakeup", sched_wakeup_payload(f));

@@ -32,6 +32,13 @@ enum : uint64_t {
   kSourcePort, kDestPort, kSeq, kAckSeq, kDataOffset, kReserved, kFlags, kWindowSize, kChecksum, kUrgPtr
 };
 }
+// The application events of a user-space simulation (`--user-space`), and
+// their payload.
+inline constexpr const char* kAppSendEvent = "tsapp:msg_send";
+inline constexpr const char* kAppReceiveEvent = "tsapp:msg_recv";
+namespace app_message_member {
+enum : uint64_t { kMsgId, kChannel, kLen };
+}
 namespace sched_switch_member {
 enum : uint64_t { kPrevComm, kPrevTid, kPrevPrio, kPrevState, kNextComm, kNextTid, kNextPrio };
 }
@@ -60,7 +67,10 @@ inline constexpr uint64_t kIpProtocolTcp = 6;
 class LttngKernelSchema {
  public:
   // Throws SimulationError when babeltrace2 refuses a class.
-  LttngKernelSchema(bt_self_component* component, const SimulatedHost& host, bool plain_receive_name);
+  // `user_space`: the network events are an application's (kAppSendEvent,
+  // kAppReceiveEvent) with app_message_member's payload.
+  LttngKernelSchema(bt_self_component* component, const SimulatedHost& host, bool plain_receive_name,
+                    bool user_space = false);
 
   bt_trace_class* trace_class() const { return trace_class_.get(); }
   bt_stream_class* stream_class() const { return stream_class_.get(); }

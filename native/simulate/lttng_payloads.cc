@@ -57,7 +57,11 @@ void LttngPayloads::fill(bt_field* payload, const KernelEvent& event) const {
   switch (event.kind) {
     case EventKind::kNetDevQueue:
     case EventKind::kNetIfReceiveSkb:
-      fill_network(payload, event);
+      if (user_space_) {
+        fill_app_message(payload, event);
+      } else {
+        fill_network(payload, event);
+      }
       return;
     case EventKind::kSchedSwitch:
       fill_task(payload, sched_switch_member::kPrevComm, sched_switch_member::kPrevTid, sched_switch_member::kPrevPrio,
@@ -94,6 +98,20 @@ void LttngPayloads::fill_task(bt_field* payload, uint64_t comm, uint64_t tid, ui
   bt_field_string_set_value(member(payload, comm), t.comm.c_str());
   set_signed(payload, tid, t.tid);
   set_signed(payload, prio, t.prio);
+}
+
+uint64_t LttngPayloads::app_message_id(const Transmission& m) {
+  return hash(hash((uint64_t{m.link} << 32) | m.seq) ^ ((uint64_t{m.ack_seq} << 16) | m.tcp_flags));
+}
+
+void LttngPayloads::fill_app_message(bt_field* payload, const KernelEvent& event) const {
+  const Transmission& m = transmissions_[event.a];
+  const SimulatedLink& link = experiment_.links[m.link];
+  set_unsigned(payload, app_message_member::kMsgId, app_message_id(m));
+  const std::string channel =
+      experiment_.hosts[link.hosts.a].name + "-" + experiment_.hosts[link.hosts.b].name;
+  bt_field_string_set_value(member(payload, app_message_member::kChannel), channel.c_str());
+  set_unsigned(payload, app_message_member::kLen, m.payload_bytes);
 }
 
 void LttngPayloads::fill_network(bt_field* payload, const KernelEvent& event) const {

@@ -23,13 +23,23 @@ namespace tracesync::simulate {
 class LttngPayloads {
  public:
   LttngPayloads(const Experiment& experiment, const std::vector<Transmission>& transmissions, uint32_t host,
-                const HostProcesses& processes)
-      : experiment_(experiment), transmissions_(transmissions), host_(host), processes_(processes) {}
+                const HostProcesses& processes, bool user_space = false)
+      : experiment_(experiment),
+        transmissions_(transmissions),
+        host_(host),
+        processes_(processes),
+        user_space_(user_space) {}
+
+  // The msg_id of a user-space simulation's message: one per TCP segment
+  // identity (link, seq, ack_seq, flags), so that a retransmission repeats
+  // the id of the segment it sends again, as an application retrying would.
+  static uint64_t app_message_id(const Transmission& m);
 
   void fill(bt_field* payload, const KernelEvent& event) const;
 
  private:
   void fill_network(bt_field* payload, const KernelEvent& event) const;
+  void fill_app_message(bt_field* payload, const KernelEvent& event) const;
   void fill_ipv4(bt_field* header, const Transmission& m) const;
   void fill_ipv6(bt_field* header, const Transmission& m) const;
   void fill_tcp(bt_field* header, const Transmission& m) const;
@@ -39,6 +49,7 @@ class LttngPayloads {
   const std::vector<Transmission>& transmissions_;
   uint32_t host_;
   const HostProcesses& processes_;
+  bool user_space_ = false;
 };
 
 }  // namespace tracesync::simulate

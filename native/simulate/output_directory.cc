@@ -22,7 +22,8 @@ bool is_previous_output(const fs::directory_entry& entry) {
   if (name == "truth.json" || name == "matches.txt" || name == "truth.json.partial" || name == "matches.txt.partial") {
     return entry.is_regular_file(error);
   }
-  return entry.is_directory(error) && fs::is_regular_file(entry.path() / "kernel" / "metadata", error);
+  return entry.is_directory(error) && (fs::is_regular_file(entry.path() / "kernel" / "metadata", error) ||
+                                       fs::is_regular_file(entry.path() / kUserSpaceTracePath / "metadata", error));
 }
 
 }  // namespace

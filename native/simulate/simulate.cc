@@ -45,7 +45,8 @@ SimulationSummary run(const SimulationOptions& options, const ProgressCallback& 
       summary.cancelled = true;
       return summary;
     }
-    const std::string directory = (root / host.name / "kernel").string();
+    const std::string directory =
+        (options.user_space ? root / host.name / kUserSpaceTracePath : root / host.name / "kernel").string();
     const uint64_t before = state.events_written;
     const HostTraceResult result = writer.write_host(
         experiment, transmissions, options, host.index, directory, [&](uint64_t events) {

@@ -35,7 +35,7 @@ using ProgressCallback = std::function<bool(const SimulationProgress&)>;
 struct HostSummary {
   std::string name;
   std::string domain;       // the clock class UUID
-  std::string trace_path;   // OUTPUT_DIR/<hostname>/kernel; empty without traces
+  std::string trace_path;   // OUTPUT_DIR/<hostname>/kernel (or ust/uid/1000/64-bit); empty without traces
   uint64_t events = 0;      // events in its trace
 };
 

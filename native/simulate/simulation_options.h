@@ -85,6 +85,11 @@ struct SimulationOptions {
   double filler_ratio = 4;                 // --filler-ratio: non-network events per network event
   double ipv6_fraction = 0.25;             // --ipv6-fraction: share of links that use IPv6
   bool plain_receive_name = false;         // --netif-receive-skb: name receive events `netif_receive_skb`
+  // --user-space: lttng-ust traces (OUTPUT_DIR/<hostname>/ust/uid/1000/64-bit)
+  // whose sends and receives are an application's own events,
+  // tsapp:msg_send and tsapp:msg_recv, keyed by a `uint64 msg_id` (and a
+  // `string channel` naming the link) instead of kernel network events.
+  bool user_space = false;
 
   // --- clocks (hosts other than 0; see host_clocks for explicit ones)
   int64_t clock_offset_max_ns = 500'000'000;   // --offset-max: offsets uniform in [-max, max]

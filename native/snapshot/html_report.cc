@@ -789,7 +789,34 @@ void matching_section(std::ostream& out, const v1::Snapshot& s) {
       {"within one clock domain (ignored)", m.same_domain()},
       {"not TCP", m.non_tcp()}};
   for (const auto& [what, count] : rows) out << "<tr><th>" << what << "</th><td class=\"num\">" << count << "</td></tr>";
-  out << "</table></section>";
+  out << "</table>";
+  if (s.matching_by_kind_size() > 0) {
+    // Application message kinds (--messages): the same counts per kind, and
+    // which links each kind's messages went to.
+    out << "<h3>By message kind</h3><table id=\"matching-by-kind\"><tr><th>kind</th><th>sends</th><th>receives</th>"
+           "<th>matched</th><th>retransmissions</th><th>duplicates</th><th>unmatched sends</th>"
+           "<th>unmatched receives</th><th>expired</th><th>without a key</th><th>key too long</th><th>links</th></tr>";
+    for (const v1::KindMatching& k : s.matching_by_kind()) {
+      const v1::MatchingStatistics& km = k.matching();
+      std::string links;
+      for (const v1::Link& link : s.links()) {
+        for (const v1::KindMessages& lk : link.message_kinds()) {
+          if (lk.kind() != k.kind()) continue;
+          links += (links.empty() ? "" : ", ") + link.a_hostname() + " \u2013 " + link.b_hostname() + " (" +
+                   std::to_string(lk.matches()) + ")";
+        }
+      }
+      out << "<tr><th>" << escape(k.name()) << "</th>";
+      for (const uint64_t count : {km.sends(), km.receives(), km.matches(), km.retransmissions(), km.duplicates(),
+                                   km.unmatched_sends(), km.unmatched_receives(), km.expired(), km.unknown_layout(),
+                                   km.key_too_long()}) {
+        out << "<td class=\"num\">" << count << "</td>";
+      }
+      out << "<td>" << escape(links.empty() ? "none" : links) << "</td></tr>";
+    }
+    out << "</table>";
+  }
+  out << "</section>";
 }
 
 void options_section(std::ostream& out, const v1::Snapshot& s) {
@@ -806,6 +833,7 @@ void options_section(std::ostream& out, const v1::Snapshot& s) {
   row("network", o.network());
   row("match key", o.match_key());
   row("match horizon", human_duration(static_cast<double>(o.match_horizon_ns())));
+  for (const v1::MessageKind& k : o.message_kinds()) row("messages '" + k.name() + "'", k.spec());
   if (o.window_ns() != 0) row("window", human_duration(static_cast<double>(o.window_ns())));
   if (o.confidence() != 0) row("confidence", number(o.confidence(), 3));
   row("jobs", std::to_string(o.jobs()));

@@ -16,8 +16,9 @@ ordered_json quality_name(v1::Quality q) {
   return q == v1::QUALITY_UNSPECIFIED ? ordered_json("UNKNOWN") : ordered_json(name);
 }
 
-ordered_json matching_json(const v1::MatchingStatistics& m) {
-  return {{"sends", m.sends()},
+// `key_too_long`: with application message kinds (it counts their events only).
+ordered_json matching_json(const v1::MatchingStatistics& m, bool key_too_long = false) {
+  ordered_json j = {{"sends", m.sends()},
           {"receives", m.receives()},
           {"matches", m.matches()},
           {"retransmissions", m.retransmissions()},
@@ -28,6 +29,8 @@ ordered_json matching_json(const v1::MatchingStatistics& m) {
           {"unknown_layout", m.unknown_layout()},
           {"same_domain", m.same_domain()},
           {"non_tcp", m.non_tcp()}};
+  if (key_too_long) j["key_too_long"] = m.key_too_long();
+  return j;
 }
 
 ordered_json line_json(const v1::Line& line) {
@@ -113,6 +116,13 @@ ordered_json link_json(const v1::Link& link) {
                        {"E_D0", r.e_d0().exact()}};
   }
   if (detail.has_matching()) j["matching"] = matching_json(detail.matching());
+  if (link.message_kinds_size() > 0) {
+    ordered_json kinds = ordered_json::array();
+    for (const v1::KindMessages& k : link.message_kinds()) {
+      kinds.push_back({{"kind", k.kind()}, {"name", readable_json(k.name())}, {"matches", k.matches()}});
+    }
+    j["message_kinds"] = std::move(kinds);
+  }
   ordered_json segments = ordered_json::array();
   for (const v1::LinkSegment& segment : detail.segments()) segments.push_back(link_segment_json(segment));
   j["segments"] = std::move(segments);
@@ -139,6 +149,20 @@ std::string to_json(const v1::Snapshot& s, int indent) {
     put_name(options, "reading_program", exact_name(o.reading_program(), o.reading_program_raw()));
     if (!o.in_process_reason().empty()) options["in_process_reason"] = readable_json(o.in_process_reason());
     options["open_timeout_ns"] = o.open_timeout_ns();
+  }
+  if (o.message_kinds_size() > 0) {
+    ordered_json kinds = ordered_json::array();
+    for (const v1::MessageKind& k : o.message_kinds()) {
+      ordered_json key = ordered_json::array();
+      for (const std::string& field : k.key()) key.push_back(readable_json(field));
+      kinds.push_back({{"kind", k.kind()},
+                       {"name", readable_json(k.name())},
+                       {"send_event", readable_json(k.send_event())},
+                       {"receive_event", readable_json(k.receive_event())},
+                       {"key", std::move(key)},
+                       {"spec", readable_json(k.spec())}});
+    }
+    options["message_kinds"] = std::move(kinds);
   }
   root["options"] = options;
 
@@ -186,7 +210,15 @@ std::string to_json(const v1::Snapshot& s, int indent) {
   }
   root["islands"] = std::move(islands);
   root["messages"] = s.messages();
-  if (s.has_matching()) root["matching"] = matching_json(s.matching());
+  const bool app_kinds = o.message_kinds_size() > 0;
+  if (s.has_matching()) root["matching"] = matching_json(s.matching(), app_kinds);
+  if (app_kinds) {
+    ordered_json kinds = ordered_json::array();
+    for (const v1::KindMatching& k : s.matching_by_kind()) {
+      kinds.push_back({{"kind", k.kind()}, {"name", readable_json(k.name())}, {"matching", matching_json(k.matching(), true)}});
+    }
+    root["matching_by_kind"] = std::move(kinds);
+  }
 
   ordered_json problems = ordered_json::array();
   for (const v1::Problem& p : s.problems()) {

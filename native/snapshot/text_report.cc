@@ -213,6 +213,15 @@ std::string to_text(const v1::Snapshot& s) {
         << " unmatched sends, " << m.unmatched_receives() << " unmatched receives, " << m.expired() << " expired, "
         << m.unknown_layout() << " of unknown layout, " << m.same_domain() << " within one domain, " << m.non_tcp()
         << " not TCP\n";
+    // Application message kinds (--messages): the same per kind.
+    for (const v1::KindMatching& k : s.matching_by_kind()) {
+      const v1::MatchingStatistics& km = k.matching();
+      out << "  kind " << k.kind() << " (" << k.name() << "): " << km.sends() << " sends, " << km.receives()
+          << " receives, " << km.matches() << " matches, " << km.retransmissions() << " retransmissions, "
+          << km.duplicates() << " duplicates, " << km.unmatched_sends() << " unmatched sends, "
+          << km.unmatched_receives() << " unmatched receives, " << km.expired() << " expired, "
+          << km.unknown_layout() << " without a key, " << km.key_too_long() << " with a key too long\n";
+    }
   }
   for (const v1::Problem& p : s.problems()) {
     out << "\nProblem: " << p.source();

@@ -84,6 +84,15 @@ with tempfile.TemporaryDirectory() as experiment:
     reports["one trace"] = sync("one trace", [experiment + "/host0"])
     reports["in process"] = sync("in process", [experiment, "--in-process"])
 
+# Application messages (docs/app-messages.md): user-space traces with two
+# kinds declared, and kernel traces with a kind no trace records (exit 2).
+with tempfile.TemporaryDirectory() as experiment:
+    run(["simulate", "--quiet", "--user-space", "--output", experiment, "--hosts", "3", "--duration", "2s",
+         "--cpus", "1"], 0)
+    reports["app messages"] = sync("app messages", [experiment, "--messages",
+                                   "send=tsapp:msg_send,recv=tsapp:msg_recv,key=msg_id", "--messages",
+                                   "name=by-channel,send=tsapp:msg_sent,recv=tsapp:msg_received,key=channel"], 2)
+
 # Names that are not UTF-8 (docs/json.md): a Latin-1 host name in a match
 # stream, a Latin-1 trace directory, a Latin-1 directory that does not exist.
 LATIN1 = b"h\xe9te"
@@ -133,6 +142,14 @@ for name, report in reports.items():
 traces = reports["traces"]
 if not all(t["synchronized"] and t["network_events"] > 0 for t in traces["traces"]):
     failures.append("traces: every simulated trace should be synchronized and hold network events")
+app = reports["app messages"]
+if [k["name"] for k in app.get("matching_by_kind", [])] != ["tcp", "tsapp:msg_send", "by-channel"] or \
+        app["matching_by_kind"][1]["matching"]["matches"] == 0 or \
+        not all(link.get("message_kinds") for link in app["links"]) or \
+        not all(t["synchronized"] for t in app["traces"]):
+    failures.append("app messages: every link should have matches of kind 1, every trace be synchronized")
+if not any("no trace records its send event tsapp:msg_sent" in p["message"] for p in app["problems"]):
+    failures.append(f"app messages: the kind no trace records is not a problem: {app['problems']}")
 if not any(link["lower_hull_points"] for link in traces["links"]):
     failures.append("traces: no hull point in any link")
 if "regression" not in reports["linreg"]["links"][0]:

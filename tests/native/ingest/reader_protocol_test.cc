@@ -27,6 +27,9 @@ TraceInfo full_info() {
   info.network_census[0] = {true, "", 250'000, 1, 0};
   info.network_census[2] = {true, "`network_header.ipv6` has no `transport_header` variant", 249'000, 0, 1'000};
   info.network_census[4].recorded = true;
+  info.app_census = {{true, false, "rpc:out has no field `id` in its payload", 0, 0, 0, 17},
+                     {true, true, "", 1'000, 999, 2, 0}};
+  info.offered_classes = {{"rpc:out", {"id (uint64)", "context.vtid (int32)"}}, {"rpc:in", {}}};
   info.discarded_events = 3;
   info.bytes = 1ULL << 40;
   return info;
@@ -53,6 +56,8 @@ void expect_same(const TraceInfo& a, const TraceInfo& b) {
   EXPECT_EQ(a.events, b.events);
   EXPECT_EQ(a.network_events, b.network_events);
   EXPECT_EQ(a.network_census, b.network_census);
+  EXPECT_EQ(a.app_census, b.app_census);
+  EXPECT_EQ(a.offered_classes, b.offered_classes);
   EXPECT_EQ(a.discarded_events, b.discarded_events);
   EXPECT_EQ(a.bytes, b.bytes);
 }
@@ -80,6 +85,11 @@ TEST(ReaderProtocol, OpenRequestRoundTrips) {
   request.options.decode = false;
   request.options.endpoints = false;
   request.options.stream_ranges = false;
+  request.options.offered_classes = true;
+  request.options.selection = EventSelection({MessageSpec{"rpc", "rpc:out", "rpc:in",
+                                                          {{"conn", FieldScope::kAny}, {"vtid", FieldScope::kContext}},
+                                                          "name=rpc,send=rpc:out,recv=rpc:in,key=conn+context.vtid"},
+                                              MessageSpec{"mq", "mq:put", "mq:get", {{"seq", FieldScope::kPayload}}, "x"}});
   request.resume.add({-5, {3, 0, 9}});
   request.resume.add({8, {1, 2}});
   const auto decoded = decode_open(encode(request));
@@ -96,6 +106,8 @@ TEST(ReaderProtocol, OpenRequestRoundTrips) {
   EXPECT_FALSE(decoded->options.decode);
   EXPECT_FALSE(decoded->options.endpoints);
   EXPECT_FALSE(decoded->options.stream_ranges);
+  EXPECT_TRUE(decoded->options.offered_classes);
+  EXPECT_EQ(decoded->options.selection, request.options.selection);
   EXPECT_EQ(decoded->resume, request.resume);
   EXPECT_EQ(decoded->resume.cuts().size(), 2u);
 }
@@ -206,6 +218,12 @@ TEST(ReaderProtocol, EventsRoundTripAndRaggedPayloadsAreRefused) {
     events[i].endpoints.family = 4;
     events[i].endpoints.source_port = 80;
   }
+  events[2].kind = 3;
+  events[2].tcp = {};
+  events[2].endpoints = {};
+  match::AppKeyBuilder key(events[2].app);
+  key.add_integer(77);
+  key.add_string("queue-7");
   EventsHeader header;
   header.promise = -99;
   header.events_read = 123456;
@@ -225,7 +243,10 @@ TEST(ReaderProtocol, EventsRoundTripAndRaggedPayloadsAreRefused) {
     EXPECT_EQ(decoded[i].direction, events[i].direction);
     EXPECT_EQ(decoded[i].tcp.seq, events[i].tcp.seq);
     EXPECT_EQ(decoded[i].endpoints, events[i].endpoints);
+    EXPECT_EQ(decoded[i].kind, events[i].kind);
+    EXPECT_EQ(decoded[i].app, events[i].app);
   }
+  EXPECT_EQ(decoded[2].app.size, 2);  // the integer, then "queue-7" with its length in one word
   payload.pop_back();
   EXPECT_FALSE(decode_events(payload, decoded));
   EXPECT_FALSE(decode_events(std::span(payload).first(7), decoded));

@@ -186,6 +186,31 @@ public final class Options {
       return this;
     }
 
+    /**
+     * Also matches an application's own messages, as {@code tracesync sync --messages SPEC}: {@code
+     * [name=NAME,]send=EVENT,recv=EVENT,key=FIELD[+FIELD...]}, for example {@code
+     * send=myapp:msg_send,recv=myapp:msg_recv,key=msg_id} (the engine's docs/app-messages.md).
+     * Repeatable, one kind each; kinds are numbered in the order given, then those of {@link
+     * #messagesFile(Path)}. A spec that does not parse makes {@link TraceSync#open} throw an
+     * {@link IllegalArgumentException} naming it.
+     */
+    public Builder messages(String spec) {
+      proto.addMessageKinds(
+          org.tracesync.proto.MessageKind.newBuilder()
+              .setSpec(Objects.requireNonNull(spec, "messages")));
+      return this;
+    }
+
+    /**
+     * Reads message specs (see {@link #messages(String)}) from a file, one a line; blank lines and
+     * lines beginning with {@code #} are skipped. Repeatable.
+     */
+    public Builder messagesFile(Path file) {
+      proto.addMessagesFiles(
+          Objects.requireNonNull(file, "messagesFile").toAbsolutePath().normalize().toString());
+      return this;
+    }
+
     /** Puts this trace (its path or name) in this clock domain, whatever its metadata says. */
     public Builder domainOverride(String trace, String domain) {
       proto.putDomainOverrides(

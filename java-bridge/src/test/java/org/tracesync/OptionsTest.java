@@ -31,6 +31,8 @@ class OptionsTest {
         .domainOverride("/traces/kernel", "host-1")
         .domainOverride("/traces/ust", "host-1")
         .openTimeout(Duration.ofMinutes(5))
+        .messages("send=tsapp:msg_send,recv=tsapp:msg_recv,key=msg_id")
+        .messages("name=rpc,send=rpc:out,recv=rpc:in,key=conn+seq")
         .build();
   }
 
@@ -48,6 +50,8 @@ class OptionsTest {
     assertEquals(
         Map.of("/traces/kernel", "host-1", "/traces/ust", "host-1"), proto.getDomainOverridesMap());
     assertEquals(300_000_000_000L, proto.getOpenTimeoutNs());
+    assertEquals(2, proto.getMessageKindsCount());
+    assertEquals("name=rpc,send=rpc:out,recv=rpc:in,key=conn+seq", proto.getMessageKinds(1).getSpec());
     assertTrue(Options.builder().readInProcess().build().toProto().getInProcess());
   }
 
@@ -140,6 +144,29 @@ class OptionsTest {
         Options.builder().matchHorizon(Duration.ofNanos(-5)).build(),
         "the match horizon must be positive");
     assertRejected(Options.builder().reference("").build(), "--reference needs a domain id");
+    assertRejected(
+        Options.builder().messages("send=a:b,recv=a:c").build(),
+        "the message spec 'send=a:b,recv=a:c' names no key field");
+    assertRejected(
+        Options.builder().messagesFile(Path.of("/nonexistent/kinds.txt")).build(),
+        "cannot read the message specs file '/nonexistent/kinds.txt'");
+  }
+
+  @Test
+  void messageSpecsReachTheEngineAndItsSnapshot() {
+    try (TraceSync sync =
+        TraceSync.open(
+            Options.builder()
+                .messages("send=tsapp:msg_send,recv=tsapp:msg_recv,key=msg_id")
+                .messages("name=rpc,send=rpc:out,recv=rpc:in,key=conn+context.vtid")
+                .build())) {
+      EngineOptions reported = sync.snapshot().getOptions();
+      assertEquals(2, reported.getMessageKindsCount());
+      assertEquals("tsapp:msg_send", reported.getMessageKinds(0).getName());
+      assertEquals(1, reported.getMessageKinds(0).getKind());
+      assertEquals("rpc", reported.getMessageKinds(1).getName());
+      assertEquals(List.of("conn", "context.vtid"), reported.getMessageKinds(1).getKeyList());
+    }
   }
 
   @Test
@@ -169,6 +196,9 @@ class OptionsTest {
     assertEquals("options", assertThrows(NullPointerException.class, () -> TraceSync.open(null)).getMessage());
     assertEquals(
         "tracesync", assertThrows(NullPointerException.class, () -> builder.readingProgram(null)).getMessage());
+    assertEquals("messages", assertThrows(NullPointerException.class, () -> builder.messages(null)).getMessage());
+    assertEquals(
+        "messagesFile", assertThrows(NullPointerException.class, () -> builder.messagesFile(null)).getMessage());
   }
 
   @Test

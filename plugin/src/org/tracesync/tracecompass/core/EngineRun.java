@@ -38,6 +38,11 @@ public final class EngineRun {
     Options.Builder options = Options.builder();
     reference.tracePath().ifPresent(options::reference);
     NativeEngine.readingProgram().ifPresent(options::readingProgram);
+    // Application messages (the engine's docs/app-messages.md): the plugin has no options dialog,
+    // so a file of message specs is named by a system property (-Dtracesync.messagesFile=FILE in
+    // tracecompass.ini); its kinds are matched beside the kernel traces' TCP segments.
+    String messagesFile = System.getProperty("tracesync.messagesFile");
+    if (messagesFile != null && !messagesFile.isBlank()) options.messagesFile(Path.of(messagesFile));
     List<String> problems = new ArrayList<>();
     try (TraceSync engine = TraceSync.open(options.build())) {
       for (String location : locations) {

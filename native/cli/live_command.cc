@@ -1,0 +1,262 @@
+// SPDX-License-Identifier: EPL-2.0
+// `tracesync live`: synchronize LTTng live sessions while they are recorded,
+// printing a new result whenever it changes materially.
+
+#include <boost/program_options.hpp>
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <thread>
+#include <variant>
+
+#include "cli/command.h"
+#include "cli/command_line.h"
+#include "cli/duration.h"
+#include "cli/exit_codes.h"
+#include "cli/interrupt_guard.h"
+#include "ingest/message_spec.h"
+#include "match/packet_key.h"
+#include "session/live_follower.h"
+#include "snapshot/html_report.h"
+#include "snapshot/json_report.h"
+#include "snapshot/utf8.h"
+
+namespace tracesync::cli {
+namespace {
+
+namespace po = boost::program_options;
+using Clock = std::chrono::steady_clock;
+
+constexpr std::string_view kCommand = "live";
+
+struct LiveArguments {
+  std::vector<std::string> urls;
+  std::string output;
+  std::string interval = "1s";
+  std::string wait;  // empty: no waiting
+  std::string match_key = "tc";
+  std::string match_horizon = "10min";
+  std::string clock_model = "piecewise";
+  std::vector<std::string> references;
+  std::vector<std::string> messages;
+  std::vector<std::string> messages_files;
+};
+
+po::options_description live_options(LiveArguments& a) {
+  po::options_description options("options");
+  options.add_options()
+      ("help,h", "print this help and exit")
+      ("output,o", po::value(&a.output)->value_name("FILE"),
+       "also keep FILE an HTML report of the latest result (rewritten atomically)")
+      ("interval,i", po::value(&a.interval)->value_name("DURATION"),
+       "at most one result per DURATION (default 1s): a result is printed when it changed materially since the "
+       "last one printed")
+      ("wait", po::value(&a.wait)->value_name("DURATION"),
+       "look for a session the relay does not have yet (a host that joins late) until DURATION after the start "
+       "(default: a session not found fails at once)")
+      ("messages", po::value(&a.messages)->value_name("SPEC")->composing(),
+       "also match application messages, as `sync --messages`: [name=NAME,]send=EVENT,recv=EVENT,key=FIELD[+FIELD...]; "
+       "repeatable (docs/app-messages.md)")
+      ("messages-file", po::value(&a.messages_files)->value_name("FILE")->composing(),
+       "read more message specs from FILE, one per line, as `sync --messages-file`")
+      ("clock-model", po::value(&a.clock_model)->value_name("MODEL"),
+       "piecewise (default): each link in segments, with bounds at every instant; linear: one line per link")
+      ("reference,r", po::value(&a.references)->value_name("ID")->composing(),
+       "make this clock domain (id, hostname or trace name) the reference of its island; repeatable")
+      ("match-key", po::value(&a.match_key)->value_name("KEY"),
+       "packet key: tc (default) or strict (adds addresses and ports)")
+      ("match-horizon", po::value(&a.match_horizon)->value_name("DURATION"),
+       "how long an unmatched message waits for its other end before it is dropped (default 10min)");
+  return options;
+}
+
+void print_help(const po::options_description& options) {
+  std::cout << "usage: tracesync live [options] net://HOST[:PORT]/host/HOSTNAME/SESSION...\n\n"
+               "Follows LTTng live sessions as lttng-relayd streams them and synchronizes their clocks\n"
+               "while they are recorded. Each time the result changes materially (a trace's transform or\n"
+               "bound moves by a nanosecond or more, a link's quality changes, a host joins or leaves, a\n"
+               "problem appears), at most once per --interval, prints it as one JSON object per line on\n"
+               "stdout (the schema of `tracesync sync --format json`). Ends when every session has\n"
+               "ended, printing the final result: what `tracesync sync` gives on the recorded traces.\n"
+               "Ctrl-C prints the last result and ends.\n\n"
+            << options
+            << "\n`babeltrace2 -i lttng-live net://HOST:PORT` lists a relay's sessions; the relay serves each\n"
+               "session to one viewer at a time, from its newest data on (start following before the hosts\n"
+               "send, or sync the relay's files afterwards for what came before).\n"
+            << "Durations take a unit: " << kDurationUnits << " (e.g. 30s, 500ms, 5min).\n"
+            << "\n" << exit_codes_help();
+}
+
+// What must change for a result to be printed again: each trace's
+// transform and bound to the nanosecond, the links' qualities, the traces
+// and problems.
+std::string gist(const v1::Snapshot& s) {
+  std::ostringstream out;
+  out << s.traces_size() << ' ' << s.problems_size() << ' ' << s.links_size() << '\n';
+  for (const v1::Trace& t : s.traces()) {
+    out << t.domain() << ' ' << t.synchronized() << ' ' << t.reference() << ' ' << t.segments_size() << ' '
+        << std::llround(t.shift_ns()) << ' ' << std::llround(t.uncertainty_ns()) << ' '
+        << std::llround(t.drift_ppm() * 1000) << '\n';
+  }
+  for (const v1::Link& l : s.links()) out << l.a() << ' ' << l.b() << ' ' << l.quality() << ' ' << l.in_tree() << '\n';
+  return out.str();
+}
+
+// FILE.tmp written whole, then renamed over FILE: a reader of FILE sees the
+// old report or the new one, never half of one.
+std::string write_html_atomically(const v1::Snapshot& snapshot, const std::string& path) {
+  const std::string temporary = path + ".tmp" + std::to_string(getpid());
+  {
+    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+    const std::string html = snapshot::to_html(snapshot);
+    out.write(html.data(), static_cast<std::streamsize>(html.size()));
+    out.close();
+    if (!out) {
+      const std::string why = std::strerror(errno);
+      std::remove(temporary.c_str());
+      return "could not write '" + temporary + "': " + why;
+    }
+  }
+  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
+    const std::string why = std::strerror(errno);
+    std::remove(temporary.c_str());
+    return "could not replace '" + path + "': " + why;
+  }
+  return {};
+}
+
+// Prints a result: a JSON line on stdout, the HTML report with -o.
+bool emit(const v1::Snapshot& snapshot, const std::string& output) {
+  std::string line = snapshot::to_json(snapshot, -1);
+  if (line.empty() || line.back() != '\n') line += '\n';
+  std::cout << line;
+  std::cout.flush();
+  if (!std::cout) {
+    std::cerr << "tracesync: could not write a result to standard output\n";
+    return false;
+  }
+  if (!output.empty()) {
+    if (const std::string error = write_html_atomically(snapshot, output); !error.empty()) {
+      std::cerr << "tracesync: " << snapshot::readable_text(error) << "\n";
+      return false;
+    }
+  }
+  return true;
+}
+
+std::string_view news_word(session::LiveNews::Kind kind) {
+  switch (kind) {
+    case session::LiveNews::Kind::kOpened: return "following";
+    case session::LiveNews::Kind::kEnded: return "ended";
+    case session::LiveNews::Kind::kFailed: return "lost";
+    case session::LiveNews::Kind::kWaiting: return "waiting for";
+  }
+  return "";
+}
+
+}  // namespace
+
+int run_live(const std::vector<std::string>& arguments) {
+  LiveArguments a;
+  const po::options_description options = live_options(a);
+  po::variables_map vm;
+  if (const std::string problem = parse_arguments(arguments, options, &a.urls, vm); !problem.empty()) {
+    return usage_error(kCommand, problem);
+  }
+  if (vm.count("help")) {
+    print_help(options);
+    return kSuccess;
+  }
+  if (a.urls.empty()) {
+    return usage_error(kCommand, "give the live sessions to follow (net://HOST:PORT/host/HOSTNAME/SESSION)");
+  }
+  session::LiveIngestOptions ingest;
+  session::SessionOptions session_options;
+  model::Nanoseconds interval = 0;
+  model::Nanoseconds wait = 0;
+  for (const auto& [name, text, out] : {std::tuple{"interval", &a.interval, &interval}, {"wait", &a.wait, &wait},
+                                        {"match-horizon", &a.match_horizon, &ingest.match.horizon}}) {
+    if (text->empty()) continue;
+    if (std::string problem = read_duration_option(name, *text, *out); !problem.empty()) {
+      return usage_error(kCommand, problem);
+    }
+  }
+  ingest.join_window = std::chrono::milliseconds(wait / 1'000'000);
+  const auto key = match::parse_key_kind(a.match_key);
+  if (!key) return usage_error(kCommand, "--match-key must be 'tc' or 'strict', not '" + a.match_key + "'");
+  ingest.match.key = *key;
+  ingest.reader.endpoints = *key == match::KeyKind::kStrict;
+  if (a.clock_model == "piecewise") {
+    session_options.estimator.clock_model = hull::ClockModel::kPiecewise;
+  } else if (a.clock_model == "linear") {
+    session_options.estimator.clock_model = hull::ClockModel::kLinear;
+  } else {
+    return usage_error(kCommand, "--clock-model must be 'piecewise' or 'linear', not '" + a.clock_model + "'");
+  }
+  session_options.forced_references = a.references;
+  if (!a.messages.empty() || !a.messages_files.empty()) {
+    auto specs = ingest::parse_message_specs(a.messages, a.messages_files);
+    if (const auto* why = std::get_if<std::string>(&specs)) return usage_error(kCommand, *why);
+    ingest.message_kinds = std::get<std::vector<ingest::MessageSpec>>(std::move(specs));
+  }
+  // The HTML report's latency proof keeps every message (16 bytes each).
+  session_options.keep_latency_evidence = !a.output.empty();
+  if (std::string problem = session::validate(session_options); !problem.empty()) return usage_error(kCommand, problem);
+
+  session::LiveFollower follower(session_options, ingest);
+  for (const std::string& text : a.urls) {
+    std::string problem;
+    const auto url = ingest::parse_live_session_url(text, problem);
+    if (!url) return usage_error(kCommand, problem);
+    follower.add(*url);
+  }
+
+  const InterruptGuard interrupt;
+  ExitCode exit_code = kSuccess;
+  bool output_failed = false;
+  std::string last_gist;
+  Clock::time_point next_result = Clock::now() + std::chrono::nanoseconds(interval);
+  while (!follower.finished() && !interrupt.flag()->load()) {
+    bool read_any = false;
+    for (const session::LiveNews& news : follower.read(&read_any)) {
+      std::cerr << "tracesync: " << news_word(news.kind) << " " << snapshot::readable_text(news.url) << ": "
+                << snapshot::readable_text(news.text) << "\n";
+      if (news.kind == session::LiveNews::Kind::kFailed) exit_code = worse(exit_code, kTraceSkipped);
+    }
+    // The relay flushes at each host's live timer (100 ms by default): a
+    // short nap when nothing came costs little latency.
+    if (!read_any) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    if (Clock::now() < next_result) continue;
+    next_result = Clock::now() + std::chrono::nanoseconds(interval);
+    const v1::Snapshot snapshot = follower.snapshot();
+    std::string now = gist(snapshot);
+    if (now == last_gist || snapshot.traces_size() == 0) continue;
+    last_gist = std::move(now);
+    output_failed = !emit(snapshot, a.output) || output_failed;
+  }
+  const bool interrupted = interrupt.flag()->load();
+  const v1::Snapshot final_result = follower.finish(interrupted);
+  output_failed = !emit(final_result, a.output) || output_failed;
+  if (output_failed) return kInternalError;
+  for (const v1::Trace& t : final_result.traces()) {
+    if (t.synchronized()) continue;
+    std::cerr << "tracesync: " << snapshot::readable_text(t.name())
+              << " is not synchronized with the rest: " << snapshot::readable_text(t.unsynchronized_reason()) << "\n";
+    exit_code = worse(exit_code, kNotSynchronized);
+  }
+  if (interrupted) {
+    std::cerr << "tracesync: interrupted; the last result covers what was read\n";
+    return interrupt.exit_code();
+  }
+  return exit_code;
+}
+
+}  // namespace tracesync::cli

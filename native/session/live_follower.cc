@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: EPL-2.0
+#include "session/live_follower.h"
+
+#include "match/packet_key.h"
+#include "session/message_kinds.h"
+
+namespace tracesync::session {
+
+// The readers deliver here, on the follower's thread.
+class LiveFollower::Sink final : public ingest::EventSink {
+ public:
+  explicit Sink(LiveFollower& follower) : follower_(follower) {}
+
+  void trace_opened(match::TraceIndex trace, const ingest::TraceInfo& info) override {
+    follower_.session_trace_[trace] =
+        follower_.session_.add_trace({info.name, info.path, info.hostname, info.domain_id});
+    follower_.matcher_->set_domain(trace, info.domain_id);
+    opened_.push_back(trace);
+  }
+  void trace_events(match::TraceIndex trace, std::span<const match::PacketEvent> events,
+                    model::Nanoseconds progress) override {
+    follower_.matcher_->add(events);
+    if (progress != INT64_MIN) follower_.matcher_->advance(trace, progress);
+  }
+  void trace_closed(match::TraceIndex trace) override {
+    // A session not found may be looked for again (a host joining late):
+    // its trace stays open for the matcher until it is given up.
+    if (!follower_.session_trace_[trace] && follower_.in_join_window()) {
+      follower_.held_open_[trace] = true;
+      return;
+    }
+    follower_.matcher_->close(trace);
+  }
+
+  // Traces opened since the last call.
+  std::vector<match::TraceIndex> take_opened() { return std::exchange(opened_, {}); }
+
+ private:
+  LiveFollower& follower_;
+  std::vector<match::TraceIndex> opened_;
+};
+
+LiveFollower::LiveFollower(SessionOptions session, LiveIngestOptions ingest)
+    : ingest_(std::move(ingest)), session_(std::move(session)) {
+  ingest_.reader.selection = ingest::EventSelection(ingest_.message_kinds);
+  session_.set_message_kinds(reported_kinds(ingest_.message_kinds));
+  session_.set_matching_options(std::string(match::to_string(ingest_.match.key)), ingest_.match.horizon, 1);
+  session_.set_reading_program({}, 0, "live sessions are read in this process");
+}
+
+LiveFollower::~LiveFollower() = default;
+
+void LiveFollower::add(const ingest::LiveSessionUrl& url) { urls_.push_back(url); }
+
+void LiveFollower::start() {
+  sink_ = std::make_unique<Sink>(*this);
+  const auto on_match = [this](const match::MatchedMessage& m) {
+    session_.add_trace_message(session_trace_[m.send_trace].value(), m.send, session_trace_[m.receive_trace].value(),
+                               m.receive);
+  };
+  matcher_ = std::make_unique<match::PacketMatcher>(ingest_.match, urls_.size(), on_match);
+  session_trace_.assign(urls_.size(), std::nullopt);
+  reported_.assign(urls_.size(), false);
+  waiting_told_.assign(urls_.size(), false);
+  held_open_.assign(urls_.size(), false);
+  started_ = std::chrono::steady_clock::now();
+  retry_at_.assign(urls_.size(), started_);
+  for (std::size_t i = 0; i < urls_.size(); ++i) {
+    readers_.push_back(std::make_unique<ingest::LiveTraceReader>(urls_[i], static_cast<match::TraceIndex>(i),
+                                                                 ingest_.reader, *sink_));
+  }
+}
+
+namespace {
+
+// What the user learns of a session that opened: whose it is, which clock.
+std::string clock_words(const ingest::TraceInfo& info) {
+  return "host '" + info.hostname + "', clock domain " + info.domain_id;
+}
+
+v1::Problem problem(const std::string& source, const std::string& message, bool skipped) {
+  v1::Problem p;
+  p.set_source(source);
+  p.set_message(message);
+  p.set_skipped(skipped);
+  return p;
+}
+
+}  // namespace
+
+std::vector<LiveNews> LiveFollower::read(bool* read_any) {
+  if (!matcher_) start();
+  std::vector<LiveNews> news;
+  bool any = false;
+  for (std::size_t i = 0; i < readers_.size(); ++i) {
+    ingest::LiveTraceReader& reader = *readers_[i];
+    using State = ingest::TraceReader::State;
+    if (reader.state() == State::kNew || reader.state() == State::kReading) {
+      const uint64_t before = reader.info().events;
+      reader.step(ingest_.rounds_per_turn);
+      any = any || reader.info().events != before || !reader.waiting();
+    }
+    for (const match::TraceIndex opened : sink_->take_opened()) {
+      news.push_back({LiveNews::Kind::kOpened, urls_[opened].url, clock_words(readers_[opened]->info())});
+    }
+    if (reported_[i] || (reader.state() != State::kDone && reader.state() != State::kFailed)) continue;
+    if (!session_trace_[i]) {
+      const std::string why = reader.problem();  // look_again() replaces the reader
+      if (look_again(i)) {
+        if (!waiting_told_[i]) {
+          waiting_told_[i] = true;
+          news.push_back({LiveNews::Kind::kWaiting, urls_[i].url,
+                          "not on the relay yet (" + why + "); looking for it again while the join window is open"});
+        }
+        continue;
+      }
+    }
+    reported_[i] = true;
+    if (reader.state() == State::kDone) {
+      news.push_back({LiveNews::Kind::kEnded, urls_[i].url,
+                      "the session ended after " + std::to_string(reader.info().events) + " events"});
+    } else {
+      const bool never_opened = !session_trace_[i];
+      news.push_back({LiveNews::Kind::kFailed, urls_[i].url, reader.problem()});
+      session_.add_problem(problem(urls_[i].url, reader.problem(), never_opened));
+    }
+  }
+  note_extents();
+  if (read_any != nullptr) *read_any = any;
+  return news;
+}
+
+bool LiveFollower::in_join_window() const {
+  return std::chrono::steady_clock::now() < started_ + ingest_.join_window;
+}
+
+bool LiveFollower::look_again(std::size_t i) {
+  if (!in_join_window()) {
+    if (held_open_[i]) matcher_->close(static_cast<match::TraceIndex>(i));  // its trace_closed left it open
+    held_open_[i] = false;
+    return false;
+  }
+  const auto now = std::chrono::steady_clock::now();
+  if (now < retry_at_[i]) return true;
+  retry_at_[i] = now + ingest_.retry_every;
+  readers_[i] = std::make_unique<ingest::LiveTraceReader>(urls_[i], static_cast<match::TraceIndex>(i), ingest_.reader,
+                                                          *sink_);
+  return true;
+}
+
+bool LiveFollower::finished() const {
+  if (!matcher_) return urls_.empty();
+  for (const bool told : reported_) {
+    if (!told) return false;  // still read, or looked for again
+  }
+  return true;
+}
+
+uint64_t LiveFollower::events() const {
+  uint64_t total = 0;
+  for (const auto& reader : readers_) total += reader->info().events;
+  return total;
+}
+
+// Each trace's span so far: the domains' spans bound the links' uncertainties.
+void LiveFollower::note_extents() {
+  for (std::size_t i = 0; i < readers_.size(); ++i) {
+    const ingest::TraceInfo& info = readers_[i]->info();
+    if (!session_trace_[i] || !info.first_event) continue;
+    session_.set_trace_extent(*session_trace_[i], *info.first_event, info.last_event.value_or(*info.first_event),
+                              info.events);
+    session_.set_trace_network_events(*session_trace_[i], info.network_events);
+  }
+}
+
+std::vector<ingest::TraceReport> LiveFollower::trace_reports() const {
+  std::vector<ingest::TraceReport> reports;
+  for (std::size_t i = 0; i < readers_.size(); ++i) {
+    ingest::TraceReport& report = reports.emplace_back();
+    report.info = readers_[i]->info();
+    if (readers_[i]->state() == ingest::TraceReader::State::kFailed) {
+      report.status = session_trace_[i] ? ingest::TraceStatus::kPartial : ingest::TraceStatus::kSkipped;
+      report.problem = readers_[i]->problem();
+    }
+  }
+  return reports;
+}
+
+v1::Snapshot LiveFollower::snapshot() {
+  v1::Snapshot s = session_.snapshot();
+  s.set_complete(false);  // the sessions are still being recorded
+  return s;
+}
+
+v1::Snapshot LiveFollower::finish(bool cut_short) {
+  if (!matcher_) start();
+  if (!finished_matching_) {
+    finished_matching_ = true;
+    matcher_->finish();
+    note_extents();
+    session_.add_matching_totals(matcher_->total());
+    for (const auto& [key, statistics] : matcher_->link_statistics()) {
+      session_.add_link_matching(key.first, key.second, statistics);
+    }
+    if (!ingest_.message_kinds.empty()) {
+      add_kind_matching(session_, matcher_->kind_statistics(), matcher_->link_kind_statistics());
+      for (const v1::Problem& p : message_problems(ingest_.message_kinds, trace_reports())) session_.add_problem(p);
+    }
+    if (cut_short) {
+      session_.add_problem(problem("", "following was stopped before every live session ended", false));
+    } else {
+      session_.finish();  // the sessions' end closes the last windows
+    }
+  }
+  return session_.snapshot();
+}
+
+}  // namespace tracesync::session

@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: EPL-2.0
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ingest/experiment_reader.h"
+#include "ingest/live_trace_reader.h"
+#include "ingest/message_spec.h"
+#include "match/packet_matcher.h"
+#include "session/session.h"
+
+namespace tracesync::session {
+
+// How live sessions are read and their messages matched (`tracesync live`).
+struct LiveIngestOptions {
+  match::MatchOptions match;
+  // Its selection is made from message_kinds by the follower.
+  ingest::ReaderOptions reader;
+  // The application message kinds of `--messages` (kinds 1.., in order).
+  std::vector<ingest::MessageSpec> message_kinds;
+  std::size_t rounds_per_turn = 64;  // a session's turn: this many batches of messages
+  // A session the relay does not have yet (its host joins late) is looked
+  // for again, every retry_every, until this long after the first read().
+  // Zero: a session not found is a failure at once.
+  std::chrono::milliseconds join_window{0};
+  std::chrono::milliseconds retry_every{500};
+};
+
+// What happened to a followed session during a turn, for the user.
+struct LiveNews {
+  enum class Kind { kOpened, kEnded, kFailed, kWaiting };
+  Kind kind = Kind::kOpened;
+  std::string url;
+  std::string text;  // in words: the host and its clock, or why it failed
+};
+
+// Follows LTTng live sessions into one Session, incrementally: each
+// session is read by a LiveTraceReader, its events go to one PacketMatcher
+// and the matched messages to the session's links as they settle; the
+// network is brought up to date at each snapshot (Session::snapshot). This
+// is `sync` on traces being recorded: on the same events, finish() gives
+// the result `sync` gives on the recorded traces.
+//
+// One thread does everything (the readers' steps are short and the relay
+// sends little at a time). Memory: the matcher drops keys a horizon behind
+// every session's progress, and the links keep their hulls.
+class LiveFollower {
+ public:
+  LiveFollower(SessionOptions session, LiveIngestOptions ingest);
+  ~LiveFollower();
+  LiveFollower(const LiveFollower&) = delete;
+  LiveFollower& operator=(const LiveFollower&) = delete;
+
+  // Before the first read(): one more session to follow.
+  void add(const ingest::LiveSessionUrl& url);
+
+  // A turn for every session still followed: reads what the relays have
+  // now. Returns what happened to sessions (opened, ended, failed); sets
+  // *read_any when some session delivered messages (false: all waited).
+  std::vector<LiveNews> read(bool* read_any);
+
+  // Every session has ended or failed: nothing more will come.
+  bool finished() const;
+  std::size_t sessions() const { return readers_.size(); }
+  uint64_t events() const;  // events read from every session so far
+
+  // The result now: what the messages matched so far say (`complete` false:
+  // the sessions go on).
+  v1::Snapshot snapshot();
+  // Ends the matching (keys waiting for their other end count as unmatched),
+  // adds the matching statistics and closes the estimators' last windows:
+  // the final result. Once, after the last read(). `cut_short`: sessions
+  // were still followed (Ctrl-C): said in the result's problems.
+  v1::Snapshot finish(bool cut_short);
+
+  Session& session() { return session_; }
+
+ private:
+  class Sink;
+
+  void start();
+  void note_extents();
+  // A reader that ended or failed before its session opened, looked for
+  // again while the join window is open: true when it was (or will be).
+  bool look_again(std::size_t reader);
+  std::vector<ingest::TraceReport> trace_reports() const;  // as read_experiment reports traces
+  bool in_join_window() const;
+
+  LiveIngestOptions ingest_;
+  Session session_;
+  std::vector<ingest::LiveSessionUrl> urls_;
+  std::unique_ptr<Sink> sink_;
+  std::unique_ptr<match::PacketMatcher> matcher_;
+  std::vector<std::unique_ptr<ingest::LiveTraceReader>> readers_;
+  std::vector<std::optional<TraceIndex>> session_trace_;  // per reader, once opened
+  std::vector<bool> reported_;                            // its end or failure was told
+  std::vector<bool> waiting_told_;                        // "not on the relay yet" was told
+  std::vector<bool> held_open_;  // its trace_closed was kept from the matcher (looked for again)
+  std::vector<std::chrono::steady_clock::time_point> retry_at_;  // when it is looked for next
+  std::chrono::steady_clock::time_point started_;
+  bool finished_matching_ = false;
+};
+
+}  // namespace tracesync::session

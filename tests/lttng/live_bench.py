@@ -1,0 +1,172 @@
+# SPDX-License-Identifier: EPL-2.0
+"""Benchmark of `tracesync live` on real LTTng live sessions (prints
+figures, asserts nothing about time).
+
+One server host and CLIENTS client hosts (each client on a plugin clock of
+its own) stream to one relay for SECONDS at RATE messages a second per
+client; `tracesync live --interval 100ms` follows every session. Prints:
+  - events followed: total, per second of the run, and tracesync's CPU
+    time per million events (its CPU use while it kept up);
+  - latency from a message recorded (the true time of its later end, on
+    CLOCK_MONOTONIC, which the clock plugin and lttng-ust's clock derive
+    from) to the arrival of the first printed result that includes it:
+    median, 90th percentile and worst;
+  - tracesync's resident memory over the run (every 0.5 s): start, peak, end.
+
+usage: live_bench.py TRACESYNC TSAPP CLOCK_PLUGIN WORK_DIR [SECONDS [RATE [CLIENTS [LIVE_OPTION...]]]]
+"""
+
+import fractions
+import json
+import pathlib
+import re
+import shutil
+import subprocess
+import sys
+import threading
+import time
+
+import lttng_hosts as lh
+
+MESSAGES = "send=tsapp:msg_send,recv=tsapp:msg_recv,key=msg_id"
+EVENT = re.compile(r"^\[(\d+)\] .*tsapp:(msg_send|msg_recv): .*msg_id = (\d+)")
+
+
+def rss_kib(pid):
+    try:
+        for line in open("/proc/%d/status" % pid):
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return None
+
+
+def cpu_seconds(pid):
+    """user + system CPU time of a live process, from /proc/PID/stat."""
+    fields = open("/proc/%d/stat" % pid).read().rsplit(")", 1)[1].split()
+    import os
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def percentile(values, p):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(p * len(ordered)))]
+
+
+def main():
+    tracesync, tsapp, plugin, work = sys.argv[1:5]
+    seconds = int(sys.argv[5]) if len(sys.argv) > 5 else 20
+    rate = int(sys.argv[6]) if len(sys.argv) > 6 else 1000
+    clients = int(sys.argv[7]) if len(sys.argv) > 7 else 2
+    extra = sys.argv[8:]  # more options for tracesync live, e.g. --match-horizon 5s
+    work = pathlib.Path(work)
+    missing = lh.what_is_missing()
+    if missing:
+        print("skipped: " + missing)
+        return 77
+    shutil.rmtree(work, ignore_errors=True)
+    work.mkdir(parents=True)
+    relay = lh.Relay(work)
+    live = None
+    arrivals = []  # (monotonic s, messages in the result)
+    memory = []
+    try:
+        relay.start()
+        port = lh.free_ports(1)[0]
+        with lh.Hosts(work, tsapp, plugin, relay=relay) as hosts:
+            hosts.add("server", ["serve", port, clients, 1, seconds + 120])
+            for c in range(clients):
+                hosts.add("client%d" % c, ["connect", port, c + 2, rate, seconds * 1000],
+                          clock=lh.Clock(1_000_000_000 * (c + 1), 10_000 * (c + 1),
+                                         "00000000-0000-4000-8000-%012d" % (c + 1)))
+            start = lh.monotonic_ns()
+            hosts.start()
+            urls = [relay.live_url(h.name, hosts.session) for h in hosts.hosts]
+            live = subprocess.Popen([tracesync, "live", "--interval", "100ms", "--messages", MESSAGES] + extra + urls,
+                                    stdout=subprocess.PIPE, stderr=open(work / "live.err", "wb"),
+                                    start_new_session=True)
+
+            def collect():
+                for line in live.stdout:
+                    if line.strip():
+                        arrivals.append((time.monotonic(), json.loads(line)["messages"]))
+
+            reader = threading.Thread(target=collect, daemon=True)
+            reader.start()
+            relay.wait_for_viewers(urls, 30, live)
+            cpu = [cpu_seconds(live.pid)]
+            began = time.monotonic()
+            hosts.go()
+            done = threading.Event()
+
+            def sample():
+                while not done.is_set():
+                    value = rss_kib(live.pid)
+                    if value is not None:
+                        memory.append((time.monotonic() - began, value))
+                        try:
+                            cpu.append(cpu_seconds(live.pid))
+                        except OSError:
+                            pass
+                    time.sleep(0.5)
+
+            sampler = threading.Thread(target=sample, daemon=True)
+            sampler.start()
+            hosts.wait(seconds + 120)
+            ended = time.monotonic()
+            live.wait(60)
+            finished = time.monotonic()
+            done.set()
+            reader.join(10)
+            truth = lh.truth_json(hosts, start, lh.monotonic_ns())
+            # Every message: its ends' local times and the true time of its later end.
+            ends = {}
+            for host, entry in zip(hosts.hosts, truth["hosts"]):
+                clock = lh.read_clock(hosts.trace_dir(host))
+                origin = clock["offset_s"] * 1000000000 + clock["offset"]
+                at_zero = int(entry["clock"][0][1])
+                slope = fractions.Fraction(entry["clock"][0][2])
+                out = subprocess.run(["babeltrace2", "--clock-cycles", str(hosts.trace_dir(host))],
+                                     capture_output=True, check=True, timeout=600).stdout.decode()
+                for m in map(EVENT.match, out.splitlines()):
+                    if m:
+                        local = int(m.group(1)) + origin
+                        ends.setdefault(int(m.group(3)), {})[m.group(2)] = (local, float((local - at_zero) / slope))
+    finally:
+        if live is not None:
+            lh.stop_process(live)
+        relay.stop()
+
+    events = sum(1 for v in ends.values() for _ in v) if ends else 0
+    run = ended - began
+    print("run: %d clients x %d msg/s for %d s; %d events recorded (%.0f events/s)" % (
+        clients, rate, seconds, events, events / run))
+    print("tracesync live: %d results printed" % len(arrivals))
+    if len(cpu) >= 2:
+        used = cpu[-1] - cpu[0]  # up to the last sample (0.5 s apart)
+        print("tracesync CPU: %.2f s over the run, %.2f s per million events (%.0f%% of one core)" % (
+            used, used / events * 1e6 if events else 0, 100 * used / run))
+    # The matcher emits messages by their later end as recorded (each on its
+    # own clock): result i holds the first `messages` of that order.
+    messages = sorted((max(v["msg_send"][0], v["msg_recv"][0]), max(v["msg_send"][1], v["msg_recv"][1]))
+                      for v in ends.values() if len(v) == 2)
+    latencies = []
+    index = 0
+    for at, count in arrivals:
+        while index < min(count, len(messages)):
+            latencies.append(at - messages[index][1] / 1e9)
+            index += 1
+    if latencies:
+        print("latency, message recorded -> first result including it (%d messages): median %.3f s, p90 %.3f s, "
+              "worst %.3f s" % (len(latencies), percentile(latencies, 0.5), percentile(latencies, 0.9),
+                                max(latencies)))
+    if memory:
+        quarters = [memory[min(len(memory) - 1, q * len(memory) // 4)] for q in range(5)]
+        print("resident memory of tracesync live (MiB) at 0, 1/4, 1/2, 3/4 and the end of the run: %s; peak %.1f" % (
+            " ".join("%.1f (%.0f s)" % (v / 1024, at) for at, v in quarters), max(v for _, v in memory) / 1024))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

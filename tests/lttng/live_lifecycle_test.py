@@ -1,0 +1,188 @@
+# SPDX-License-Identifier: EPL-2.0
+"""`tracesync live` when sessions come, go and fail, on real LTTng hosts.
+
+  - no relay at the URL: the session is reported lost (stderr and the
+    result's problems), exit 3, a result is still printed;
+  - a host that joins late (--wait): tracesync waits for its session, then
+    follows it and reads every event the host recorded;
+  - the relay goes away while a session is followed: reported, exit 3, the
+    last result printed, no crash;
+  - Ctrl-C while following: the last result printed (not complete, with a
+    problem saying so), exit 130.
+Exit 77 (skipped) says why when LTTng cannot run here.
+
+usage: live_lifecycle_test.py TRACESYNC TSAPP CLOCK_PLUGIN WORK_DIR
+"""
+
+import json
+import pathlib
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+import lttng_hosts as lh
+
+failures = []
+
+
+def expect(condition, what):
+    print(("ok: " if condition else "FAIL: ") + what)
+    if not condition:
+        failures.append(what)
+
+
+def results(stdout):
+    return [json.loads(line) for line in stdout.decode().splitlines() if line.strip()]
+
+
+def wait_for(predicate, timeout, what):
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise RuntimeError("timed out waiting for " + what)
+        time.sleep(0.1)
+
+
+def no_relay(tracesync):
+    port = lh.free_ports(1)[0]
+    url = "net://127.0.0.1:%d/host/nobody/s" % port
+    done = subprocess.run([tracesync, "live", url], capture_output=True, timeout=60)
+    err = done.stderr.decode()
+    expect(done.returncode == 3, "no relay: exit 3 (got %d)" % done.returncode)
+    expect("lost " + url in err and "Connection refused" in err, "no relay: stderr names the URL and why: " + err)
+    printed = results(done.stdout)
+    expect(len(printed) == 1 and printed[0]["problems"] and printed[0]["problems"][0]["source"] == url,
+           "no relay: one result, whose problem names the URL")
+
+
+def late_join(tracesync, tsapp, plugin, work):
+    relay = lh.Relay(work)
+    live = None
+    try:
+        relay.start()
+        port = lh.free_ports(1)[0]
+        url = relay.live_url("late", "s")
+        log = open(work / "late.err", "wb")
+        live = subprocess.Popen([tracesync, "live", "--wait", "60s", "--interval", "200ms", url],
+                                stdout=subprocess.PIPE, stderr=log, start_new_session=True)
+        time.sleep(1.5)  # tracesync looks for the session before the host has it
+        with lh.Hosts(work, tsapp, plugin, relay=relay) as hosts:
+            hosts.add("late", ["connect", port, 1, 50, 1000])
+            hosts.add("server", ["serve", port, 1, 1, 60])
+            hosts.start()
+            relay.wait_for_viewers([url], 30, live)
+            hosts.go()
+            hosts.wait(60)
+            out, _ = live.communicate(timeout=60)  # it ends when the session does
+            # "tsapp connect: N messages sent, M received"
+            words = (hosts.hosts[0].directory / "app.log").read_text().split()
+            recorded = int(words[2]) + int(words[5])
+        err = (work / "late.err").read_text()
+        print(err)
+        expect("waiting for " + url in err, "late join: stderr says tracesync waits for the session")
+        expect("following " + url in err and "ended " + url in err, "late join: then follows it until it ends")
+        printed = results(out)
+        expect(bool(printed) and printed[-1]["complete"], "late join: a complete final result")
+        if printed:
+            # tracesync followed before the host sent: it read every event.
+            late = [t for t in printed[-1]["traces"] if t["name"] == "late/s"]
+            expect(len(late) == 1 and late[0]["events"] == recorded,
+                   "late join: the final result counts the %d events the host recorded (%s)" % (recorded, late))
+        expect(live.returncode == 0, "late join: exit 0 (got %d)" % live.returncode)
+    finally:
+        if live is not None:
+            lh.stop_process(live)
+        relay.stop()
+
+
+def relay_killed_while_following(tracesync, tsapp, plugin, work):
+    relay = lh.Relay(work)
+    live = None
+    try:
+        relay.start()
+        port = lh.free_ports(1)[0]
+        with lh.Hosts(work, tsapp, plugin, relay=relay) as hosts:
+            hosts.add("client", ["connect", port, 1, 50, 20000])
+            hosts.add("server", ["serve", port, 1, 1, 60])
+            hosts.start()
+            url = relay.live_url("client", "s")
+            log = open(work / "killed.err", "wb")
+            live = subprocess.Popen([tracesync, "live", "--interval", "200ms", url], stdout=subprocess.PIPE,
+                                    stderr=log, start_new_session=True)
+            relay.wait_for_viewers([url], 30, live)
+            hosts.go()
+            wait_for(lambda: b"following " + url.encode() in (work / "killed.err").read_bytes(), 30,
+                     "tracesync to follow the session")
+            time.sleep(1)
+            relay.process.kill()  # the relay goes away mid-session
+            out, _ = live.communicate(timeout=60)
+        err = (work / "killed.err").read_text()
+        print(err)
+        expect(live.returncode == 3, "relay killed: exit 3 (got %d)" % live.returncode)
+        expect("lost " + url in err, "relay killed: stderr says the session was lost")
+        printed = results(out)
+        expect(bool(printed) and any(p["source"] == url for p in printed[-1]["problems"]),
+               "relay killed: the last result holds the problem")
+        expect(bool(printed) and printed[-1]["traces"] and printed[-1]["traces"][0]["events"] > 0,
+               "relay killed: what was read before stands")
+    finally:
+        if live is not None:
+            lh.stop_process(live)
+        relay.stop()
+
+
+def interrupted(tracesync, tsapp, plugin, work):
+    relay = lh.Relay(work)
+    live = None
+    try:
+        relay.start()
+        port = lh.free_ports(1)[0]
+        with lh.Hosts(work, tsapp, plugin, relay=relay) as hosts:
+            hosts.add("client", ["connect", port, 1, 50, 20000])
+            hosts.add("server", ["serve", port, 1, 1, 60])
+            hosts.start()
+            url = relay.live_url("client", "s")
+            log = open(work / "interrupted.err", "wb")
+            live = subprocess.Popen([tracesync, "live", "--interval", "200ms", url], stdout=subprocess.PIPE,
+                                    stderr=log, start_new_session=True)
+            relay.wait_for_viewers([url], 30, live)
+            hosts.go()
+            wait_for(lambda: b"following " + url.encode() in (work / "interrupted.err").read_bytes(), 30,
+                     "tracesync to follow the session")
+            time.sleep(1)
+            live.send_signal(signal.SIGINT)
+            out, _ = live.communicate(timeout=60)
+        err = (work / "interrupted.err").read_text()
+        print(err)
+        expect(live.returncode == 130, "Ctrl-C: exit 130 (got %d)" % live.returncode)
+        printed = results(out)
+        expect(bool(printed) and not printed[-1]["complete"] and printed[-1]["traces"][0]["events"] > 0,
+               "Ctrl-C: the last result is printed, not complete, with what was read")
+        expect(bool(printed) and any("stopped before" in p["message"] for p in printed[-1]["problems"]),
+               "Ctrl-C: the last result says following was stopped")
+    finally:
+        if live is not None:
+            lh.stop_process(live)
+        relay.stop()
+
+
+def main():
+    tracesync, tsapp, plugin, work = sys.argv[1:5]
+    work = pathlib.Path(work)
+    missing = lh.what_is_missing()
+    if missing:
+        print("skipped: " + missing)
+        return 77
+    shutil.rmtree(work, ignore_errors=True)
+    no_relay(tracesync)
+    for case in (late_join, relay_killed_while_following, interrupted):
+        directory = work / case.__name__
+        directory.mkdir(parents=True)
+        case(tracesync, tsapp, plugin, directory)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: EPL-2.0
+// tsapp: one "host" of the LTTng end-to-end tests. It exchanges real TCP
+// messages over 127.0.0.1 and traces each send (tsapp:msg_send, just before
+// the bytes are written) and each receive (tsapp:msg_recv, just after they
+// are read) with the message's id, so that every traced receive is later,
+// in real time, than its traced send.
+//
+//   tsapp serve PORT CLIENTS HOST_ID MAX_SECONDS
+//     accepts CLIENTS connections; answers every message with one of its own;
+//     ends when every client has closed (or after MAX_SECONDS).
+//   tsapp connect PORT HOST_ID RATE DURATION_MS
+//     sends RATE messages a second for DURATION_MS, each answered, then closes.
+//
+// A message is its 8-byte id, big-endian: HOST_ID in the top 24 bits, a
+// sequence number below, so ids never repeat across hosts.
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tsapp_tp.h"
+
+static uint64_t next_id(uint64_t host, uint64_t* sequence) { return (host << 40) | (*sequence)++; }
+
+static int write_all(int fd, const unsigned char* bytes, size_t size) {
+  while (size > 0) {
+    const ssize_t n = write(fd, bytes, size);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return -1;
+    bytes += n;
+    size -= (size_t)n;
+  }
+  return 0;
+}
+
+// 1: a whole message read; 0: the peer closed; -1: an error.
+static int read_message(int fd, uint64_t* id) {
+  unsigned char bytes[8];
+  size_t got = 0;
+  while (got < sizeof bytes) {
+    const ssize_t n = read(fd, bytes + got, sizeof bytes - got);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return -1;
+    if (n == 0) return got == 0 ? 0 : -1;
+    got += (size_t)n;
+  }
+  uint64_t value = 0;
+  for (size_t i = 0; i < sizeof bytes; ++i) value = (value << 8) | bytes[i];
+  *id = value;
+  return 1;
+}
+
+static int send_message(int fd, uint64_t id, const char* peer) {
+  unsigned char bytes[8];
+  for (int i = 0; i < 8; ++i) bytes[i] = (unsigned char)(id >> (56 - 8 * i));
+  lttng_ust_tracepoint(tsapp, msg_send, id, peer);
+  return write_all(fd, bytes, sizeof bytes);
+}
+
+static void no_delay(int fd) {
+  const int one = 1;
+  setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+}
+
+static struct sockaddr_in loopback(int port) {
+  struct sockaddr_in address;
+  memset(&address, 0, sizeof address);
+  address.sin_family = AF_INET;
+  address.sin_port = htons((uint16_t)port);
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  return address;
+}
+
+static double now_seconds(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+#define MAX_CLIENTS 16
+
+static int serve(int port, int clients, uint64_t host, int max_seconds) {
+  if (clients < 1 || clients > MAX_CLIENTS) {
+    fprintf(stderr, "tsapp: between 1 and %d clients\n", MAX_CLIENTS);
+    return 2;
+  }
+  alarm((unsigned)max_seconds);
+  const int listener = socket(AF_INET, SOCK_STREAM, 0);
+  const int one = 1;
+  setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+  struct sockaddr_in address = loopback(port);
+  if (listener < 0 || bind(listener, (struct sockaddr*)&address, sizeof address) != 0 || listen(listener, clients) != 0) {
+    fprintf(stderr, "tsapp: cannot listen on 127.0.0.1:%d: %s\n", port, strerror(errno));
+    return 1;
+  }
+  struct pollfd fds[MAX_CLIENTS];
+  char peers[MAX_CLIENTS][32];
+  int accepted = 0;
+  int open = 0;
+  uint64_t sequence = 0;
+  uint64_t received = 0;
+  while (accepted < clients || open > 0) {
+    if (accepted < clients) {
+      struct sockaddr_in from;
+      socklen_t size = sizeof from;
+      // Clients connect at the start: take them all before serving.
+      const int fd = accept(listener, (struct sockaddr*)&from, &size);
+      if (fd < 0) {
+        if (errno == EINTR) continue;
+        fprintf(stderr, "tsapp: accept: %s\n", strerror(errno));
+        return 1;
+      }
+      no_delay(fd);
+      snprintf(peers[accepted], sizeof peers[accepted], "127.0.0.1:%d", ntohs(from.sin_port));
+      fds[accepted].fd = fd;
+      fds[accepted].events = POLLIN;
+      ++accepted;
+      ++open;
+      continue;
+    }
+    if (poll(fds, (nfds_t)accepted, -1) < 0) {
+      if (errno == EINTR) continue;
+      return 1;
+    }
+    for (int i = 0; i < accepted; ++i) {
+      if (fds[i].fd < 0 || (fds[i].revents & (POLLIN | POLLHUP | POLLERR)) == 0) continue;
+      uint64_t id = 0;
+      const int got = read_message(fds[i].fd, &id);
+      if (got <= 0) {
+        close(fds[i].fd);
+        fds[i].fd = -1;
+        --open;
+        continue;
+      }
+      lttng_ust_tracepoint(tsapp, msg_recv, id, peers[i]);
+      ++received;
+      if (send_message(fds[i].fd, next_id(host, &sequence), peers[i]) != 0) {
+        close(fds[i].fd);
+        fds[i].fd = -1;
+        --open;
+      }
+    }
+  }
+  close(listener);
+  printf("tsapp serve: %llu messages received, %llu sent\n", (unsigned long long)received,
+         (unsigned long long)sequence);
+  return 0;
+}
+
+static int connect_to(int port, uint64_t host, double rate, long duration_ms) {
+  struct sockaddr_in address = loopback(port);
+  int fd = -1;
+  // The server may still be starting: try for ten seconds.
+  for (int attempt = 0; attempt < 200; ++attempt) {
+    fd = socket(AF_INET, SOCK_STREAM, 0);
+    if (fd >= 0 && connect(fd, (struct sockaddr*)&address, sizeof address) == 0) break;
+    if (fd >= 0) close(fd);
+    fd = -1;
+    usleep(50000);
+  }
+  if (fd < 0) {
+    fprintf(stderr, "tsapp: cannot connect to 127.0.0.1:%d\n", port);
+    return 1;
+  }
+  no_delay(fd);
+  char peer[32];
+  snprintf(peer, sizeof peer, "127.0.0.1:%d", port);
+  const double start = now_seconds();
+  const double end = start + (double)duration_ms / 1000.0;
+  uint64_t sequence = 0;
+  uint64_t received = 0;
+  for (double due = start; due < end; due += 1.0 / rate) {
+    const double wait = due - now_seconds();
+    if (wait > 0) usleep((useconds_t)(wait * 1e6));
+    if (send_message(fd, next_id(host, &sequence), peer) != 0) break;
+    uint64_t id = 0;
+    if (read_message(fd, &id) != 1) break;
+    lttng_ust_tracepoint(tsapp, msg_recv, id, peer);
+    ++received;
+  }
+  close(fd);
+  printf("tsapp connect: %llu messages sent, %llu received\n", (unsigned long long)sequence,
+         (unsigned long long)received);
+  return 0;
+}
+
+int main(int argc, char** argv) {
+  if (argc == 6 && strcmp(argv[1], "serve") == 0) {
+    return serve(atoi(argv[2]), atoi(argv[3]), strtoull(argv[4], NULL, 10), atoi(argv[5]));
+  }
+  if (argc == 6 && strcmp(argv[1], "connect") == 0) {
+    const double rate = atof(argv[4]);
+    if (rate <= 0) {
+      fprintf(stderr, "tsapp: the rate must be positive\n");
+      return 2;
+    }
+    return connect_to(atoi(argv[2]), strtoull(argv[3], NULL, 10), rate, atol(argv[5]));
+  }
+  fprintf(stderr,
+          "usage: tsapp serve PORT CLIENTS HOST_ID MAX_SECONDS\n"
+          "       tsapp connect PORT HOST_ID RATE DURATION_MS\n");
+  return 2;
+}
