@@ -644,7 +644,7 @@ void CtfTraceReader::note_recorded_events(const bt_stream_class* stream_class) {
   }
 }
 
-bool CtfTraceReader::add_network_event(StreamCursor& cursor, const bt_message* message, const bt_event* event,
+bool CtfTraceReader::add_message_event(StreamCursor& cursor, const bt_message* message, const bt_event* event,
                                        const ClassDecoder& decoder) {
   model::Nanoseconds time = 0;
   if (!time_of(bt_message_event_borrow_default_clock_snapshot_const(message), time)) return false;

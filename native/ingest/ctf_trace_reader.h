@@ -146,7 +146,7 @@ class CtfTraceReader final : public TraceReader {
     std::optional<NetworkEventDecoder> network;
     std::optional<AppEventDecoder> app;
   };
-  // Counts an event and hands send and receive events to add_network_event:
+  // Counts an event and hands send and receive events to add_message_event:
   // run for every event, so inline, with a one-probe table of decoders.
   bool handle_event(StreamCursor& cursor, const bt_message* message) {
     ++info_.events;
@@ -154,9 +154,9 @@ class CtfTraceReader final : public TraceReader {
     const bt_event* event = bt_message_event_borrow_event_const(message);
     const ClassDecoder* decoder = decoder_for(bt_event_borrow_class_const(event));
     if (decoder == nullptr) return true;  // timed with its batch (note_event_times)
-    return add_network_event(cursor, message, event, *decoder);
+    return add_message_event(cursor, message, event, *decoder);
   }
-  bool add_network_event(StreamCursor& cursor, const bt_message* message, const bt_event* event,
+  bool add_message_event(StreamCursor& cursor, const bt_message* message, const bt_event* event,
                          const ClassDecoder& decoder);
   bool note_event_times(StreamCursor& cursor, bt_message_array_const messages, uint64_t count);
   bool time_of(const bt_clock_snapshot* snapshot, model::Nanoseconds& out);

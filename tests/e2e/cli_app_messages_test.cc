@@ -121,7 +121,8 @@ TEST(AppMessages, ApplyWritesCopiesOnOneTimeBase) {
   const auto before = run_command(tracesync_binary(), {"sync", "--format", "json", "--messages", kSpec, dir.file("in")});
   ASSERT_EQ(before.exit_code, 0) << before.err;
   double largest_shift_before = 0;
-  for (const json& t : json::parse(before.out)["traces"]) {
+  const json original = json::parse(before.out);
+  for (const json& t : original["traces"]) {
     largest_shift_before = std::max(largest_shift_before, std::abs(t["shift_ns"].get<double>()));
   }
   EXPECT_GT(largest_shift_before, 1e6) << "the simulated clocks should be apart by more than a millisecond";
