@@ -2,6 +2,8 @@
 #include "ingest/trace_discovery.h"
 
 #include "ingest/directory_listing.h"
+#include "ingest/extract_frames.h"
+#include "ingest/extract_index.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -95,8 +97,20 @@ Discovery discover_traces(const std::vector<std::string>& paths) {
       out.problems.push_back({text, "no such file or directory"});
       continue;
     }
+    if (fs::is_regular_file(status) && looks_like_extract(text)) {
+      std::vector<TraceSource> recorded;
+      index_extract(text, recorded, out.problems);
+      for (TraceSource& trace : recorded) {
+        // A trace given twice, as itself and as an extract, is read once.
+        if (!seen.insert(fs::path(trace.path).lexically_normal()).second) continue;
+        out.traces.push_back(std::move(trace));
+      }
+      continue;
+    }
     if (!fs::is_directory(status)) {
-      out.problems.push_back({text, "not a directory (give the trace directory, the one holding `metadata`)"});
+      out.problems.push_back(
+          {text, "not a directory (give the trace directory, the one holding `metadata`) and not a tracesync "
+                 "extract"});
       continue;
     }
     std::vector<fs::path> found;
@@ -114,7 +128,7 @@ Discovery discover_traces(const std::vector<std::string>& paths) {
       if (!seen.insert(canonical_error ? trace : canonical).second) continue;
       fs::path path = trace.lexically_normal();
       if (path.filename().empty() && path.has_parent_path()) path = path.parent_path();  // "dir/" -> "dir"
-      out.traces.push_back({path.string(), name_of(root, trace), std::nullopt});
+      out.traces.push_back({path.string(), name_of(root, trace), std::nullopt, std::nullopt});
     }
   }
   std::sort(out.traces.begin(), out.traces.end(),
