@@ -21,8 +21,10 @@ void index_extract(const std::string& file, std::vector<TraceSource>& traces, st
   for (;;) {
     const auto next = frames.next();
     if (next == FrameReader::Next::kEnd) break;
+    // Damage after a trace's first record is said by that trace's reader;
+    // here only when it hides every trace.
     const auto damaged = [&] {
-      problems.push_back({file, "is damaged: " + frames.error() + "; the traces recorded after it are lost"});
+      if (traces.empty()) problems.push_back({file, "is damaged before its first trace: " + frames.error()});
     };
     if (next == FrameReader::Next::kDamaged) {
       damaged();

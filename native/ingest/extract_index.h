@@ -11,9 +11,10 @@ namespace tracesync::ingest {
 // The traces an extract file holds, each as a TraceSource under the path
 // and name it was extracted under (TraceSource::extract says where it lies),
 // in the file's order. A file that cannot be read, is no extract of this
-// version, or is damaged before a trace's first record is a problem naming
-// it; the traces found before the damage are still given (their readers say
-// what is wrong with them).
+// version, or is damaged before its first trace is a problem naming it. A
+// file damaged later gives the traces whose first record comes before the
+// damage (their readers meet it and say so, naming the file); a trace whose
+// records all lie after it cannot be known.
 void index_extract(const std::string& file, std::vector<TraceSource>& traces, std::vector<Problem>& problems);
 
 }  // namespace tracesync::ingest
