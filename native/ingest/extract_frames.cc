@@ -1,12 +1,43 @@
 // SPDX-License-Identifier: EPL-2.0
 #include "ingest/extract_frames.h"
 
+#include <array>
 #include <cerrno>
 #include <cstring>
 
 #include "ingest/extract.pb.h"
 
 namespace tracesync::ingest {
+
+namespace {
+
+// CRC-32 (the IEEE polynomial, reflected, as zlib's crc32) of a frame's
+// payload: a flipped bit anywhere is found, not read as other events.
+const std::array<uint32_t, 256>& crc_table() {
+  static const std::array<uint32_t, 256> table = [] {
+    std::array<uint32_t, 256> t{};
+    for (uint32_t i = 0; i < 256; ++i) {
+      uint32_t c = i;
+      for (int k = 0; k < 8; ++k) c = (c & 1) != 0 ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+      t[i] = c;
+    }
+    return t;
+  }();
+  return table;
+}
+
+void put_le32(uint32_t value, unsigned char out[4]) {
+  for (int i = 0; i < 4; ++i) out[i] = static_cast<unsigned char>(value >> (8 * i));
+}
+
+}  // namespace
+
+uint32_t extract_crc32(std::string_view bytes) {
+  const auto& table = crc_table();
+  uint32_t c = 0xFFFFFFFFu;
+  for (const char b : bytes) c = table[(c ^ static_cast<unsigned char>(b)) & 0xFF] ^ (c >> 8);
+  return c ^ 0xFFFFFFFFu;
+}
 
 bool looks_like_extract(const std::string& path) {
   const FilePointer file(std::fopen(path.c_str(), "rb"));
@@ -37,8 +68,11 @@ bool FrameWriter::begin(std::string_view writer_name) {
 }
 
 bool FrameWriter::write(uint32_t trace_frame, const std::string& payload) {
+  unsigned char crc[4];
+  put_le32(extract_crc32(payload), crc);
   return put_varint(trace_frame) && put_varint(payload.size()) &&
-         std::fwrite(payload.data(), 1, payload.size(), out_) == payload.size();
+         std::fwrite(payload.data(), 1, payload.size(), out_) == payload.size() &&
+         std::fwrite(crc, 1, sizeof crc, out_) == sizeof crc;
 }
 
 std::string FrameReader::open(const std::string& path) {
@@ -105,7 +139,18 @@ bool FrameReader::payload(std::string& out) {
     error_ = "the frame at byte " + std::to_string(start) + " is cut short (the file ends inside it)";
     return false;
   }
-  offset_ += length_;
+  unsigned char crc[4];
+  if (std::fread(crc, 1, sizeof crc, file_.get()) != sizeof crc) {
+    error_ = "the frame at byte " + std::to_string(start) + " is cut short (the file ends inside it)";
+    return false;
+  }
+  offset_ += length_ + sizeof crc;
+  uint32_t recorded = 0;
+  for (int i = 3; i >= 0; --i) recorded = (recorded << 8) | crc[i];
+  if (recorded != extract_crc32(out)) {
+    error_ = "the frame at byte " + std::to_string(start) + " does not match its checksum (its bytes changed)";
+    return false;
+  }
   return true;
 }
 
@@ -114,7 +159,7 @@ bool FrameReader::skip() {
   // Read past rather than seek: a frame is small (a batch of a few thousand
   // events), and a pipe (`<(...)`) cannot seek.
   char buffer[16384];
-  for (uint64_t left = length_; left > 0;) {
+  for (uint64_t left = length_ + 4; left > 0;) {  // the payload and its CRC
     const std::size_t want = left < sizeof buffer ? static_cast<std::size_t>(left) : sizeof buffer;
     if (std::fread(buffer, 1, want, file_.get()) != want) {
       error_ = "the frame at byte " + std::to_string(start) + " is cut short (the file ends inside it)";
@@ -122,7 +167,7 @@ bool FrameReader::skip() {
     }
     left -= want;
   }
-  offset_ += length_;
+  offset_ += length_ + 4;
   return true;
 }
 

@@ -10,12 +10,16 @@
 namespace tracesync::ingest {
 
 // The framing of an extract file (extract.proto says it in full): a magic,
-// then frames of (varint trace, varint length, payload). Trace 0 is the
-// file's Header; trace k + 1 is a record of the file's trace k.
+// then frames of (varint trace, varint length, payload, CRC-32 of the
+// payload, 4 bytes little-endian). Trace 0 is the file's Header; trace
+// k + 1 is a record of the file's trace k.
 inline constexpr std::string_view kExtractMagic{"TSYNCX\r\n", 8};
 inline constexpr uint32_t kExtractFormatVersion = 1;
 // No frame is larger: a length beyond it is damage, not a reason to allocate.
 inline constexpr uint64_t kMaxExtractFrame = uint64_t{64} << 20;
+
+// CRC-32 as zlib's crc32() computes it.
+uint32_t extract_crc32(std::string_view bytes);
 
 // Whether the file at `path` begins with kExtractMagic (false when it cannot
 // be read: reading it then says why).
