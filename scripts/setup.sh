@@ -55,8 +55,11 @@ $cli_only || packages+=("${java_packages[@]}")
 # In test mode: clang and its sanitizer runtimes (the sanitized build, the fuzzers),
 # python3-jsonschema (the JSON Schema test), headless Chromium (the HTML report's test),
 # strace (kills apply at each file-system step by fault injection) and babeltrace,
-# the CTF reader 1.5 (reads apply's rewritten copies apart from babeltrace2).
-if $run_tests; then packages+=(clang libclang-rt-14-dev llvm python3-jsonschema chromium strace babeltrace); fi
+# the CTF reader 1.5 (reads apply's rewritten copies apart from babeltrace2), and
+# python3-distributed (dask-scheduler and dask-worker: the tracesync-dask test).
+if $run_tests; then
+  packages+=(clang libclang-rt-14-dev llvm python3-jsonschema chromium strace babeltrace python3-distributed)
+fi
 # And node with npm, for playwright-core (the HTML report's page tests),
 # unless a node with npm is already installed (say from NodeSource).
 if $run_tests && ! command -v npm > /dev/null; then packages+=(nodejs npm); fi
