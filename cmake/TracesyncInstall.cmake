@@ -51,6 +51,8 @@ set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 set(CPACK_DEBIAN_PACKAGE_LICENSE EPL-2.0)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+# tracesync-dask needs Dask distributed; the command does not.
+set(CPACK_DEBIAN_PACKAGE_SUGGESTS "python3-distributed")
 if(TRACESYNC_BUILD_JAVA)
   # The bridge jar needs protobuf-java and a JVM; the command does not.
   set(CPACK_DEBIAN_PACKAGE_SUGGESTS "openjdk-17-jre-headless, libprotobuf-java, python3-distributed")
