@@ -123,6 +123,7 @@ void print_help(const po::options_description& options, const SyncExtension* ext
   }
   std::cout << options
             << "\nTRACE_DIR is searched recursively: every directory holding a CTF 'metadata' file is a trace.\n"
+               "An extract file ('tracesync extract') stands for the traces it holds, with the same report.\n"
                "A trace's clock domain is its clock's UUID, else its hostname, else its path (see --domain).\n"
             << "Durations take a unit: " << kDurationUnits << " (e.g. 30s, 500ms, 5min).\n"
             << "\n" << exit_codes_help();

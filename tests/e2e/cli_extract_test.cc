@@ -182,6 +182,31 @@ TEST(CliExtract, DamagedExtractCostsItsOwnTracesOnly) {
   }
 }
 
+// A trace damaged when it was extracted: the extract records what was read
+// before the damage and the problem; the report and exit code are the ones
+// from the damaged trace itself.
+TEST(CliExtract, TraceDamagedWhenExtractedGivesTheSameReport) {
+  testing::TempDir dir;
+  const CommandResult simulated = run_command(
+      tracesync_binary(), {"simulate", "--quiet", "--output", dir.file("sim"), "--hosts", "3", "--duration", "2s"});
+  ASSERT_EQ(simulated.exit_code, 0) << simulated.err;
+  const std::vector<std::string> hosts = subdirectories(dir.file("sim"));
+  std::string stream;
+  for (const auto& entry : fs::directory_iterator(hosts[1] + "/kernel")) {
+    if (entry.is_regular_file() && entry.path().filename() != "metadata" && entry.file_size() > 4096) {
+      stream = entry.path().string();
+      break;
+    }
+  }
+  ASSERT_FALSE(stream.empty());
+  fs::resize_file(stream, fs::file_size(stream) / 2 + 13);  // cut inside a packet
+  extract({hosts[1]}, dir.file("damaged.tsx"), 3);
+  extract({hosts[0], hosts[2]}, dir.file("others.tsx"));
+  for (const auto& options : kOptionSets) {
+    expect_same_report(hosts, {dir.file("damaged.tsx"), dir.file("others.tsx")}, options, "a damaged trace");
+  }
+}
+
 TEST(CliExtract, WrongVersionOrNotAnExtractIsNamedAndSkipped) {
   testing::TempDir dir;
   const CommandResult simulated = run_command(
