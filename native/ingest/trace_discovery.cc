@@ -128,7 +128,7 @@ Discovery discover_traces(const std::vector<std::string>& paths) {
       if (!seen.insert(canonical_error ? trace : canonical).second) continue;
       fs::path path = trace.lexically_normal();
       if (path.filename().empty() && path.has_parent_path()) path = path.parent_path();  // "dir/" -> "dir"
-      out.traces.push_back({path.string(), name_of(root, trace), std::nullopt, std::nullopt});
+      out.traces.push_back({path.string(), name_of(root, trace), std::nullopt});
     }
   }
   std::sort(out.traces.begin(), out.traces.end(),

@@ -23,7 +23,7 @@ struct TraceSource {
   // path below it ("session/kernel", "session/ust/uid/1000/64-bit", "scp_src").
   std::string name;
   std::optional<std::string> domain_override;  // `--domain`
-  std::optional<ExtractEntry> extract;         // set when read from an extract
+  std::optional<ExtractEntry> extract = std::nullopt;  // set when read from an extract
 };
 
 // Something wrong with an input, in words for the user.
