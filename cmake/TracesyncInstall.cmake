@@ -2,6 +2,7 @@
 # What `cmake --install` puts where (Debian's usual places), and the .deb
 # that `cpack` builds from it.
 #   bin/tracesync                                 the command
+#   bin/tracesync-dask                            the Dask driver (python3-distributed)
 #   share/man/man1/tracesync.1                    its manual
 #   share/bash-completion/completions/tracesync   its completion
 #   lib/<multiarch>/jni/libtracesync_jni.so        the JNI library (Java only)
@@ -20,6 +21,8 @@ add_custom_command(OUTPUT ${man_page}
 add_custom_target(tracesync_man_page ALL DEPENDS ${man_page})
 
 install(TARGETS tracesync RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+# The Dask driver (docs/scale-out.md): a Python script under /usr/bin/python3.
+install(PROGRAMS ${PROJECT_SOURCE_DIR}/scripts/tracesync-dask DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(FILES ${man_page} DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
 install(FILES ${PROJECT_SOURCE_DIR}/packaging/tracesync.bash-completion
   DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions RENAME tracesync)
@@ -48,9 +51,11 @@ set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 set(CPACK_DEBIAN_PACKAGE_LICENSE EPL-2.0)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+# tracesync-dask needs Dask distributed; the command does not.
+set(CPACK_DEBIAN_PACKAGE_SUGGESTS "python3-distributed")
 if(TRACESYNC_BUILD_JAVA)
   # The bridge jar needs protobuf-java and a JVM; the command does not.
-  set(CPACK_DEBIAN_PACKAGE_SUGGESTS "openjdk-17-jre-headless, libprotobuf-java")
+  set(CPACK_DEBIAN_PACKAGE_SUGGESTS "openjdk-17-jre-headless, libprotobuf-java, python3-distributed")
 endif()
 set(CPACK_RESOURCE_FILE_LICENSE ${PROJECT_SOURCE_DIR}/LICENSE)
 include(CPack)

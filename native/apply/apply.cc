@@ -102,6 +102,16 @@ ApplyOutcome apply_snapshot(const v1::Snapshot& snapshot, const ApplyOptions& op
       outcome.error = "interrupted: nothing was written";
       return outcome;
     }
+    // A trace synchronized from an extract (`tracesync extract`) is copied
+    // from the path it was extracted from: the extract holds none of its
+    // events. Elsewhere that path may hold nothing.
+    if (std::error_code error; !fs::is_regular_file(fs::path(input_path(trace)) / "metadata", error)) {
+      result.input_missing = true;
+      entry.note = result.reason = "there is no trace at " + trace.path() +
+                                   " to copy (a trace synchronized from an extract is copied from the path it was "
+                                   "extracted from: run apply where that path holds the trace)";
+      continue;
+    }
     const std::string name = output_name(trace, taken);
     const fs::path to = staged.staging() / name;
     entry.output = name;

@@ -30,6 +30,7 @@ struct TraceCopy {
   std::string name;
   bool written = false;
   std::string reason;  // why there is no copy, or what the copy falls short of
+  bool input_missing = false;  // no copy: its trace is not at its path (it was synchronized from an extract)
 };
 
 struct ApplyOutcome {

@@ -96,6 +96,7 @@ int write_copies(const v1::Snapshot& snapshot, int exit_code, const ApplyArgumen
     const std::string name = snapshot::readable_text(t.name);
     const std::string reason = snapshot::readable_text(t.reason);
     if (!t.written) std::cerr << "tracesync: no copy of " << name << ": " << reason << "\n";
+    if (t.input_missing) exit_code = worse(static_cast<ExitCode>(exit_code), kTraceSkipped);
     if (t.written && !reason.empty()) std::cerr << "tracesync: " << name << ": " << reason << "\n";
   }
   std::cerr << "tracesync: wrote " << written << " synchronized " << (written == 1 ? "copy" : "copies") << " to "

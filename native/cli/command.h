@@ -20,6 +20,7 @@ int run_sync(const std::vector<std::string>& arguments);
 int run_apply(const std::vector<std::string>& arguments);
 int run_live(const std::vector<std::string>& arguments);
 int run_check(const std::vector<std::string>& arguments);
+int run_extract(const std::vector<std::string>& arguments);
 int run_simulate(const std::vector<std::string>& arguments);
 int run_bench(const std::vector<std::string>& arguments);
 int run_check_truth(const std::vector<std::string>& arguments);

@@ -23,6 +23,7 @@ constexpr std::array<Command, 7> kCommands = {{
     {"apply", "synchronize traces and write copies of them on the common time base", run_apply},
     {"live", "synchronize LTTng live sessions while they are recorded, printing results as they change", run_live},
     {"check", "show which traces carry network events tracesync can use, before syncing", run_check},
+    {"extract", "write down what synchronizing traces needs, for sync and apply to read in their place", run_extract},
     {"simulate", "write a synthetic experiment as CTF traces, with its ground truth", run_simulate},
     {"bench", "measure the estimator, the network, the trace reader or the accuracy", run_bench},
     {"check-truth", "check a sync report's bounds against a simulation's truth", run_check_truth},

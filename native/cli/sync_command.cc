@@ -130,6 +130,7 @@ void print_help(const po::options_description& options, const SyncExtension* ext
   }
   std::cout << options
             << "\nTRACE_DIR is searched recursively: every directory holding a CTF 'metadata' file is a trace.\n"
+               "An extract file ('tracesync extract') stands for the traces it holds, with the same report.\n"
                "A trace's clock domain is its clock's UUID, else its hostname, else its path (see --domain).\n"
                "Kernel traces are matched by their TCP events; --messages adds an application's own send and\n"
                "receive events (lttng-ust PROVIDER:EVENT), matched by the key fields named: kinds 1.. in the\n"

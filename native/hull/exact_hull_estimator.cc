@@ -89,9 +89,28 @@ void ExactHullEstimator::count(const LinkMessage& message) {
 }
 
 bool ExactHullEstimator::add(const LinkMessage& message) {
+  count(message);
+  return place(message);
+}
+
+void ExactHullEstimator::merge(const ExactHullEstimator& other) {
+  // The hull of a union is the hull of the hulls: other's vertices move
+  // the extreme lines as all its messages did.
+  for (const Point& p : other.lower_hull_.vertices()) place(LinkMessage{Direction::kAtoB, p});
+  for (const Point& p : other.upper_hull_.vertices()) place(LinkMessage{Direction::kBtoA, p});
+  counters_.messages += other.counters_.messages;
+  counters_.lower_messages += other.counters_.lower_messages;
+  counters_.upper_messages += other.counters_.upper_messages;
+  slope_one_.merge(other.slope_one_);
+  if (keeps_messages_) {
+    other.messages_.for_each([this](const LinkMessage& m) { messages_.append(m); });
+    envelope_cache_.reset();
+  }
+}
+
+bool ExactHullEstimator::place(const LinkMessage& message) {
   const Point p = message.point;
   const bool lower = message.is_lower();
-  count(message);
   ConvexChain& own_hull = lower ? lower_hull_ : upper_hull_;
 
   if (region_empty_) {

@@ -59,6 +59,20 @@ class ExactHullEstimator final : public LinkEstimator {
   std::optional<model::Quad> offset_uncertainty(const TimeSpan& span) const override;
   HullPoints hull_points() const override;
 
+  // Takes in `other`'s messages as if they had been added here, `other`
+  // being of the same ClockStability and Envelope: partial link states,
+  // computed apart from subsets of a link's messages (on the workers of a
+  // cluster), merge into the state of the whole. The hull of a union is the
+  // hull of the hulls, so other's hull vertices move the extreme lines as
+  // all its messages did, and its counts add up: the estimate, the hulls,
+  // the bounds and the counts are those of adding every message here, in
+  // any split and any order, as long as the region is not empty. What
+  // depends on the order messages came in by nature is not: the count of
+  // messages that changed the estimate (accurate_messages) and, once the
+  // region is empty, the contradictions and an APPROXIMATE link's kept
+  // estimate (those of the vertices merged in).
+  void merge(const ExactHullEstimator& other);
+
   // Adds the message unless it would empty a non-empty region (nor adds it
   // to an empty one): nullopt then, and nothing changed. Otherwise what
   // add() returns. The piecewise estimator ends a segment there.
@@ -105,6 +119,8 @@ class ExactHullEstimator final : public LinkEstimator {
   [[gnu::always_inline]] inline void commit(const Step& step);
   [[gnu::always_inline]] inline void count(const LinkMessage& message);
 
+  // add() after the message is counted: into its hull, the lines moved.
+  bool place(const LinkMessage& message);
   Quality quality() const;
   bool accurate_now() const { return lmin_ && lmax_ && !region_empty_; }
   LinkEstimate bisector_estimate(const ExactLine& lmin, const ExactLine& lmax) const;

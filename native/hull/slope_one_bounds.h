@@ -25,6 +25,12 @@ class SlopeOneBounds {
     }
   }
 
+  // As if other's messages had been added here.
+  void merge(const SlopeOneBounds& other) {
+    if (other.below_) below_ = below_ ? std::min(*below_, *other.below_) : *other.below_;
+    if (other.above_) above_ = above_ ? std::max(*above_, *other.above_) : *other.above_;
+  }
+
   // beta of the slope-1 estimate; 0 before any message.
   model::Quad offset() const {
     if (below_ && above_) return (static_cast<model::Quad>(*below_) + static_cast<model::Quad>(*above_)) / 2;

@@ -2,6 +2,7 @@
 #include "ingest/experiment_reader.h"
 
 #include "ingest/ctf_trace_reader.h"
+#include "ingest/extract_trace_reader.h"
 #include "ingest/left_out_stream_files.h"
 #include "ingest/process_trace_reader.h"
 #include "ingest/reading_lane.h"
@@ -216,22 +217,33 @@ ExperimentReport read_experiment(const std::vector<TraceSource>& traces, const R
   const auto start = std::chrono::steady_clock::now();
   const ReadingThreadStack signal_stack;  // this thread reads too when no worker can start
   std::vector<std::vector<Problem>> left_out;
-  for (const TraceSource& trace : traces) left_out.push_back(left_out_stream_files(trace.path));
+  // An extract records what was left out of its trace (its reader says).
+  for (const TraceSource& trace : traces) {
+    left_out.push_back(trace.extract ? std::vector<Problem>{} : left_out_stream_files(trace.path));
+  }
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   const std::size_t jobs = std::min<std::size_t>(options.jobs == 0 ? cores : options.jobs, traces.size());
   // With reading processes: one per job, each holding its share of the
   // traces (trace i in lane i mod jobs), whatever their number.
+  // Extracts are read here, by our own parser: they need no reading process.
+  const auto traces_to_read = static_cast<std::size_t>(
+      std::count_if(traces.begin(), traces.end(), [](const TraceSource& t) { return !t.extract; }));
   std::vector<std::unique_ptr<ReadingLane>> lanes;
   if (!options.reading_command.empty()) {
-    for (std::size_t l = 0; l < jobs; ++l) lanes.push_back(std::make_unique<ReadingLane>(options.reading_command));
+    for (std::size_t l = 0; l < std::min(jobs, traces_to_read); ++l) {
+      lanes.push_back(std::make_unique<ReadingLane>(options.reading_command));
+    }
   }
   std::vector<std::unique_ptr<TraceReader>> readers;
+  std::size_t next_lane = 0;
   for (std::size_t i = 0; i < traces.size(); ++i) {
     const auto index = static_cast<match::TraceIndex>(i);
-    if (lanes.empty()) {
+    if (traces[i].extract) {
+      readers.push_back(std::make_unique<ExtractTraceReader>(traces[i], index, sink));
+    } else if (lanes.empty()) {
       readers.push_back(std::make_unique<CtfTraceReader>(traces[i], index, options.reader, sink));
     } else {
-      const std::size_t lane = i % lanes.size();
+      const std::size_t lane = next_lane++ % lanes.size();
       readers.push_back(
           std::make_unique<ProcessTraceReader>(traces[i], index, options.reader, *lanes[lane], lane, sink));
     }
@@ -285,7 +297,9 @@ ExperimentReport read_experiment(const std::vector<TraceSource>& traces, const R
   }
 
   std::vector<TraceProgress> per_trace(readers.size());
-  for (std::size_t i = 0; i < traces.size(); ++i) per_trace[i].bytes_total = stream_file_bytes(traces[i].path);
+  for (std::size_t i = 0; i < traces.size(); ++i) {
+    per_trace[i].bytes_total = traces[i].extract ? traces[i].extract->bytes : stream_file_bytes(traces[i].path);
+  }
   bool cancelled = false;
   auto report_progress = [&] {
     ReadProgress total;
@@ -354,6 +368,7 @@ ExperimentReport read_experiment(const std::vector<TraceSource>& traces, const R
     const TraceReader* reader = readers[i].get();
     TraceReport trace{reader->info(), TraceStatus::kComplete, reader->problem(), reader->out_of_memory(),
                       std::move(left_out[i])};
+    for (Problem& p : reader->left_out()) trace.left_out.push_back(std::move(p));
     switch (reader->state()) {
       case TraceReader::State::kDone:
         break;

@@ -2,6 +2,8 @@
 #include "ingest/trace_discovery.h"
 
 #include "ingest/directory_listing.h"
+#include "ingest/extract_frames.h"
+#include "ingest/extract_index.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -95,8 +97,20 @@ Discovery discover_traces(const std::vector<std::string>& paths) {
       out.problems.push_back({text, "no such file or directory"});
       continue;
     }
+    if (fs::is_regular_file(status) && looks_like_extract(text)) {
+      std::vector<TraceSource> recorded;
+      index_extract(text, recorded, out.problems);
+      for (TraceSource& trace : recorded) {
+        // A trace given twice, as itself and as an extract, is read once.
+        if (!seen.insert(fs::path(trace.path).lexically_normal()).second) continue;
+        out.traces.push_back(std::move(trace));
+      }
+      continue;
+    }
     if (!fs::is_directory(status)) {
-      out.problems.push_back({text, "not a directory (give the trace directory, the one holding `metadata`)"});
+      out.problems.push_back(
+          {text, "not a directory (give the trace directory, the one holding `metadata`) and not a tracesync "
+                 "extract"});
       continue;
     }
     std::vector<fs::path> found;

@@ -6,8 +6,10 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "ingest/trace_info.h"
+#include "ingest/trace_source.h"
 #include "model/point.h"
 
 namespace tracesync::ingest {
@@ -90,6 +92,10 @@ class TraceReader {
   virtual model::Nanoseconds progress() const = 0;
   // An estimate of the stream file bytes read so far, readable from any thread.
   virtual uint64_t bytes_read() const = 0;
+  // Entries of the trace's directory that were left out of its reading, when
+  // the reader knows them (an extract records them); others are found by
+  // examining the directory (left_out_stream_files).
+  virtual std::vector<Problem> left_out() const { return {}; }
 };
 
 }  // namespace tracesync::ingest

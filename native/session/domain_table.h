@@ -30,8 +30,9 @@ struct Domain {
 // The domains of a session, numbered densely in order of appearance.
 class DomainTable {
  public:
-  // The index of domain `id`, creating it (with this hostname) if new.
-  // `created` tells which happened.
+  // The index of domain `id`, creating it (with this hostname) if new; a
+  // domain's hostname is the least non-empty one it was given (its id when
+  // none). `created` tells which happened.
   DomainIndex intern(const std::string& id, const std::string& hostname, bool* created = nullptr);
 
   std::optional<DomainIndex> find(const std::string& id) const;
