@@ -71,6 +71,16 @@ void to_proto(const TraceInfo& info, pb::TraceInfo& out) {
     t.set_not_tcp(tally.not_tcp);
     t.set_undecodable(tally.undecodable);
   }
+  for (const AppEventTally& tally : info.app_census) {
+    pb::AppEventTally& t = *out.add_app_census();
+    t.set_send_recorded(tally.send_recorded);
+    t.set_receive_recorded(tally.receive_recorded);
+    t.set_problem(tally.problem);
+    t.set_sends(tally.sends);
+    t.set_receives(tally.receives);
+    t.set_key_too_long(tally.key_too_long);
+    t.set_undecodable(tally.undecodable);
+  }
   out.set_discarded_events(info.discarded_events);
   out.set_bytes(info.bytes);
 }
@@ -124,6 +134,11 @@ std::string from_proto(const pb::TraceInfo& in, TraceInfo& out) {
     tally.not_tcp = t.not_tcp();
     tally.undecodable = t.undecodable();
   }
+  out.app_census.clear();
+  for (const pb::AppEventTally& t : in.app_census()) {
+    out.app_census.push_back({t.send_recorded(), t.receive_recorded(), t.problem(), t.sends(), t.receives(),
+                              t.key_too_long(), t.undecodable()});
+  }
   out.discarded_events = in.discarded_events();
   out.bytes = in.bytes();
   return {};
@@ -140,12 +155,19 @@ void to_proto(std::span<const match::PacketEvent> events, model::Nanoseconds pro
     p.set_time_delta(static_cast<int64_t>(static_cast<uint64_t>(e.time) - static_cast<uint64_t>(previous)));
     previous = e.time;
     p.set_receive(e.direction == match::Direction::kReceive);
-    p.set_layout(e.layout == match::Layout::kTcp      ? pb::LAYOUT_TCP
-                 : e.layout == match::Layout::kNonTcp ? pb::LAYOUT_NON_TCP
-                                                      : pb::LAYOUT_UNKNOWN);
-    // kind 0 (TCP) today; an application kind will set app_key from its
-    // match::AppKey here (docs/layout.md, "The event a reader delivers").
-    p.set_kind(0);
+    p.set_layout(e.layout == match::Layout::kTcp          ? pb::LAYOUT_TCP
+                 : e.layout == match::Layout::kNonTcp     ? pb::LAYOUT_NON_TCP
+                 : e.layout == match::Layout::kKeyTooLong ? pb::LAYOUT_KEY_TOO_LONG
+                                                          : pb::LAYOUT_UNKNOWN);
+    p.set_kind(e.kind);
+    if (e.kind != match::kTcpKind) {
+      std::string& bytes = *p.mutable_app_key();
+      bytes.resize(std::size_t{e.app.size} * 8);
+      for (std::size_t w = 0; w < e.app.size; ++w) {
+        for (std::size_t b = 0; b < 8; ++b) bytes[w * 8 + b] = static_cast<char>(e.app.words[w] >> (8 * b));
+      }
+      continue;
+    }
     pb::TcpKey& key = *p.mutable_tcp();
     key.set_seq(e.tcp.seq);
     key.set_ack_seq(e.tcp.ack_seq);
@@ -182,12 +204,28 @@ std::string from_proto(const pb::EventBatch& in, match::TraceIndex trace, std::v
       case pb::LAYOUT_UNKNOWN:
         e.layout = match::Layout::kUnknown;
         break;
+      case pb::LAYOUT_KEY_TOO_LONG:
+        e.layout = match::Layout::kKeyTooLong;
+        break;
       default:
         return where + " has an unknown layout (" + std::to_string(p.layout()) + ")";
     }
-    if (p.kind() != 0 || p.key_case() == pb::PacketEvent::kAppKey) {
-      return where + " is of application message kind " + std::to_string(p.kind()) +
-             ", which this tracesync does not read from extracts";
+    if (p.kind() > std::numeric_limits<match::MessageKind>::max()) {
+      return where + " has a message kind beyond " + std::to_string(std::numeric_limits<match::MessageKind>::max());
+    }
+    e.kind = static_cast<match::MessageKind>(p.kind());
+    if (e.kind != match::kTcpKind) {
+      if (p.key_case() != pb::PacketEvent::kAppKey) return where + " is of an application kind but has no key";
+      const std::string& bytes = p.app_key();
+      if (bytes.size() % 8 != 0 || bytes.size() > match::AppKey::kBytes) {
+        return where + " has an application key of " + std::to_string(bytes.size()) + " bytes";
+      }
+      e.app.size = static_cast<uint8_t>(bytes.size() / 8);
+      for (std::size_t i = 0; i < bytes.size(); ++i) {
+        e.app.words[i / 8] |= uint64_t{static_cast<uint8_t>(bytes[i])} << (8 * (i % 8));
+      }
+      out.push_back(e);
+      continue;
     }
     if (p.key_case() != pb::PacketEvent::kTcp) return where + " has no key";
     const pb::TcpKey& key = p.tcp();
