@@ -116,7 +116,7 @@ int run_check(const std::vector<std::string>& arguments) {
       continue;
     }
     ++readable;
-    if (t.status == ingest::TraceStatus::kPartial) code = worse(code, kTraceSkipped);
+    if (t.status == ingest::TraceStatus::kPartial || t.info.damaged_packets > 0) code = worse(code, kTraceSkipped);
     if (!check.usable) code = worse(code, kNotSynchronized);
   }
   if (readable == 0) code = worse(code, kBadInput);

@@ -3,6 +3,7 @@
 
 #include <babeltrace2/babeltrace.h>
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cstdint>
@@ -15,11 +16,17 @@
 #include "ingest/event_sink.h"
 #include "ingest/network_event_decoder.h"
 #include "ingest/resume_point.h"
+#include "ingest/stream_time_check.h"
 #include "ingest/trace_info.h"
 #include "ingest/trace_reader.h"
 #include "ingest/trace_source.h"
 
 namespace tracesync::ingest {
+
+// How far a packet may begin before the previous packet's last event: LTTng
+// 2.1 packets begin up to 1.7 us before the previous one's timestamp_end
+// (StreamTimeCheck); beyond this, the packet's time is taken as damaged.
+inline constexpr model::Nanoseconds kPacketStepBackTolerance = 10'000;
 
 struct ReaderOptions {
   // How far back a stream's timestamps may step (LTTng 2.1 packet beginnings
@@ -97,8 +104,18 @@ class CtfTraceReader final : public TraceReader {
     bool has_clock = false;          // its stream class has a default clock class
     bool packets_have_time = false;  // packet beginnings carry a clock snapshot
     bool discards_have_time = false;
+    // Its packets carry timestamp_begin and timestamp_end: their times are
+    // checked (StreamTimeCheck), and the network events of a packet wait in
+    // `pending` until its verdict (at its end or the next one's beginning).
+    bool checks_time = false;
+    const bt_clock_class* clock = nullptr;
+    StreamTimeCheck time_check;
+    std::vector<match::PacketEvent> pending;
     bool saw_event = false;
     model::Nanoseconds reached = INT64_MIN;  // the latest timestamp seen
+    // What the stream has settled: every event it may still hand over is
+    // later (its packet's pending network events wait; see checks_time).
+    model::Nanoseconds settled() const { return pending.empty() ? reached : std::min(reached, pending.front().time - 1); }
     uint64_t network_read = 0;               // its network events read so far
     std::optional<std::pair<model::Nanoseconds, model::Nanoseconds>> range;  // from the trace-infos query
   };
@@ -117,12 +134,19 @@ class CtfTraceReader final : public TraceReader {
   bt_component_class_sink_consume_method_status consume();
   bool handle(StreamCursor& cursor, const bt_message* message);
   bool begin_stream(StreamCursor& cursor, const bt_message* message);
+  // A packet's verdict (StreamTimeCheck): its network events, waiting in
+  // `pending`, are used, or dropped and counted when its time is damaged.
+  void judge_packet(StreamCursor& cursor, PacketVerdict verdict);
   void note_recorded_events(const bt_stream_class* stream_class);
   // Counts an event and hands network events to add_network_event: run
   // for every event, so inline, with a one-probe table of decoders.
   bool handle_event(StreamCursor& cursor, const bt_message* message) {
     ++info_.events;
     if (!options_.decode) return true;
+    if (cursor.checks_time) {
+      // Two calls and two compares an event: its raw clock value, no conversion.
+      cursor.time_check.event(bt_clock_snapshot_get_value(bt_message_event_borrow_default_clock_snapshot_const(message)));
+    }
     const bt_event* event = bt_message_event_borrow_event_const(message);
     const NetworkEventDecoder* decoder = decoder_for(bt_event_borrow_class_const(event));
     if (decoder == nullptr) return true;  // timed with its batch (note_event_times)

@@ -138,6 +138,7 @@ void put(WireWriter& w, const TraceInfo& info) {
   w.put(info.first_event).put(info.last_event).put(info.streams).put(info.events).put(info.network_events);
   put(w, info.network_census);
   w.put(info.discarded_events).put(info.bytes);
+  w.put(info.damaged_packets).put(info.damaged_network_events).put(info.first_time_damage);
 }
 
 void get(WireReader& r, TraceInfo& info) {
@@ -149,6 +150,7 @@ void get(WireReader& r, TraceInfo& info) {
   r.get(info.first_event).get(info.last_event).get(info.streams).get(info.events).get(info.network_events);
   get(r, info.network_census);
   r.get(info.discarded_events).get(info.bytes);
+  r.get(info.damaged_packets).get(info.damaged_network_events).get(info.first_time_damage);
 }
 
 void put(WireWriter& w, const ResumePoint& point) {
