@@ -162,6 +162,16 @@ void CtfTraceReader::close_graph() {
 void CtfTraceReader::fail(std::string problem) {
   problem_ = std::move(problem);
   state_ = State::kFailed;
+  // What was read before the failure stands, as it did before time checks:
+  // the events a packet still holds are used unless its times were already
+  // seen to be damaged.
+  for (StreamCursor& cursor : cursors_) {
+    const std::size_t kept =
+        cursor.time_check.holds_undamaged() ? cursor.pending.size() : std::min(cursor.trusted.value_or(0), cursor.pending.size());
+    batch_.insert(batch_.end(), cursor.pending.begin(), cursor.pending.begin() + static_cast<std::ptrdiff_t>(kept));
+    cursor.pending.clear();
+  }
+  update_progress();
   flush();
   held_.clear();  // read ahead of a stream that will never catch up
   close_graph();
@@ -525,7 +535,11 @@ bool CtfTraceReader::handle(StreamCursor& cursor, const bt_message* message) {
       const bt_clock_snapshot* begin = bt_message_packet_beginning_borrow_default_clock_snapshot_const(message);
       if (!time_of(begin, time)) return false;
       cursor.reached = std::max(cursor.reached, time);
-      if (cursor.checks_time) judge_packet(cursor, cursor.time_check.begin_packet(bt_clock_snapshot_get_value(begin)));
+      if (cursor.checks_time) {
+        judge_packet(cursor, cursor.time_check.begin_packet(bt_clock_snapshot_get_value(begin)));
+        cursor.trusted.reset();
+        cursor.pending_before_previous = 0;
+      }
       return true;
     }
     case BT_MESSAGE_TYPE_PACKET_END:
@@ -646,8 +660,10 @@ void CtfTraceReader::judge_packet(StreamCursor& cursor, PacketVerdict verdict) {
   if (verdict == PacketVerdict::kUse) {
     batch_.insert(batch_.end(), cursor.pending.begin(), cursor.pending.end());
   } else {
+    const std::size_t kept = std::min(cursor.trusted.value_or(0), cursor.pending.size());
+    batch_.insert(batch_.end(), cursor.pending.begin(), cursor.pending.begin() + static_cast<std::ptrdiff_t>(kept));
     ++info_.damaged_packets;
-    info_.damaged_network_events += cursor.pending.size();
+    info_.damaged_network_events += cursor.pending.size() - kept;
     if (info_.first_time_damage.empty()) {
       const auto ns = [&](uint64_t cycles) {
         int64_t out = 0;

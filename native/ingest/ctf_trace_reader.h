@@ -111,6 +111,10 @@ class CtfTraceReader final : public TraceReader {
     const bt_clock_class* clock = nullptr;
     StreamTimeCheck time_check;
     std::vector<match::PacketEvent> pending;
+    // When an event showed the current packet damaged: how many of its
+    // pending events came before the event before it (StreamTimeCheck::event).
+    std::optional<std::size_t> trusted;
+    std::size_t pending_before_previous = 0;  // pending's size when the last event came
     bool saw_event = false;
     model::Nanoseconds reached = INT64_MIN;  // the latest timestamp seen
     // What the stream has settled: every event it may still hand over is
@@ -145,7 +149,12 @@ class CtfTraceReader final : public TraceReader {
     if (!options_.decode) return true;
     if (cursor.checks_time) {
       // Two calls and two compares an event: its raw clock value, no conversion.
-      cursor.time_check.event(bt_clock_snapshot_get_value(bt_message_event_borrow_default_clock_snapshot_const(message)));
+      const std::size_t pending_now = cursor.pending.size();
+      if (cursor.time_check.event(
+              bt_clock_snapshot_get_value(bt_message_event_borrow_default_clock_snapshot_const(message)))) {
+        cursor.trusted = cursor.pending_before_previous;
+      }
+      cursor.pending_before_previous = pending_now;
     }
     const bt_event* event = bt_message_event_borrow_event_const(message);
     const NetworkEventDecoder* decoder = decoder_for(bt_event_borrow_class_const(event));

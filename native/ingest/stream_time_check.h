@@ -60,14 +60,19 @@ class StreamTimeCheck {
   // the packet before it, if one was waiting.
   PacketVerdict begin_packet(uint64_t begin);
 
-  // An event of the current packet, in stream order.
-  void event(uint64_t time) {
-    if (current_.damage != TimeDamage::kNone) return;
+  // An event of the current packet, in stream order. True when it is the
+  // first to show the packet damaged: it goes back, before the packet or
+  // the event before it. The events before that one, but the one just
+  // before it (which may be the one that jumped ahead), are in order and
+  // within the packet: a reader may keep them.
+  bool event(uint64_t time) {
+    if (current_.damage != TimeDamage::kNone) return false;
     if (time < current_.last) {
       damage(current_, time < current_.begin ? TimeDamage::kEventBeforePacket : TimeDamage::kEventStepsBack, time);
-      return;
+      return true;
     }
     current_.last = time;
+    return false;
   }
 
   // The current packet ends; `end` is its timestamp_end. kDrop when its own
@@ -76,6 +81,10 @@ class StreamTimeCheck {
 
   // The stream ends: the verdict on the packet still waiting, if any.
   PacketVerdict end_stream();
+
+  // Whether what waits for a verdict (a packet that ended, or the current
+  // one so far) shows no damage yet: for a stream that stops being read.
+  bool holds_undamaged() const { return waiting_ || current_.damage == TimeDamage::kNone; }
 
   // About the packet last dropped: in words, with `ns` converting a raw time
   // for people ("packet 3 (from 0): an event at 1234 ns is after ...").
