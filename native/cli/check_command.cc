@@ -135,7 +135,7 @@ int run_check(const std::vector<std::string>& arguments) {
       continue;
     }
     ++readable;
-    if (t.status == ingest::TraceStatus::kPartial) code = worse(code, kTraceSkipped);
+    if (t.status == ingest::TraceStatus::kPartial || t.info.damaged_packets > 0) code = worse(code, kTraceSkipped);
     if (!check.usable) code = worse(code, kNotSynchronized);
     // A spec the trace's event classes cannot serve: the user's to fix.
     for (const ingest::AppEventTally& tally : t.info.app_census) {

@@ -104,6 +104,7 @@ TraceCheck check_trace(const ingest::TraceReport& t, const std::vector<ingest::M
   if (t.status == ingest::TraceStatus::kPartial) {
     check.verdict += (t.out_of_memory ? " (read in part: " : " (read up to damage: ") + t.problem + ")";
   }
+  if (t.info.damaged_packets > 0) check.verdict += " (read in part: " + ingest::time_damage_text(t.info) + ")";
   if (!t.left_out.empty()) {
     check.verdict += " (read without " + std::to_string(t.left_out.size()) +
                      (t.left_out.size() == 1 ? " entry of its directory: see above)"
@@ -190,6 +191,8 @@ ordered_json check_json(const std::vector<ingest::TraceReport>& traces, const st
     j["domain_source"] = ingest::to_string(t.info.domain_source);
     j["events"] = t.info.events;
     j["network_events"] = t.info.network_events;
+    j["damaged_packets"] = t.info.damaged_packets;
+    j["damaged_network_events"] = t.info.damaged_network_events;
     j["tcp_sends"] = ingest::tcp_events(t.info.network_census, Direction::kSend);
     j["tcp_receives"] = ingest::tcp_events(t.info.network_census, Direction::kReceive);
     ordered_json by_name = ordered_json::array();

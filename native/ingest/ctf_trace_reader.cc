@@ -177,6 +177,16 @@ void CtfTraceReader::close_graph() {
 void CtfTraceReader::fail(std::string problem) {
   problem_ = std::move(problem);
   state_ = State::kFailed;
+  // What was read before the failure stands, as it did before time checks:
+  // the events a packet still holds are used unless its times were already
+  // seen to be damaged.
+  for (StreamCursor& cursor : cursors_) {
+    const std::size_t kept =
+        cursor.time_check.holds_undamaged() ? cursor.pending.size() : std::min(cursor.trusted.value_or(0), cursor.pending.size());
+    batch_.insert(batch_.end(), cursor.pending.begin(), cursor.pending.begin() + static_cast<std::ptrdiff_t>(kept));
+    cursor.pending.clear();
+  }
+  update_progress();
   flush();
   held_.clear();  // read ahead of a stream that will never catch up
   close_graph();
@@ -554,10 +564,26 @@ bool CtfTraceReader::handle(StreamCursor& cursor, const bt_message* message) {
       return handle_event(cursor, message);  // consume() calls it directly
     case BT_MESSAGE_TYPE_STREAM_BEGINNING:
       return begin_stream(cursor, message);
-    case BT_MESSAGE_TYPE_PACKET_BEGINNING:
+    case BT_MESSAGE_TYPE_PACKET_BEGINNING: {
       if (!cursor.packets_have_time) return true;
-      if (!time_of(bt_message_packet_beginning_borrow_default_clock_snapshot_const(message), time)) return false;
+      const bt_clock_snapshot* begin = bt_message_packet_beginning_borrow_default_clock_snapshot_const(message);
+      if (!time_of(begin, time)) return false;
       cursor.reached = std::max(cursor.reached, time);
+      if (cursor.checks_time) {
+        judge_packet(cursor, cursor.time_check.begin_packet(bt_clock_snapshot_get_value(begin)));
+        cursor.trusted.reset();
+        cursor.pending_before_previous = 0;
+      }
+      return true;
+    }
+    case BT_MESSAGE_TYPE_PACKET_END:
+      if (cursor.checks_time) {
+        const bt_clock_snapshot* end = bt_message_packet_end_borrow_default_clock_snapshot_const(message);
+        judge_packet(cursor, cursor.time_check.end_packet(bt_clock_snapshot_get_value(end)));
+      }
+      return true;
+    case BT_MESSAGE_TYPE_STREAM_END:
+      if (cursor.checks_time) judge_packet(cursor, cursor.time_check.end_stream());
       return true;
     case BT_MESSAGE_TYPE_DISCARDED_EVENTS: {
       uint64_t lost = 0;
@@ -585,6 +611,14 @@ bool CtfTraceReader::begin_stream(StreamCursor& cursor, const bt_message* messag
   }
   cursor.has_clock = true;
   cursor.packets_have_time = bt_stream_class_packets_have_beginning_default_clock_snapshot(stream_class);
+  cursor.clock = clock;
+  cursor.checks_time = options_.decode && cursor.packets_have_time &&
+                       bt_stream_class_packets_have_end_default_clock_snapshot(stream_class);
+  if (cursor.checks_time) {
+    const unsigned __int128 tolerance =
+        static_cast<unsigned __int128>(kPacketStepBackTolerance) * bt_clock_class_get_frequency(clock) / 1'000'000'000;
+    cursor.time_check = StreamTimeCheck(static_cast<uint64_t>(std::min<unsigned __int128>(tolerance, UINT64_MAX)));
+  }
   ++info_.streams;
   note_recorded_events(stream_class);
   if (announced_) return true;
@@ -655,7 +689,7 @@ bool CtfTraceReader::add_message_event(StreamCursor& cursor, const bt_message* m
       resume_from_.delivered(static_cast<std::size_t>(&cursor - cursors_.data()), position, time)) {
     return true;  // a predecessor gave it
   }
-  match::PacketEvent& out = batch_.emplace_back();
+  match::PacketEvent& out = (cursor.checks_time ? cursor.pending : batch_).emplace_back();
   out.trace = index_;
   out.time = time;
   if (decoder.app) {
@@ -678,6 +712,29 @@ bool CtfTraceReader::add_message_event(StreamCursor& cursor, const bt_message* m
     case match::Layout::kKeyTooLong: ++tally.undecodable; break;
   }
   return true;
+}
+
+void CtfTraceReader::judge_packet(StreamCursor& cursor, PacketVerdict verdict) {
+  if (verdict == PacketVerdict::kNone) return;
+  if (verdict == PacketVerdict::kUse) {
+    batch_.insert(batch_.end(), cursor.pending.begin(), cursor.pending.end());
+  } else {
+    const std::size_t kept = std::min(cursor.trusted.value_or(0), cursor.pending.size());
+    batch_.insert(batch_.end(), cursor.pending.begin(), cursor.pending.begin() + static_cast<std::ptrdiff_t>(kept));
+    ++info_.damaged_packets;
+    info_.damaged_network_events += cursor.pending.size() - kept;
+    if (info_.first_time_damage.empty()) {
+      const auto ns = [&](uint64_t cycles) {
+        int64_t out = 0;
+        return bt_clock_class_cycles_to_ns_from_origin(cursor.clock, cycles, &out) ==
+                       BT_CLOCK_CLASS_CYCLES_TO_NS_FROM_ORIGIN_STATUS_OK
+                   ? out
+                   : int64_t{0};
+      };
+      info_.first_time_damage = "stream `" + cursor.port_name + "`, " + cursor.time_check.what_was_wrong(ns);
+    }
+  }
+  cursor.pending.clear();
 }
 
 bool CtfTraceReader::note_event_times(StreamCursor& cursor, const bt_message_array_const messages, uint64_t count) {
@@ -736,7 +793,7 @@ void CtfTraceReader::update_progress() {
       share += 1;
       continue;
     }
-    slowest = std::min(slowest, cursor.reached);
+    slowest = std::min(slowest, cursor.settled());
     if (cursor.range && cursor.reached != INT64_MIN) {
       const auto [begin, end] = *cursor.range;
       share += std::clamp(static_cast<double>(cursor.reached - begin) / static_cast<double>(end - begin), 0.0, 1.0);

@@ -3,6 +3,7 @@
 
 #include <babeltrace2/babeltrace.h>
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cstdint>
@@ -17,6 +18,7 @@
 #include "ingest/event_sink.h"
 #include "ingest/network_event_decoder.h"
 #include "ingest/resume_point.h"
+#include "ingest/stream_time_check.h"
 #include "ingest/trace_info.h"
 #include "ingest/trace_reader.h"
 #include "ingest/trace_source.h"
@@ -28,6 +30,11 @@ enum class CtfInput : uint8_t {
   kFolder,  // src.ctf.fs: TraceSource::path is a trace directory
   kLive,    // src.ctf.lttng-live: TraceSource::path is a net://HOST:PORT/host/HOSTNAME/SESSION URL
 };
+
+// How far a packet may begin before the previous packet's last event: LTTng
+// 2.1 packets begin up to 1.7 us before the previous one's timestamp_end
+// (StreamTimeCheck); beyond this, the packet's time is taken as damaged.
+inline constexpr model::Nanoseconds kPacketStepBackTolerance = 10'000;
 
 struct ReaderOptions {
   CtfInput input = CtfInput::kFolder;
@@ -119,8 +126,22 @@ class CtfTraceReader final : public TraceReader {
     bool has_clock = false;          // its stream class has a default clock class
     bool packets_have_time = false;  // packet beginnings carry a clock snapshot
     bool discards_have_time = false;
+    // Its packets carry timestamp_begin and timestamp_end: their times are
+    // checked (StreamTimeCheck), and the network events of a packet wait in
+    // `pending` until its verdict (at its end or the next one's beginning).
+    bool checks_time = false;
+    const bt_clock_class* clock = nullptr;
+    StreamTimeCheck time_check;
+    std::vector<match::PacketEvent> pending;
+    // When an event showed the current packet damaged: how many of its
+    // pending events came before the event before it (StreamTimeCheck::event).
+    std::optional<std::size_t> trusted;
+    std::size_t pending_before_previous = 0;  // pending's size when the last event came
     bool saw_event = false;
     model::Nanoseconds reached = INT64_MIN;  // the latest timestamp seen
+    // What the stream has settled: every event it may still hand over is
+    // later (its packet's pending network events wait; see checks_time).
+    model::Nanoseconds settled() const { return pending.empty() ? reached : std::min(reached, pending.front().time - 1); }
     uint64_t network_read = 0;               // its network events read so far
     std::optional<std::pair<model::Nanoseconds, model::Nanoseconds>> range;  // from the trace-infos query
   };
@@ -139,6 +160,9 @@ class CtfTraceReader final : public TraceReader {
   bt_component_class_sink_consume_method_status consume();
   bool handle(StreamCursor& cursor, const bt_message* message);
   bool begin_stream(StreamCursor& cursor, const bt_message* message);
+  // A packet's verdict (StreamTimeCheck): its network events, waiting in
+  // `pending`, are used, or dropped and counted when its time is damaged.
+  void judge_packet(StreamCursor& cursor, PacketVerdict verdict);
   void note_recorded_events(const bt_stream_class* stream_class);
   // What to make of the events of one class: a TCP event, an application
   // send or receive, or (no decoder at all) nothing.
@@ -151,6 +175,15 @@ class CtfTraceReader final : public TraceReader {
   bool handle_event(StreamCursor& cursor, const bt_message* message) {
     ++info_.events;
     if (!options_.decode) return true;
+    if (cursor.checks_time) {
+      // Two calls and two compares an event: its raw clock value, no conversion.
+      const std::size_t pending_now = cursor.pending.size();
+      if (cursor.time_check.event(
+              bt_clock_snapshot_get_value(bt_message_event_borrow_default_clock_snapshot_const(message)))) {
+        cursor.trusted = cursor.pending_before_previous;
+      }
+      cursor.pending_before_previous = pending_now;
+    }
     const bt_event* event = bt_message_event_borrow_event_const(message);
     const ClassDecoder* decoder = decoder_for(bt_event_borrow_class_const(event));
     if (decoder == nullptr) return true;  // timed with its batch (note_event_times)

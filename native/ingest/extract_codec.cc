@@ -82,6 +82,9 @@ void to_proto(const TraceInfo& info, pb::TraceInfo& out) {
     t.set_undecodable(tally.undecodable);
   }
   out.set_discarded_events(info.discarded_events);
+  out.set_damaged_packets(info.damaged_packets);
+  out.set_damaged_network_events(info.damaged_network_events);
+  out.set_first_time_damage(info.first_time_damage);
   out.set_bytes(info.bytes);
 }
 
@@ -140,6 +143,9 @@ std::string from_proto(const pb::TraceInfo& in, TraceInfo& out) {
                               t.key_too_long(), t.undecodable()});
   }
   out.discarded_events = in.discarded_events();
+  out.damaged_packets = in.damaged_packets();
+  out.damaged_network_events = in.damaged_network_events();
+  out.first_time_damage = in.first_time_damage();
   out.bytes = in.bytes();
   return {};
 }

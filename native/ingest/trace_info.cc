@@ -25,4 +25,14 @@ std::pair<std::string, DomainSource> choose_domain(const TraceSource& source, co
   return {source.path, DomainSource::kPath};
 }
 
+std::string time_damage_text(const TraceInfo& info) {
+  const auto count = [](uint64_t n, const char* one, const char* many) {
+    return std::to_string(n) + " " + (n == 1 ? one : many);
+  };
+  return count(info.damaged_packets, "packet", "packets") + " with damaged time (docs/bad-input.md): " +
+         (info.damaged_packets == 1 ? "its " : "their ") +
+         count(info.damaged_network_events, "network event was", "network events were") +
+         " not used for matching; " + (info.damaged_packets == 1 ? "" : "the first: ") + info.first_time_damage;
+}
+
 }  // namespace tracesync::ingest

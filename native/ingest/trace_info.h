@@ -47,8 +47,17 @@ struct TraceInfo {
   // (PROVIDER:EVENT) of its metadata, in metadata order.
   std::vector<OfferedEventClass> offered_classes;
   uint64_t discarded_events = 0;  // the tracer's count of events it lost
+  // Packets whose time is damaged (StreamTimeCheck): their network events
+  // were read but not used for matching, and the trace counts as read in part.
+  uint64_t damaged_packets = 0;
+  uint64_t damaged_network_events = 0;
+  std::string first_time_damage;  // the first such packet, in words: stream, packet, what is wrong
   uint64_t bytes = 0;             // of its stream files
 };
+
+// "2 packets with damaged time: their 5 network events were not used; the
+// first: stream ..., packet 3 (from 0): ...": for the trace's problem.
+std::string time_damage_text(const TraceInfo& info);
 
 // The domain id DESIGN.md gives a trace: the override when there is one, else
 // the clock class UUID, else the hostname, else the trace path.

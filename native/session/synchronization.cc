@@ -138,6 +138,7 @@ RunOutcome Synchronization::run(const ProgressCallback& progress, const std::ato
     } else if (t.status == ingest::TraceStatus::kPartial) {
       outcome.damaged.push_back(problem(t.info.path, t.problem, false));
     }
+    if (t.info.damaged_packets > 0) outcome.damaged.push_back(problem(t.info.path, ingest::time_damage_text(t.info), false));
     if (skipped) continue;
     ++outcome.traces_read;
     session_.set_trace_extent(*session_trace[i], t.info.first_event.value_or(0), t.info.last_event.value_or(0),
