@@ -22,6 +22,7 @@
 #include "ingest/experiment_reader.h"
 #include "ingest/extract_frames.h"
 #include "ingest/extract_writer.h"
+#include "ingest/message_spec.h"
 #include "ingest/trace_discovery.h"
 #include "snapshot/utf8.h"
 
@@ -102,6 +103,8 @@ int run_extract(const std::vector<std::string>& arguments) {
   unsigned jobs = 0;
   bool in_process = false;
   std::string open_timeout;
+  std::vector<std::string> messages;
+  std::vector<std::string> messages_files;
   po::options_description options("options");
   options.add_options()
       ("help,h", "print this help and exit")
@@ -109,7 +112,12 @@ int run_extract(const std::vector<std::string>& arguments) {
       ("jobs,j", po::value(&jobs)->value_name("N"), "traces read at once (default: the number of cores)")
       ("open-timeout", po::value(&open_timeout)->value_name("DURATION"),
        "skip a trace babeltrace2 is still opening after DURATION, as 'sync' does")
-      ("in-process", po::bool_switch(&in_process), "read traces in this process, not each in a process of its own");
+      ("in-process", po::bool_switch(&in_process), "read traces in this process, not each in a process of its own")
+      ("messages", po::value(&messages)->value_name("SPEC")->composing(),
+       "also extract application messages, as 'tracesync sync --messages SPEC' reads them; repeatable (sync the "
+       "extract with the same specs, in the same order)")
+      ("messages-file", po::value(&messages_files)->value_name("FILE")->composing(),
+       "read more message specs from FILE, one per line, as 'sync --messages-file'");
   po::variables_map vm;
   if (const std::string problem = parse_arguments(arguments, options, &paths, vm); !problem.empty()) {
     return usage_error(kCommand, problem);
@@ -123,9 +131,16 @@ int run_extract(const std::vector<std::string>& arguments) {
   if (output == "-" && isatty(STDOUT_FILENO) == 1) {
     return usage_error(kCommand, "refusing to write a binary extract to a terminal; use -o FILE or a pipe");
   }
+  std::vector<ingest::MessageSpec> kinds;
+  if (!messages.empty() || !messages_files.empty()) {
+    auto specs = ingest::parse_message_specs(messages, messages_files);
+    if (auto* why = std::get_if<std::string>(&specs)) return usage_error(kCommand, *why);
+    kinds = std::get<std::vector<ingest::MessageSpec>>(std::move(specs));
+  }
   ingest::ReadOptions read;
   read.jobs = jobs;
   read.reader.endpoints = true;  // whichever key the sync will use
+  read.reader.selection = ingest::EventSelection(kinds);
   if (!in_process) {
     const auto command = reading_process_command();
     if (!command) return usage_error(kCommand, "cannot find this program's own file to read traces with; try --in-process");
