@@ -56,11 +56,15 @@ int run_check(const std::vector<std::string>& arguments) {
   unsigned jobs = 0;
   bool in_process = false;
   std::string format = "text";
+  std::string reader_name = "babeltrace2";
   po::options_description options("options");
   options.add_options()
       ("help,h", "print this help and exit")
       ("format,f", po::value(&format)->value_name("FORMAT"), "text (default) or json")
       ("jobs,j", po::value(&jobs)->value_name("N"), "traces read at once (default: the number of cores)")
+      ("reader", po::value(&reader_name)->value_name("READER"),
+       "babeltrace2 (default), scanner (tracesync's own CTF 1.8 reader) or auto (the scanner when it can read a "
+       "trace, babeltrace2 otherwise)")
       ("in-process", po::bool_switch(&in_process), "read traces in this process, not each in a process of its own");
   po::variables_map vm;
   if (const std::string problem = parse_arguments(arguments, options, &paths, vm); !problem.empty()) {
@@ -86,8 +90,14 @@ int run_check(const std::vector<std::string>& arguments) {
     std::cerr << "tracesync check: no trace found (a trace is a directory holding a CTF 'metadata' file)\n";
     return kBadInput;
   }
+  const auto reader = ingest::parse_reader_choice(reader_name);
+  if (!reader) {
+    return usage_error(kCommand, "--reader must be auto, scanner or babeltrace2, not '" +
+                                     snapshot::readable_text(reader_name) + "'");
+  }
   ingest::ReadOptions read;
   read.jobs = jobs;
+  read.reader.reader = *reader;
   read.reader.endpoints = false;
   if (!in_process) {
     const auto command = reading_process_command();

@@ -229,7 +229,7 @@ ExperimentReport read_experiment(const std::vector<TraceSource>& traces, const R
   for (std::size_t i = 0; i < traces.size(); ++i) {
     const auto index = static_cast<match::TraceIndex>(i);
     if (lanes.empty()) {
-      readers.push_back(std::make_unique<CtfTraceReader>(traces[i], index, options.reader, sink));
+      readers.push_back(make_trace_reader(traces[i], index, options.reader, sink));
     } else {
       const std::size_t lane = i % lanes.size();
       readers.push_back(

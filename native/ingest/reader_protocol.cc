@@ -137,7 +137,7 @@ void put(WireWriter& w, const TraceInfo& info) {
   if (info.clock) put(w, *info.clock);
   w.put(info.first_event).put(info.last_event).put(info.streams).put(info.events).put(info.network_events);
   put(w, info.network_census);
-  w.put(info.discarded_events).put(info.bytes);
+  w.put(info.discarded_events).put(info.bytes).put(info.reader).put(info.reader_reason);
 }
 
 void get(WireReader& r, TraceInfo& info) {
@@ -148,7 +148,7 @@ void get(WireReader& r, TraceInfo& info) {
   if (has_clock) get(r, info.clock.emplace());
   r.get(info.first_event).get(info.last_event).get(info.streams).get(info.events).get(info.network_events);
   get(r, info.network_census);
-  r.get(info.discarded_events).get(info.bytes);
+  r.get(info.discarded_events).get(info.bytes).get(info.reader).get(info.reader_reason);
 }
 
 void put(WireWriter& w, const ResumePoint& point) {
@@ -184,6 +184,7 @@ std::vector<std::byte> encode(const OpenRequest& request) {
   w.put(request.source.path).put(request.source.name).put(request.source.domain_override);
   const ReaderOptions& o = request.options;
   w.put(o.step_back_tolerance).put(static_cast<uint64_t>(o.batch_events)).put(o.decode).put(o.endpoints);
+  w.put(static_cast<uint8_t>(o.reader));
   w.put(o.stream_ranges).put(o.step_span);
   put(w, request.resume);
   return w.take();
@@ -201,8 +202,14 @@ std::optional<OpenRequest> decode_open(std::span<const std::byte> payload) {
   r.get(request.source.path).get(request.source.name).get(request.source.domain_override);
   ReaderOptions& o = request.options;
   uint64_t batch_events = 0;
-  r.get(o.step_back_tolerance).get(batch_events).get(o.decode).get(o.endpoints).get(o.stream_ranges).get(o.step_span);
+  uint8_t reader = 0;
+  r.get(o.step_back_tolerance).get(batch_events).get(o.decode).get(o.endpoints).get(reader).get(o.stream_ranges).get(o.step_span);
   o.batch_events = static_cast<std::size_t>(batch_events);
+  const auto choice = static_cast<ReaderChoice>(reader);
+  if (choice != ReaderChoice::kAuto && choice != ReaderChoice::kScanner && choice != ReaderChoice::kBabeltrace2) {
+    return std::nullopt;
+  }
+  o.reader = choice;
   get(r, request.resume);
   if (!r.complete()) return std::nullopt;
   return request;

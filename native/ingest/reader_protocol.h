@@ -39,7 +39,7 @@ enum FrameType : uint32_t {
 // Changed whenever a frame's layout changes. Both ends are normally the same
 // build; a mismatch (a stale helper program) fails the trace with a clear
 // problem instead of misreading bytes.
-constexpr uint32_t kVersion = 4;
+constexpr uint32_t kVersion = 5;  // 5: ReaderOptions::reader, TraceInfo::reader and reader_reason
 
 struct OpenRequest {
   uint32_t version = kVersion;

@@ -29,7 +29,7 @@ namespace tracesync::ingest {
 //
 // Damage ends the trace with a problem naming the stream file and the byte
 // offset; what was delivered before stands, as with CtfTraceReader.
-class ScannerTraceReader final : public TraceReader {
+class ScannerTraceReader final : public ResumableTraceReader {
  public:
   // Reads the metadata and compiles the plans at once (a few milliseconds):
   // covered() then says whether the scanner can read the trace.
@@ -44,8 +44,12 @@ class ScannerTraceReader final : public TraceReader {
   const std::string& not_covered() const { return not_covered_; }
 
   State step(std::size_t rounds) override;
-  void resume_after(ResumePoint delivered) { resume_from_ = std::move(delivered); }
-  ResumePoint resume_point() const;
+  void resume_after(ResumePoint delivered) override { resume_from_ = std::move(delivered); }
+  ResumePoint resume_point() const override;
+  void say_reader(std::string reader, std::string why) override {
+    info_.reader = std::move(reader);
+    info_.reader_reason = std::move(why);
+  }
 
   State state() const override { return state_; }
   const TraceInfo& info() const override { return info_; }

@@ -43,6 +43,8 @@ struct TraceInfo {
   NetworkEventCensus network_census;  // those events by name, and the names recorded
   uint64_t discarded_events = 0;  // the tracer's count of events it lost
   uint64_t bytes = 0;             // of its stream files
+  std::string reader;             // which reader read it: "scanner" or "babeltrace2" (ReaderChoice)
+  std::string reader_reason;      // why that one (`--reader auto` chose it, or was told to)
 };
 
 // The domain id DESIGN.md gives a trace: the override when there is one, else

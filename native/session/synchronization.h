@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "ingest/reader_choice.h"
 #include "session/session.h"
 
 namespace tracesync::session {
@@ -28,6 +29,7 @@ struct IngestOptions {
   model::Nanoseconds open_timeout = 0;
   // Without a reading command: why, for the report (empty: not said).
   std::string in_process_reason;
+  ingest::ReaderChoice reader = ingest::ReaderChoice::kBabeltrace2;  // `--reader`
 };
 
 struct RunProgress {
