@@ -79,6 +79,11 @@ int run_check(const std::vector<std::string>& arguments) {
     return usage_error(kCommand, "--format must be text or json, not '" + snapshot::readable_text(format) + "'");
   }
 
+  const auto reader = ingest::parse_reader_choice(reader_name);
+  if (!reader) {
+    return usage_error(kCommand, "--reader must be auto, scanner or babeltrace2, not '" +
+                                     snapshot::readable_text(reader_name) + "'");
+  }
   ExitCode code = kSuccess;
   const ingest::Discovery discovery = ingest::discover_traces(paths);
   for (const ingest::Problem& p : discovery.problems) {
@@ -89,11 +94,6 @@ int run_check(const std::vector<std::string>& arguments) {
   if (discovery.traces.empty()) {
     std::cerr << "tracesync check: no trace found (a trace is a directory holding a CTF 'metadata' file)\n";
     return kBadInput;
-  }
-  const auto reader = ingest::parse_reader_choice(reader_name);
-  if (!reader) {
-    return usage_error(kCommand, "--reader must be auto, scanner or babeltrace2, not '" +
-                                     snapshot::readable_text(reader_name) + "'");
   }
   ingest::ReadOptions read;
   read.jobs = jobs;
