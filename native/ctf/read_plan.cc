@@ -68,11 +68,29 @@ uint64_t read_bits(const uint8_t* data, uint64_t position, unsigned size, ByteOr
   const uint64_t byte = position >> 3;
   const unsigned shift = static_cast<unsigned>(position & 7);
   const uint64_t mask = size == 64 ? ~uint64_t{0} : (uint64_t{1} << size) - 1;
-  if (shift == 0 && (size == 8 || size == 16 || size == 32 || size == 64)) {
-    uint64_t value = 0;
-    std::memcpy(&value, data + byte, size / 8);  // a little-endian host
-    if (order == ByteOrder::kBig) value = __builtin_bswap64(value) >> (64 - size);
-    return value;
+  if (shift == 0) {
+    // Whole bytes: loads of a constant size (a little-endian host).
+    switch (size) {
+      case 8:
+        return data[byte];
+      case 16: {
+        uint16_t v;
+        std::memcpy(&v, data + byte, 2);
+        return order == ByteOrder::kBig ? __builtin_bswap16(v) : v;
+      }
+      case 32: {
+        uint32_t v;
+        std::memcpy(&v, data + byte, 4);
+        return order == ByteOrder::kBig ? __builtin_bswap32(v) : v;
+      }
+      case 64: {
+        uint64_t v;
+        std::memcpy(&v, data + byte, 8);
+        return order == ByteOrder::kBig ? __builtin_bswap64(v) : v;
+      }
+      default:
+        break;
+    }
   }
   const unsigned bytes = (shift + size + 7) / 8;  // at most 9
   unsigned __int128 bits = 0;
@@ -92,6 +110,39 @@ std::string offset_text(uint64_t bits) {
 
 // --- running ---
 
+namespace {
+
+// The problems of a run, out of its loop: made only when a read fails.
+[[gnu::noinline, gnu::cold]] bool past_content(std::string& problem, const char* name, uint64_t at, uint64_t bits,
+                                               uint64_t limit) {
+  problem = std::string("field `") + (name ? name : "?") + "` at " + offset_text(at) + " needs " + std::to_string(bits) +
+            " bits, past the packet's content (which ends at " + offset_text(limit) + ")";
+  return false;
+}
+
+[[gnu::noinline, gnu::cold]] bool too_long(std::string& problem, const char* what, const char* name, uint64_t at,
+                                           uint64_t count, uint64_t limit) {
+  problem = std::string(what) + " `" + (name ? name : "?") + "` at " + offset_text(at) + " of " +
+            std::to_string(count) + " elements runs past the packet's content (which ends at " + offset_text(limit) +
+            ")";
+  return false;
+}
+
+[[gnu::noinline, gnu::cold]] bool unended_string(std::string& problem, const char* name, uint64_t at, uint64_t limit) {
+  problem = std::string("string `") + (name ? name : "?") + "` at " + offset_text(at) +
+            " has no end before the packet's content ends (at " + offset_text(limit) + ")";
+  return false;
+}
+
+[[gnu::noinline, gnu::cold]] bool no_option(std::string& problem, const char* name, uint64_t at, uint64_t raw,
+                                            bool is_signed) {
+  problem = std::string("variant `") + (name ? name : "?") + "` at " + offset_text(at) + ": its selector's value " +
+            (is_signed ? std::to_string(static_cast<int64_t>(raw)) : std::to_string(raw)) + " selects no option";
+  return false;
+}
+
+}  // namespace
+
 bool ReadPlan::run(BitCursor& cursor, ReadState& state, CapturedField* captures, std::string& problem) const {
   struct Loop {
     uint64_t remaining;
@@ -99,30 +150,31 @@ bool ReadPlan::run(BitCursor& cursor, ReadState& state, CapturedField* captures,
   };
   Loop loops[kMaxLoopDepth];
   int depth = 0;
-  uint64_t& at = cursor.position;
+  uint64_t at = cursor.position;
   const uint64_t limit = cursor.limit;
-  auto beyond = [&](const Instruction& in, uint64_t bits) {
-    problem = std::string("field `") + (in.name ? in.name : "?") + "` at " + offset_text(at) + " needs " +
-              std::to_string(bits) + " bits, past the packet's content (which ends at " + offset_text(limit) + ")";
-    return false;
-  };
+  // The cursor is left where the read stopped, on failure too.
+  struct Store {
+    BitCursor& cursor;
+    const uint64_t& at;
+    ~Store() { cursor.position = at; }
+  } store{cursor, at};
   for (std::size_t pc = 0; pc < code_.size();) {
     const Instruction& in = code_[pc];
     switch (in.op) {
       case Op::kAlign: {
         const uint64_t aligned = (at + in.count - 1) & ~(in.count - 1);
-        if (aligned > limit) return beyond(in, aligned - at);
+        if (aligned > limit) [[unlikely]] return past_content(problem, in.name, at, aligned - at, limit);
         at = aligned;
         ++pc;
         break;
       }
       case Op::kSkip:
-        if (limit - at < in.count) return beyond(in, in.count);
+        if (limit - at < in.count) [[unlikely]] return past_content(problem, in.name, at, in.count, limit);
         at += in.count;
         ++pc;
         break;
       case Op::kInteger: {
-        if (limit - at < in.size) return beyond(in, in.size);
+        if (limit - at < in.size) [[unlikely]] return past_content(problem, in.name, at, in.size, limit);
         uint64_t value = read_bits(cursor.data, at, in.size, in.order);
         at += in.size;
         if (in.is_signed && in.size < 64 && (value >> (in.size - 1)) != 0) value |= ~uint64_t{0} << in.size;
@@ -156,11 +208,7 @@ bool ReadPlan::run(BitCursor& cursor, ReadState& state, CapturedField* captures,
       case Op::kString: {
         const uint64_t byte = at / 8;
         const void* end = std::memchr(cursor.data + byte, 0, limit / 8 - byte);
-        if (end == nullptr) {
-          problem = std::string("string `") + (in.name ? in.name : "?") + "` at " + offset_text(at) +
-                    " has no end before the packet's content ends (at " + offset_text(limit) + ")";
-          return false;
-        }
+        if (end == nullptr) [[unlikely]] return unended_string(problem, in.name, at, limit);
         at = (static_cast<uint64_t>(static_cast<const uint8_t*>(end) - cursor.data) + 1) * 8;
         ++pc;
         break;
@@ -168,11 +216,8 @@ bool ReadPlan::run(BitCursor& cursor, ReadState& state, CapturedField* captures,
       case Op::kSkipElements: {
         const uint64_t count = state.registers[static_cast<std::size_t>(in.length_reg)];
         uint64_t bits = 0;
-        if (__builtin_mul_overflow(count, uint64_t{in.size}, &bits) || limit - at < bits) {
-          problem = std::string("sequence `") + (in.name ? in.name : "?") + "` at " + offset_text(at) + " of " +
-                    std::to_string(count) + " elements runs past the packet's content (which ends at " +
-                    offset_text(limit) + ")";
-          return false;
+        if (__builtin_mul_overflow(count, uint64_t{in.size}, &bits) || limit - at < bits) [[unlikely]] {
+          return too_long(problem, "sequence", in.name, at, count, limit);
         }
         at += bits;
         ++pc;
@@ -186,11 +231,8 @@ bool ReadPlan::run(BitCursor& cursor, ReadState& state, CapturedField* captures,
         }
         // Every element takes a bit at least (an empty one is refused when
         // compiled): a damaged length cannot loop longer than the packet.
-        if (count > limit - at || depth == kMaxLoopDepth) {
-          problem = std::string("array `") + (in.name ? in.name : "?") + "` at " + offset_text(at) + " of " +
-                    std::to_string(count) + " elements runs past the packet's content (which ends at " +
-                    offset_text(limit) + ")";
-          return false;
+        if (count > limit - at || depth == kMaxLoopDepth) [[unlikely]] {
+          return too_long(problem, "array", in.name, at, count, limit);
         }
         loops[depth++] = Loop{count, static_cast<uint32_t>(pc + 1)};
         ++pc;
@@ -218,13 +260,7 @@ bool ReadPlan::run(BitCursor& cursor, ReadState& state, CapturedField* captures,
             break;
           }
         }
-        if (chosen == nullptr) {
-          problem = std::string("variant `") + (in.name ? in.name : "?") + "` at " + offset_text(at) +
-                    ": its selector's value " +
-                    (table.is_signed ? std::to_string(static_cast<int64_t>(raw)) : std::to_string(raw)) +
-                    " selects no option";
-          return false;
-        }
+        if (chosen == nullptr) [[unlikely]] return no_option(problem, in.name, at, raw, table.is_signed);
         if (in.capture >= 0) {
           captures[in.capture].present = true;
           captures[in.capture].value = chosen->option;

@@ -140,7 +140,7 @@ bool StreamScanner::next_packet(EventVisitor& visitor, PacketSummary& summary, s
       return fail(problem, event_at, "event of id " + std::to_string(header_id.value) + ": no such event class in stream class " +
                                          std::to_string(id));
     }
-    if (!stream->event_context.run(cursor, state, nullptr, why)) {
+    if (!stream->event_context.empty() && !stream->event_context.run(cursor, state, nullptr, why)) {
       return fail(problem, event_at, "event `" + event->event_class->name + "`: " + why);
     }
     if (event->selected) {
