@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: EPL-2.0
 #include "cli/bench_ingest.h"
 
+#include <fcntl.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <cstdio>
 #include <iostream>
 #include <optional>
@@ -64,6 +67,41 @@ Run babeltrace_alone(const std::vector<ingest::TraceSource>& traces, unsigned jo
           report.events()};
 }
 
+// Our own scanner alone (ScannerTraceReader, in this process): every
+// stream walked, network events decoded, into a sink that drops them.
+Run scanner_alone(const std::vector<ingest::TraceSource>& traces, unsigned jobs) {
+  ingest::ReadOptions options;
+  options.jobs = jobs;
+  options.reader.reader = ingest::ReaderChoice::kScanner;
+  DroppingSink sink;
+  const double cpu = cpu_seconds();
+  const auto start = std::chrono::steady_clock::now();
+  const ingest::ExperimentReport report = ingest::read_experiment(traces, options, sink);
+  return {std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), cpu_seconds() - cpu,
+          report.events()};
+}
+
+// The stream files read from the page cache, one thread, 1 MiB at a time:
+// the rate no reader of these files can pass. `events` holds the bytes.
+Run page_cache(const std::vector<ingest::TraceSource>& traces) {
+  std::vector<char> buffer(1 << 20);
+  uint64_t bytes = 0;
+  const double cpu = cpu_seconds();
+  const auto start = std::chrono::steady_clock::now();
+  for (const auto& trace : traces) {
+    std::error_code error;
+    for (const auto& entry : std::filesystem::directory_iterator(trace.path, error)) {
+      const std::string name = entry.path().filename().string();
+      if (name == "metadata" || name.front() == '.' || !entry.is_regular_file(error)) continue;
+      const int fd = ::open(entry.path().c_str(), O_RDONLY | O_CLOEXEC);
+      if (fd < 0) continue;
+      for (ssize_t n; (n = ::read(fd, buffer.data(), buffer.size())) > 0;) bytes += static_cast<uint64_t>(n);
+      ::close(fd);
+    }
+  }
+  return {std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), cpu_seconds() - cpu, bytes};
+}
+
 // The whole pipeline, as `tracesync sync` runs it, report included: each
 // trace read by a reading process (`reading_command`), or, if that is
 // empty, in this process (`sync --in-process`).
@@ -95,15 +133,30 @@ struct Comparison {
   double bt2_seconds, bt2_cpu, sync_seconds, sync_cpu;
   double ratio_wall, ratio_cpu;
   uint64_t bt2_events, sync_events;
+  double scanner_seconds, scanner_cpu;
+  double scanner_over_bt2_cpu;    // median of the pairs' ratios of events per CPU second
+  double cache_seconds;           // the page-cache read of the same bytes
+  double scanner_over_cache;      // median of the pairs' ratios of bytes per second (wall)
+  uint64_t scanner_events, cache_bytes;
 };
 
 Comparison compare(int repeat, const std::vector<ingest::TraceSource>& traces, const std::vector<std::string>& paths,
                    unsigned jobs, const std::vector<std::string>& reading_command) {
   babeltrace_alone(traces, jobs);
   std::vector<double> bt2_s, bt2_cpu, sync_s, sync_cpu, ratio_wall, ratio_cpu;
-  uint64_t bt2_events = 0, sync_events = 0;
+  std::vector<double> scanner_s, scanner_cpu, scanner_ratio, cache_s, cache_ratio;
+  uint64_t bt2_events = 0, sync_events = 0, scanner_events = 0, cache_bytes = 0;
   for (int i = 0; i < repeat; ++i) {
     const Run bt2 = babeltrace_alone(traces, jobs);
+    const Run scanner = scanner_alone(traces, jobs);
+    const Run cache = page_cache(traces);
+    scanner_s.push_back(scanner.seconds);
+    scanner_cpu.push_back(scanner.cpu);
+    scanner_ratio.push_back((static_cast<double>(scanner.events) / scanner.cpu) / (static_cast<double>(bt2.events) / bt2.cpu));
+    cache_s.push_back(cache.seconds);
+    cache_ratio.push_back(cache.seconds / scanner.seconds);  // the same bytes: a ratio of rates
+    scanner_events = scanner.events;
+    cache_bytes = cache.events;
     const Run sync = tracesync_sync(paths, jobs, reading_command);
     bt2_s.push_back(bt2.seconds);
     bt2_cpu.push_back(bt2.cpu);
@@ -115,7 +168,8 @@ Comparison compare(int repeat, const std::vector<ingest::TraceSource>& traces, c
     sync_events = sync.events;
   }
   return {median(bt2_s), median(bt2_cpu), median(sync_s), median(sync_cpu), median(ratio_wall), median(ratio_cpu),
-          bt2_events, sync_events};
+          bt2_events, sync_events, median(scanner_s), median(scanner_cpu), median(scanner_ratio), median(cache_s),
+          median(cache_ratio), scanner_events, cache_bytes};
 }
 
 }  // namespace
@@ -169,11 +223,22 @@ int run_bench_ingest(const IngestBenchOptions& options) {
                       {"sync_cpu_s", c.sync_cpu},
                       {"sync_over_babeltrace2_wall", c.ratio_wall},
                       {"sync_over_babeltrace2_cpu", c.ratio_cpu},
+                      {"scanner_s", c.scanner_seconds},
+                      {"scanner_cpu_s", c.scanner_cpu},
+                      {"scanner_over_babeltrace2_per_cpu", c.scanner_over_bt2_cpu},
+                      {"page_cache_s", c.cache_seconds},
+                      {"scanner_over_page_cache", c.scanner_over_cache},
                       {"pinned_cpu", pinned_cpu ? nlohmann::ordered_json(*pinned_cpu) : nlohmann::ordered_json()}});
     } else {
       std::printf("%6u | %14.2f %14.2f | %14.2f %14.2f | %.3f, %.3f\n", shown, rate(c.bt2_events, c.bt2_seconds),
                   rate(c.bt2_events, c.bt2_cpu), rate(c.sync_events, c.sync_seconds),
                   rate(c.sync_events, c.sync_cpu), c.ratio_wall, c.ratio_cpu);
+      std::printf("%6s | scanner %.2f Mev/s, %.2f Mev/cpu-s, %.0f MB/s | page cache %.0f MB/s | "
+                  "scanner / bt2 per cpu-s %.2f | scanner / page cache %.3f\n",
+                  "", rate(c.scanner_events, c.scanner_seconds), rate(c.scanner_events, c.scanner_cpu),
+                  static_cast<double>(c.cache_bytes) / c.scanner_seconds / 1e6,
+                  static_cast<double>(c.cache_bytes) / c.cache_seconds / 1e6, c.scanner_over_bt2_cpu,
+                  c.scanner_over_cache);
     }
   }
   if (options.json) {

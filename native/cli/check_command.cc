@@ -62,11 +62,15 @@ int run_check(const std::vector<std::string>& arguments) {
   std::string format = "text";
   std::vector<std::string> messages;
   std::vector<std::string> messages_files;
+  std::string reader_name = "babeltrace2";
   po::options_description options("options");
   options.add_options()
       ("help,h", "print this help and exit")
       ("format,f", po::value(&format)->value_name("FORMAT"), "text (default) or json")
       ("jobs,j", po::value(&jobs)->value_name("N"), "traces read at once (default: the number of cores)")
+      ("reader", po::value(&reader_name)->value_name("READER"),
+       "babeltrace2 (default), scanner (tracesync's own CTF 1.8 reader) or auto (the scanner when it can read a "
+       "trace, babeltrace2 otherwise)")
       ("in-process", po::bool_switch(&in_process), "read traces in this process, not each in a process of its own")
       ("messages", po::value(&messages)->value_name("SPEC")->composing(),
        "also check application messages, as 'tracesync sync --messages SPEC' reads them; repeatable")
@@ -92,6 +96,11 @@ int run_check(const std::vector<std::string>& arguments) {
     kinds = std::get<std::vector<ingest::MessageSpec>>(std::move(specs));
   }
 
+  const auto reader = ingest::parse_reader_choice(reader_name);
+  if (!reader) {
+    return usage_error(kCommand, "--reader must be auto, scanner or babeltrace2, not '" +
+                                     snapshot::readable_text(reader_name) + "'");
+  }
   ExitCode code = kSuccess;
   const ingest::Discovery discovery = ingest::discover_traces(paths);
   for (const ingest::Problem& p : discovery.problems) {
@@ -105,6 +114,7 @@ int run_check(const std::vector<std::string>& arguments) {
   }
   ingest::ReadOptions read;
   read.jobs = jobs;
+  read.reader.reader = *reader;
   read.reader.endpoints = false;
   read.reader.selection = ingest::EventSelection(kinds);
   read.reader.offered_classes = true;

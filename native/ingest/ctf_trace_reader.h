@@ -17,8 +17,10 @@
 #include "ingest/event_selection.h"
 #include "ingest/event_sink.h"
 #include "ingest/network_event_decoder.h"
+#include "ingest/reader_choice.h"
 #include "ingest/resume_point.h"
 #include "ingest/stream_time_check.h"
+#include "ingest/resumable_trace_reader.h"
 #include "ingest/trace_info.h"
 #include "ingest/trace_reader.h"
 #include "ingest/trace_source.h"
@@ -62,6 +64,8 @@ struct ReaderOptions {
   // List the user-space event classes and their possible key fields in
   // TraceInfo::offered_classes (`tracesync check`).
   bool offered_classes = false;
+  // Which reader reads a trace (make_trace_reader).
+  ReaderChoice reader = ReaderChoice::kBabeltrace2;
 };
 
 // Reads one CTF trace with babeltrace2: a graph of `src.ctf.fs` (no muxer)
@@ -87,7 +91,7 @@ struct ReaderOptions {
 // objects once built: a reader may step on any thread, one at a time. Graph
 // construction and destruction, which touch the shared component classes,
 // hold a process-wide lock.
-class CtfTraceReader final : public TraceReader {
+class CtfTraceReader final : public ResumableTraceReader {
  public:
   CtfTraceReader(TraceSource source, match::TraceIndex index, ReaderOptions options, EventSink& sink);
   ~CtfTraceReader() override;
@@ -99,9 +103,13 @@ class CtfTraceReader final : public TraceReader {
   // Before the first step: the trace was partly read before (by a reading
   // process that died); what `delivered` covers is read but not given to
   // the sink again.
-  void resume_after(ResumePoint delivered) { resume_from_ = std::move(delivered); }
+  void resume_after(ResumePoint delivered) override { resume_from_ = std::move(delivered); }
   // What this reader and its predecessors gave the sink so far.
-  ResumePoint resume_point() const;
+  ResumePoint resume_point() const override;
+  void say_reader(std::string reader, std::string why) override {
+    info_.reader = std::move(reader);
+    info_.reader_reason = std::move(why);
+  }
 
   State state() const override { return state_; }
   const TraceSource& source() const { return source_; }

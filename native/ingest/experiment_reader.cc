@@ -241,7 +241,7 @@ ExperimentReport read_experiment(const std::vector<TraceSource>& traces, const R
     if (traces[i].extract) {
       readers.push_back(std::make_unique<ExtractTraceReader>(traces[i], index, sink));
     } else if (lanes.empty()) {
-      readers.push_back(std::make_unique<CtfTraceReader>(traces[i], index, options.reader, sink));
+      readers.push_back(make_trace_reader(traces[i], index, options.reader, sink));
     } else {
       const std::size_t lane = next_lane++ % lanes.size();
       readers.push_back(

@@ -208,7 +208,7 @@ void put(WireWriter& w, const TraceInfo& info) {
   put(w, info.network_census);
   put(w, info.app_census);
   put(w, info.offered_classes);
-  w.put(info.discarded_events).put(info.bytes);
+  w.put(info.discarded_events).put(info.bytes).put(info.reader).put(info.reader_reason);
   w.put(info.damaged_packets).put(info.damaged_network_events).put(info.first_time_damage);
 }
 
@@ -222,7 +222,7 @@ void get(WireReader& r, TraceInfo& info) {
   get(r, info.network_census);
   get(r, info.app_census);
   get(r, info.offered_classes);
-  r.get(info.discarded_events).get(info.bytes);
+  r.get(info.discarded_events).get(info.bytes).get(info.reader).get(info.reader_reason);
   r.get(info.damaged_packets).get(info.damaged_network_events).get(info.first_time_damage);
 }
 
@@ -259,6 +259,7 @@ std::vector<std::byte> encode(const OpenRequest& request) {
   w.put(request.source.path).put(request.source.name).put(request.source.domain_override);
   const ReaderOptions& o = request.options;
   w.put(o.step_back_tolerance).put(static_cast<uint64_t>(o.batch_events)).put(o.decode).put(o.endpoints);
+  w.put(static_cast<uint8_t>(o.reader));
   w.put(o.stream_ranges).put(o.step_span);
   put(w, o.selection);
   w.put(o.offered_classes);
@@ -278,10 +279,16 @@ std::optional<OpenRequest> decode_open(std::span<const std::byte> payload) {
   r.get(request.source.path).get(request.source.name).get(request.source.domain_override);
   ReaderOptions& o = request.options;
   uint64_t batch_events = 0;
-  r.get(o.step_back_tolerance).get(batch_events).get(o.decode).get(o.endpoints).get(o.stream_ranges).get(o.step_span);
+  uint8_t reader = 0;
+  r.get(o.step_back_tolerance).get(batch_events).get(o.decode).get(o.endpoints).get(reader).get(o.stream_ranges).get(o.step_span);
   o.batch_events = static_cast<std::size_t>(batch_events);
   get(r, o.selection);
   r.get(o.offered_classes);
+  const auto choice = static_cast<ReaderChoice>(reader);
+  if (choice != ReaderChoice::kAuto && choice != ReaderChoice::kScanner && choice != ReaderChoice::kBabeltrace2) {
+    return std::nullopt;
+  }
+  o.reader = choice;
   get(r, request.resume);
   if (!r.complete()) return std::nullopt;
   return request;

@@ -48,12 +48,12 @@ class ChannelSink final : public EventSink {
 
   bool broken() const { return broken_; }
   // The reader being stepped, whose resume point goes with its events.
-  void stepping(const CtfTraceReader* reader) { stepping_ = reader; }
+  void stepping(const ResumableTraceReader* reader) { stepping_ = reader; }
 
  private:
   void note(bool sent) { broken_ = broken_ || !sent; }
   FrameChannel& channel_;
-  const CtfTraceReader* stepping_ = nullptr;
+  const ResumableTraceReader* stepping_ = nullptr;
   bool broken_ = false;
 };
 
@@ -92,7 +92,7 @@ class TracesServed {
       die_with(open->parent_pid);
       parent_known_ = true;
     }
-    auto reader = std::make_unique<CtfTraceReader>(open->source, open->index, open->options, sink_);
+    auto reader = make_trace_reader(open->source, open->index, open->options, sink_);
     reader->resume_after(std::move(open->resume));
     readers_[open->index] = std::move(reader);
     return std::nullopt;
@@ -121,7 +121,7 @@ class TracesServed {
       complain("asked to step trace " + std::to_string(*trace) + ", which it was not asked to open");
       return 1;
     }
-    CtfTraceReader& reader = *found->second;
+    ResumableTraceReader& reader = *found->second;
     protocol::StepReport report;
     sink_.stepping(&reader);
     report.state = reader.step(*rounds);
@@ -157,7 +157,7 @@ class TracesServed {
 
   FrameChannel& channel_;
   ChannelSink sink_;
-  std::map<match::TraceIndex, std::unique_ptr<CtfTraceReader>> readers_;
+  std::map<match::TraceIndex, std::unique_ptr<ResumableTraceReader>> readers_;
   bool parent_known_ = false;
 };
 

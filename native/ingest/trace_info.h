@@ -53,6 +53,8 @@ struct TraceInfo {
   uint64_t damaged_network_events = 0;
   std::string first_time_damage;  // the first such packet, in words: stream, packet, what is wrong
   uint64_t bytes = 0;             // of its stream files
+  std::string reader;             // which reader read it: "scanner" or "babeltrace2" (ReaderChoice)
+  std::string reader_reason;      // why that one (`--reader auto` chose it, or was told to)
 };
 
 // "2 packets with damaged time: their 5 network events were not used; the

@@ -95,6 +95,7 @@ RunOutcome Synchronization::run(const ProgressCallback& progress, const std::ato
   ingest::ExperimentOptions options;
   options.read.jobs = ingest_.jobs;
   options.read.reading_command = ingest_.reading_command;
+  options.read.reader.reader = ingest_.reader;
   // Whole milliseconds, rounded up: a limit is never shorter than asked.
   options.read.open_timeout = std::chrono::milliseconds((ingest_.open_timeout + 999'999) / 1'000'000);
   options.match.key = *match::parse_key_kind(ingest_.match_key);

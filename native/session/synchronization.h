@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "ingest/message_spec.h"
+#include "ingest/reader_choice.h"
 #include "session/session.h"
 
 namespace tracesync::session {
@@ -33,6 +34,7 @@ struct IngestOptions {
   model::Nanoseconds open_timeout = 0;
   // Without a reading command: why, for the report (empty: not said).
   std::string in_process_reason;
+  ingest::ReaderChoice reader = ingest::ReaderChoice::kBabeltrace2;  // `--reader`
 };
 
 struct RunProgress {

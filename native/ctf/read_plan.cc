@@ -1,0 +1,757 @@
+// SPDX-License-Identifier: EPL-2.0
+#include "ctf/read_plan.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace tracesync::ctf {
+
+namespace {
+
+using FC = FieldClass;
+using Instruction = ReadPlan::Instruction;
+using Op = Instruction::Op;
+
+constexpr int kMaxLoopDepth = 8;
+
+std::string bare(const std::string& name) { return !name.empty() && name.front() == '_' ? name.substr(1) : name; }
+bool same_name(const std::string& written, const std::string& asked) { return bare(written) == bare(asked); }
+
+std::string key_of(Scope scope, const std::vector<std::string>& names) {
+  std::string key = to_string(scope);
+  for (const std::string& name : names) key += "/" + name;
+  return key;
+}
+
+// The bits of a field class laid out from a position aligned to it, when
+// they do not depend on the data (and its elements keep their alignment).
+std::optional<uint64_t> fixed_bits(const FC& fc) {
+  switch (fc.kind) {
+    case FC::Kind::kInteger:
+    case FC::Kind::kEnumeration:
+    case FC::Kind::kFloat:
+      return fc.size;
+    case FC::Kind::kStructure: {
+      uint64_t at = 0;
+      for (const Member& m : fc.members) {
+        const auto bits = fixed_bits(*m.type);
+        if (!bits) return std::nullopt;
+        const uint64_t align = m.type->alignment;
+        at = (at + align - 1) / align * align + *bits;
+      }
+      return at;
+    }
+    case FC::Kind::kArray: {
+      const auto bits = fixed_bits(*fc.element);
+      if (!bits || *bits % fc.element->alignment != 0 || fc.length > (uint64_t{1} << 40)) return std::nullopt;
+      return *bits * fc.length;
+    }
+    default:
+      return std::nullopt;
+  }
+}
+
+bool maps_a_clock(const FC& fc) {
+  if (fc.is_integer()) return !fc.mapped_clock.empty();
+  if (fc.element && maps_a_clock(*fc.element)) return true;
+  return std::any_of(fc.members.begin(), fc.members.end(), [](const Member& m) { return maps_a_clock(*m.type); });
+}
+
+bool holds_name(const FC& fc, const std::map<std::string, int>& by_name) {
+  if (fc.element && holds_name(*fc.element, by_name)) return true;
+  return std::any_of(fc.members.begin(), fc.members.end(), [&](const Member& m) {
+    return by_name.count(bare(m.name)) != 0 || holds_name(*m.type, by_name);
+  });
+}
+
+uint64_t read_bits(const uint8_t* data, uint64_t position, unsigned size, ByteOrder order) {
+  const uint64_t byte = position >> 3;
+  const unsigned shift = static_cast<unsigned>(position & 7);
+  const uint64_t mask = size == 64 ? ~uint64_t{0} : (uint64_t{1} << size) - 1;
+  if (shift == 0) {
+    // Whole bytes: loads of a constant size (a little-endian host).
+    switch (size) {
+      case 8:
+        return data[byte];
+      case 16: {
+        uint16_t v;
+        std::memcpy(&v, data + byte, 2);
+        return order == ByteOrder::kBig ? __builtin_bswap16(v) : v;
+      }
+      case 32: {
+        uint32_t v;
+        std::memcpy(&v, data + byte, 4);
+        return order == ByteOrder::kBig ? __builtin_bswap32(v) : v;
+      }
+      case 64: {
+        uint64_t v;
+        std::memcpy(&v, data + byte, 8);
+        return order == ByteOrder::kBig ? __builtin_bswap64(v) : v;
+      }
+      default:
+        break;
+    }
+  }
+  const unsigned bytes = (shift + size + 7) / 8;  // at most 9
+  unsigned __int128 bits = 0;
+  if (order == ByteOrder::kLittle) {
+    for (unsigned i = 0; i < bytes; ++i) bits |= static_cast<unsigned __int128>(data[byte + i]) << (8 * i);
+    return static_cast<uint64_t>(bits >> shift) & mask;
+  }
+  for (unsigned i = 0; i < bytes; ++i) bits = (bits << 8) | data[byte + i];
+  return static_cast<uint64_t>(bits >> (bytes * 8 - shift - size)) & mask;
+}
+
+std::string offset_text(uint64_t bits) {
+  return "byte " + std::to_string(bits / 8) + (bits % 8 != 0 ? " bit " + std::to_string(bits % 8) : "");
+}
+
+}  // namespace
+
+// --- running ---
+
+namespace {
+
+// The problems of a run, out of its loop: made only when a read fails.
+[[gnu::noinline, gnu::cold]] bool past_content(std::string& problem, const char* name, uint64_t at, uint64_t bits,
+                                               uint64_t limit) {
+  problem = std::string("field `") + (name ? name : "?") + "` at " + offset_text(at) + " needs " + std::to_string(bits) +
+            " bits, past the packet's content (which ends at " + offset_text(limit) + ")";
+  return false;
+}
+
+[[gnu::noinline, gnu::cold]] bool too_long(std::string& problem, const char* what, const char* name, uint64_t at,
+                                           uint64_t count, uint64_t limit) {
+  problem = std::string(what) + " `" + (name ? name : "?") + "` at " + offset_text(at) + " of " +
+            std::to_string(count) + " elements runs past the packet's content (which ends at " + offset_text(limit) +
+            ")";
+  return false;
+}
+
+[[gnu::noinline, gnu::cold]] bool unended_string(std::string& problem, const char* name, uint64_t at, uint64_t limit) {
+  problem = std::string("string `") + (name ? name : "?") + "` at " + offset_text(at) +
+            " has no end before the packet's content ends (at " + offset_text(limit) + ")";
+  return false;
+}
+
+[[gnu::noinline, gnu::cold]] bool no_option(std::string& problem, const char* name, uint64_t at, uint64_t raw,
+                                            bool is_signed) {
+  problem = std::string("variant `") + (name ? name : "?") + "` at " + offset_text(at) + ": its selector's value " +
+            (is_signed ? std::to_string(static_cast<int64_t>(raw)) : std::to_string(raw)) + " selects no option";
+  return false;
+}
+
+}  // namespace
+
+bool ReadPlan::run(BitCursor& cursor, ReadState& state, CapturedField* captures, std::string& problem) const {
+  struct Loop {
+    uint64_t remaining;
+    uint32_t body;
+  };
+  Loop loops[kMaxLoopDepth];
+  int depth = 0;
+  uint64_t at = cursor.position;
+  const uint64_t limit = cursor.limit;
+  // The cursor is left where the read stopped, on failure too.
+  struct Store {
+    BitCursor& cursor;
+    const uint64_t& at;
+    ~Store() { cursor.position = at; }
+  } store{cursor, at};
+  for (std::size_t pc = 0; pc < code_.size();) {
+    const Instruction& in = code_[pc];
+    switch (in.op) {
+      case Op::kAlign: {
+        const uint64_t aligned = (at + in.count - 1) & ~(in.count - 1);
+        if (aligned > limit) [[unlikely]] return past_content(problem, in.name, at, aligned - at, limit);
+        at = aligned;
+        ++pc;
+        break;
+      }
+      case Op::kSkip:
+        if (limit - at < in.count) [[unlikely]] return past_content(problem, in.name, at, in.count, limit);
+        at += in.count;
+        ++pc;
+        break;
+      case Op::kInteger: {
+        if (limit - at < in.size) [[unlikely]] return past_content(problem, in.name, at, in.size, limit);
+        uint64_t value = read_bits(cursor.data, at, in.size, in.order);
+        at += in.size;
+        if (in.is_signed && in.size < 64 && (value >> (in.size - 1)) != 0) value |= ~uint64_t{0} << in.size;
+        if (in.reg >= 0) state.registers[static_cast<std::size_t>(in.reg)] = value;
+        if (in.clock) {
+          // CTF 1.8, 8: a clock field of n < 64 bits holds its low bits;
+          // a value below the clock's low bits means they wrapped.
+          if (in.size == 64) {
+            state.clock = value;
+          } else {
+            const uint64_t mask = (uint64_t{1} << in.size) - 1;
+            const uint64_t low = value & mask;
+            if (low < (state.clock & mask)) state.clock += uint64_t{1} << in.size;
+            state.clock = (state.clock & ~mask) | low;
+          }
+        }
+        if (in.capture >= 0) {
+          CapturedField& out = captures[in.capture];
+          out.present = true;
+          if (!in.append) {
+            out.value = value;
+          } else {
+            for (unsigned shift = in.size; shift >= 8 && out.byte_count < out.bytes.size(); shift -= 8) {
+              out.bytes[out.byte_count++] = static_cast<uint8_t>(value >> (shift - 8));
+            }
+          }
+        }
+        ++pc;
+        break;
+      }
+      case Op::kString: {
+        const uint64_t byte = at / 8;
+        const void* end = std::memchr(cursor.data + byte, 0, limit / 8 - byte);
+        if (end == nullptr) [[unlikely]] return unended_string(problem, in.name, at, limit);
+        at = (static_cast<uint64_t>(static_cast<const uint8_t*>(end) - cursor.data) + 1) * 8;
+        ++pc;
+        break;
+      }
+      case Op::kSkipElements: {
+        const uint64_t count = state.registers[static_cast<std::size_t>(in.length_reg)];
+        uint64_t bits = 0;
+        if (__builtin_mul_overflow(count, uint64_t{in.size}, &bits) || limit - at < bits) [[unlikely]] {
+          return too_long(problem, "sequence", in.name, at, count, limit);
+        }
+        at += bits;
+        ++pc;
+        break;
+      }
+      case Op::kLoop: {
+        const uint64_t count = in.length_reg >= 0 ? state.registers[static_cast<std::size_t>(in.length_reg)] : in.count;
+        if (count == 0) {
+          pc = in.target;
+          break;
+        }
+        // Every element takes a bit at least (an empty one is refused when
+        // compiled): a damaged length cannot loop longer than the packet.
+        if (count > limit - at || depth == kMaxLoopDepth) [[unlikely]] {
+          return too_long(problem, "array", in.name, at, count, limit);
+        }
+        loops[depth++] = Loop{count, static_cast<uint32_t>(pc + 1)};
+        ++pc;
+        break;
+      }
+      case Op::kLoopEnd:
+        if (--loops[depth - 1].remaining != 0) {
+          pc = loops[depth - 1].body;
+        } else {
+          --depth;
+          ++pc;
+        }
+        break;
+      case Op::kVariant: {
+        const VariantTable& table = tables_[in.target];
+        const uint64_t raw = state.registers[static_cast<std::size_t>(table.selector)];
+        const VariantTable::Choice* chosen = nullptr;
+        for (const VariantTable::Choice& choice : table.choices) {
+          const bool in_range = table.is_signed ? static_cast<int64_t>(raw) >= choice.lower &&
+                                                      static_cast<int64_t>(raw) <= choice.upper
+                                                : raw >= static_cast<uint64_t>(choice.lower) &&
+                                                      raw <= static_cast<uint64_t>(choice.upper);
+          if (in_range) {
+            chosen = &choice;
+            break;
+          }
+        }
+        if (chosen == nullptr) [[unlikely]] return no_option(problem, in.name, at, raw, table.is_signed);
+        if (in.capture >= 0) {
+          captures[in.capture].present = true;
+          captures[in.capture].value = chosen->option;
+        }
+        pc = chosen->start;
+        break;
+      }
+      case Op::kJump:
+        pc = in.target;
+        break;
+    }
+  }
+  return true;
+}
+
+// --- compiling ---
+
+struct PlanCompiler::Frame {
+  const FC* structure;
+  std::vector<std::string> path;  // its names from the scope's root, as written
+};
+
+// Writes one plan's instructions, folding fixed-size runs: it knows the
+// position modulo `anchor_` bits wherever the data cannot move it.
+class PlanCompiler::Emitter {
+ public:
+  Emitter(PlanCompiler& compiler, ReadPlan& plan, Scope scope, const std::map<std::string, int>& by_name,
+          const std::vector<FieldRequest>& requests)
+      : compiler_(compiler), plan_(plan), scope_(scope), by_name_(by_name), requests_(requests) {}
+
+  bool field(const FC& fc, const std::string& name, std::vector<std::string>& path, std::vector<const Frame*>& frames) {
+    switch (fc.kind) {
+      case FC::Kind::kInteger:
+      case FC::Kind::kEnumeration: {
+        const int reg = register_of(path);
+        const int capture = capture_of(path, name);
+        const bool clock = !fc.mapped_clock.empty() && !(scope_ == Scope::kPacketContext && name == "timestamp_end");
+        align(fc.alignment);
+        if (reg < 0 && capture < 0 && !clock) {
+          skip(fc.size);
+          return true;
+        }
+        Instruction in = named(Op::kInteger, name);
+        in.order = fc.byte_order;
+        in.is_signed = fc.is_signed;
+        in.size = fc.size;
+        in.reg = reg;
+        in.capture = capture;
+        in.clock = clock;
+        emit(in);
+        advance(fc.size);
+        return true;
+      }
+      case FC::Kind::kFloat:
+        align(fc.alignment);
+        skip(fc.size);
+        return true;
+      case FC::Kind::kString:
+        align(8);
+        emit(named(Op::kString, name));
+        anchor_ = 8;
+        offset_ = 0;
+        return true;
+      case FC::Kind::kStructure: {
+        align(fc.alignment);
+        Frame frame{&fc, path};
+        frames.push_back(&frame);
+        for (const Member& m : fc.members) {
+          path.push_back(m.name);
+          const bool fine = field(*m.type, m.name, path, frames);
+          path.pop_back();
+          if (!fine) return false;
+        }
+        frames.pop_back();
+        return true;
+      }
+      case FC::Kind::kArray:
+      case FC::Kind::kSequence:
+        return array(fc, name, path, frames);
+      case FC::Kind::kVariant:
+        return variant(fc, name, path, frames);
+    }
+    return true;
+  }
+
+  std::string unsupported;
+
+ private:
+  Instruction named(Op op, const std::string& name) {
+    Instruction in;
+    in.op = op;
+    in.name = plan_.names_.emplace_back(name).c_str();  // a deque: it stays where it is
+    return in;
+  }
+  std::size_t emit(const Instruction& in) {
+    plan_.code_.push_back(in);
+    return plan_.code_.size() - 1;
+  }
+  void label() { barrier_ = plan_.code_.size(); }
+  void unknown_position() {
+    anchor_ = 1;
+    offset_ = 0;
+  }
+  void advance(uint64_t bits) { offset_ = (offset_ + bits) % anchor_; }
+  void align(uint64_t alignment) {
+    if (alignment <= 1) return;
+    if (anchor_ >= alignment) {
+      skip((alignment - offset_ % alignment) % alignment);
+      return;
+    }
+    Instruction in;
+    in.op = Op::kAlign;
+    in.count = alignment;
+    emit(in);
+    anchor_ = alignment;
+    offset_ = 0;
+  }
+  void skip(uint64_t bits) {
+    if (bits == 0) return;
+    if (plan_.code_.size() > barrier_ && plan_.code_.back().op == Op::kSkip) {
+      plan_.code_.back().count += bits;
+    } else {
+      Instruction in;
+      in.op = Op::kSkip;
+      in.count = bits;
+      emit(in);
+    }
+    advance(bits);
+  }
+
+  int register_of(const std::vector<std::string>& path) const {
+    const auto found = compiler_.registers_.find(key_of(scope_, path));
+    return found == compiler_.registers_.end() ? -1 : found->second;
+  }
+  bool request_matches(const FieldRequest& request, const std::vector<std::string>& path, bool prefix) const {
+    if (request.scope != scope_ || (prefix ? request.names.size() <= path.size() : request.names.size() != path.size())) {
+      return false;
+    }
+    for (std::size_t i = 0; i < path.size(); ++i) {
+      if (!same_name(path[i], request.names[i])) return false;
+    }
+    return true;
+  }
+  int capture_of(const std::vector<std::string>& path, const std::string& name) {
+    for (std::size_t i = 0; i < requests_.size(); ++i) {
+      if (request_matches(requests_[i], path, false)) return static_cast<int>(i);
+    }
+    const auto found = by_name_.find(bare(name));
+    return found == by_name_.end() ? -1 : found->second;
+  }
+  bool wanted_below(const FC& fc, const std::vector<std::string>& path) const {
+    for (const FieldRequest& request : requests_) {
+      if (request_matches(request, path, true)) return true;
+    }
+    const std::string prefix = key_of(scope_, path) + "/";
+    const auto next = compiler_.registers_.lower_bound(prefix);
+    if (next != compiler_.registers_.end() && next->first.compare(0, prefix.size(), prefix) == 0) return true;
+    return maps_a_clock(fc) || holds_name(fc, by_name_);
+  }
+
+  bool array(const FC& fc, const std::string& name, std::vector<std::string>& path, std::vector<const Frame*>& frames) {
+    const FC& element = *fc.element;
+    int length_reg = -1;
+    if (fc.kind == FC::Kind::kSequence) {
+      const FC* length_class = nullptr;
+      const auto key = compiler_.resolve(fc.length_field, scope_, frames, &length_class);
+      if (!key || compiler_.registers_.count(*key) == 0) {
+        unsupported = "sequence `" + name + "`: its length `" + fc.length_field.text() + "` names no integer";
+        return false;
+      }
+      length_reg = compiler_.registers_.at(*key);
+    }
+    const int capture = capture_of(path, name);
+    const auto element_bits = fixed_bits(element);
+    if (capture < 0 && element_bits && *element_bits % element.alignment == 0 && *element_bits > 0 &&
+        !wanted_below(element, path)) {
+      align(element.alignment);
+      if (fc.kind == FC::Kind::kArray) {
+        skip(*element_bits * fc.length);
+      } else {
+        Instruction in = named(Op::kSkipElements, name);
+        in.length_reg = length_reg;
+        in.size = static_cast<uint32_t>(std::min<uint64_t>(*element_bits, UINT32_MAX));
+        if (*element_bits > UINT32_MAX) {
+          unsupported = "sequence `" + name + "`: elements of over 2^32 bits";
+          return false;
+        }
+        emit(in);
+        anchor_ = element.alignment;  // n elements of a multiple of it
+        offset_ = 0;
+      }
+      return true;
+    }
+    if ((fc.kind == FC::Kind::kArray && fc.length == 0) || (element_bits && *element_bits == 0)) {
+      align(element.alignment);  // nothing to read
+      return true;
+    }
+    if (capture >= 0 && !element.is_integer()) {
+      unsupported = "field `" + name + "` is asked for, but is an array of non-integers";
+      return false;
+    }
+    Instruction loop = named(Op::kLoop, name);
+    loop.count = fc.length;
+    loop.length_reg = length_reg;
+    const std::size_t loop_at = emit(loop);
+    label();
+    unknown_position();
+    const std::size_t body = plan_.code_.size();
+    if (capture >= 0) {
+      align(element.alignment);
+      Instruction in = named(Op::kInteger, name);
+      in.order = element.byte_order;
+      in.is_signed = element.is_signed;
+      in.size = element.size;
+      in.capture = capture;
+      in.append = true;
+      in.clock = !element.mapped_clock.empty();
+      emit(in);
+    } else if (!field(element, name, path, frames)) {
+      return false;
+    }
+    Instruction end;
+    end.op = Op::kLoopEnd;
+    end.target = static_cast<uint32_t>(body);
+    emit(end);
+    label();
+    plan_.code_[loop_at].target = static_cast<uint32_t>(plan_.code_.size());
+    unknown_position();
+    return true;
+  }
+
+  bool variant(const FC& fc, const std::string& name, std::vector<std::string>& path,
+               std::vector<const Frame*>& frames) {
+    const FC* selector = nullptr;
+    const auto key = compiler_.resolve(fc.selector, scope_, frames, &selector);
+    if (!key || compiler_.registers_.count(*key) == 0 || selector == nullptr ||
+        selector->kind != FC::Kind::kEnumeration) {
+      unsupported = "variant `" + name + "`: its selector `" + fc.selector.text() + "` names no enumeration";
+      return false;
+    }
+    ReadPlan::VariantTable table;
+    table.selector = compiler_.registers_.at(*key);
+    table.is_signed = selector->is_signed;
+    const std::size_t table_index = plan_.tables_.size();
+    plan_.tables_.emplace_back();
+    Instruction in = named(Op::kVariant, name);
+    in.target = static_cast<uint32_t>(table_index);
+    in.capture = capture_of(path, name);
+    emit(in);
+    const uint64_t anchor = anchor_, offset = offset_;
+    std::vector<std::size_t> jumps;
+    std::vector<uint32_t> starts(fc.members.size());
+    bool same_end = true;
+    uint64_t end_anchor = 0, end_offset = 0;
+    for (std::size_t o = 0; o < fc.members.size(); ++o) {
+      label();
+      anchor_ = anchor;
+      offset_ = offset;
+      starts[o] = static_cast<uint32_t>(plan_.code_.size());
+      path.push_back(fc.members[o].name);
+      const bool fine = field(*fc.members[o].type, fc.members[o].name, path, frames);
+      path.pop_back();
+      if (!fine) return false;
+      Instruction jump;
+      jump.op = Op::kJump;
+      jumps.push_back(emit(jump));
+      if (o == 0) {
+        end_anchor = anchor_;
+        end_offset = offset_;
+      } else if (anchor_ != end_anchor || offset_ != end_offset) {
+        same_end = false;
+      }
+    }
+    label();
+    for (const std::size_t jump : jumps) plan_.code_[jump].target = static_cast<uint32_t>(plan_.code_.size());
+    if (same_end) {
+      anchor_ = end_anchor;
+      offset_ = end_offset;
+    } else {
+      unknown_position();
+    }
+    // Each mapping of the selector picks the option of its label's name.
+    for (const Mapping& mapping : selector->mappings) {
+      for (std::size_t o = 0; o < fc.members.size(); ++o) {
+        if (fc.members[o].name == mapping.label || same_name(fc.members[o].name, mapping.label)) {
+          table.choices.push_back({mapping.lower, mapping.upper, static_cast<uint32_t>(o), starts[o]});
+          break;
+        }
+      }
+    }
+    plan_.tables_[table_index] = std::move(table);
+    return true;
+  }
+
+ public:
+  // The payload follows the context in one plan.
+  void enter(Scope scope) { scope_ = scope; }
+
+  void finish() {
+    // Alignment and skips have no names of their own: the field after them
+    // (or before, at the end) is what a problem names.
+    const char* next = nullptr;
+    for (std::size_t i = plan_.code_.size(); i-- > 0;) {
+      if (plan_.code_[i].name != nullptr) next = plan_.code_[i].name;
+      else plan_.code_[i].name = next;
+    }
+    const char* previous = "(the start)";
+    for (Instruction& in : plan_.code_) {
+      if (in.name == nullptr) in.name = previous;
+      previous = in.name;
+    }
+  }
+
+ private:
+  PlanCompiler& compiler_;
+  ReadPlan& plan_;
+  Scope scope_;
+  const std::map<std::string, int>& by_name_;
+  const std::vector<FieldRequest>& requests_;
+  uint64_t anchor_ = 1;  // the position is known modulo this many bits ...
+  uint64_t offset_ = 0;  // ... to be this
+  std::size_t barrier_ = 0;  // no skip before here may grow: a jump lands here
+};
+
+std::optional<std::string> PlanCompiler::resolve(const FieldPath& path, Scope scope,
+                                                 const std::vector<const Frame*>& frames, const FC** found) const {
+  // Down from `start` along `names`; through a variant by its option's name.
+  auto walk = [&](const FC* at, std::vector<std::string> written, std::size_t from) -> std::optional<std::string> {
+    for (std::size_t i = from; i < path.names.size(); ++i) {
+      if (at == nullptr || (at->kind != FC::Kind::kStructure && at->kind != FC::Kind::kVariant)) return std::nullopt;
+      const Member* member = nullptr;
+      for (const Member& m : at->members) {
+        if (m.name == path.names[i]) member = &m;
+      }
+      if (member == nullptr) member = at->member(path.names[i]);
+      if (member == nullptr) return std::nullopt;
+      written.push_back(member->name);
+      at = member->type.get();
+    }
+    if (at == nullptr || !at->is_integer()) return std::nullopt;
+    *found = at;
+    return key_of(scope, written);
+  };
+  if (path.names.empty()) return std::nullopt;
+  if (path.absolute) {
+    const FC* root = nullptr;
+    switch (path.scope) {
+      case Scope::kPacketHeader: root = trace_->packet_header.get(); break;
+      case Scope::kPacketContext: root = stream_->packet_context.get(); break;
+      case Scope::kEventHeader: root = stream_->event_header.get(); break;
+      case Scope::kStreamEventContext: root = stream_->event_context.get(); break;
+      case Scope::kEventContext: root = event_context_; break;
+      case Scope::kEventPayload: root = event_payload_; break;
+    }
+    const Scope saved = scope;
+    scope = path.scope;
+    auto key = walk(root, {}, 0);
+    scope = saved;
+    return key;
+  }
+  for (auto frame = frames.rbegin(); frame != frames.rend(); ++frame) {
+    if ((*frame)->structure->member(path.names[0]) == nullptr) continue;
+    return walk((*frame)->structure, (*frame)->path, 0);
+  }
+  return std::nullopt;
+}
+
+bool PlanCompiler::collect_targets(Scope scope, const FieldClassPtr& root, std::string* unsupported) {
+  if (!root) return true;
+  std::vector<const Frame*> frames;
+  std::vector<std::string> path;
+  // Depth first, as the emitter walks, so that relative references see the
+  // same enclosing structures.
+  struct Walker {
+    PlanCompiler& compiler;
+    Scope scope;
+    std::vector<const Frame*>& frames;
+    std::string* unsupported;
+    bool reference(const FieldPath& ref, const std::string& name, const char* what) {
+      const FC* target = nullptr;
+      const auto key = compiler.resolve(ref, scope, frames, &target);
+      if (!key) {
+        if (unsupported) *unsupported = std::string(what) + " `" + name + "`: `" + ref.text() + "` names no integer before it";
+        return false;
+      }
+      compiler.registers_.emplace(*key, static_cast<int>(compiler.registers_.size()));
+      return true;
+    }
+    bool walk(const FC& fc, const std::string& name, std::vector<std::string>& path) {
+      switch (fc.kind) {
+        case FC::Kind::kStructure: {
+          Frame frame{&fc, path};
+          frames.push_back(&frame);
+          for (const Member& m : fc.members) {
+            path.push_back(m.name);
+            const bool fine = walk(*m.type, m.name, path);
+            path.pop_back();
+            if (!fine) return false;
+          }
+          frames.pop_back();
+          return true;
+        }
+        case FC::Kind::kSequence:
+          if (!reference(fc.length_field, name, "sequence")) return false;
+          return walk(*fc.element, name, path);
+        case FC::Kind::kArray:
+          return walk(*fc.element, name, path);
+        case FC::Kind::kVariant: {
+          if (!reference(fc.selector, name, "variant")) return false;
+          for (const Member& m : fc.members) {
+            path.push_back(m.name);
+            const bool fine = walk(*m.type, m.name, path);
+            path.pop_back();
+            if (!fine) return false;
+          }
+          return true;
+        }
+        default:
+          return true;
+      }
+    }
+  };
+  Walker walker{*this, scope, frames, unsupported};
+  return walker.walk(*root, to_string(scope), path);
+}
+
+std::optional<PlanCompiler> PlanCompiler::for_stream(const TraceClass& trace, const StreamClass& stream,
+                                                     std::string* unsupported) {
+  PlanCompiler compiler;
+  compiler.trace_ = &trace;
+  compiler.stream_ = &stream;
+  if (!compiler.collect_targets(Scope::kPacketHeader, trace.packet_header, unsupported) ||
+      !compiler.collect_targets(Scope::kPacketContext, stream.packet_context, unsupported) ||
+      !compiler.collect_targets(Scope::kEventHeader, stream.event_header, unsupported) ||
+      !compiler.collect_targets(Scope::kStreamEventContext, stream.event_context, unsupported)) {
+    return std::nullopt;
+  }
+  for (const auto& [id, event] : stream.event_classes) {
+    compiler.event_context_ = event.context.get();
+    compiler.event_payload_ = event.payload.get();
+    if (!compiler.collect_targets(Scope::kEventContext, event.context, unsupported) ||
+        !compiler.collect_targets(Scope::kEventPayload, event.payload, unsupported)) {
+      if (unsupported) *unsupported = "event `" + event.name + "`: " + *unsupported;
+      return std::nullopt;
+    }
+  }
+  compiler.event_context_ = compiler.event_payload_ = nullptr;
+  return compiler;
+}
+
+std::optional<ReadPlan> PlanCompiler::compile(Scope scope, const FieldClassPtr& root,
+                                              const std::map<std::string, int>& by_name,
+                                              const std::vector<FieldRequest>& requests, std::string* unsupported) {
+  ReadPlan plan;
+  int captures = static_cast<int>(requests.size());
+  for (const auto& [name, slot] : by_name) captures = std::max(captures, slot + 1);
+  plan.captures_ = static_cast<std::size_t>(captures);
+  if (!root) return plan;
+  Emitter emitter(*this, plan, scope, by_name, requests);
+  std::vector<std::string> path;
+  std::vector<const Frame*> frames;
+  if (!emitter.field(*root, to_string(scope), path, frames)) {
+    if (unsupported) *unsupported = emitter.unsupported;
+    return std::nullopt;
+  }
+  emitter.finish();
+  return plan;
+}
+
+std::optional<ReadPlan> PlanCompiler::compile_event(const EventClass& event, const std::vector<FieldRequest>& requests,
+                                                    std::string* unsupported) {
+  event_context_ = event.context.get();
+  event_payload_ = event.payload.get();
+  static const std::map<std::string, int> none;
+  ReadPlan plan;
+  plan.captures_ = requests.size();
+  Emitter emitter(*this, plan, Scope::kEventContext, none, requests);
+  std::vector<std::string> path;
+  std::vector<const Frame*> frames;
+  bool fine = !event.context || emitter.field(*event.context, "event.context", path, frames);
+  if (fine && event.payload) {
+    emitter.enter(Scope::kEventPayload);
+    fine = emitter.field(*event.payload, "event.fields", path, frames);
+  }
+  event_context_ = event_payload_ = nullptr;
+  if (!fine) {
+    if (unsupported) *unsupported = "event `" + event.name + "`: " + emitter.unsupported;
+    return std::nullopt;
+  }
+  emitter.finish();
+  return plan;
+}
+
+}  // namespace tracesync::ctf

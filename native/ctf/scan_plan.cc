@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: EPL-2.0
+#include "ctf/scan_plan.h"
+
+namespace tracesync::ctf {
+
+namespace {
+
+// The clock a field class's integers map to, depth first.
+const std::string* mapped_clock(const FieldClassPtr& fc) {
+  if (!fc) return nullptr;
+  if (fc->is_integer() && !fc->mapped_clock.empty()) return &fc->mapped_clock;
+  if (fc->element) return mapped_clock(fc->element);
+  for (const Member& m : fc->members) {
+    if (const std::string* clock = mapped_clock(m.type)) return clock;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+std::optional<ScanPlan> ScanPlan::compile(TraceClass trace_class, const EventRequests& requests,
+                                          std::string* unsupported) {
+  ScanPlan plan;
+  plan.trace_ = std::make_unique<TraceClass>(std::move(trace_class));
+  const TraceClass& trace = *plan.trace_;
+
+  static const StreamClass no_stream;
+  auto header_compiler = PlanCompiler::for_stream(trace, no_stream, unsupported);
+  if (!header_compiler) return std::nullopt;
+  const std::map<std::string, int> header_names = {
+      {"magic", packet_header_slot::kMagic}, {"uuid", packet_header_slot::kUuid},
+      {"stream_id", packet_header_slot::kStreamId}};
+  auto header = header_compiler->compile(Scope::kPacketHeader, trace.packet_header, header_names, {}, unsupported);
+  if (!header) return std::nullopt;
+  plan.packet_header_ = std::move(*header);
+  plan.header_registers_ = header_compiler->registers();
+
+  const std::map<std::string, int> context_names = {
+      {"packet_size", packet_context_slot::kPacketSize}, {"content_size", packet_context_slot::kContentSize},
+      {"timestamp_begin", packet_context_slot::kBeginTime}, {"events_discarded", packet_context_slot::kDiscarded}};
+  const std::map<std::string, int> event_header_names = {{"id", 0}};
+  const std::map<std::string, int> none;
+  for (const auto& [id, stream_class] : trace.stream_classes) {
+    auto stream = std::make_unique<StreamPlan>();
+    stream->stream_class = &stream_class;
+    const std::string* clock_name = mapped_clock(stream_class.event_header);
+    if (clock_name == nullptr) clock_name = mapped_clock(stream_class.packet_context);
+    if (clock_name == nullptr) {
+      if (unsupported) *unsupported = "stream class " + std::to_string(id) + " has no clock";
+      return std::nullopt;
+    }
+    stream->clock = trace.clock(*clock_name);
+    if (stream->clock == nullptr) {
+      if (unsupported) *unsupported = "clock `" + *clock_name + "` is mapped but not declared";
+      return std::nullopt;
+    }
+    const auto time = ClockTime::of(*stream->clock);
+    if (!time) {
+      if (unsupported) *unsupported = "clock `" + *clock_name + "` has an offset this reader cannot take";
+      return std::nullopt;
+    }
+    stream->time = *time;
+    auto compiler = PlanCompiler::for_stream(trace, stream_class, unsupported);
+    if (!compiler) return std::nullopt;
+    auto context = compiler->compile(Scope::kPacketContext, stream_class.packet_context, context_names, {}, unsupported);
+    auto event_header = context ? compiler->compile(Scope::kEventHeader, stream_class.event_header, event_header_names,
+                                                    {}, unsupported)
+                                : std::nullopt;
+    auto event_context = event_header ? compiler->compile(Scope::kStreamEventContext, stream_class.event_context, none,
+                                                          {}, unsupported)
+                                      : std::nullopt;
+    if (!event_context) return std::nullopt;
+    stream->packet_context = std::move(*context);
+    stream->event_header = std::move(*event_header);
+    stream->event_context = std::move(*event_context);
+    for (const auto& [event_id, event_class] : stream_class.event_classes) {
+      auto event = std::make_unique<EventPlan>();
+      event->event_class = &event_class;
+      const auto wanted = requests ? requests(event_class) : std::nullopt;
+      event->selected = wanted.has_value();
+      auto compiled = compiler->compile_event(event_class, wanted ? *wanted : std::vector<FieldRequest>{}, unsupported);
+      if (!compiled) return std::nullopt;
+      event->plan = std::move(*compiled);
+      if (event_id < kDenseIds) {
+        if (stream->by_id.size() <= event_id) stream->by_id.resize(event_id + 1);
+        stream->by_id[event_id] = std::move(event);
+      } else {
+        stream->sparse[event_id] = std::move(event);
+      }
+    }
+    stream->registers = compiler->registers();
+    plan.streams_[id] = std::move(stream);
+  }
+  return plan;
+}
+
+std::vector<ScanPlan::EventPlan*> ScanPlan::selected() {
+  std::vector<EventPlan*> out;
+  for (auto& [id, stream] : streams_) {
+    for (auto& event : stream->by_id) {
+      if (event && event->selected) out.push_back(event.get());
+    }
+    for (auto& [event_id, event] : stream->sparse) {
+      if (event->selected) out.push_back(event.get());
+    }
+  }
+  return out;
+}
+
+}  // namespace tracesync::ctf

@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: EPL-2.0
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ctf/clock_time.h"
+#include "ctf/read_plan.h"
+#include "ctf/trace_class.h"
+
+namespace tracesync::ctf {
+
+// Which fields of an event class someone needs (an EventSelection compiled
+// against a trace): nullopt for an event class no one needs, whose events
+// are only counted and skipped.
+using EventRequests = std::function<std::optional<std::vector<FieldRequest>>(const EventClass&)>;
+
+// The packet header and context members a scanner reads, wherever they are.
+namespace packet_header_slot {
+enum : int { kMagic, kUuid, kStreamId, kCount };
+}
+namespace packet_context_slot {
+enum : int { kPacketSize, kContentSize, kBeginTime, kDiscarded, kCount };
+}
+
+// Every read plan of a trace, compiled once from its TraceClass: the packet
+// header's, and per stream class its packet context's, event header's, event
+// context's and each event class's.
+class ScanPlan {
+ public:
+  struct EventPlan {
+    const EventClass* event_class = nullptr;
+    ReadPlan plan;
+    bool selected = false;  // its requests are captured; the visitor hears of it
+    std::size_t user = 0;   // free for whoever selected it (an index of theirs)
+  };
+  struct StreamPlan {
+    const StreamClass* stream_class = nullptr;
+    const ClockClass* clock = nullptr;  // its default clock
+    ClockTime time;
+    std::size_t registers = 0;
+    ReadPlan packet_context, event_header, event_context;
+    std::vector<std::unique_ptr<EventPlan>> by_id;  // dense up to kDenseIds
+    std::map<uint64_t, std::unique_ptr<EventPlan>> sparse;  // beyond
+    const EventPlan* event(uint64_t id) const {
+      if (id < by_id.size()) return by_id[id].get();
+      const auto found = sparse.find(id);
+      return found == sparse.end() ? nullptr : found->second.get();
+    }
+  };
+
+  // nullopt, with `unsupported` said, when some part of the trace is beyond
+  // what plans read (babeltrace2 then reads the trace).
+  static std::optional<ScanPlan> compile(TraceClass trace, const EventRequests& requests, std::string* unsupported);
+
+  const TraceClass& trace() const { return *trace_; }
+  const ReadPlan& packet_header() const { return packet_header_; }
+  std::size_t header_registers() const { return header_registers_; }
+  const StreamPlan* stream(uint64_t id) const {
+    const auto found = streams_.find(id);
+    return found == streams_.end() ? nullptr : found->second.get();
+  }
+  const std::map<uint64_t, std::unique_ptr<StreamPlan>>& streams() const { return streams_; }
+  // Every selected event plan, to mark with `user`.
+  std::vector<EventPlan*> selected();
+
+ private:
+  static constexpr uint64_t kDenseIds = 1 << 16;
+  std::unique_ptr<TraceClass> trace_;  // the plans point into it
+  ReadPlan packet_header_;
+  std::size_t header_registers_ = 0;
+  std::map<uint64_t, std::unique_ptr<StreamPlan>> streams_;
+};
+
+}  // namespace tracesync::ctf

@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: EPL-2.0
+#include "ctf/stream_scanner.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace tracesync::ctf {
+
+namespace {
+constexpr uint64_t kPacketMagic = 0xC1FC1FC1;
+}  // namespace
+
+StreamScanner::StreamScanner(const ScanPlan& plan, std::string path) : plan_(plan), path_(std::move(path)) {}
+
+StreamScanner::~StreamScanner() {
+  if (data_ != nullptr) munmap(const_cast<uint8_t*>(data_), size_);
+}
+
+bool StreamScanner::open(std::string& problem) {
+  const int fd = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    problem = path_ + ": cannot be opened: " + std::strerror(errno);
+    return false;
+  }
+  struct stat status {};
+  if (fstat(fd, &status) != 0) {
+    problem = path_ + ": cannot be read: " + std::strerror(errno);
+    ::close(fd);
+    return false;
+  }
+  size_ = static_cast<uint64_t>(status.st_size);
+  if (size_ > 0) {
+    void* mapped = mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (mapped == MAP_FAILED) {
+      problem = path_ + ": cannot be mapped: " + std::strerror(errno);
+      ::close(fd);
+      size_ = 0;
+      return false;
+    }
+    madvise(mapped, size_, MADV_SEQUENTIAL);
+    data_ = static_cast<const uint8_t*>(mapped);
+  }
+  ::close(fd);
+  header_state_.registers.assign(plan_.header_registers(), 0);
+  header_captures_.resize(std::max<std::size_t>(plan_.packet_header().captures(), packet_header_slot::kCount));
+  context_captures_.resize(packet_context_slot::kCount);
+  std::size_t most = 1;
+  for (const auto& [id, stream] : plan_.streams()) {
+    stream_states_.push_back(ReadState{std::vector<uint64_t>(stream->registers, 0), 0});
+    for (const auto& event : stream->by_id) {
+      if (event) most = std::max(most, event->plan.captures());
+    }
+    for (const auto& [event_id, event] : stream->sparse) most = std::max(most, event->plan.captures());
+  }
+  event_captures_.resize(most);
+  return true;
+}
+
+bool StreamScanner::fail(std::string& problem, uint64_t bit_offset, const std::string& what) const {
+  problem = path_ + ": at byte " + std::to_string(bit_offset / 8) + ": " + what;
+  return false;
+}
+
+bool StreamScanner::next_packet(EventVisitor& visitor, PacketSummary& summary, std::string& problem) {
+  summary = PacketSummary{};
+  summary.offset = offset_;
+  const uint64_t begin = offset_ * 8;
+  BitCursor cursor{data_, begin, size_ * 8};
+  std::string why;
+  const std::string packet = "packet at byte " + std::to_string(offset_);
+
+  for (CapturedField& c : header_captures_) c.present = false, c.byte_count = 0;
+  if (!plan_.packet_header().run(cursor, header_state_, header_captures_.data(), why)) {
+    return fail(problem, cursor.position, packet + ": its header: " + why + " (the file is cut short?)");
+  }
+  const CapturedField& magic = header_captures_[packet_header_slot::kMagic];
+  if (magic.present && magic.value != kPacketMagic) {
+    return fail(problem, begin, packet + ": bad magic number " + std::to_string(magic.value) + " (not a CTF packet)");
+  }
+  const CapturedField& uuid = header_captures_[packet_header_slot::kUuid];
+  if (uuid.present && plan_.trace().uuid &&
+      (uuid.byte_count != 16 || std::memcmp(uuid.bytes.data(), plan_.trace().uuid->data(), 16) != 0)) {
+    return fail(problem, begin, packet + ": its trace UUID is not the metadata's");
+  }
+  const CapturedField& stream_id = header_captures_[packet_header_slot::kStreamId];
+  uint64_t id = stream_id.present ? stream_id.value : 0;
+  if (!stream_id.present && plan_.streams().size() == 1) id = plan_.streams().begin()->first;
+  const ScanPlan::StreamPlan* stream = plan_.stream(id);
+  if (stream == nullptr) return fail(problem, begin, packet + ": stream class " + std::to_string(id) + " is not declared");
+  summary.stream = stream;
+  ReadState& state = stream_states_[static_cast<std::size_t>(std::distance(plan_.streams().begin(), plan_.streams().find(id)))];
+
+  for (CapturedField& c : context_captures_) c.present = false;
+  if (!stream->packet_context.run(cursor, state, context_captures_.data(), why)) {
+    return fail(problem, cursor.position, packet + ": its context: " + why + " (the file is cut short?)");
+  }
+  const uint64_t left = size_ * 8 - begin;
+  const CapturedField& packet_size = context_captures_[packet_context_slot::kPacketSize];
+  const CapturedField& content_size = context_captures_[packet_context_slot::kContentSize];
+  const uint64_t packet_bits = packet_size.present ? packet_size.value : left;
+  const uint64_t content_bits = content_size.present ? content_size.value : packet_bits;
+  if (packet_bits == 0 || packet_bits % 8 != 0) {
+    return fail(problem, begin, packet + ": packet size of " + std::to_string(packet_bits) + " bits (not a whole number of bytes above 0)");
+  }
+  if (content_bits > packet_bits) {
+    return fail(problem, begin, packet + ": content size " + std::to_string(content_bits) + " bits exceeds its packet size " +
+                                    std::to_string(packet_bits) + " bits");
+  }
+  if (packet_bits > left) {
+    return fail(problem, begin, packet + ": packet size " + std::to_string(packet_bits / 8) + " bytes runs past the end of the file (" +
+                                    std::to_string(left / 8) + " bytes left: cut short?)");
+  }
+  if (cursor.position - begin > content_bits) {
+    return fail(problem, begin, packet + ": its header and context end past its content size");
+  }
+  if (context_captures_[packet_context_slot::kBeginTime].present) {
+    summary.begin_clock = context_captures_[packet_context_slot::kBeginTime].value;
+  }
+  if (const CapturedField& discarded = context_captures_[packet_context_slot::kDiscarded]; discarded.present) {
+    const uint64_t before = discarded_before_.value_or(0);
+    if (discarded.value > before) summary.discarded = discarded.value - before;
+    discarded_before_ = discarded.value;
+  }
+
+  cursor.limit = begin + content_bits;
+  CapturedField header_id;
+  while (cursor.position < cursor.limit) {
+    const uint64_t event_at = cursor.position;
+    header_id.present = false;
+    if (!stream->event_header.run(cursor, state, &header_id, why)) {
+      return fail(problem, event_at, "event header: " + why);
+    }
+    const ScanPlan::EventPlan* event = stream->event(header_id.present ? header_id.value : 0);
+    if (event == nullptr) {
+      return fail(problem, event_at, "event of id " + std::to_string(header_id.value) + ": no such event class in stream class " +
+                                         std::to_string(id));
+    }
+    if (!stream->event_context.empty() && !stream->event_context.run(cursor, state, nullptr, why)) {
+      return fail(problem, event_at, "event `" + event->event_class->name + "`: " + why);
+    }
+    if (event->selected) {
+      for (std::size_t i = 0; i < event->plan.captures(); ++i) {
+        event_captures_[i].present = false;
+        event_captures_[i].byte_count = 0;
+      }
+    }
+    if (!event->plan.run(cursor, state, event_captures_.data(), why)) {
+      return fail(problem, event_at, "event `" + event->event_class->name + "`: " + why);
+    }
+    if (cursor.position == event_at) {
+      // Nothing read: the next event would be this one again, for ever.
+      return fail(problem, event_at, "event `" + event->event_class->name + "` takes no bits: the packet cannot be walked");
+    }
+    ++summary.events;
+    if (!summary.first_clock) summary.first_clock = state.clock;
+    summary.last_clock = state.clock;
+    if (event->selected) visitor.selected_event(*event, *stream, state.clock, event_captures_.data());
+  }
+  offset_ += packet_bits / 8;
+  return true;
+}
+
+}  // namespace tracesync::ctf

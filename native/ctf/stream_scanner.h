@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: EPL-2.0
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ctf/read_plan.h"
+#include "ctf/scan_plan.h"
+
+namespace tracesync::ctf {
+
+// Hears of each event of a selected class (ScanPlan::EventPlan::selected).
+class EventVisitor {
+ public:
+  virtual ~EventVisitor() = default;
+  // `clock`: the stream clock's value at the event, in cycles; `captures`:
+  // its requested fields, in the order they were requested.
+  virtual void selected_event(const ScanPlan::EventPlan& event, const ScanPlan::StreamPlan& stream, uint64_t clock,
+                              const CapturedField* captures) = 0;
+};
+
+// What one packet held.
+struct PacketSummary {
+  uint64_t offset = 0;  // of the packet in the file, in bytes
+  const ScanPlan::StreamPlan* stream = nullptr;
+  uint64_t events = 0;
+  std::optional<uint64_t> first_clock, last_clock;  // of its events, in cycles
+  std::optional<uint64_t> begin_clock;              // timestamp_begin, in cycles
+  uint64_t discarded = 0;  // events the tracer lost since the stream's previous packet
+};
+
+// One stream file, mapped read-only and walked packet by packet: packet
+// header (magic, trace UUID, stream id), packet context (sizes, begin time,
+// discarded-event count), then events up to the content size, each by its
+// header (compact or large), the stream's event context and its class's
+// plan. Timestamps of fewer than 64 bits wrap as CTF 1.8 says. Every read is
+// checked against the packet's content and the mapping: damage ends the
+// stream with a problem naming the file and the byte offset.
+class StreamScanner {
+ public:
+  StreamScanner(const ScanPlan& plan, std::string path);
+  ~StreamScanner();
+  StreamScanner(const StreamScanner&) = delete;
+  StreamScanner& operator=(const StreamScanner&) = delete;
+
+  // Maps the file; false with `problem` said when it cannot.
+  bool open(std::string& problem);
+  bool at_end() const { return offset_ >= size_; }
+  uint64_t size() const { return size_; }
+  uint64_t offset() const { return offset_; }
+  const std::string& path() const { return path_; }
+
+  // Reads the next packet; false with `problem` said when it is damaged
+  // (the events of the packet heard of before the damage stand).
+  bool next_packet(EventVisitor& visitor, PacketSummary& summary, std::string& problem);
+
+ private:
+  bool fail(std::string& problem, uint64_t bit_offset, const std::string& what) const;
+
+  const ScanPlan& plan_;
+  std::string path_;
+  const uint8_t* data_ = nullptr;
+  uint64_t size_ = 0;    // bytes
+  uint64_t offset_ = 0;  // of the next packet
+  ReadState header_state_;
+  std::vector<CapturedField> header_captures_, context_captures_, event_captures_;
+  std::vector<ReadState> stream_states_;  // per stream class, by its place in plan_.streams()
+  std::optional<uint64_t> discarded_before_;  // the previous packet's count
+};
+
+}  // namespace tracesync::ctf

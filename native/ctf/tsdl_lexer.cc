@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: EPL-2.0
+#include "ctf/tsdl_lexer.h"
+
+namespace tracesync::ctf {
+
+namespace {
+bool is_identifier_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+int digit_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return 99;
+}
+}  // namespace
+
+bool TsdlLexer::skip_space_and_comments() {
+  while (at_ < text_.size()) {
+    const char c = text_[at_];
+    if (c == '\n') {
+      ++line_;
+      ++at_;
+    } else if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v' || c == '\0') {
+      ++at_;  // LTTng pads metadata packets with NULs
+    } else if (text_.substr(at_, 2) == "/*") {
+      const std::size_t end = text_.find("*/", at_ + 2);
+      if (end == std::string_view::npos) return false;
+      const std::size_t stop = end + 2;
+      for (std::size_t i = at_; i < stop; ++i) line_ += text_[i] == '\n';
+      at_ = stop;
+    } else if (text_.substr(at_, 2) == "//") {
+      while (at_ < text_.size() && text_[at_] != '\n') ++at_;
+    } else {
+      return true;
+    }
+  }
+  return true;
+}
+
+TsdlToken TsdlLexer::number() {
+  TsdlToken token{TsdlToken::Kind::kInteger, {}, 0, line_};
+  unsigned base = 10;
+  if (text_[at_] == '0' && at_ + 1 < text_.size() && (text_[at_ + 1] == 'x' || text_[at_ + 1] == 'X')) {
+    base = 16;
+    at_ += 2;
+  } else if (text_[at_] == '0' && at_ + 1 < text_.size() && is_digit(text_[at_ + 1])) {
+    base = 8;
+    ++at_;
+  }
+  const std::size_t begin = at_;
+  while (at_ < text_.size() && digit_value(text_[at_]) < static_cast<int>(base)) {
+    const uint64_t digit = static_cast<uint64_t>(digit_value(text_[at_]));
+    if (__builtin_mul_overflow(token.value, base, &token.value) ||
+        __builtin_add_overflow(token.value, digit, &token.value)) {
+      return {TsdlToken::Kind::kBad, "an integer literal too large for 64 bits", 0, line_};
+    }
+    ++at_;
+  }
+  if (at_ == begin && base == 16) return {TsdlToken::Kind::kBad, "`0x` without hexadecimal digits", 0, line_};
+  while (at_ < text_.size() && (text_[at_] == 'u' || text_[at_] == 'U' || text_[at_] == 'l' || text_[at_] == 'L')) ++at_;
+  if (at_ < text_.size() && (is_identifier_start(text_[at_]) || is_digit(text_[at_]))) {
+    return {TsdlToken::Kind::kBad, "a malformed integer literal", 0, line_};
+  }
+  return token;
+}
+
+TsdlToken TsdlLexer::string_literal() {
+  TsdlToken token{TsdlToken::Kind::kString, {}, 0, line_};
+  ++at_;  // the opening quote
+  while (at_ < text_.size() && text_[at_] != '"') {
+    char c = text_[at_++];
+    if (c == '\n') return {TsdlToken::Kind::kBad, "a string literal runs past the end of its line", 0, token.line};
+    if (c == '\\' && at_ < text_.size()) {
+      const char e = text_[at_++];
+      switch (e) {
+        case 'n': c = '\n'; break;
+        case 't': c = '\t'; break;
+        case 'r': c = '\r'; break;
+        case '0': c = '\0'; break;
+        default: c = e; break;  // \" \\ and the rest as themselves
+      }
+    }
+    token.text += c;
+  }
+  if (at_ >= text_.size()) return {TsdlToken::Kind::kBad, "a string literal is not closed", 0, token.line};
+  ++at_;
+  return token;
+}
+
+TsdlToken TsdlLexer::next() {
+  if (!skip_space_and_comments()) return {TsdlToken::Kind::kBad, "a comment is not closed", 0, line_};
+  if (at_ >= text_.size()) return {TsdlToken::Kind::kEnd, {}, 0, line_};
+  const char c = text_[at_];
+  if (is_identifier_start(c)) {
+    const std::size_t begin = at_;
+    while (at_ < text_.size() && (is_identifier_start(text_[at_]) || is_digit(text_[at_]))) ++at_;
+    return {TsdlToken::Kind::kIdentifier, std::string(text_.substr(begin, at_ - begin)), 0, line_};
+  }
+  if (is_digit(c)) return number();
+  if (c == '"') return string_literal();
+  for (const std::string_view punctuator : {":=", "...", "{", "}", "[", "]", "(", ")", "<", ">", ";", ",", "=", ".", ":", "-", "+"}) {
+    if (text_.substr(at_, punctuator.size()) == punctuator) {
+      at_ += punctuator.size();
+      return {TsdlToken::Kind::kPunctuator, std::string(punctuator), 0, line_};
+    }
+  }
+  const unsigned char byte = static_cast<unsigned char>(c);
+  std::string shown = byte >= 0x20 && byte < 0x7f ? std::string("`") + c + "`" : "byte " + std::to_string(byte);
+  return {TsdlToken::Kind::kBad, "unexpected character " + shown, 0, line_};
+}
+
+}  // namespace tracesync::ctf

@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: EPL-2.0
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ctf/scan_plan.h"
+#include "ctf/stream_scanner.h"
+#include "ingest/ctf_trace_reader.h"
+#include "ingest/event_sink.h"
+#include "ingest/resume_point.h"
+#include "ingest/scanner_network_plan.h"
+#include "ingest/trace_info.h"
+#include "ingest/trace_reader.h"
+#include "ingest/trace_source.h"
+
+namespace tracesync::ingest {
+
+// Reads one CTF 1.8 trace with our own scanner (native/ctf): the metadata
+// parsed and a read plan compiled per event class once, then every stream
+// file mapped and walked packet by packet, the network events' fields
+// captured (ScannerNetworkPlan) and every other event skipped. It gives the
+// sink what CtfTraceReader gives it: the same PacketEvents, TraceInfo,
+// progress promises and delivery cuts (ResumePoint), streams numbered in
+// the order of their file names.
+//
+// Damage ends the trace with a problem naming the stream file and the byte
+// offset; what was delivered before stands, as with CtfTraceReader.
+class ScannerTraceReader final : public ResumableTraceReader {
+ public:
+  // Reads the metadata and compiles the plans at once (a few milliseconds):
+  // covered() then says whether the scanner can read the trace.
+  ScannerTraceReader(TraceSource source, match::TraceIndex index, ReaderOptions options, EventSink& sink);
+  ~ScannerTraceReader() override;
+  ScannerTraceReader(const ScannerTraceReader&) = delete;
+  ScannerTraceReader& operator=(const ScannerTraceReader&) = delete;
+
+  // Whether the plans cover the trace; if not, why not (a reader that does
+  // not cover its trace fails at its first step with that problem).
+  bool covered() const { return plan_.has_value(); }
+  const std::string& not_covered() const { return not_covered_; }
+
+  State step(std::size_t rounds) override;
+  void resume_after(ResumePoint delivered) override { resume_from_ = std::move(delivered); }
+  ResumePoint resume_point() const override;
+  void say_reader(std::string reader, std::string why) override {
+    info_.reader = std::move(reader);
+    info_.reader_reason = std::move(why);
+  }
+
+  State state() const override { return state_; }
+  const TraceInfo& info() const override { return info_; }
+  const std::string& problem() const override {
+    return out_of_memory_ && problem_.empty() ? kOutOfMemoryProblem : problem_;
+  }
+  bool out_of_memory() const override { return out_of_memory_; }
+  model::Nanoseconds progress() const override { return progress_; }
+  uint64_t bytes_read() const override { return bytes_read_.load(std::memory_order_relaxed); }
+
+ private:
+  struct Stream;
+  class Collector;
+  void compile_plans();
+
+  State read_some(std::size_t rounds);
+  bool open();
+  bool read_packet(Stream& stream);
+  void announce(const ctf::ScanPlan::StreamPlan& stream);
+  void update_progress();
+  void flush_up_to(model::Nanoseconds limit);
+  void fail(std::string problem);
+
+  TraceSource source_;
+  match::TraceIndex index_;
+  ReaderOptions options_;
+  EventSink& sink_;
+  std::optional<ctf::ScanPlan> plan_;
+  std::vector<ScannerNetworkPlan> network_plans_;  // by ScanPlan::EventPlan::user
+  std::string not_covered_;
+
+  State state_ = State::kNew;
+  TraceInfo info_;
+  std::string problem_;
+  bool out_of_memory_ = false;
+  bool announced_ = false;
+  std::vector<std::unique_ptr<Stream>> streams_;
+  std::vector<match::PacketEvent> batch_, held_;
+  model::Nanoseconds read_to_ = INT64_MIN;
+  model::Nanoseconds progress_ = INT64_MIN;
+  std::atomic<uint64_t> bytes_read_{0};
+  ResumePoint resume_from_;
+  DeliveryCut last_flush_;
+};
+
+}  // namespace tracesync::ingest

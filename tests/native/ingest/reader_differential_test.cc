@@ -1,0 +1,257 @@
+// SPDX-License-Identifier: EPL-2.0
+// The oracle: our scanner (ScannerTraceReader) and babeltrace2
+// (CtfTraceReader) give identical network events (every field, the same
+// times) and identical TraceInfo on the real fixtures, on simulated
+// experiments of many options, and on damaged copies of a real trace, where
+// the scanner must agree with babeltrace2 or fail naming the file and byte.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <random>
+
+#include "ingest/reader_differential.h"
+#include "ingest/reader_protocol.h"
+#include "simulate/simulate.h"
+
+namespace tracesync::ingest::testing {
+namespace {
+
+namespace fs = std::filesystem;
+
+const fs::path kShared = fs::path(TRACESYNC_SHARED_DIR) / "fixtures";
+
+std::vector<std::string> fixture_traces() {
+  std::vector<std::string> traces;
+  if (!fs::is_directory(kShared)) return traces;
+  for (const auto& entry : fs::recursive_directory_iterator(kShared)) {
+    if (entry.path().filename() == "metadata") traces.push_back(entry.path().parent_path().string());
+  }
+  std::sort(traces.begin(), traces.end());
+  return traces;
+}
+
+void expect_same(const std::string& trace, const ReadOutcome& oracle, const ReadOutcome& scanner) {
+  EXPECT_EQ(oracle.state, TraceReader::State::kDone) << trace << ": " << oracle.problem;
+  EXPECT_EQ(scanner.state, oracle.state) << trace << ": " << scanner.problem;
+  EXPECT_EQ(info_differences(oracle.info, scanner.info), "") << trace;
+  EXPECT_EQ(event_differences(oracle, scanner), "") << trace;
+}
+
+TEST(ReaderDifferential, EveryFixtureReadsTheSameWithBothReaders) {
+  const auto traces = fixture_traces();
+  if (traces.empty()) GTEST_SKIP() << "shared fixtures not found at " << kShared;
+  EXPECT_EQ(traces.size(), 8u);
+  for (const std::string& trace : traces) {
+    const ReadOutcome oracle = read_with_babeltrace2(trace);
+    const ReadOutcome scanner = read_with_scanner(trace);
+    expect_same(trace, oracle, scanner);
+    EXPECT_GT(scanner.info.network_events, 0u) << trace;
+    // Without endpoints (the default key) too.
+    ReaderOptions no_endpoints;
+    no_endpoints.endpoints = false;
+    EXPECT_EQ(event_differences(read_with_babeltrace2(trace, no_endpoints), read_with_scanner(trace, no_endpoints)), "")
+        << trace;
+  }
+}
+
+struct Simulation {
+  const char* name;
+  std::function<void(simulate::SimulationOptions&)> set;
+};
+
+TEST(ReaderDifferential, SimulatedExperimentsReadTheSameWithBothReaders) {
+  const std::vector<Simulation> simulations = {
+      {"defaults", [](simulate::SimulationOptions&) {}},
+      {"star of 5, IPv6 only", [](auto& o) { o.hosts = 5; o.topology = simulate::Topology::kStar; o.ipv6_fraction = 1; }},
+      {"pairs, filler 20", [](auto& o) { o.topology = simulate::Topology::kPairs; o.filler_ratio = 20; }},
+      {"random, netif_receive_skb", [](auto& o) { o.topology = simulate::Topology::kRandom; o.plain_receive_name = true; o.hosts = 6; }},
+      {"combined clocks, 1 CPU", [](auto& o) { o.clock_model = simulate::ClockModel::kCombined; o.cpus_per_host = 1; }},
+      {"fat tree, steps, big offsets", [](auto& o) { o.topology = simulate::Topology::kFatTree; o.hosts = 8; o.clock_model = simulate::ClockModel::kSteps; o.clock_offset_max_ns = 50'000'000'000; }},
+  };
+  const fs::path root = fs::temp_directory_path() / ("tracesync-differential-" + std::to_string(getpid()));
+  for (const Simulation& simulation : simulations) {
+    simulate::SimulationOptions options;
+    options.output_dir = (root / "sim").string();
+    options.overwrite = true;
+    options.duration_s = 2;
+    options.seed = 7;
+    simulation.set(options);
+    const simulate::SimulationSummary summary = simulate::run(options);
+    for (const simulate::HostSummary& host : summary.hosts) {
+      const ReadOutcome oracle = read_with_babeltrace2(host.trace_path);
+      const ReadOutcome scanner = read_with_scanner(host.trace_path);
+      expect_same(std::string(simulation.name) + ": " + host.trace_path, oracle, scanner);
+      EXPECT_EQ(scanner.info.events, host.events) << simulation.name;
+    }
+  }
+  fs::remove_all(root);
+}
+
+// --- damaged copies ---
+
+// babeltrace2's reading of a trace in a child process: it aborts on some
+// damage, and loops on some; nullopt then.
+std::optional<ReadOutcome> babeltrace2_in_a_child(const std::string& trace) {
+  int fds[2];
+  if (pipe(fds) != 0) return std::nullopt;
+  const pid_t child = fork();
+  if (child == 0) {
+    close(fds[0]);
+    alarm(30);
+    const ReadOutcome out = read_with_babeltrace2(trace);
+    std::vector<std::byte> info = reader_protocol::encode(out.info);
+    const uint64_t sizes[4] = {static_cast<uint64_t>(out.state), info.size(), out.problem.size(), out.events.size()};
+    auto put = [&](const void* data, std::size_t size) {
+      const char* p = static_cast<const char*>(data);
+      while (size > 0) {
+        const ssize_t n = write(fds[1], p, size);
+        if (n <= 0) _exit(3);
+        p += n;
+        size -= static_cast<std::size_t>(n);
+      }
+    };
+    put(sizes, sizeof sizes);
+    put(info.data(), info.size());
+    put(out.problem.data(), out.problem.size());
+    put(out.events.data(), out.events.size() * sizeof(match::PacketEvent));
+    _exit(0);
+  }
+  close(fds[1]);
+  std::string bytes;
+  char buffer[65536];
+  for (ssize_t n; (n = read(fds[0], buffer, sizeof buffer)) > 0;) bytes.append(buffer, static_cast<std::size_t>(n));
+  close(fds[0]);
+  int status = 0;
+  waitpid(child, &status, 0);
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || bytes.size() < 32) return std::nullopt;
+  uint64_t sizes[4];
+  std::memcpy(sizes, bytes.data(), sizeof sizes);
+  std::size_t at = sizeof sizes;
+  ReadOutcome out;
+  out.state = static_cast<TraceReader::State>(sizes[0]);
+  const auto* info = reinterpret_cast<const std::byte*>(bytes.data() + at);
+  out.info = *reader_protocol::decode_trace_info(std::span<const std::byte>(info, sizes[1]));
+  at += sizes[1];
+  out.problem = bytes.substr(at, sizes[2]);
+  at += sizes[2];
+  out.events.resize(sizes[3]);
+  std::memcpy(out.events.data(), bytes.data() + at, sizes[3] * sizeof(match::PacketEvent));
+  return out;
+}
+
+TEST(ReaderDifferential, DamagedTracesAgreeOrFailNamingTheFileAndByte) {
+  const fs::path original = kShared / "lttng-modules-2.1-addons" / "scp_dest";
+  if (!fs::exists(original)) GTEST_SKIP() << "shared fixtures not found at " << original;
+  const fs::path copy = fs::temp_directory_path() / ("tracesync-damaged-" + std::to_string(getpid()));
+  std::string bytes;
+  {
+    std::ifstream in(original / "channel0_0", std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  ASSERT_GT(bytes.size(), 4096u);
+  std::vector<std::size_t> packets;  // where packet headers begin (their magic)
+  for (std::size_t at = 0; at + 4 <= bytes.size(); at += 4) {
+    if (static_cast<uint8_t>(bytes[at]) == 0xC1 && static_cast<uint8_t>(bytes[at + 1]) == 0x1F &&
+        static_cast<uint8_t>(bytes[at + 2]) == 0xFC && static_cast<uint8_t>(bytes[at + 3]) == 0xC1) {
+      packets.push_back(at);
+    }
+  }
+  ASSERT_GT(packets.size(), 2u);
+  std::mt19937_64 random(2026);
+  int agreed = 0, oracle_found_damaged_time = 0, last_event_differs = 0, both_failed = 0, scanner_only_failed = 0, babeltrace2_died = 0, scanner_only_read = 0;
+  constexpr int kMutations = 300;
+  for (int m = 0; m < kMutations; ++m) {
+    std::string damaged = bytes;
+    std::string what;
+    switch (m % 4) {
+      case 0: {  // a bit flip anywhere
+        const std::size_t at = random() % damaged.size();
+        damaged[at] = static_cast<char>(damaged[at] ^ (1 << (random() % 8)));
+        what = "bit flip at byte " + std::to_string(at);
+        break;
+      }
+      case 1: {  // cut short
+        damaged.resize(random() % damaged.size());
+        what = "truncated to " + std::to_string(damaged.size()) + " bytes";
+        break;
+      }
+      case 2: {  // a bad content or packet size (context: begin, end, content_size, packet_size after 24 header bytes)
+        const std::size_t packet = packets[random() % packets.size()];
+        const std::size_t field = packet + 24 + 16 + 8 * (random() % 2);
+        uint64_t value = 0;
+        std::memcpy(&value, damaged.data() + field, 8);
+        const uint64_t choices[] = {0, value + 8, value - 8, value * 2, random(), value + 1};
+        value = choices[random() % 6];
+        std::memcpy(damaged.data() + field, &value, 8);
+        what = "size field at byte " + std::to_string(field) + " set to " + std::to_string(value);
+        break;
+      }
+      case 3: {  // a burst of flips in one packet's events
+        const std::size_t packet = packets[random() % packets.size()];
+        for (int i = 0; i < 8; ++i) {
+          const std::size_t at = std::min(damaged.size() - 1, packet + 64 + random() % 4096);
+          damaged[at] = static_cast<char>(damaged[at] ^ (1 << (random() % 8)));
+        }
+        what = "flips in the packet at byte " + std::to_string(packet);
+        break;
+      }
+    }
+    fs::remove_all(copy);
+    fs::create_directories(copy);
+    fs::copy_file(original / "metadata", copy / "metadata");
+    {
+      std::ofstream out(copy / "channel0_0", std::ios::binary);
+      out.write(damaged.data(), static_cast<std::streamsize>(damaged.size()));
+    }
+    const ReadOutcome scanner = read_with_scanner(copy.string());
+    const std::optional<ReadOutcome> oracle = babeltrace2_in_a_child(copy.string());
+    const bool scanner_read = scanner.state == TraceReader::State::kDone;
+    if (!scanner_read) {
+      EXPECT_NE(scanner.problem.find((copy / "channel0_0").string() + ": at byte "), std::string::npos)
+          << what << ": " << scanner.problem;
+    }
+    if (!oracle) {
+      ++babeltrace2_died;
+      continue;
+    }
+    const bool oracle_read = oracle->state == TraceReader::State::kDone;
+    if (scanner_read && oracle_read && oracle->info.damaged_packets > 0) {
+      // babeltrace2's reader checks time (issue 34) and left out the
+      // network events of packets whose time is damaged; the scanner does
+      // not check time yet: what babeltrace2's reader used, it read too.
+      ++oracle_found_damaged_time;
+      EXPECT_EQ(oracle->events.size() + oracle->info.damaged_network_events, scanner.events.size()) << what;
+    } else if (scanner_read && oracle_read) {
+      ++agreed;
+      // A damaged timestamp may step a stream back within a packet: the
+      // trace's last event is then the latest of the last events of the
+      // packets (the scanner) or of babeltrace2's message batches, which
+      // differ. Every other figure is compared.
+      TraceInfo oracle_info = oracle->info;
+      if (oracle_info.last_event != scanner.info.last_event) ++last_event_differs;
+      oracle_info.last_event = scanner.info.last_event;
+      EXPECT_EQ(info_differences(oracle_info, scanner.info), "") << what;
+      EXPECT_EQ(event_differences(*oracle, scanner), "") << what;
+    } else if (!scanner_read && !oracle_read) {
+      ++both_failed;
+    } else if (!scanner_read) {
+      ++scanner_only_failed;
+    } else {
+      ++scanner_only_read;
+      ADD_FAILURE() << what << ": babeltrace2 failed (" << oracle->problem << ") where the scanner read it all";
+    }
+  }
+  fs::remove_all(copy);
+  std::printf("%d damaged copies: %d read alike (%d of them with another last event time), %d with damaged time left out "
+              "by babeltrace2's reader only (the scanner checks no time yet), %d failed with both, %d failed with the "
+              "scanner only, %d killed babeltrace2's reader, %d read by the scanner only\n",
+              kMutations, agreed, last_event_differs, oracle_found_damaged_time, both_failed, scanner_only_failed,
+              babeltrace2_died, scanner_only_read);
+}
+
+}  // namespace
+}  // namespace tracesync::ingest::testing
