@@ -18,7 +18,7 @@
 namespace tracesync::cli {
 namespace {
 
-constexpr std::array<Command, 7> kCommands = {{
+constexpr auto kCommands = std::to_array<Command>({
     {"sync", "synchronize traces or a match stream and report transforms and link qualities", run_sync},
     {"apply", "synchronize traces and write copies of them on the common time base", run_apply},
     {"live", "synchronize LTTng live sessions while they are recorded, printing results as they change", run_live},
@@ -27,7 +27,7 @@ constexpr std::array<Command, 7> kCommands = {{
     {"simulate", "write a synthetic experiment as CTF traces, with its ground truth", run_simulate},
     {"bench", "measure the estimator, the network, the trace reader or the accuracy", run_bench},
     {"check-truth", "check a sync report's bounds against a simulation's truth", run_check_truth},
-}};
+});
 
 constexpr std::string_view kVersion = TRACESYNC_VERSION;  // the CMake project version
 

@@ -85,6 +85,8 @@ void to_proto(const TraceInfo& info, pb::TraceInfo& out) {
   out.set_damaged_packets(info.damaged_packets);
   out.set_damaged_network_events(info.damaged_network_events);
   out.set_first_time_damage(info.first_time_damage);
+  out.set_reader(info.reader);
+  out.set_reader_reason(info.reader_reason);
   out.set_bytes(info.bytes);
 }
 
@@ -146,6 +148,8 @@ std::string from_proto(const pb::TraceInfo& in, TraceInfo& out) {
   out.damaged_packets = in.damaged_packets();
   out.damaged_network_events = in.damaged_network_events();
   out.first_time_damage = in.first_time_damage();
+  out.reader = in.reader();
+  out.reader_reason = in.reader_reason();
   out.bytes = in.bytes();
   return {};
 }
