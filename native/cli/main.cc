@@ -18,13 +18,14 @@
 namespace tracesync::cli {
 namespace {
 
-constexpr std::array<Command, 6> kCommands = {{
+constexpr std::array<Command, 7> kCommands = {{
     {"sync", "synchronize traces or a match stream and report transforms and link qualities", run_sync},
     {"apply", "synchronize traces and write copies of them on the common time base", run_apply},
     {"check", "show which traces carry network events tracesync can use, before syncing", run_check},
     {"simulate", "write a synthetic experiment as CTF traces, with its ground truth", run_simulate},
     {"bench", "measure the estimator, the network, the trace reader or the accuracy", run_bench},
     {"check-truth", "check a sync report's bounds against a simulation's truth", run_check_truth},
+    {"verify", "check a sync report against its certificate, exactly", run_verify},
 }};
 
 constexpr std::string_view kVersion = TRACESYNC_VERSION;  // the CMake project version
