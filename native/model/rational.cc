@@ -101,7 +101,7 @@ std::optional<Rational> parse_rational(std::string_view text) {
   return negative ? Rational(-r) : r;
 }
 
-std::string to_decimal(const Rational& value, int digits) {
+std::string rounded_decimal(const Rational& value, int digits) {
   if (value == 0) return "0";
   const bool negative = value < 0;
   const cpp_int num = boost::multiprecision::abs(boost::multiprecision::numerator(value));

@@ -25,8 +25,9 @@ Rational exact(Quad value);
 std::optional<Rational> parse_rational(std::string_view text);
 
 // `value` rounded once to `digits` significant digits (ties to even),
-// written like to_decimal(Quad): plain positional, no exponent, "0" for zero.
-std::string to_decimal(const Rational& value, int digits = kDecimalDigits);
+// written like to_decimal(Quad) (a name of its own: an overload taking a
+// Rational would make clang try, and fail, to convert a quad to one): plain positional, no exponent, "0" for zero.
+std::string rounded_decimal(const Rational& value, int digits = kDecimalDigits);
 
 // The nearest quad (ties to even): the value rounded once to binary128.
 Quad to_quad(const Rational& value);

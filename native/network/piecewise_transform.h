@@ -31,7 +31,9 @@ struct TransformPiece {
                  model::Quad bound_last_)
       : first(first_), last(last_), map(exact_.rounded()), bound_first(bound_first_), bound_last(bound_last_),
         exact(std::move(exact_)) {}
-  // A quad map, taken at its exact value.
+  // A quad map, taken at its exact value. Spell a braced map
+  // model::LinearTransform{slope, offset}: with a bare {slope, offset} of
+  // quads clang 14 also tries the exact overload and fails inside Boost.
   TransformPiece(model::Quad first_, model::Quad last_, const model::LinearTransform& map_, model::Quad bound_first_,
                  model::Quad bound_last_)
       : TransformPiece(first_, last_, model::ExactTransform::of(map_), bound_first_, bound_last_) {}

@@ -30,8 +30,8 @@ v1::Segment segment_report(const network::ReportedPiece& piece) {
   v1::Segment out;
   out.set_first_ns(piece.first);
   out.set_last_ns(piece.last);
-  *out.mutable_slope() = snapshot::to_decimal_message(piece.exact.slope);
-  *out.mutable_offset() = snapshot::to_decimal_message(piece.exact.offset);
+  *out.mutable_slope() = snapshot::rounded_decimal_message(piece.exact.slope);
+  *out.mutable_offset() = snapshot::rounded_decimal_message(piece.exact.offset);
   out.set_uncertainty_first_ns(model::to_double(piece.bound_first));
   out.set_uncertainty_last_ns(model::to_double(piece.bound_last));
   return out;
@@ -346,9 +346,9 @@ v1::Snapshot Session::snapshot() {
     if (!cached || !same_pieces(cached->pieces, pieces)) {
       const network::SingleLine line = network::best_single_line(pieces);
       cached = TraceTransformReport{std::move(pieces),
-                                    line.exact ? snapshot::to_decimal_message(line.exact->slope)
+                                    line.exact ? snapshot::rounded_decimal_message(line.exact->slope)
                                                : snapshot::to_decimal_message(line.map.slope),
-                                    line.exact ? snapshot::to_decimal_message(line.exact->offset)
+                                    line.exact ? snapshot::rounded_decimal_message(line.exact->offset)
                                                : snapshot::to_decimal_message(line.map.offset),
                                     model::to_double(line.bound), {}};
       for (const network::ReportedPiece& p : cached->pieces) cached->segments.push_back(segment_report(p));

@@ -10,6 +10,6 @@ namespace tracesync::snapshot {
 // The proto form of an exact value: 34 significant digits and a double.
 v1::Decimal to_decimal_message(model::Quad value);
 // An exact value rounded once to the report's digits (and to a double).
-v1::Decimal to_decimal_message(const model::Rational& value);
+v1::Decimal rounded_decimal_message(const model::Rational& value);
 
 }  // namespace tracesync::snapshot

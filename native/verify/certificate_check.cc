@@ -172,7 +172,7 @@ class Checker {
       if (through.slope != derived.slope || through.intercept != derived.intercept) {
         return fail(name + ": the messages cited for " + which + " do not pin it (the messages allow a " +
                     (std::string(which) == "lmin" ? "smaller" : "larger") + " slope: " +
-                    model::to_decimal(derived.slope) + ", not " + model::to_decimal(through.slope) + ")");
+                    model::rounded_decimal(derived.slope) + ", not " + model::rounded_decimal(through.slope) + ")");
       }
       if (const std::string wrong = first_on_wrong_side(derived, lower, upper); !wrong.empty()) {
         return fail(name + ": " + which + ": " + wrong);
@@ -183,7 +183,7 @@ class Checker {
           !agrees(text(printed, "intercept", name), derived.intercept, derived.intercept)) {
         return fail(name + ": the report's " + which + " " + text(printed, "slope", name) + " x + " +
                     text(printed, "intercept", name) + " is not the line its messages pin, " +
-                    model::to_decimal(derived.slope) + " x + " + model::to_decimal(derived.intercept));
+                    model::rounded_decimal(derived.slope) + " x + " + model::rounded_decimal(derived.intercept));
       }
     }
     // The estimate: the middle of Lmin and Lmax.
@@ -218,7 +218,7 @@ class Checker {
       // The bound is printed as a double: allow its rounding.
       if (reported + magnitude(reported) / 1'000'000'000'000 + Rational(1, 1'000'000) < needed) {
         return fail(name + ": its bound at its " + end + " end, " + std::to_string(bound.get<double>()) +
-                    " ns, is narrower than the lines its messages allow (" + model::to_decimal(needed, 12) + " ns)");
+                    " ns, is narrower than the lines its messages allow (" + model::rounded_decimal(needed, 12) + " ns)");
       }
       ++verdict_.link_bounds;
     }
@@ -313,7 +313,7 @@ class Checker {
         const ExactLine line = f == l ? composition.local(tp.domains.front(), f, true)
                                       : chord(f, composition.local(tp.domains.front(), f, true).at(f), l,
                                               composition.local(tp.domains.front(), l, false).at(l));
-        const std::string slope = model::to_decimal(line.slope), offset = model::to_decimal(line.intercept);
+        const std::string slope = model::rounded_decimal(line.slope), offset = model::rounded_decimal(line.intercept);
         if (slope != text(s, "slope", where) || offset != text(s, "offset", where)) {
           fail(where + ": the report's slope " + text(s, "slope", where) + " and offset " + text(s, "offset", where) +
                " are not the exact composition along its path, " + slope + " and " + offset);
@@ -326,7 +326,7 @@ class Checker {
           const Rational reported = of_double(field(s, key, where).get<double>());
           if (reported + magnitude(reported) / 1'000'000'000 + Rational(1, 1'000'000) < *least) {
             fail(where + ": its bound " + std::to_string(field(s, key, where).get<double>()) +
-                 " ns is less than the sum of its links' bounds there, " + model::to_decimal(*least, 12) + " ns");
+                 " ns is less than the sum of its links' bounds there, " + model::rounded_decimal(*least, 12) + " ns");
             return;
           }
           ++verdict_.trace_bounds;

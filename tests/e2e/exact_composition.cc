@@ -161,8 +161,8 @@ CompositionCheck recompute_trace_transforms(const json& report) {
         expected = chord(f, vf, l, vl);
       }
       ++out.segments_checked;
-      const std::string slope = model::to_decimal(expected.slope);
-      const std::string offset = model::to_decimal(expected.offset);
+      const std::string slope = model::rounded_decimal(expected.slope);
+      const std::string offset = model::rounded_decimal(expected.offset);
       if (slope != s["slope"].get<std::string>() || offset != s["offset"].get<std::string>()) {
         out.disagreements.push_back(name + " segment " + std::to_string(i) + ": reported slope " +
                                     s["slope"].get<std::string>() + " offset " + s["offset"].get<std::string>() +

@@ -41,24 +41,24 @@ TEST(Rational, ParsesPlainDecimalsAndExponents) {
 }
 
 TEST(Rational, WritesOnceRoundedDecimalsLikeTheQuadWriter) {
-  EXPECT_EQ(to_decimal(Rational(1, 3)), "0.3333333333333333333333333333333333");
-  EXPECT_EQ(to_decimal(Rational(2, 3)), "0.6666666666666666666666666666666667");
-  EXPECT_EQ(to_decimal(Rational(-20, 3)), "-6.666666666666666666666666666666667");
-  EXPECT_EQ(to_decimal(Rational(0)), "0");
-  EXPECT_EQ(to_decimal(Rational(1)), "1.000000000000000000000000000000000");
+  EXPECT_EQ(rounded_decimal(Rational(1, 3)), "0.3333333333333333333333333333333333");
+  EXPECT_EQ(rounded_decimal(Rational(2, 3)), "0.6666666666666666666666666666666667");
+  EXPECT_EQ(rounded_decimal(Rational(-20, 3)), "-6.666666666666666666666666666666667");
+  EXPECT_EQ(rounded_decimal(Rational(0)), "0");
+  EXPECT_EQ(rounded_decimal(Rational(1)), "1.000000000000000000000000000000000");
   // Rounding up carries into a new digit.
-  EXPECT_EQ(to_decimal(*parse_rational("9.9999999999999999999999999999999999")), "10.00000000000000000000000000000000");
+  EXPECT_EQ(rounded_decimal(*parse_rational("9.9999999999999999999999999999999999")), "10.00000000000000000000000000000000");
   // Ties to even.
-  EXPECT_EQ(to_decimal(Rational(25, 10), 1), "2");
-  EXPECT_EQ(to_decimal(Rational(35, 10), 1), "4");
-  EXPECT_EQ(to_decimal(Rational(123456), 2), "120000");
-  EXPECT_EQ(to_decimal(Rational(1, 8000), 3), "0.000125");
+  EXPECT_EQ(rounded_decimal(Rational(25, 10), 1), "2");
+  EXPECT_EQ(rounded_decimal(Rational(35, 10), 1), "4");
+  EXPECT_EQ(rounded_decimal(Rational(123456), 2), "120000");
+  EXPECT_EQ(rounded_decimal(Rational(1, 8000), 3), "0.000125");
   // The quad writer rounds a quad's exact value once: both agree.
   std::mt19937_64 random(11);
   for (int i = 0; i < 2000; ++i) {
     const Quad q = ldexpq(static_cast<Quad>(random()) + static_cast<Quad>(random()) / 18446744073709551616.0Q,
                           static_cast<int>(random() % 160) - 100);
-    EXPECT_EQ(to_decimal(exact(q)), to_decimal(q));
+    EXPECT_EQ(rounded_decimal(exact(q)), to_decimal(q));
   }
 }
 
@@ -76,7 +76,7 @@ TEST(Rational, NearestQuadIsRoundedOnce) {
 TEST(ExactTransform, InverseOfThePrintedAlphaIsRoundedOnce) {
   const Rational alpha = *parse_rational("0.9999780597738630139908069469370680");
   const ExactTransform t = exact_b_onto_a(alpha, *parse_rational("30703165714800.28786063588876161835"));
-  EXPECT_EQ(to_decimal(t.slope), "1.000021940707521070626952332542269");
+  EXPECT_EQ(rounded_decimal(t.slope), "1.000021940707521070626952332542269");
   EXPECT_EQ(t.inverse().inverse(), t);
   EXPECT_EQ(t.after(t.inverse()), ExactTransform::identity());
 }

@@ -42,7 +42,7 @@ struct Knots {
     std::vector<TransformPiece> pieces;
     for (std::size_t i = 0; i + 1 < x.size(); ++i) {
       const Quad slope = (y[i + 1] - y[i]) / (x[i + 1] - x[i]);
-      pieces.push_back({x[i], x[i + 1], {slope, y[i] - slope * x[i]}, bound[i], bound[i + 1]});
+      pieces.push_back({x[i], x[i + 1], model::LinearTransform{slope, y[i] - slope * x[i]}, bound[i], bound[i + 1]});
     }
     return PiecewiseTransform(std::move(pieces));
   }
