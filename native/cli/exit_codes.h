@@ -17,6 +17,7 @@ enum ExitCode : int {
   kTraceSkipped = 3,    // at least one trace could not be read; the rest was synchronized
   kNotSynchronized = 4, // a trace is not synchronized with the rest (its transform means nothing)
   kTruthViolated = 5,   // check-truth: the truth lies outside a reported bound
+  kVerifyDisagrees = 6, // verify: the report disagrees with its certificate
   kInterrupted = 130,   // SIGINT (128 + 2; SIGTERM and SIGHUP give 128 + theirs): what was read is reported
 };
 
@@ -25,7 +26,7 @@ struct ExitCodeMeaning {
   std::string_view meaning;
 };
 
-inline constexpr std::array<ExitCodeMeaning, 7> kExitCodeMeanings = {{
+inline constexpr std::array<ExitCodeMeaning, 8> kExitCodeMeanings = {{
     {kSuccess, "success: every trace is synchronized with the rest"},
     {kInternalError,
      "internal error (a bug, out of memory, babeltrace2 aborting with --in-process, or the report could not be "
@@ -34,6 +35,7 @@ inline constexpr std::array<ExitCodeMeaning, 7> kExitCodeMeanings = {{
     {kTraceSkipped, "a trace could not be read, or only in part; the rest was synchronized"},
     {kNotSynchronized, "a trace is not synchronized with the rest (see the report and stderr)"},
     {kTruthViolated, "check-truth only: the truth lies outside a reported bound somewhere"},
+    {kVerifyDisagrees, "verify only: the report disagrees with its certificate (the first disagreement is named)"},
     {kInterrupted, "interrupted by Ctrl-C; 128+N for signal N (SIGTERM 143, SIGHUP 129); the report covers what was read"},
 }};
 
@@ -47,6 +49,7 @@ inline ExitCode worse(ExitCode a, ExitCode b) {
       case kTraceSkipped: return 2;
       case kNotSynchronized: return 1;
       case kTruthViolated: return 1;
+      case kVerifyDisagrees: return 1;
       case kSuccess: return 0;
     }
     return 5;

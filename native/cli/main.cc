@@ -27,6 +27,7 @@ constexpr auto kCommands = std::to_array<Command>({
     {"simulate", "write a synthetic experiment as CTF traces, with its ground truth", run_simulate},
     {"bench", "measure the estimator, the network, the trace reader or the accuracy", run_bench},
     {"check-truth", "check a sync report's bounds against a simulation's truth", run_check_truth},
+    {"verify", "check a sync report against its certificate, exactly", run_verify},
 });
 
 constexpr std::string_view kVersion = TRACESYNC_VERSION;  // the CMake project version

@@ -9,11 +9,28 @@
 #include <iostream>
 
 #include "cli/colour.h"
+#include "snapshot/certificate.h"
 #include "snapshot/html_report.h"
 #include "snapshot/json_report.h"
 #include "snapshot/text_report.h"
 
 namespace tracesync::cli {
+namespace {
+
+// Writes `bytes` to the file `path`; an error message naming `what`, or "".
+std::string write_file(const std::string& bytes, const std::string& path, const std::string& what) {
+  // The stream says only that it failed; the system call's errno says why
+  // (a directory, no such directory, no permission, a full disk).
+  const auto failed = [&] { return "could not write the " + what + " to '" + path + "': " + std::strerror(errno); };
+  errno = 0;
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) return failed();
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  out.close();
+  return out ? "" : failed();
+}
+
+}  // namespace
 
 std::optional<ReportFormat> parse_report_format(const std::string& name) {
   if (name == "text") return ReportFormat::kText;
@@ -45,15 +62,11 @@ std::string write_report(const v1::Snapshot& snapshot, ReportFormat format, cons
     std::cout.flush();
     return std::cout ? "" : "could not write the report to standard output";
   }
-  // The stream says only that it failed; the system call's errno says why
-  // (a directory, no such directory, no permission, a full disk).
-  const auto failed = [&] { return "could not write the report to '" + path + "': " + std::strerror(errno); };
-  errno = 0;
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) return failed();
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  out.close();
-  return out ? "" : failed();
+  return write_file(bytes, path, "report");
+}
+
+std::string write_certificate(const v1::Snapshot& snapshot, const std::string& path) {
+  return write_file(snapshot::certificate_json(snapshot), path, "certificate");
 }
 
 }  // namespace tracesync::cli

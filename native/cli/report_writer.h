@@ -19,4 +19,8 @@ std::optional<ReportFormat> parse_report_format(const std::string& name);
 std::string write_report(const v1::Snapshot& snapshot, ReportFormat format, const std::string& path,
                          bool one_line = false);
 
+// Writes the snapshot's certificate (docs/verify.md) to `path`; an error
+// message, or an empty string on success.
+std::string write_certificate(const v1::Snapshot& snapshot, const std::string& path);
+
 }  // namespace tracesync::cli

@@ -66,6 +66,7 @@ struct SyncArguments {
   std::vector<std::string> domains;
   std::vector<std::string> messages;
   std::vector<std::string> messages_files;
+  std::string certificate;
 };
 
 // The options of `sync`; `apply` has them all but --matches (it needs
@@ -83,6 +84,9 @@ po::options_description sync_options(SyncArguments& a, const SyncExtension* exte
   }
   options.add_options()
       ("format,f", po::value(&a.format)->value_name("FORMAT"), "report format: text (default), json, protobuf or html")
+      ("certificate", po::value(&a.certificate)->value_name("FILE"),
+       "also write the certificate of the report to FILE: the messages pinning every link's lines and the path "
+       "of every trace's transform, for 'tracesync verify' (docs/verify.md)")
       ("algorithm,a", po::value(&a.algorithm)->value_name("NAME"),
        "link estimator: hull (default, exact), linreg, window-independent, window-replace, window-correlated")
       ("window", po::value(&a.window)->value_name("DURATION"), "window length of the window-* estimators (default 3s)")
@@ -425,6 +429,12 @@ int run_sync_command(const std::vector<std::string>& arguments, const SyncExtens
   // it. Scripts still get the JSON or protobuf report with its problems.
   if (snapshot.traces_size() > 0 || *format != ReportFormat::kText) {
     if (const std::string error = write_report(snapshot, *format, a.output, a.history); !error.empty()) {
+      std::cerr << "tracesync: " << snapshot::readable_text(error) << "\n";
+      return kInternalError;
+    }
+  }
+  if (!a.certificate.empty()) {
+    if (const std::string error = write_certificate(snapshot, a.certificate); !error.empty()) {
       std::cerr << "tracesync: " << snapshot::readable_text(error) << "\n";
       return kInternalError;
     }

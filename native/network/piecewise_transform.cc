@@ -22,7 +22,7 @@ Quad bound_slope(const TransformPiece& p) {
 // `at_end` being its bound at that end: the bound grows with the distance.
 TransformPiece continued(const TransformPiece& end, Quad end_x, Quad end_bound, Quad from, Quad to, Quad growth) {
   const auto bound = [&](Quad x) { return end_bound + growth * model::abs(x - end_x); };
-  return TransformPiece{from, to, end.map, bound(from), bound(to)};
+  return TransformPiece{from, to, end.exact, bound(from), bound(to)};
 }
 
 }  // namespace
@@ -39,7 +39,7 @@ PiecewiseTransform::PiecewiseTransform(std::vector<TransformPiece> pieces) : pie
 }
 
 PiecewiseTransform PiecewiseTransform::identity(Quad first, Quad last) {
-  return PiecewiseTransform({TransformPiece{first, last, model::LinearTransform::identity(), 0, 0}});
+  return PiecewiseTransform({TransformPiece{first, last, model::ExactTransform::identity(), 0, 0}});
 }
 
 Quad PiecewiseTransform::at(Quad t) const {
@@ -55,7 +55,7 @@ PiecewiseTransform PiecewiseTransform::inverse() const {
   for (const TransformPiece& p : pieces_) {
     // A breakpoint's image is computed once, so the pieces stay contiguous.
     const Quad first = out.empty() ? p.at(p.first) : out.back().last;
-    out.push_back(TransformPiece{first, max_of(first, p.at(p.last)), p.map.inverse(), p.bound_first, p.bound_last});
+    out.push_back(TransformPiece{first, max_of(first, p.at(p.last)), p.exact.inverse(), p.bound_first, p.bound_last});
   }
   return PiecewiseTransform(std::move(out));
 }
@@ -74,7 +74,7 @@ PiecewiseTransform PiecewiseTransform::over(Quad first, Quad last, Quad growth) 
     // A point-sized overlap only counts when the whole span is that point.
     if (lo == hi && first != last && !(p.first == p.last)) continue;
     if (lo == hi && !out.empty()) continue;
-    out.push_back(TransformPiece{lo, hi, p.map, p.bound_at(lo), p.bound_at(hi)});
+    out.push_back(TransformPiece{lo, hi, p.exact, p.bound_at(lo), p.bound_at(hi)});
   }
   if (last > back.last && !(first == last && !out.empty())) {
     out.push_back(continued(back, back.last, back.bound_last, max_of(first, back.last), last, growth));
@@ -82,7 +82,7 @@ PiecewiseTransform PiecewiseTransform::over(Quad first, Quad last, Quad growth) 
   if (out.empty()) {
     // [first, last] is a point inside a zero-length transform's gap; cannot
     // happen for contiguous pieces, but stay total.
-    out.push_back(TransformPiece{first, last, front.map, front.bound_at(first), front.bound_at(last)});
+    out.push_back(TransformPiece{first, last, front.exact, front.bound_at(first), front.bound_at(last)});
   }
   PiecewiseTransform result(std::move(out));
   result.merge_neighbours();
@@ -113,7 +113,7 @@ PiecewiseTransform PiecewiseTransform::after(const PiecewiseTransform& inner, Qu
       if (s_last == s_first && emitted && !point) continue;
       const Quad q_first_bound = starts_inside ? q.bound_first : q.bound_at(u_first);
       const Quad q_last_bound = ends_inside ? q.bound_last : q.bound_at(u_last);
-      out.push_back(TransformPiece{s_first, s_last, q.map.after(p.map), p.bound_at(s_first) + q_first_bound,
+      out.push_back(TransformPiece{s_first, s_last, q.exact.after(p.exact), p.bound_at(s_first) + q_first_bound,
                                    p.bound_at(s_last) + q_last_bound});
       emitted = true;
       s_first = s_last;
@@ -131,8 +131,8 @@ void PiecewiseTransform::merge_neighbours() {
   for (const TransformPiece& p : pieces_) {
     if (!out.empty()) {
       TransformPiece& q = out.back();
-      if (q.map.slope == p.map.slope && q.map.offset == p.map.offset) {
-        const TransformPiece joined{q.first, p.last, q.map, q.bound_first, p.bound_last};
+      if (q.exact == p.exact) {
+        const TransformPiece joined{q.first, p.last, q.exact, q.bound_first, p.bound_last};
         // Both bounds are linear, so the joined one covers them everywhere
         // when it does at the meeting point; joining where that makes it
         // looser than kJoinSlack would throw precision away.
@@ -159,7 +159,7 @@ std::vector<ReportedPiece> PiecewiseTransform::reported(model::Nanoseconds first
                                                         Quad growth) const {
   const PiecewiseTransform t = over(static_cast<Quad>(first), static_cast<Quad>(last), growth);
   const std::vector<TransformPiece>& p = t.pieces_;
-  if (p.size() == 1) return {ReportedPiece{first, last, p[0].map, p[0].bound_first, p[0].bound_last}};
+  if (p.size() == 1) return {ReportedPiece{first, last, p[0].map, p[0].bound_first, p[0].bound_last, p[0].exact}};
 
   // Knots at integers: the span's ends and each breakpoint rounded. `exact`
   // says the knot is a breakpoint (or end) itself, so the pieces on either
@@ -200,35 +200,35 @@ std::vector<ReportedPiece> PiecewiseTransform::reported(model::Nanoseconds first
   for (std::size_t j = 0; j + 1 < knots.size(); ++j) {
     const Knot& from = knots[j];
     const Knot& to = knots[j + 1];
-    const auto value = [&](const Knot& k) { return p[k.piece].at(static_cast<Quad>(k.x)); };
+    const auto value = [&](const Knot& k) { return p[k.piece].exact.apply(model::Rational(k.x)); };
     const auto bound = [&](const Knot& k) { return p[k.piece].bound_at(static_cast<Quad>(k.x)) + k.extra_bound; };
-    ReportedPiece r{from.x, to.x, {}, bound(from), bound(to)};
+    ReportedPiece r{from.x, to.x, {}, bound(from), bound(to), {}};
     // Between two exact knots lies exactly one piece: keep its map.
     if (from.exact && to.exact && (from.piece + 1 == to.piece || (j + 2 == knots.size() && from.piece == to.piece))) {
-      r.map = p[from.piece].map;
+      r.exact = p[from.piece].exact;
     } else {
-      const Quad slope = (value(to) - value(from)) / static_cast<Quad>(to.x - from.x);
-      r.map = model::LinearTransform{slope, value(from) - slope * static_cast<Quad>(from.x)};
+      // The chord through the exact values at the knots, exactly: over one
+      // piece it is that piece's line, not a line rounded twice.
+      r.exact = model::exact_chord(model::Rational(from.x), value(from), model::Rational(to.x), value(to));
     }
+    r.map = r.exact.rounded();
     out.push_back(r);
   }
-  // Neighbours on (nearly) one line whose bounds one chord covers are one
-  // piece: the next piece's map differs from this one's by `apart` at most
-  // (a difference of lines is largest at an end), which its bounds take on,
-  // and the original bound is then below the chord everywhere, so this is
+  // Neighbours on one line whose bounds one chord covers are one piece:
+  // the original bound is then below the chord everywhere, so this is
   // honest. It keeps a trace on linear clocks in one piece when its bound
-  // only grows past the end of a link's span (a convex bound).
+  // only grows past the end of a link's span (a convex bound). Only the
+  // very same line joins: each piece's line stays the exact composition at
+  // its ends.
   std::vector<ReportedPiece> merged;
   for (const ReportedPiece& r : out) {
     if (!merged.empty() && r.last > merged.back().first) {
       ReportedPiece& m = merged.back();
-      const Quad apart = max_of(model::abs(m.map.apply(r.first) - r.map.apply(r.first)),
-                                model::abs(m.map.apply(r.last) - r.map.apply(r.last)));
-      if (apart < 1) {  // below a nanosecond: the same line, up to rounding
+      if (m.exact == r.exact) {
         const Quad at = static_cast<Quad>(m.last - m.first) / static_cast<Quad>(r.last - m.first);
-        const Quad last_bound = r.bound_last + apart;
+        const Quad last_bound = r.bound_last;
         const Quad chord = m.bound_first + (last_bound - m.bound_first) * at;
-        if (m.bound_last <= chord && r.bound_first + apart <= chord) {
+        if (m.bound_last <= chord && r.bound_first <= chord) {
           m.last = r.last;
           m.bound_last = last_bound;
           continue;
@@ -242,7 +242,7 @@ std::vector<ReportedPiece> PiecewiseTransform::reported(model::Nanoseconds first
 
 SingleLine best_single_line(const std::vector<ReportedPiece>& pieces) {
   if (pieces.size() == 1) {
-    return {pieces[0].map, max_of(pieces[0].bound_first, pieces[0].bound_last)};
+    return {pieces[0].map, max_of(pieces[0].bound_first, pieces[0].bound_last), pieces[0].exact};
   }
   struct Knot {
     Quad x, y, bound;
@@ -285,7 +285,7 @@ SingleLine best_single_line(const std::vector<ReportedPiece>& pieces) {
   const Quad slope = (lo + hi) / 2;
   const auto [high, low] = band(slope);
   const Quad at_x0 = (high + low) / 2;
-  SingleLine line{{slope, at_x0 - slope * x0}, 0};
+  SingleLine line{{slope, at_x0 - slope * x0}, 0, std::nullopt};
   // The bound is measured, not derived: it holds whatever the search found.
   for (const Knot& k : knots) line.bound = max_of(line.bound, model::abs(line.map.slope * k.x + line.map.offset - k.y) + k.bound);
   return line;

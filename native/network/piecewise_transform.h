@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: EPL-2.0
 #pragma once
 
+#include <optional>
 #include <vector>
 
+#include "model/exact_transform.h"
 #include "model/linear_transform.h"
 #include "model/point.h"
 #include "model/quad.h"
@@ -12,25 +14,44 @@ namespace tracesync::network {
 // One piece of a piecewise transform: over [first, last] of the source
 // clock, target = map(source), the truth within the linear interpolation of
 // bound_first and bound_last (ns of the target clock).
+//
+// `exact` is the map itself, an exact composition of links' lines; `map` is
+// it rounded once to quad, for evaluating. Lines are only ever combined in
+// `exact` (issue 36: rounding at every step lost the 22nd digit).
 struct TransformPiece {
   model::Quad first = 0;
   model::Quad last = 0;
   model::LinearTransform map;
   model::Quad bound_first = 0;
   model::Quad bound_last = 0;
+  model::ExactTransform exact;
+
+  TransformPiece() = default;
+  TransformPiece(model::Quad first_, model::Quad last_, model::ExactTransform exact_, model::Quad bound_first_,
+                 model::Quad bound_last_)
+      : first(first_), last(last_), map(exact_.rounded()), bound_first(bound_first_), bound_last(bound_last_),
+        exact(std::move(exact_)) {}
+  // A quad map, taken at its exact value. Spell a braced map
+  // model::LinearTransform{slope, offset}: with a bare {slope, offset} of
+  // quads clang 14 also tries the exact overload and fails inside Boost.
+  TransformPiece(model::Quad first_, model::Quad last_, const model::LinearTransform& map_, model::Quad bound_first_,
+                 model::Quad bound_last_)
+      : TransformPiece(first_, last_, model::ExactTransform::of(map_), bound_first_, bound_last_) {}
 
   model::Quad at(model::Quad t) const { return map.slope * t + map.offset; }
   // The bound at t, interpolated (or extrapolated) linearly; exact at the ends.
   model::Quad bound_at(model::Quad t) const;
 };
 
-// A piece with int64 ends, as a trace's transform is reported.
+// A piece with int64 ends, as a trace's transform is reported: `exact` is
+// the exact composition (printed rounded once), `map` it rounded to quad.
 struct ReportedPiece {
   model::Nanoseconds first = 0;
   model::Nanoseconds last = 0;
   model::LinearTransform map;
   model::Quad bound_first = 0;
   model::Quad bound_last = 0;
+  model::ExactTransform exact;
 };
 
 // A continuous, strictly increasing, piecewise linear map of one clock onto
@@ -72,7 +93,8 @@ class PiecewiseTransform {
 
   // With int64 ends, over [first, last] (an integer span). A breakpoint that
   // falls between two integers moves to the nearest one: the pieces around
-  // it become chords through the exact values at their integer ends, and
+  // it become chords through the exact values at their integer ends
+  // (computed exactly: a chord of one line is that line), and
   // the bound there grows by the slope change over 1 ns, which covers the
   // chord's departure from the exact map. A lone piece keeps its map bit
   // for bit.
@@ -93,6 +115,8 @@ class PiecewiseTransform {
 struct SingleLine {
   model::LinearTransform map;
   model::Quad bound = 0;
+  // The lone piece's exact map; nullopt for a line fitted over several.
+  std::optional<model::ExactTransform> exact;
 };
 SingleLine best_single_line(const std::vector<ReportedPiece>& pieces);
 

@@ -58,7 +58,7 @@ hull::TimeSpan report_span(const Domain& a) { return {a.first.value_or(0), a.las
 
 v1::Link link_report(const DomainTable& domains, const Link& link, const hull::LinkEstimate& e,
                      const std::optional<model::Quad>& uncertainty, bool in_tree, bool detail,
-                     const std::vector<hull::LinkSegment>* segments) {
+                     const std::vector<hull::LinkSegment>* segments, const hull::ClockMap* clock_map) {
   v1::Link out;
   out.set_a(domains[link.a].id);
   out.set_b(domains[link.b].id);
@@ -103,6 +103,14 @@ v1::Link link_report(const DomainTable& domains, const Link& link, const hull::L
     *p->mutable_residual_stddev() = to_decimal_message(r.residual_stddev);
     *p->mutable_e_ij() = to_decimal_message(r.e_ij);
     *p->mutable_e_d0() = to_decimal_message(r.e_d0);
+  }
+  if (clock_map) {
+    for (const hull::Knot& k : *clock_map) {
+      v1::ClockKnot* knot = d.add_clock_map();
+      knot->set_x_ns(k.x);
+      *knot->mutable_y() = snapshot::to_decimal_message(k.y);
+      knot->set_bound_ns(model::to_double(k.bound));
+    }
   }
   d.SerializeToString(out.mutable_detail());
   return out;

@@ -42,6 +42,7 @@ struct Link {
     // When the link is usable: its clock map turned around (b onto a), and
     // the weight of a path through it (session/link_transform.h).
     std::optional<network::PiecewiseTransform> b_onto_a;
+    std::optional<hull::ClockMap> clock_map;  // when b_onto_a follows its knots
     model::Quad weight = 0;
     std::optional<v1::Link> report;  // with this in_tree
     bool report_in_tree = false;

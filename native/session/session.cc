@@ -21,7 +21,7 @@ namespace {
 
 bool same_pieces(const std::vector<network::ReportedPiece>& x, const std::vector<network::ReportedPiece>& y) {
   return std::equal(x.begin(), x.end(), y.begin(), y.end(), [](const auto& p, const auto& q) {
-    return p.first == q.first && p.last == q.last && p.map.slope == q.map.slope && p.map.offset == q.map.offset &&
+    return p.first == q.first && p.last == q.last && p.exact == q.exact &&
            p.bound_first == q.bound_first && p.bound_last == q.bound_last;
   });
 }
@@ -30,8 +30,8 @@ v1::Segment segment_report(const network::ReportedPiece& piece) {
   v1::Segment out;
   out.set_first_ns(piece.first);
   out.set_last_ns(piece.last);
-  *out.mutable_slope() = snapshot::to_decimal_message(piece.map.slope);
-  *out.mutable_offset() = snapshot::to_decimal_message(piece.map.offset);
+  *out.mutable_slope() = snapshot::rounded_decimal_message(piece.exact.slope);
+  *out.mutable_offset() = snapshot::rounded_decimal_message(piece.exact.offset);
   out.set_uncertainty_first_ns(model::to_double(piece.bound_first));
   out.set_uncertainty_last_ns(model::to_double(piece.bound_last));
   return out;
@@ -168,6 +168,7 @@ const Link::Computed& Session::refresh(Link& link) {
   c.uncertainty = link.estimator->offset_uncertainty(span);
   c.segments = link.estimator->segments(span);
   c.b_onto_a.reset();
+  c.clock_map.reset();
   // A clock cannot run backwards or stop: an estimate with alpha <= 0 (only
   // absurd input gives one) relates nothing, whatever its quality.
   const hull::LinkEstimate& e = c.estimate;
@@ -176,7 +177,9 @@ const Link::Computed& Session::refresh(Link& link) {
     if (link.in_network) network_->remove_edge(link.a, link.b);
     link.in_network = false;
   } else {
-    c.b_onto_a = link_b_onto_a(e, link.estimator->clock_map(span), span);
+    std::optional<hull::ClockMap> map = link.estimator->clock_map(span);
+    c.b_onto_a = link_b_onto_a(e, map, span);
+    if (uses_clock_map(e, map)) c.clock_map = std::move(map);
     c.weight = link_weight(*c.b_onto_a);
     network_->set_edge(link.a, link.b,
                        {model::to_double(e.accuracy.value_or(0)), e.b_onto_a(), model::to_double(c.uncertainty.value_or(0))});
@@ -372,8 +375,12 @@ v1::Snapshot Session::snapshot() {
     std::optional<TraceTransformReport>& cached = trace_reports_[index];
     if (!cached || !same_pieces(cached->pieces, pieces)) {
       const network::SingleLine line = network::best_single_line(pieces);
-      cached = TraceTransformReport{std::move(pieces), snapshot::to_decimal_message(line.map.slope),
-                                    snapshot::to_decimal_message(line.map.offset), model::to_double(line.bound), {}};
+      cached = TraceTransformReport{std::move(pieces),
+                                    line.exact ? snapshot::rounded_decimal_message(line.exact->slope)
+                                               : snapshot::to_decimal_message(line.map.slope),
+                                    line.exact ? snapshot::rounded_decimal_message(line.exact->offset)
+                                               : snapshot::to_decimal_message(line.map.offset),
+                                    model::to_double(line.bound), {}};
       for (const network::ReportedPiece& p : cached->pieces) cached->segments.push_back(segment_report(p));
     }
     *out->mutable_slope() = cached->slope;
@@ -390,7 +397,8 @@ v1::Snapshot Session::snapshot() {
     Link::Computed& c = *link.computed;
     const bool in_tree = link.in_network && paths.on_paths(link.a, link.b);
     if (!c.report || c.report_in_tree != in_tree) {
-      c.report = link_report(domains_, link, c.estimate, c.uncertainty, in_tree, true, &c.segments);
+      c.report = link_report(domains_, link, c.estimate, c.uncertainty, in_tree, true, &c.segments,
+                             c.clock_map ? &*c.clock_map : nullptr);
       c.report_in_tree = in_tree;
     }
     v1::Link* out = s.add_links();

@@ -126,6 +126,13 @@ ordered_json link_json(const v1::Link& link) {
   ordered_json segments = ordered_json::array();
   for (const v1::LinkSegment& segment : detail.segments()) segments.push_back(link_segment_json(segment));
   j["segments"] = std::move(segments);
+  if (detail.clock_map_size() > 0) {
+    ordered_json knots = ordered_json::array();
+    for (const v1::ClockKnot& k : detail.clock_map()) {
+      knots.push_back({{"x_ns", k.x_ns()}, {"y", k.y().exact()}, {"bound_ns", k.bound_ns()}});
+    }
+    j["clock_map"] = std::move(knots);
+  }
   return j;
 }
 

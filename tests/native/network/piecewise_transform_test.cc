@@ -42,7 +42,7 @@ struct Knots {
     std::vector<TransformPiece> pieces;
     for (std::size_t i = 0; i + 1 < x.size(); ++i) {
       const Quad slope = (y[i + 1] - y[i]) / (x[i + 1] - x[i]);
-      pieces.push_back({x[i], x[i + 1], {slope, y[i] - slope * x[i]}, bound[i], bound[i + 1]});
+      pieces.push_back({x[i], x[i + 1], model::LinearTransform{slope, y[i] - slope * x[i]}, bound[i], bound[i + 1]});
     }
     return PiecewiseTransform(std::move(pieces));
   }
@@ -209,7 +209,7 @@ TEST(PiecewiseTransform, ReportedPiecesHaveIntegerEndsAndHonestBounds) {
 
 TEST(PiecewiseTransform, BreakpointsBetweenIntegersMoveWithAnAllowance) {
   // Two pieces meeting at x = 10.5 with slopes 1 and 1.5.
-  const PiecewiseTransform t({{0, 10.5Q, {1, 0}, 1, 1}, {10.5Q, 20, {1.5Q, -5.25Q}, 1, 1}});
+  const PiecewiseTransform t({{0, 10.5Q, model::LinearTransform{1, 0}, 1, 1}, {10.5Q, 20, model::LinearTransform{1.5Q, -5.25Q}, 1, 1}});
   const auto pieces = t.reported(0, 20, 0);
   ASSERT_EQ(pieces.size(), 2u);
   EXPECT_EQ(pieces[0].last, 11);  // 10.5 rounds away from zero

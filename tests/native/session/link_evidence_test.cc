@@ -83,7 +83,7 @@ network::PiecewiseTransform random_transform(std::mt19937_64& random, int64_t fi
   for (int i = 0; i < pieces; ++i) {
     const Quad next = i + 1 == pieces ? static_cast<Quad>(last) : x + (static_cast<Quad>(last) - x) * unit(random) / 2;
     const Quad slope = 1 + (unit(random) - 0.5) * 1e-4;
-    out.push_back({x, next, {slope, y - slope * x}, 0, 0});
+    out.push_back({x, next, model::LinearTransform{slope, y - slope * x}, 0, 0});
     y += slope * (next - x);
     x = next;
   }
@@ -149,7 +149,7 @@ TEST(LinkEvidence, ReceiveBeforeSendBeforeAndNoneAfter) {
   evidence.add(hull::LinkMessage::b_to_a(kEpoch + ahead, kEpoch + ahead));
   const auto a = network::PiecewiseTransform::identity(kEpoch, kEpoch + 20'000'000);
   const network::PiecewiseTransform b(
-      {{static_cast<Quad>(kEpoch), static_cast<Quad>(kEpoch + 20'000'000), {1, -static_cast<Quad>(ahead)}, 0, 0}});
+      {{static_cast<Quad>(kEpoch), static_cast<Quad>(kEpoch + 20'000'000), model::LinearTransform{1, -static_cast<Quad>(ahead)}, 0, 0}});
   const v1::LatencyProof p = evidence.proof(&a, &b);
   EXPECT_TRUE(p.synchronized());
   EXPECT_EQ(p.a_to_b().messages(), 11u);

@@ -1,0 +1,392 @@
+// SPDX-License-Identifier: EPL-2.0
+#include "verify/certificate_check.h"
+
+#include <boost/multiprecision/cpp_int.hpp>
+
+#include <map>
+#include <optional>
+#include <set>
+
+#include "verify/exact_composition.h"
+#include "verify/message_lines.h"
+
+namespace tracesync::verify {
+namespace {
+
+using model::Rational;
+using nlohmann::json;
+
+const json& field(const json& object, const char* name, const std::string& where) {
+  if (!object.is_object() || !object.contains(name)) throw VerifyInputError(where + ": no field '" + name + "'");
+  return object.at(name);
+}
+
+std::string text(const json& object, const char* name, const std::string& where) {
+  const json& v = field(object, name, where);
+  if (!v.is_string()) throw VerifyInputError(where + ": '" + name + "' is not a string");
+  return v.get<std::string>();
+}
+
+int64_t integer(const json& object, const char* name, const std::string& where) {
+  const json& v = field(object, name, where);
+  if (!v.is_number_integer()) throw VerifyInputError(where + ": '" + name + "' is not an integer");
+  return v.get<int64_t>();
+}
+
+Rational decimal(const json& object, const char* name, const std::string& where) {
+  const std::string t = text(object, name, where);
+  const auto r = model::parse_rational(t);
+  if (!r) throw VerifyInputError(where + ": '" + name + "' is not a decimal: " + t);
+  return *r;
+}
+
+Rational magnitude(const Rational& r) { return r < 0 ? Rational(-r) : r; }
+
+Rational of_double(double d) { return model::exact(static_cast<model::Quad>(d)); }
+
+// One unit of the 34th significant digit of `printed` (a plain decimal):
+// 10^(exponent - 33).
+Rational last_digit_unit(const std::string& printed) {
+  const std::size_t first = printed.find_first_of("123456789");
+  const std::size_t point = std::min(printed.find('.'), printed.size());
+  long exponent = -40;  // of the leading digit; zero prints as "0"
+  if (first != std::string::npos) {
+    exponent = first < point ? static_cast<long>(point - first) - 1 : -static_cast<long>(first - point);
+  }
+  const long e = exponent - 33;
+  const boost::multiprecision::cpp_int ten = boost::multiprecision::pow(boost::multiprecision::cpp_int(10), static_cast<unsigned>(e < 0 ? -e : e));
+  return e >= 0 ? Rational(ten) : Rational(boost::multiprecision::cpp_int(1), ten);
+}
+
+// The engine computes a line's slope and intercept in quad (each rounded
+// once or twice) before printing them: a printed value agrees with the
+// exact one when within 2^-110 of the magnitudes involved and one unit of
+// its last digit.
+bool agrees(const std::string& printed, const Rational& exact, const Rational& scale) {
+  const auto value = model::parse_rational(printed);
+  if (!value) return false;
+  const Rational quad_rounding = magnitude(scale) * Rational(1, boost::multiprecision::cpp_int(1) << 110);
+  return magnitude(*value - exact) <= quad_rounding + last_digit_unit(printed);
+}
+
+std::vector<MessagePoint> messages(const json& list, bool a_to_b, const std::string& where) {
+  if (!list.is_array()) throw VerifyInputError(where + ": not a list of messages");
+  std::vector<MessagePoint> out;
+  for (const json& m : list) {
+    const int64_t send = integer(m, "send_ns", where), receive = integer(m, "receive_ns", where);
+    out.push_back(a_to_b ? MessagePoint{send, receive} : MessagePoint{receive, send});
+  }
+  return out;
+}
+
+std::pair<std::size_t, std::size_t> cited_pair(const json& segment, const char* name, const std::string& where) {
+  const json& p = field(segment, name, where);
+  const json& l = field(p, "a_to_b", where);
+  const json& u = field(p, "b_to_a", where);
+  if (!l.is_number_unsigned() || !u.is_number_unsigned()) throw VerifyInputError(where + ": bad " + name + " pair");
+  return {l.get<std::size_t>(), u.get<std::size_t>()};
+}
+
+std::string link_name(const std::string& a, const std::string& b) { return "link " + a + " / " + b; }
+
+class Checker {
+ public:
+  Checker(const json& report, const json& certificate) : report_(report), certificate_(certificate) {}
+
+  Verdict run() {
+    if (text(certificate_, "format", "certificate") != "tracesync-certificate/1") {
+      throw VerifyInputError("certificate: not a tracesync-certificate/1");
+    }
+    const json& ppm = field(field(certificate_, "assumptions", "certificate"), "clock_stability_ppm", "certificate");
+    if (!ppm.is_number()) throw VerifyInputError("certificate: clock_stability_ppm is not a number");
+    linear_clocks_ = ppm.get<double>() == 0;
+    index_certificate_links();
+    for (const json& link : field(report_, "links", "report")) {
+      if (!check_link(link)) return verdict_;
+    }
+    check_traces();
+    if (verdict_.bounds_resting_on_stability > 0) {
+      verdict_.unverified.push_back(std::to_string(verdict_.bounds_resting_on_stability) +
+                                    " link segments' bounds rest on the clock-stability assumption and on messages "
+                                    "the certificate does not cite (sync --clock-stability 0 makes them checkable)");
+    }
+    return verdict_;
+  }
+
+ private:
+  bool fail(std::string what) {
+    if (verdict_.disagreement.empty()) verdict_.disagreement = std::move(what);
+    return false;
+  }
+
+  void index_certificate_links() {
+    for (const json& l : field(certificate_, "links", "certificate")) {
+      certificate_links_[{text(l, "a", "certificate link"), text(l, "b", "certificate link")}] = &l;
+    }
+  }
+
+  bool check_link(const json& link) {
+    const std::string a = text(link, "a", "report link"), b = text(link, "b", "report link");
+    const std::string name = link_name(a, b);
+    const auto found = certificate_links_.find({a, b});
+    if (found == certificate_links_.end()) return fail(name + ": not in the certificate");
+    const json& cited = *found->second;
+    const json& segments = field(link, "segments", name);
+    const json& cited_segments = field(cited, "segments", name);
+    if (segments.size() != cited_segments.size()) {
+      return fail(name + ": the report has " + std::to_string(segments.size()) + " segments, the certificate " +
+                  std::to_string(cited_segments.size()));
+    }
+    for (std::size_t k = 0; k < segments.size(); ++k) {
+      if (!check_segment(name + " segment " + std::to_string(k), segments[k], cited_segments[k])) return false;
+    }
+    if (segments.size() == 1 && text(link, "alpha", name) != text(segments[0], "alpha", name)) {
+      return fail(name + ": its alpha is not its only segment's");
+    }
+    return true;
+  }
+
+  bool check_segment(const std::string& name, const json& segment, const json& cited) {
+    if (integer(segment, "first_ns", name) != integer(cited, "first_ns", name) ||
+        integer(segment, "last_ns", name) != integer(cited, "last_ns", name)) {
+      return fail(name + ": its span differs from the certificate's");
+    }
+    const std::string quality = text(segment, "quality", name);
+    if (quality != text(cited, "quality", name)) return fail(name + ": its quality differs from the certificate's");
+    if (quality != "ACCURATE") {
+      verdict_.unverified.push_back(name + " is " + quality + ": no bounded set of messages pins its line");
+      return true;
+    }
+    const std::vector<MessagePoint> lower = messages(field(cited, "a_to_b", name), true, name);
+    const std::vector<MessagePoint> upper = messages(field(cited, "b_to_a", name), false, name);
+    verdict_.messages += lower.size() + upper.size();
+    std::string why;
+    const auto lines = extreme_lines(lower, upper, &why);
+    if (!lines) return fail(name + ": " + why);
+    for (const char* which : {"lmin", "lmax"}) {
+      const auto pair = cited_pair(cited, which, name);
+      const ExactLine& derived = std::string(which) == "lmin" ? lines->lmin : lines->lmax;
+      if (pair.first >= lower.size() || pair.second >= upper.size()) return fail(name + ": its " + which + " cites no message");
+      if (lower[pair.first].x == upper[pair.second].x) return fail(name + ": its " + which + " pair is vertical");
+      const ExactLine through = line_through(lower[pair.first], upper[pair.second]);
+      if (through.slope != derived.slope || through.intercept != derived.intercept) {
+        return fail(name + ": the messages cited for " + which + " do not pin it (the messages allow a " +
+                    (std::string(which) == "lmin" ? "smaller" : "larger") + " slope: " +
+                    model::rounded_decimal(derived.slope) + ", not " + model::rounded_decimal(through.slope) + ")");
+      }
+      if (const std::string wrong = first_on_wrong_side(derived, lower, upper); !wrong.empty()) {
+        return fail(name + ": " + which + ": " + wrong);
+      }
+      const json& printed = field(segment, which, name);
+      if (printed.is_null()) return fail(name + ": the report gives no " + which);
+      if (!agrees(text(printed, "slope", name), derived.slope, derived.slope) ||
+          !agrees(text(printed, "intercept", name), derived.intercept, derived.intercept)) {
+        return fail(name + ": the report's " + which + " " + text(printed, "slope", name) + " x + " +
+                    text(printed, "intercept", name) + " is not the line its messages pin, " +
+                    model::rounded_decimal(derived.slope) + " x + " + model::rounded_decimal(derived.intercept));
+      }
+    }
+    // The estimate: the middle of Lmin and Lmax.
+    const Rational alpha = decimal(segment, "alpha", name), beta = decimal(segment, "beta", name);
+    if (!agrees(text(segment, "alpha", name), (lines->lmin.slope + lines->lmax.slope) / 2,
+                magnitude(lines->lmin.slope) + magnitude(lines->lmax.slope)) ||
+        !agrees(text(segment, "beta", name), (lines->lmin.intercept + lines->lmax.intercept) / 2,
+                magnitude(lines->lmin.intercept) + magnitude(lines->lmax.intercept))) {
+      return fail(name + ": its alpha and beta are not the middle of Lmin and Lmax");
+    }
+    ++verdict_.link_segments;
+    // The bound at each end covers every line the messages allow. With a
+    // clock-stability allowance the engine may bound tighter than that, from
+    // every message near the end and the allowance (the local envelope):
+    // the certificate does not cite those messages, so that is not checked.
+    if (!linear_clocks_) {
+      ++verdict_.bounds_resting_on_stability;
+      return true;
+    }
+    for (const char* end : {"first", "last"}) {
+      const int64_t x = integer(segment, end == std::string("first") ? "first_ns" : "last_ns", name);
+      const json& bound = field(segment, end == std::string("first") ? "uncertainty_first_ns" : "uncertainty_last_ns", name);
+      if (bound.is_null()) {
+        verdict_.unverified.push_back(name + ": no bound at its " + end + " end");
+        continue;
+      }
+      const auto [low, high] = allowed_range_at(x, lower, upper);
+      const Rational estimate = alpha * Rational(x) + beta;
+      const Rational above = high - estimate, below = estimate - low;
+      const Rational needed = above < below ? below : above;
+      const Rational reported = of_double(bound.get<double>());
+      // The bound is printed as a double: allow its rounding.
+      if (reported + magnitude(reported) / 1'000'000'000'000 + Rational(1, 1'000'000) < needed) {
+        return fail(name + ": its bound at its " + end + " end, " + std::to_string(bound.get<double>()) +
+                    " ns, is narrower than the lines its messages allow (" + model::rounded_decimal(needed, 12) + " ns)");
+      }
+      ++verdict_.link_bounds;
+    }
+    return true;
+  }
+
+  void check_traces() {
+    // The links' maps, as the report defines them.
+    std::map<std::pair<std::string, std::string>, LinkMap> maps;
+    std::set<std::pair<std::string, std::string>> tree;
+    std::map<std::pair<std::string, std::string>, const json*> report_links;
+    for (const json& l : field(report_, "links", "report")) {
+      const std::string a = text(l, "a", "report link"), b = text(l, "b", "report link");
+      LinkMap m{a, b, {decimal(l, "alpha", link_name(a, b)), decimal(l, "beta", link_name(a, b))}, {}};
+      if (l.contains("clock_map")) {
+        for (const json& k : l["clock_map"]) {
+          m.knots.push_back({Rational(integer(k, "x_ns", link_name(a, b))), decimal(k, "y", link_name(a, b))});
+        }
+      }
+      maps[{a, b}] = std::move(m);
+      report_links[{a, b}] = &l;
+      if (field(l, "in_tree", link_name(a, b)).get<bool>()) tree.insert({a, b});
+    }
+    std::map<uint64_t, std::string> island_reference;
+    for (const json& island : field(report_, "islands", "report")) {
+      island_reference[field(island, "id", "island").get<uint64_t>()] = text(island, "reference", "island");
+    }
+    std::map<std::string, const json*> paths;
+    for (const json& p : field(certificate_, "paths", "certificate")) paths[text(p, "trace", "certificate path")] = &p;
+
+    // Every step of every path; a domain has one next step.
+    std::map<std::string, PathStep> steps;
+    struct TracePath {
+      const json* trace;
+      std::vector<std::string> domains;
+    };
+    std::vector<TracePath> traces;
+    for (const json& t : field(report_, "traces", "report")) {
+      const std::string name = text(t, "name", "report trace");
+      if (!field(t, "synchronized", name).get<bool>()) continue;
+      const auto found = paths.find(name);
+      if (found == paths.end()) {
+        fail("trace " + name + ": the certificate gives no path");
+        return;
+      }
+      const json& path = field(*found->second, "path", name);
+      if (!path.is_array() || path.empty()) {
+        fail("trace " + name + ": an empty path");
+        return;
+      }
+      TracePath tp{&t, {}};
+      for (const json& step : path) tp.domains.push_back(text(step, "domain", name));
+      const std::string domain = text(t, "domain", name);
+      if (tp.domains.front() != domain) {
+        fail("trace " + name + ": its path starts at " + tp.domains.front() + ", not at its domain " + domain);
+        return;
+      }
+      const std::string reference = island_reference[field(t, "island", name).get<uint64_t>()];
+      if (tp.domains.back() != reference) {
+        fail("trace " + name + ": its path ends at " + tp.domains.back() + ", not at its island's reference " + reference);
+        return;
+      }
+      for (std::size_t i = 0; i < path.size(); ++i) {
+        const std::string d = tp.domains[i];
+        PathStep step{Rational(integer(path[i], "first_ns", name)), Rational(integer(path[i], "last_ns", name)),
+                      i + 1 < path.size() ? tp.domains[i + 1] : std::string(), nullptr};
+        if (!step.next.empty()) {
+          const auto key = d < step.next ? std::pair{d, step.next} : std::pair{step.next, d};
+          if (!tree.count(key)) {
+            fail("trace " + name + ": its path crosses from " + d + " to " + step.next + " by no link of the tree");
+            return;
+          }
+          step.link = &maps.at(key);
+        }
+        const auto [it, fresh] = steps.try_emplace(d, step);
+        if (!fresh && (it->second.next != step.next || it->second.first != step.first || it->second.last != step.last)) {
+          fail("trace " + name + ": its path from " + d + " differs from another trace's");
+          return;
+        }
+      }
+      traces.push_back(std::move(tp));
+    }
+    const PathComposition composition(std::move(steps));
+    for (const TracePath& tp : traces) {
+      const json& t = *tp.trace;
+      const std::string name = text(t, "name", "report trace");
+      const json& segments = field(t, "segments", name);
+      for (std::size_t i = 0; i < segments.size(); ++i) {
+        const std::string where = "trace " + name + " segment " + std::to_string(i);
+        const json& s = segments[i];
+        const Rational f(integer(s, "first_ns", where)), l(integer(s, "last_ns", where));
+        const ExactLine line = f == l ? composition.local(tp.domains.front(), f, true)
+                                      : chord(f, composition.local(tp.domains.front(), f, true).at(f), l,
+                                              composition.local(tp.domains.front(), l, false).at(l));
+        const std::string slope = model::rounded_decimal(line.slope), offset = model::rounded_decimal(line.intercept);
+        if (slope != text(s, "slope", where) || offset != text(s, "offset", where)) {
+          fail(where + ": the report's slope " + text(s, "slope", where) + " and offset " + text(s, "offset", where) +
+               " are not the exact composition along its path, " + slope + " and " + offset);
+          return;
+        }
+        ++verdict_.trace_segments;
+        for (const auto& [at, key] : {std::pair{f, "uncertainty_first_ns"}, std::pair{l, "uncertainty_last_ns"}}) {
+          const std::optional<Rational> least = links_bound(tp.domains, at, maps, report_links);
+          if (!least) continue;
+          const Rational reported = of_double(field(s, key, where).get<double>());
+          if (reported + magnitude(reported) / 1'000'000'000 + Rational(1, 1'000'000) < *least) {
+            fail(where + ": its bound " + std::to_string(field(s, key, where).get<double>()) +
+                 " ns is less than the sum of its links' bounds there, " + model::rounded_decimal(*least, 12) + " ns");
+            return;
+          }
+          ++verdict_.trace_bounds;
+        }
+      }
+    }
+  }
+
+  // The sum of the bounds of the links of `path` at the instants t maps to
+  // (a link's bound at an instant of its a clock: its clock map's,
+  // interpolated, the end ones beyond; else its uncertainty_ns); nullopt
+  // when a link gives none.
+  std::optional<Rational> links_bound(const std::vector<std::string>& path, const Rational& t,
+                                      const std::map<std::pair<std::string, std::string>, LinkMap>& maps,
+                                      const std::map<std::pair<std::string, std::string>, const json*>& links) {
+    Rational sum = 0;
+    Rational at = t;  // on path[i]'s clock
+    for (std::size_t i = 0; i + 1 < path.size(); ++i) {
+      const std::string& d = path[i];
+      const std::string& next = path[i + 1];
+      const bool d_is_a = d < next;
+      const auto key = d_is_a ? std::pair{d, next} : std::pair{next, d};
+      const json& link = *links.at(key);
+      const LinkMap& map = maps.at(key);
+      const Rational on_next = (d_is_a ? map.a_onto_b_at(at, true) : map.b_onto_a_at(at, true)).at(at);
+      const Rational x = d_is_a ? at : on_next;  // the instant on the link's a clock
+      if (link.contains("clock_map") && link["clock_map"].size() >= 2) {
+        const json& knots = link["clock_map"];
+        std::size_t j = 0;
+        while (j + 2 < knots.size() && Rational(knots[j + 1]["x_ns"].get<int64_t>()) <= x) ++j;
+        const Rational x0(knots[j]["x_ns"].get<int64_t>()), x1(knots[j + 1]["x_ns"].get<int64_t>());
+        const Rational b0 = of_double(knots[j]["bound_ns"].get<double>());
+        const Rational b1 = of_double(knots[j + 1]["bound_ns"].get<double>());
+        const Rational clamped = x < x0 ? x0 : x > x1 ? x1 : x;
+        sum += b0 + (b1 - b0) * (clamped - x0) / (x1 - x0);
+      } else {
+        const json& u = field(link, "uncertainty_ns", "link");
+        if (u.is_null()) return std::nullopt;
+        sum += of_double(u.get<double>());
+      }
+      at = on_next;
+    }
+    return sum;
+  }
+
+  const json& report_;
+  const json& certificate_;
+  std::map<std::pair<std::string, std::string>, const json*> certificate_links_;
+  bool linear_clocks_ = false;  // clock_stability_ppm 0: bounds from the cited messages alone
+  Verdict verdict_;
+};
+
+}  // namespace
+
+Verdict check_certificate(const json& report, const json& certificate) {
+  try {
+    return Checker(report, certificate).run();
+  } catch (const json::exception& e) {
+    throw VerifyInputError(std::string("malformed JSON: ") + e.what());
+  }
+}
+
+}  // namespace tracesync::verify

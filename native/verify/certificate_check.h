@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: EPL-2.0
+#pragma once
+
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace tracesync::verify {
+
+// A report or certificate that cannot be read as one (a missing field, a
+// number that is not a decimal): bad input, not a disagreement.
+class VerifyInputError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// What checking a report against its certificate found.
+struct Verdict {
+  std::size_t link_segments = 0;    // segments whose lines were re-derived from their messages
+  std::size_t messages = 0;         // messages cited for them
+  std::size_t link_bounds = 0;      // segment-end bounds checked against every allowed line
+  std::size_t bounds_resting_on_stability = 0;  // segments whose bounds could not be checked (see below)
+  std::size_t trace_segments = 0;   // trace segments recomputed as exact compositions
+  std::size_t trace_bounds = 0;     // trace segment-end bounds checked against their links'
+  // The first disagreement, empty when everything agrees.
+  std::string disagreement;
+  // What the certificate cannot vouch for (a segment that is not ACCURATE,
+  // a link without a bound), one line each.
+  std::vector<std::string> unverified;
+};
+
+// Checks a JSON report (`tracesync sync --format json`) against its
+// certificate (`--certificate`), in exact rational arithmetic, stopping at
+// the first disagreement (docs/verify.md):
+// - every ACCURATE link segment: its Lmin and Lmax re-derived from the cited
+//   messages alone (not the engine's hull code), the cited pinning pairs
+//   pinning them, every cited message on its allowed side, the report's
+//   lines, alpha and beta equal to them up to the engine's quad rounding,
+//   and, when the certificate assumes linear clocks (clock_stability_ppm
+//   0), the bound at both ends at least as wide as every line the messages
+//   allow (with an allowance, the engine's bound may rest on messages the
+//   certificate does not cite: counted as unverified);
+// - every trace: its path a chain of tree links from its domain to its
+//   island's reference, and every segment of its transform the exact
+//   composition of the links' lines (alpha and beta as printed) or clock
+//   maps along that path, rounded once, to the last printed digit; its bound
+//   at each end at least the sum of its links' bounds there.
+// Throws VerifyInputError when either document is malformed.
+Verdict check_certificate(const nlohmann::json& report, const nlohmann::json& certificate);
+
+}  // namespace tracesync::verify

@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: EPL-2.0
+#include "verify/exact_composition.h"
+
+#include <stdexcept>
+
+namespace tracesync::verify {
+
+using model::Rational;
+
+ExactLine after(const ExactLine& outer, const ExactLine& inner) {
+  return {outer.slope * inner.slope, outer.slope * inner.intercept + outer.intercept};
+}
+
+ExactLine inverse(const ExactLine& line) { return {1 / line.slope, -line.intercept / line.slope}; }
+
+ExactLine chord(const Rational& x0, const Rational& y0, const Rational& x1, const Rational& y1) {
+  const Rational s = (y1 - y0) / (x1 - x0);
+  return {s, y0 - s * x0};
+}
+
+ExactLine LinkMap::a_onto_b_at(const Rational& x, bool right) const {
+  if (knots.size() < 2) return line;
+  std::size_t i = 0;
+  while (i + 2 < knots.size() && (right ? knots[i + 1].first <= x : knots[i + 1].first < x)) ++i;
+  return chord(knots[i].first, knots[i].second, knots[i + 1].first, knots[i + 1].second);
+}
+
+ExactLine LinkMap::b_onto_a_at(const Rational& y, bool right) const {
+  if (knots.size() < 2) return inverse(line);
+  std::size_t i = 0;
+  while (i + 2 < knots.size() && (right ? knots[i + 1].second <= y : knots[i + 1].second < y)) ++i;
+  return inverse(chord(knots[i].first, knots[i].second, knots[i + 1].first, knots[i + 1].second));
+}
+
+ExactLine PathComposition::local(const std::string& d, const Rational& t, bool right) const {
+  const auto found = steps_.find(d);
+  if (found == steps_.end()) throw std::logic_error("no path step for domain " + d);
+  const PathStep& step = found->second;
+  if (step.next.empty()) return {};
+  const LinkMap& link = *step.link;
+  const ExactLine hop = link.b == d ? link.b_onto_a_at(t, right) : link.a_onto_b_at(t, right);
+  const Rational u = hop.at(t);
+  const PathStep& next = steps_.at(step.next);
+  if (u < next.first) return after(local(step.next, next.first, true), hop);
+  if (u > next.last) return after(local(step.next, next.last, false), hop);
+  return after(local(step.next, u, right), hop);
+}
+
+}  // namespace tracesync::verify

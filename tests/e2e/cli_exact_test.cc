@@ -1,0 +1,303 @@
+// SPDX-License-Identifier: EPL-2.0
+// Exact again (issue 36): every trace transform a report prints is the
+// exact composition of the report's own link lines (or clock maps) along
+// the report's own tree, rounded once to the printed 34 digits. Checked by
+// an exact recomputation of the test's own (e2e/exact_composition.h) on
+// every real fixture and on simulated experiments of several sizes,
+// topologies and clock models, with both clock models of sync. And every
+// one of those syncs writes a certificate that `tracesync verify` accepts;
+// mutated certificates (a moved timestamp, a dropped vertex, a swapped
+// path) it rejects, naming the disagreement.
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "e2e/exact_composition.h"
+#include "support/run_command.h"
+
+namespace tracesync {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using testing::run_command;
+using testing::tracesync_binary;
+
+const std::string kFixtures = std::string(TRACESYNC_SHARED_DIR) + "/fixtures";
+
+testing::CommandResult verify(const std::string& report, const std::string& certificate) {
+  return run_command(tracesync_binary(), {"verify", "--format", "json", report, certificate});
+}
+
+// Syncs with a certificate, which `verify` must accept: every sync of this
+// file is verified.
+json sync(std::vector<std::string> args) {
+  testing::TempDir dir;
+  args.insert(args.begin(), {"sync", "--format", "json", "--output", dir.file("report.json"), "--certificate",
+                             dir.file("certificate.json")});
+  const auto r = run_command(tracesync_binary(), args);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  if (r.exit_code != 0) return json();
+  const auto v = verify(dir.file("report.json"), dir.file("certificate.json"));
+  EXPECT_EQ(v.exit_code, 0) << v.out << v.err;
+  const json report = json::parse(testing::read_file(dir.file("report.json")));
+  if (v.exit_code == 0) {
+    // Every ACCURATE link segment re-derived, every trace segment recomputed.
+    std::size_t accurate = 0, trace_segments = 0;
+    for (const json& l : report["links"]) {
+      for (const json& segment : l["segments"]) accurate += segment["quality"] == "ACCURATE";
+    }
+    for (const json& t : report["traces"]) {
+      if (t["synchronized"].get<bool>()) trace_segments += t["segments"].size();
+    }
+    const json verdict = json::parse(v.out);
+    EXPECT_TRUE(verdict["agrees"].get<bool>());
+    EXPECT_EQ(verdict["link_segments"].get<std::size_t>(), accurate);
+    EXPECT_EQ(verdict["trace_segments"].get<std::size_t>(), trace_segments);
+    EXPECT_GT(trace_segments, 0u);
+  }
+  return report;
+}
+
+std::vector<std::string> trace_dirs(const std::string& experiment) {
+  std::vector<std::string> out;
+  for (const auto& entry : fs::directory_iterator(experiment)) {
+    if (entry.is_directory()) out.push_back(entry.path().string());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+void expect_exact(const json& report, std::size_t at_least_segments) {
+  const testing::CompositionCheck check = testing::recompute_trace_transforms(report);
+  EXPECT_GE(check.segments_checked, at_least_segments);
+  for (const std::string& d : check.disagreements) ADD_FAILURE() << d;
+}
+
+const json& trace_named(const json& report, const std::string& prefix) {
+  for (const json& t : report["traces"]) {
+    if (t["name"].get<std::string>().rfind(prefix, 0) == 0) return t;
+  }
+  throw std::runtime_error("no trace " + prefix);
+}
+
+// The numbers of the issue, literally: Trace Compass 10.3 prints the same.
+TEST(ExactTransforms, DjangoVoteV1SlopesAreTheExactInversesOfTheirLinks) {
+  const std::string experiment = kFixtures + "/lttng-modules-2.4-addons/django-vote-v1";
+  if (!fs::exists(experiment)) GTEST_SKIP() << "shared fixtures absent: " << experiment;
+  for (const std::string model : {"piecewise", "linear"}) {
+    std::vector<std::string> args = trace_dirs(experiment);
+    args.insert(args.end(), {"--reference", "django-httpd", "--clock-model", model});
+    const json report = sync(args);
+    const json& client = trace_named(report, "django-client");
+    EXPECT_EQ(client["slope"], "1.000021940707521070626952332542269") << model;
+    ASSERT_EQ(client["segments"].size(), 1u);
+    EXPECT_EQ(client["segments"][0]["slope"], "1.000021940707521070626952332542269") << model;
+    bool seen = false;
+    for (const json& l : report["links"]) {
+      if (l["a_hostname"] == "django-httpd" && l["b_hostname"] == "django-client") {
+        EXPECT_EQ(l["alpha"], "0.9999780597738630139908069469370680");
+        seen = true;
+      }
+    }
+    EXPECT_TRUE(seen);
+    expect_exact(report, 3);
+  }
+}
+
+TEST(ExactTransforms, EveryFixtureRecomputesExactly) {
+  struct Case {
+    std::string experiment;
+    std::vector<std::string> extra;
+  };
+  const std::vector<Case> cases = {
+      {"lttng-modules-2.1-addons", {}},
+      {"lttng-modules-2.4-addons/django-vote-v1", {}},
+      {"lttng-modules-2.4-addons/django-vote-v1", {"--reference", "django-httpd"}},
+      {"lttng-modules-2.4-addons/django-vote-v1", {"--reference", "django-db"}},
+      {"lttng-modules-2.4-addons/django-vote-v2", {}},
+      {"lttng-modules-2.4-addons/django-vote-v2", {"--reference", "django-client"}},
+  };
+  for (const Case& c : cases) {
+    const std::string experiment = kFixtures + "/" + c.experiment;
+    if (!fs::exists(experiment)) GTEST_SKIP() << "shared fixtures absent: " << experiment;
+    for (const std::string model : {"piecewise", "linear"}) {
+      SCOPED_TRACE(c.experiment + " " + model + (c.extra.empty() ? "" : " " + c.extra[1]));
+      std::vector<std::string> args = trace_dirs(experiment);
+      args.insert(args.end(), c.extra.begin(), c.extra.end());
+      args.insert(args.end(), {"--clock-model", model});
+      expect_exact(sync(args), 2);
+    }
+  }
+}
+
+struct Simulated {
+  std::string name;
+  std::vector<std::string> simulate;
+};
+
+void PrintTo(const Simulated& s, std::ostream* out) { *out << s.name; }
+
+class SimulatedExactTest : public ::testing::TestWithParam<Simulated> {};
+
+// Matches only (--no-traces): the transforms depend on the messages alone.
+TEST_P(SimulatedExactTest, RecomputesExactly) {
+  testing::TempDir dir;
+  std::vector<std::string> args = {"simulate", "--quiet", "--no-traces", "--write-matches", "--output", dir.path()};
+  args.insert(args.end(), GetParam().simulate.begin(), GetParam().simulate.end());
+  const auto sim = run_command(tracesync_binary(), args);
+  ASSERT_EQ(sim.exit_code, 0) << sim.err;
+  for (const std::string model : {"piecewise", "linear"}) {
+    SCOPED_TRACE(model);
+    const json report = sync({"--matches", dir.file("matches.txt"), "--clock-model", model});
+    expect_exact(report, report["traces"].size());
+  }
+}
+
+// With --clock-stability 0 the link bounds rest on the cited messages alone,
+// and verify checks them too.
+TEST(Verify, ChecksLinkBoundsOfLinearClocks) {
+  const std::string experiment = kFixtures + "/lttng-modules-2.4-addons/django-vote-v2";
+  if (!fs::exists(experiment)) GTEST_SKIP() << "shared fixtures absent: " << experiment;
+  testing::TempDir dir;
+  std::vector<std::string> args = {"sync", "--format", "json", "--output", dir.file("r.json"), "--certificate",
+                                   dir.file("c.json"), "--clock-stability", "0"};
+  for (const std::string& t : trace_dirs(experiment)) args.push_back(t);
+  ASSERT_EQ(run_command(tracesync_binary(), args).exit_code, 0);
+  const auto v = verify(dir.file("r.json"), dir.file("c.json"));
+  ASSERT_EQ(v.exit_code, 0) << v.out << v.err;
+  const json verdict = json::parse(v.out);
+  EXPECT_GE(verdict["link_bounds"].get<int>(), 4);
+  EXPECT_GE(verdict["trace_bounds"].get<int>(), 6);
+  EXPECT_TRUE(verdict["unverified"].empty()) << verdict.dump();
+}
+
+// A certificate changed in one place must be caught, and the disagreement
+// named; each mutation starts from a certificate verify accepts.
+class MutatedCertificateTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const auto sim = run_command(tracesync_binary(), {"simulate", "--quiet", "--no-traces", "--write-matches", "--output",
+                                                      dir_.path(), "--hosts", "3", "--topology", "chain", "--duration",
+                                                      "60s", "--seed", "9"});
+    ASSERT_EQ(sim.exit_code, 0) << sim.err;
+    const auto r = run_command(tracesync_binary(),
+                               {"sync", "--format", "json", "--matches", dir_.file("matches.txt"), "--output",
+                                dir_.file("report.json"), "--certificate", dir_.file("certificate.json"),
+                                "--clock-stability", "0", "--clock-model", "linear"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    ASSERT_EQ(verify(dir_.file("report.json"), dir_.file("certificate.json")).exit_code, 0);
+    certificate_ = json::parse(testing::read_file(dir_.file("certificate.json")));
+  }
+
+  // Verifies the report against `mutated`: must exit 6 naming `expected`.
+  void expect_caught(const json& mutated, const std::string& expected) {
+    testing::write_file(dir_.file("mutated.json"), mutated.dump(1));
+    const auto v = verify(dir_.file("report.json"), dir_.file("mutated.json"));
+    EXPECT_EQ(v.exit_code, 6) << v.out << v.err;
+    EXPECT_NE(v.err.find(expected), std::string::npos) << v.err;
+    ASSERT_FALSE(v.out.empty());
+    EXPECT_FALSE(json::parse(v.out)["agrees"].get<bool>());
+  }
+
+  json& first_segment() { return certificate_["links"][0]["segments"][0]; }
+
+  testing::TempDir dir_;
+  json certificate_;
+};
+
+TEST_F(MutatedCertificateTest, MovedTimestampOfAPinningMessage) {
+  json mutated = certificate_;
+  json& segment = mutated["links"][0]["segments"][0];
+  const std::size_t pin = segment["lmax"]["a_to_b"].get<std::size_t>();
+  segment["a_to_b"][pin]["receive_ns"] = segment["a_to_b"][pin]["receive_ns"].get<int64_t>() + 1;
+  expect_caught(mutated, "segment 0");
+}
+
+TEST_F(MutatedCertificateTest, MovedTimestampOfAnyMessageToTheWrongSide) {
+  // Every other vertex moved far across the estimate: a line it no longer allows.
+  json mutated = certificate_;
+  json& list = mutated["links"][0]["segments"][0]["b_to_a"];
+  for (json& m : list) m["send_ns"] = m["send_ns"].get<int64_t>() + 1'000'000'000;
+  expect_caught(mutated, "segment 0");
+}
+
+TEST_F(MutatedCertificateTest, DroppedPinningVertex) {
+  json mutated = certificate_;
+  json& segment = mutated["links"][0]["segments"][0];
+  const std::size_t pin = segment["lmin"]["b_to_a"].get<std::size_t>();
+  segment["b_to_a"].erase(pin);
+  expect_caught(mutated, "segment 0");
+}
+
+TEST_F(MutatedCertificateTest, SwappedPaths) {
+  json mutated = certificate_;
+  json& paths = mutated["paths"];
+  ASSERT_GE(paths.size(), 3u);
+  std::swap(paths[0]["path"], paths[2]["path"]);
+  expect_caught(mutated, "its path starts at");
+}
+
+TEST_F(MutatedCertificateTest, PathThroughALinkOffTheTree) {
+  // A chain of three: one leaf's path detoured through the other leaf
+  // crosses from one leaf to the other, where there is no link.
+  json mutated = certificate_;
+  json* one_hop = nullptr;
+  const json* other_leaf = nullptr;
+  for (json& p : mutated["paths"]) {
+    if (p["path"].size() != 2) continue;
+    if (one_hop == nullptr) {
+      one_hop = &p;
+    } else {
+      other_leaf = &p["path"][0];
+    }
+  }
+  ASSERT_NE(other_leaf, nullptr) << "a chain of three hosts has two one-hop paths";
+  (*one_hop)["path"].insert((*one_hop)["path"].begin() + 1, *other_leaf);
+  expect_caught(mutated, "by no link of the tree");
+}
+
+TEST_F(MutatedCertificateTest, MalformedCertificateIsBadInput) {
+  json mutated = certificate_;
+  mutated["links"][0]["segments"][0]["a_to_b"][0].erase("send_ns");
+  testing::write_file(dir_.file("mutated.json"), mutated.dump());
+  const auto v = verify(dir_.file("report.json"), dir_.file("mutated.json"));
+  EXPECT_EQ(v.exit_code, 2) << v.err;
+  EXPECT_NE(v.err.find("send_ns"), std::string::npos) << v.err;
+  testing::write_file(dir_.file("garbage.json"), "{ not json");
+  const auto g = verify(dir_.file("report.json"), dir_.file("garbage.json"));
+  EXPECT_EQ(g.exit_code, 2);
+  EXPECT_NE(g.err.find("garbage.json"), std::string::npos) << g.err;
+}
+
+// A report changed in one digit of a trace's slope disagrees too.
+TEST_F(MutatedCertificateTest, ReportWithATraceSlopeOffInItsLastDigit) {
+  json report = json::parse(testing::read_file(dir_.file("report.json")));
+  for (json& t : report["traces"]) {
+    if (t["reference"].get<bool>()) continue;
+    std::string slope = t["segments"][0]["slope"];
+    slope.back() = slope.back() == '9' ? '8' : static_cast<char>(slope.back() + 1);
+    t["segments"][0]["slope"] = slope;
+    break;
+  }
+  testing::write_file(dir_.file("changed.json"), report.dump());
+  const auto v = verify(dir_.file("changed.json"), dir_.file("certificate.json"));
+  EXPECT_EQ(v.exit_code, 6) << v.out;
+  EXPECT_NE(v.err.find("not the exact composition"), std::string::npos) << v.err;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Experiments, SimulatedExactTest,
+    ::testing::Values(
+        Simulated{"pair_linear", {"--hosts", "2", "--topology", "pairs", "--duration", "60s"}},
+        Simulated{"chain5_steps", {"--hosts", "5", "--topology", "chain", "--clock-model", "steps", "--duration", "10min", "--seed", "3"}},
+        Simulated{"star6_slews", {"--hosts", "6", "--topology", "star", "--clock-model", "slews", "--duration", "10min", "--seed", "4"}},
+        Simulated{"random8_combined", {"--hosts", "8", "--topology", "random", "--clock-model", "combined", "--duration", "5min", "--seed", "5"}},
+        Simulated{"chain4_wander", {"--hosts", "4", "--topology", "chain", "--clock-model", "wander", "--duration", "10min", "--seed", "6"}},
+        Simulated{"fattree16_linear", {"--hosts", "16", "--topology", "fat-tree", "--duration", "30s", "--seed", "7", "--rate", "50"}}),
+    [](const ::testing::TestParamInfo<Simulated>& info) { return info.param.name; });
+
+}  // namespace
+}  // namespace tracesync
