@@ -70,7 +70,14 @@ const SharedClasses& shared_classes() {
     const bt_plugin* plugin = nullptr;
     const auto found = bt_plugin_find("ctf", BT_TRUE, BT_TRUE, BT_TRUE, BT_TRUE, BT_FALSE, &plugin);
     if (found != BT_PLUGIN_FIND_STATUS_OK || plugin == nullptr) {
-      classes.problem = bt::take_bt_error("babeltrace2's `ctf` plugin is not installed (package babeltrace2)");
+      // babeltrace2 skips a plugin it fails to load: when its file is there,
+      // memory ran out (or the file is broken), which is not "not installed".
+      std::error_code error;
+      classes.problem = found == BT_PLUGIN_FIND_STATUS_MEMORY_ERROR ||
+                                std::filesystem::exists(TRACESYNC_BT2_CTF_PLUGIN, error)
+                            ? bt::take_bt_error(std::string(kOutOfMemory) + ": babeltrace2's `ctf` plugin (" +
+                                                TRACESYNC_BT2_CTF_PLUGIN + ") could not be loaded")
+                            : bt::take_bt_error("babeltrace2's `ctf` plugin is not installed (package babeltrace2)");
       return;
     }
     classes.ctf_plugin.reset(plugin);
@@ -312,6 +319,7 @@ CtfTraceReader::State CtfTraceReader::read_some(std::size_t rounds) {
 bool CtfTraceReader::open() {
   const SharedClasses& classes = shared_classes();
   if (!classes.problem.empty()) {
+    if (says_out_of_memory(classes.problem)) out_of_memory_ = true;
     fail(classes.problem);
     return false;
   }

@@ -16,6 +16,7 @@
 
 #include "ingest/event_sink.h"
 #include "ingest/experiment_reader.h"
+#include "sorted_event_sink.h"
 #include "simulate/simulate.h"
 #include "simulate/temp_directory.h"
 
@@ -24,29 +25,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-class RecordingSink final : public EventSink {
- public:
-  void trace_opened(match::TraceIndex, const TraceInfo&) override {}
-  void trace_events(match::TraceIndex, std::span<const match::PacketEvent> events, model::Nanoseconds) override {
-    const std::lock_guard lock(mutex_);
-    events_.insert(events_.end(), events.begin(), events.end());
-  }
-  void trace_closed(match::TraceIndex) override {}
-
-  // Sorted, so that two readings compare whatever their batching.
-  std::vector<match::PacketEvent> events() {
-    std::sort(events_.begin(), events_.end(), earlier);
-    return events_;
-  }
-  static bool earlier(const match::PacketEvent& a, const match::PacketEvent& b) {
-    return std::tie(a.time, a.direction, a.tcp.seq, a.tcp.ack_seq, a.tcp.flags) <
-           std::tie(b.time, b.direction, b.tcp.seq, b.tcp.ack_seq, b.tcp.flags);
-  }
-
- private:
-  std::mutex mutex_;
-  std::vector<match::PacketEvent> events_;
-};
+using RecordingSink = testing::SortedEventSink;
 
 struct Reading {
   TraceStatus status = TraceStatus::kComplete;
@@ -59,7 +38,7 @@ Reading read(const std::string& trace, bool in_process) {
   options.jobs = 1;
   if (!in_process) options.reading_command = {TRACESYNC_TEST_READ_TRACE};
   const ExperimentReport report = read_experiment({{trace, "damaged", {}}}, options, sink);
-  return {report.traces.at(0).status, sink.events()};
+  return {report.traces.at(0).status, sink.sorted()};
 }
 
 bool same(const match::PacketEvent& a, const match::PacketEvent& b) {

@@ -17,6 +17,7 @@
 
 #include "ingest/event_sink.h"
 #include "ingest/experiment_reader.h"
+#include "sorted_event_sink.h"
 #include "simulate/simulate.h"
 #include "simulate/temp_directory.h"
 
@@ -27,27 +28,7 @@ namespace fs = std::filesystem;
 
 const fs::path kScpSource = fs::path(TRACESYNC_SHARED_DIR) / "fixtures" / "lttng-modules-2.1-addons" / "scp_src";
 
-class CollectingSink final : public EventSink {
- public:
-  void trace_opened(match::TraceIndex, const TraceInfo&) override {}
-  void trace_events(match::TraceIndex, std::span<const match::PacketEvent> events, model::Nanoseconds) override {
-    const std::lock_guard lock(mutex_);
-    events_.insert(events_.end(), events.begin(), events.end());
-  }
-  void trace_closed(match::TraceIndex) override {}
-  std::vector<match::PacketEvent> sorted() {
-    std::sort(events_.begin(), events_.end(), earlier);
-    return events_;
-  }
-  static bool earlier(const match::PacketEvent& a, const match::PacketEvent& b) {
-    return std::tie(a.time, a.direction, a.tcp.seq, a.tcp.ack_seq, a.tcp.flags) <
-           std::tie(b.time, b.direction, b.tcp.seq, b.tcp.ack_seq, b.tcp.flags);
-  }
-
- private:
-  std::mutex mutex_;
-  std::vector<match::PacketEvent> events_;
-};
+using CollectingSink = testing::SortedEventSink;
 
 struct Reading {
   TraceReport report;
