@@ -231,8 +231,8 @@ std::string from_proto(const pb::EventBatch& in, match::TraceIndex trace, std::v
         return where + " has an application key of " + std::to_string(bytes.size()) + " bytes";
       }
       e.app.size = static_cast<uint8_t>(bytes.size() / 8);
-      for (std::size_t i = 0; i < bytes.size(); ++i) {
-        e.app.words[i / 8] |= uint64_t{static_cast<uint8_t>(bytes[i])} << (8 * (i % 8));
+      for (std::size_t at = 0; at < bytes.size(); ++at) {
+        e.app.words[at / 8] |= uint64_t{static_cast<uint8_t>(bytes[at])} << (8 * (at % 8));
       }
       out.push_back(e);
       continue;

@@ -61,6 +61,7 @@ class ScannerTraceReader::Collector final : public ctf::EventVisitor {
       case match::Layout::kTcp: ++tally.tcp; break;
       case match::Layout::kNonTcp: ++tally.not_tcp; break;
       case match::Layout::kUnknown: ++tally.undecodable; break;
+      case match::Layout::kKeyTooLong: break;  // application keys only; the scanner decodes TCP events
     }
   }
   bool bad_time() const { return bad_time_; }

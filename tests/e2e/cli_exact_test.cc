@@ -297,7 +297,7 @@ INSTANTIATE_TEST_SUITE_P(
         Simulated{"random8_combined", {"--hosts", "8", "--topology", "random", "--clock-model", "combined", "--duration", "5min", "--seed", "5"}},
         Simulated{"chain4_wander", {"--hosts", "4", "--topology", "chain", "--clock-model", "wander", "--duration", "10min", "--seed", "6"}},
         Simulated{"fattree16_linear", {"--hosts", "16", "--topology", "fat-tree", "--duration", "30s", "--seed", "7", "--rate", "50"}}),
-    [](const ::testing::TestParamInfo<Simulated>& info) { return info.param.name; });
+    [](const ::testing::TestParamInfo<Simulated>& param_info) { return param_info.param.name; });
 
 }  // namespace
 }  // namespace tracesync
