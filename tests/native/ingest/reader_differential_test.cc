@@ -139,7 +139,7 @@ std::optional<ReadOutcome> babeltrace2_in_a_child(const std::string& trace) {
   out.problem = bytes.substr(at, sizes[2]);
   at += sizes[2];
   out.events.resize(sizes[3]);
-  std::memcpy(out.events.data(), bytes.data() + at, sizes[3] * sizeof(match::PacketEvent));
+  if (sizes[3] > 0) std::memcpy(out.events.data(), bytes.data() + at, sizes[3] * sizeof(match::PacketEvent));
   return out;
 }
 
