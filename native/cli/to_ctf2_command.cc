@@ -58,7 +58,9 @@ int run_to_ctf2(const std::vector<std::string>& arguments) {
   std::string error;
   const auto metadata = ctf::read_trace_metadata(file, &error);
   if (!metadata) {
-    std::cerr << "tracesync to-ctf2: " << file.string() << ": " << error << "\n";
+    // Errors reading the file name it; the parsers' name a line or fragment.
+    std::cerr << "tracesync to-ctf2: " << (error.rfind(file.string(), 0) == 0 ? "" : file.string() + ": ") << error
+              << "\n";
     return kBadInput;
   }
   const auto text = ctf::write_ctf2(metadata->trace, &error);
