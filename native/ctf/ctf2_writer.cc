@@ -273,7 +273,10 @@ class Writer {
       const Member& m = fc.members[o];
       json ranges = json::array();
       for (const FC::OptionRange& r : fc.option_ranges) {
-        if (r.option == o) ranges.push_back(json::array({r.lower, r.upper}));
+        // The bits of an unsigned range above 2^63 read as signed put the
+        // lower bound above the upper one: such a range is unsigned.
+        const bool is_signed = r.lower <= r.upper;
+        if (r.option == o) ranges.push_back(json::array({bound(r.lower, is_signed), bound(r.upper, is_signed)}));
       }
       if (selector != nullptr) {
         for (const Mapping& mapping : selector->mappings) {
@@ -345,6 +348,9 @@ std::optional<std::string> write_ctf2(const TraceClass& trace, std::string* erro
     return Writer(trace).write();
   } catch (const WriteError& e) {
     *error = e.what;
+  } catch (const nlohmann::json::exception& e) {
+    // Names JSON cannot hold (TSDL identifiers are bytes; JSON text is UTF-8).
+    *error = std::string("not expressible as JSON: ") + e.what();
   }
   return std::nullopt;
 }

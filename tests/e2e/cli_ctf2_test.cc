@@ -129,6 +129,40 @@ TEST(CliCtf2, ApplyCopiesCtf2AsCtf2OrSaysWhatItCannotWrite) {
   EXPECT_FALSE(fs::exists(dir.file("rewritten")));
 }
 
+TEST(CliCtf2, SimulateWritesCtf2ThatSyncsAsItsCtf18Twin) {
+  const testing::TempDir dir;
+  const std::vector<std::string> common = {"simulate", "--quiet", "--hosts", "3", "--duration", "2s", "--seed", "7"};
+  auto simulate = [&](const std::string& out, bool ctf2) {
+    std::vector<std::string> args = common;
+    args.insert(args.end(), {"--output", dir.file(out)});
+    if (ctf2) args.push_back("--ctf2");
+    const CommandResult r = run_command(tracesync_binary(), args);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+  };
+  simulate("simtwo", true);
+  simulate("simone", false);
+  EXPECT_EQ(read_file(dir.file("simtwo/host0/kernel/metadata")).substr(0, 1), "\x1e");
+  const CommandResult a = run_command(tracesync_binary(), {"sync", "--format", "json", dir.file("simtwo")});
+  const CommandResult b = run_command(tracesync_binary(), {"sync", "--format", "json", dir.file("simone")});
+  ASSERT_EQ(a.exit_code, 0) << a.err;
+  EXPECT_EQ(replaced(a.out, "simtwo/", "simone/"), b.out);
+  testing::write_file(dir.file("report.json"), a.out);
+  const CommandResult checked =
+      run_command(tracesync_binary(), {"check-truth", dir.file("report.json"), dir.file("simtwo/truth.json")});
+  EXPECT_EQ(checked.exit_code, 0) << checked.out << checked.err;
+}
+
+TEST(CliCtf2, ApplicationMessagesInCtf2AreRefusedInWords) {
+  const testing::TempDir dir;
+  const CommandResult sim = run_command(tracesync_binary(), {"simulate", "--quiet", "--hosts", "2", "--duration", "1s",
+                                                             "--user-space", "--ctf2", "--output", dir.file("sim")});
+  ASSERT_EQ(sim.exit_code, 0) << sim.err;
+  const CommandResult sync = run_command(
+      tracesync_binary(), {"sync", "--messages", "send=tsapp:msg_send,recv=tsapp:msg_recv,key=msg_id", dir.file("sim")});
+  EXPECT_NE(sync.exit_code, 0);
+  EXPECT_NE(sync.err.find("application messages (--messages) in a CTF 2 trace"), std::string::npos) << sync.err;
+}
+
 TEST(CliCtf2, ToCtf2SaysWhatIsWrong) {
   const testing::TempDir dir;
   testing::write_file(dir.file("metadata"), "/* CTF 1.8 */ trace { major = 1; minor = 8; byte_order = sideways; };");
