@@ -61,7 +61,7 @@ CommandResult sync(const fs::path& set, const std::vector<std::string>& options)
 
 TEST(CliCtf2, FixturesGivenCtf2MetadataSyncToTheSameReport) {
   if (!fs::is_directory(kFixtures)) GTEST_SKIP() << "shared fixtures not found at " << kFixtures;
-  for (const fs::path set : {kFixtures / "lttng-modules-2.1-addons", kFixtures / "lttng-modules-2.4-addons" / "django-vote-v1",
+  for (const fs::path& set : {kFixtures / "lttng-modules-2.1-addons", kFixtures / "lttng-modules-2.4-addons" / "django-vote-v1",
                              kFixtures / "lttng-modules-2.4-addons" / "django-vote-v2"}) {
     SCOPED_TRACE(set.string());
     const testing::TempDir dir;
