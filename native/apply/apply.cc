@@ -5,6 +5,7 @@
 #include <set>
 
 #include "apply/clock_only_copy.h"
+#include "apply/ctf2_clocks.h"
 #include "apply/full_rewrite_copy.h"
 #include "apply/manifest.h"
 #include "apply/staged_output.h"
@@ -53,12 +54,21 @@ std::string unsynchronized_reason(const v1::Snapshot& snapshot, const v1::Trace&
   return "its clock domain has no link to the main island (reference " + main->reference() + ")";
 }
 
+// Whether the trace's metadata is CTF 2 (LTTng 2.15's default).
+bool is_ctf2_trace(const std::string& trace) {
+  std::string ignored;
+  const auto text = read_metadata_text(fs::path(trace) / "metadata", &ignored);
+  return text && is_ctf2_text(text->text);
+}
+
 // What rounding every time to the nearest cycle costs: half a cycle of the
 // slowest clock of the trace.
 double half_cycle_ns(const std::string& trace) {
   std::string ignored;
   const auto text = read_metadata_text(fs::path(trace) / "metadata", &ignored);
-  const auto blocks = text ? find_clock_blocks(text->text, &ignored) : std::nullopt;
+  const auto blocks = !text                       ? std::nullopt
+                      : is_ctf2_text(text->text) ? find_ctf2_clocks(text->text, &ignored)
+                                                 : find_clock_blocks(text->text, &ignored);
   double worst = 0.5;
   if (blocks) {
     for (const ClockBlock& b : *blocks) worst = std::max(worst, 0.5e9 / static_cast<double>(b.mapping.freq));
@@ -118,6 +128,14 @@ ApplyOutcome apply_snapshot(const v1::Snapshot& snapshot, const ApplyOptions& op
     result.written = true;
     if (options.rewrite || (!transform.is_linear() && !options.clock_only)) {
       // Method 2: every timestamp through the transform, in pieces or not.
+      // babeltrace2 2.0 reads and writes CTF 1.8 only.
+      if (is_ctf2_trace(input_path(trace))) {
+        outcome.error = "trace " + trace.name() + " (" + trace.path() +
+                        "): its metadata is CTF 2, which the full rewrite (babeltrace2 2.0's reader and writer) "
+                        "cannot read or write; the clock-only method (--clock-only) copies it as CTF 2";
+        outcome.bad_input = true;
+        return outcome;
+      }
       if (std::string e = write_full_rewrite_copy(input_path(trace), to, transform); !e.empty()) {
         outcome.error = "trace " + trace.name() + " (" + trace.path() + "): " + e +
                         "; the clock-only method (--clock-only) copies it without rewriting its streams";

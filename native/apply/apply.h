@@ -35,6 +35,7 @@ struct TraceCopy {
 
 struct ApplyOutcome {
   std::string error;  // the output could not be written: nothing was
+  bool bad_input = false;  // and because of the input (a trace it cannot copy), not the machine
   std::vector<TraceCopy> traces;
   FileCounts files;
 };

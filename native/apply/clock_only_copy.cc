@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "apply/clock_fit.h"
+#include "apply/ctf2_clocks.h"
 
 namespace tracesync::apply {
 namespace fs = std::filesystem;
@@ -21,7 +22,10 @@ ClockOnlyCopy write_clock_only_copy(const fs::path& from, const fs::path& to, co
   }
   copy.metadata_was_packetized = read->packetized;
   const std::string* text = &read->text;
-  const auto blocks = find_clock_blocks(*text, &problem);
+  // CTF 2's clock classes (LTTng 2.15's default) or CTF 1.8's clock blocks:
+  // the copy keeps the trace's own format.
+  const bool ctf2 = is_ctf2_text(*text);
+  const auto blocks = ctf2 ? find_ctf2_clocks(*text, &problem) : find_clock_blocks(*text, &problem);
   if (!blocks) {
     copy.error = metadata.string() + ": " + problem;
     return copy;
@@ -42,6 +46,15 @@ ClockOnlyCopy write_clock_only_copy(const fs::path& from, const fs::path& to, co
   const std::string note = "tracesync apply: freq, offset_s and offset put this clock on its island's reference";
   if (std::string e = mirror_trace_files(from, to, policy, counts); !e.empty()) {
     copy.error = e;
+    return copy;
+  }
+  if (ctf2) {
+    const auto changed = with_ctf2_clock_mappings(*text, mappings, note, &problem);
+    if (!changed) {
+      copy.error = metadata.string() + ": " + problem;
+      return copy;
+    }
+    copy.error = write_file(to / "metadata", *changed);
     return copy;
   }
   copy.error = write_file(to / "metadata", with_clock_mappings(*text, *blocks, mappings, note));

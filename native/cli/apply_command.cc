@@ -88,7 +88,8 @@ int write_copies(const v1::Snapshot& snapshot, int exit_code, const ApplyArgumen
   if (!outcome.error.empty()) {
     std::cerr << "tracesync: " << snapshot::readable_text(outcome.error) << "; " << snapshot::readable_text(a.output)
               << " was not written\n";
-    return WritingInterrupt::flag().load() ? kInterrupted : kInternalError;
+    if (WritingInterrupt::flag().load()) return kInterrupted;
+    return outcome.bad_input ? kBadInput : kInternalError;
   }
   uint32_t written = 0;
   for (const apply::TraceCopy& t : outcome.traces) {

@@ -57,6 +57,7 @@ po::options_description simulate_options(SimulateArguments& a) {
       ("write-matches", po::bool_switch(&o.write_matches), "also write DIR/matches.txt, readable by 'tracesync sync --matches'")
       ("truth-messages", po::bool_switch(&o.truth_messages), "list every TCP segment in truth.json (large: about 110 bytes each)")
       ("no-traces", po::bool_switch(&a.no_traces), "write no CTF traces, only truth.json (and matches.txt); fast for long runs")
+      ("ctf2", po::bool_switch(&o.ctf2), "write CTF 2 metadata (LTTng 2.15's default), translated from the CTF 1.8 written")
       ("hosts,n", po::value(&o.hosts)->value_name("N"), "number of hosts (default 4)")
       ("topology,t", po::value(&a.topology)->value_name("T"), "pairs, chain (default), star, random or fat-tree")
       ("random-degree", po::value(&o.random_degree)->value_name("D"), "random topology: mean links per host (default 3)")

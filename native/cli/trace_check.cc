@@ -129,6 +129,7 @@ void print_check_text(std::ostream& out, const std::vector<ingest::TraceReport>&
     if (!t.info.reader.empty()) {
       out << "  read by " << t.info.reader << " (" << readable_text(t.info.reader_reason) << ")\n";
     }
+    if (!t.info.metadata_format.empty()) out << "  metadata format " << t.info.metadata_format << "\n";
     for (std::size_t i = 0; i < kNetworkEventNames.size(); ++i) {
       const NetworkEventTally& tally = t.info.network_census[i];
       const std::string_view direction = ingest::to_string(kNetworkEventNames[i].direction);
@@ -198,6 +199,7 @@ ordered_json check_json(const std::vector<ingest::TraceReport>& traces, const st
     j["damaged_network_events"] = t.info.damaged_network_events;
     j["reader"] = t.info.reader.empty() ? ordered_json(nullptr) : ordered_json(t.info.reader);
     j["reader_reason"] = t.info.reader_reason.empty() ? ordered_json(nullptr) : snapshot::readable_json(t.info.reader_reason);
+    j["metadata_format"] = t.info.metadata_format.empty() ? ordered_json(nullptr) : ordered_json(t.info.metadata_format);
     j["tcp_sends"] = ingest::tcp_events(t.info.network_census, Direction::kSend);
     j["tcp_receives"] = ingest::tcp_events(t.info.network_census, Direction::kReceive);
     ordered_json by_name = ordered_json::array();

@@ -57,10 +57,14 @@ bool maps_a_clock(const FC& fc) {
   return std::any_of(fc.members.begin(), fc.members.end(), [](const Member& m) { return maps_a_clock(*m.type); });
 }
 
+// What `by_name` knows a field by: its CTF 2 role when it has one, else its
+// name (CTF 1.8).
+std::string slot_key(const FC& fc, const std::string& name) { return fc.role.empty() ? bare(name) : fc.role; }
+
 bool holds_name(const FC& fc, const std::map<std::string, int>& by_name) {
   if (fc.element && holds_name(*fc.element, by_name)) return true;
   return std::any_of(fc.members.begin(), fc.members.end(), [&](const Member& m) {
-    return by_name.count(bare(m.name)) != 0 || holds_name(*m.type, by_name);
+    return by_name.count(slot_key(*m.type, m.name)) != 0 || holds_name(*m.type, by_name);
   });
 }
 
@@ -296,7 +300,7 @@ class PlanCompiler::Emitter {
       case FC::Kind::kInteger:
       case FC::Kind::kEnumeration: {
         const int reg = register_of(path);
-        const int capture = capture_of(path, name);
+        const int capture = capture_of(path, fc, name);
         const bool clock = !fc.mapped_clock.empty() && !(scope_ == Scope::kPacketContext && name == "timestamp_end");
         align(fc.alignment);
         if (reg < 0 && capture < 0 && !clock) {
@@ -404,11 +408,11 @@ class PlanCompiler::Emitter {
     }
     return true;
   }
-  int capture_of(const std::vector<std::string>& path, const std::string& name) {
+  int capture_of(const std::vector<std::string>& path, const FC& fc, const std::string& name) {
     for (std::size_t i = 0; i < requests_.size(); ++i) {
       if (request_matches(requests_[i], path, false)) return static_cast<int>(i);
     }
-    const auto found = by_name_.find(bare(name));
+    const auto found = by_name_.find(slot_key(fc, name));
     return found == by_name_.end() ? -1 : found->second;
   }
   bool wanted_below(const FC& fc, const std::vector<std::string>& path) const {
@@ -433,7 +437,7 @@ class PlanCompiler::Emitter {
       }
       length_reg = compiler_.registers_.at(*key);
     }
-    const int capture = capture_of(path, name);
+    const int capture = capture_of(path, fc, name);
     const auto element_bits = fixed_bits(element);
     if (capture < 0 && element_bits && *element_bits % element.alignment == 0 && *element_bits > 0 &&
         !wanted_below(element, path)) {
@@ -497,7 +501,7 @@ class PlanCompiler::Emitter {
     const FC* selector = nullptr;
     const auto key = compiler_.resolve(fc.selector, scope_, frames, &selector);
     if (!key || compiler_.registers_.count(*key) == 0 || selector == nullptr ||
-        selector->kind != FC::Kind::kEnumeration) {
+        (selector->kind != FC::Kind::kEnumeration && fc.option_ranges.empty())) {
       unsupported = "variant `" + name + "`: its selector `" + fc.selector.text() + "` names no enumeration";
       return false;
     }
@@ -508,7 +512,7 @@ class PlanCompiler::Emitter {
     plan_.tables_.emplace_back();
     Instruction in = named(Op::kVariant, name);
     in.target = static_cast<uint32_t>(table_index);
-    in.capture = capture_of(path, name);
+    in.capture = capture_of(path, fc, name);
     emit(in);
     const uint64_t anchor = anchor_, offset = offset_;
     std::vector<std::size_t> jumps;
@@ -542,8 +546,13 @@ class PlanCompiler::Emitter {
     } else {
       unknown_position();
     }
-    // Each mapping of the selector picks the option of its label's name.
-    for (const Mapping& mapping : selector->mappings) {
+    // CTF 2: each option says which selector values pick it.
+    for (const FC::OptionRange& range : fc.option_ranges) {
+      table.choices.push_back({range.lower, range.upper, static_cast<uint32_t>(range.option), starts[range.option]});
+    }
+    // CTF 1.8: each mapping of the selector picks the option of its label's name.
+    const std::vector<Mapping> no_labels;
+    for (const Mapping& mapping : fc.option_ranges.empty() ? selector->mappings : no_labels) {
       for (std::size_t o = 0; o < fc.members.size(); ++o) {
         if (fc.members[o].name == mapping.label || same_name(fc.members[o].name, mapping.label)) {
           table.choices.push_back({mapping.lower, mapping.upper, static_cast<uint32_t>(o), starts[o]});

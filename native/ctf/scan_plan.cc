@@ -27,18 +27,31 @@ std::optional<ScanPlan> ScanPlan::compile(TraceClass trace_class, const EventReq
   static const StreamClass no_stream;
   auto header_compiler = PlanCompiler::for_stream(trace, no_stream, unsupported);
   if (!header_compiler) return std::nullopt;
-  const std::map<std::string, int> header_names = {
-      {"magic", packet_header_slot::kMagic}, {"uuid", packet_header_slot::kUuid},
-      {"stream_id", packet_header_slot::kStreamId}};
+  // CTF 2 says what a member is for by its role, CTF 1.8 by its name.
+  const bool by_role = trace.major >= 2;
+  const std::map<std::string, int> header_names =
+      by_role ? std::map<std::string, int>{{"packet-magic-number", packet_header_slot::kMagic},
+                                           {"metadata-stream-uuid", packet_header_slot::kUuid},
+                                           {"data-stream-class-id", packet_header_slot::kStreamId}}
+              : std::map<std::string, int>{{"magic", packet_header_slot::kMagic},
+                                           {"uuid", packet_header_slot::kUuid},
+                                           {"stream_id", packet_header_slot::kStreamId}};
   auto header = header_compiler->compile(Scope::kPacketHeader, trace.packet_header, header_names, {}, unsupported);
   if (!header) return std::nullopt;
   plan.packet_header_ = std::move(*header);
   plan.header_registers_ = header_compiler->registers();
 
-  const std::map<std::string, int> context_names = {
-      {"packet_size", packet_context_slot::kPacketSize}, {"content_size", packet_context_slot::kContentSize},
-      {"timestamp_begin", packet_context_slot::kBeginTime}, {"events_discarded", packet_context_slot::kDiscarded}};
-  const std::map<std::string, int> event_header_names = {{"id", 0}};
+  const std::map<std::string, int> context_names =
+      by_role ? std::map<std::string, int>{{"packet-total-length", packet_context_slot::kPacketSize},
+                                           {"packet-content-length", packet_context_slot::kContentSize},
+                                           {"default-clock-timestamp", packet_context_slot::kBeginTime},
+                                           {"discarded-event-record-counter-snapshot", packet_context_slot::kDiscarded}}
+              : std::map<std::string, int>{{"packet_size", packet_context_slot::kPacketSize},
+                                           {"content_size", packet_context_slot::kContentSize},
+                                           {"timestamp_begin", packet_context_slot::kBeginTime},
+                                           {"events_discarded", packet_context_slot::kDiscarded}};
+  const std::map<std::string, int> event_header_names =
+      by_role ? std::map<std::string, int>{{"event-record-class-id", 0}} : std::map<std::string, int>{{"id", 0}};
   const std::map<std::string, int> none;
   for (const auto& [id, stream_class] : trace.stream_classes) {
     auto stream = std::make_unique<StreamPlan>();

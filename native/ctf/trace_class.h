@@ -64,6 +64,9 @@ struct FieldClass {
   ByteOrder byte_order = ByteOrder::kLittle;
   bool text = false;  // encoding UTF8 / ASCII: an array of 8-bit ones is a string
   std::string mapped_clock;  // `map = clock.NAME.value`: the clock it updates
+  // CTF 2: what the field is for ("packet-total-length", "event-record-class-id"...,
+  // as the metadata writes it); CTF 1.8 says it by member names, so empty there.
+  std::string role;
 
   std::vector<Mapping> mappings;  // kEnumeration
 
@@ -73,6 +76,14 @@ struct FieldClass {
   uint64_t length = 0;       // kArray
   FieldPath length_field;    // kSequence
   FieldPath selector;        // kVariant: an enumeration
+  // kVariant of CTF 2: the selector values that pick each option (its index
+  // among `members`). Empty for CTF 1.8, whose options are picked by the
+  // selector's enumeration labels.
+  struct OptionRange {
+    std::size_t option = 0;
+    int64_t lower = 0, upper = 0;  // as unsigned bits when the selector is unsigned
+  };
+  std::vector<OptionRange> option_ranges;
 
   bool is_integer() const { return kind == Kind::kInteger || kind == Kind::kEnumeration; }
   // An array or sequence of byte-aligned 8-bit text integers: a string to a

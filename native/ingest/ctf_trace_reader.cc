@@ -631,6 +631,7 @@ bool CtfTraceReader::begin_stream(StreamCursor& cursor, const bt_message* messag
   note_recorded_events(stream_class);
   if (announced_) return true;
 
+  info_.metadata_format = "CTF 1.8";  // babeltrace2 2.0 reads no other
   const bt_trace* trace = bt_stream_borrow_trace_const(stream);
   const bt_value* hostname = bt_trace_borrow_environment_entry_value_by_name_const(trace, "hostname");
   if (hostname != nullptr && bt_value_get_type(hostname) == BT_VALUE_TYPE_STRING) {

@@ -87,6 +87,7 @@ void to_proto(const TraceInfo& info, pb::TraceInfo& out) {
   out.set_first_time_damage(info.first_time_damage);
   out.set_reader(info.reader);
   out.set_reader_reason(info.reader_reason);
+  out.set_metadata_format(info.metadata_format);
   out.set_bytes(info.bytes);
 }
 
@@ -150,6 +151,7 @@ std::string from_proto(const pb::TraceInfo& in, TraceInfo& out) {
   out.first_time_damage = in.first_time_damage();
   out.reader = in.reader();
   out.reader_reason = in.reader_reason();
+  out.metadata_format = in.metadata_format();
   out.bytes = in.bytes();
   return {};
 }

@@ -209,6 +209,7 @@ void put(WireWriter& w, const TraceInfo& info) {
   put(w, info.app_census);
   put(w, info.offered_classes);
   w.put(info.discarded_events).put(info.bytes).put(info.reader).put(info.reader_reason);
+  w.put(info.metadata_format);
   w.put(info.damaged_packets).put(info.damaged_network_events).put(info.first_time_damage);
 }
 
@@ -223,6 +224,7 @@ void get(WireReader& r, TraceInfo& info) {
   get(r, info.app_census);
   get(r, info.offered_classes);
   r.get(info.discarded_events).get(info.bytes).get(info.reader).get(info.reader_reason);
+  r.get(info.metadata_format);
   r.get(info.damaged_packets).get(info.damaged_network_events).get(info.first_time_damage);
 }
 

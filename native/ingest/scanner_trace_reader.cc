@@ -8,8 +8,7 @@
 #include <map>
 #include <new>
 
-#include "ctf/metadata_text.h"
-#include "ctf/tsdl_parser.h"
+#include "ctf/trace_metadata.h"
 #include "ingest/directory_listing.h"
 #include "ingest/trace_being_read.h"
 #include "ingest/trace_discovery.h"
@@ -91,16 +90,15 @@ ScannerTraceReader::~ScannerTraceReader() = default;
 
 void ScannerTraceReader::compile_plans() {
   std::string error;
-  const auto text = ctf::read_metadata_text(fs::path(source_.path) / "metadata", &error);
-  if (!text) {
-    not_covered_ = "its metadata: " + error;
+  // CTF 1.8's TSDL or CTF 2's JSON: one TraceClass either way (issue 38).
+  std::optional<ctf::MetadataFormat> format;
+  auto metadata = ctf::read_trace_metadata(fs::path(source_.path) / "metadata", &error, &format);
+  if (format) info_.metadata_format = ctf::to_string(*format);
+  if (!metadata) {
+    not_covered_ = format ? "its " + info_.metadata_format + " metadata, " + error : "its metadata: " + error;
     return;
   }
-  auto trace = ctf::parse_tsdl(*text, &error);
-  if (!trace) {
-    not_covered_ = "its metadata, " + error;
-    return;
-  }
+  auto trace = std::optional<ctf::TraceClass>(std::move(metadata->trace));
   std::map<const ctf::EventClass*, std::size_t> plan_of;
   auto plan = ctf::ScanPlan::compile(
       std::move(*trace),

@@ -55,6 +55,7 @@ struct TraceInfo {
   uint64_t bytes = 0;             // of its stream files
   std::string reader;             // which reader read it: "scanner" or "babeltrace2" (ReaderChoice)
   std::string reader_reason;      // why that one (`--reader auto` chose it, or was told to)
+  std::string metadata_format;    // "CTF 1.8" or "CTF 2" (LTTng 2.15's default); empty when not known
 };
 
 // "2 packets with damaged time: their 5 network events were not used; the

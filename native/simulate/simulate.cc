@@ -3,6 +3,7 @@
 
 #include <filesystem>
 
+#include "simulate/ctf2_metadata_file.h"
 #include "simulate/ctf_trace_writer.h"
 #include "simulate/experiment.h"
 #include "simulate/output_directory.h"
@@ -54,6 +55,7 @@ SimulationSummary run(const SimulationOptions& options, const ProgressCallback& 
           return !progress || progress(state);
         });
     state.events_written = before + result.events;
+    if (options.ctf2 && !result.cancelled) rewrite_metadata_as_ctf2(directory);
     events_per_host.push_back(result.events);
     summary.events += result.events;
     summary.hosts.push_back({host.name, to_string(host.boot_id), directory, result.events});

@@ -70,6 +70,7 @@ struct SimulationOptions {
   bool write_matches = false;    // --write-matches: also OUTPUT_DIR/matches.txt (SENDER SEND_NS RECEIVER RECV_NS)
   bool truth_messages = false;   // --truth-messages: list every transmitted segment in truth.json
   bool write_traces = true;      // false with --no-traces: only truth.json (and matches.txt)
+  bool ctf2 = false;             // --ctf2: CTF 2 metadata (LTTng 2.15's default), translated from the TSDL written
 
   // --- what
   uint32_t hosts = 4;                      // --hosts, >= 2

@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: EPL-2.0
+// CTF 2 end to end (issue 38): the real fixtures (scp, django-vote) given
+// CTF 2 metadata by `tracesync to-ctf2` over their unchanged stream files
+// (copied to a temporary directory) synchronize to the very same report as
+// the originals; check says which format each trace is in; extract reads
+// them; apply copies them as CTF 2 (clock-only) or refuses the full rewrite
+// with a clear word and exit code 2.
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "support/run_command.h"
+
+namespace tracesync {
+namespace {
+
+using testing::CommandResult;
+using testing::read_file;
+using testing::run_command;
+using testing::tracesync_binary;
+namespace fs = std::filesystem;
+
+const fs::path kFixtures = fs::path(TRACESYNC_SHARED_DIR) / "fixtures";
+
+std::string replaced(std::string text, const std::string& from, const std::string& to) {
+  for (std::size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) {
+    text.replace(at, from.size(), to);
+  }
+  return text;
+}
+
+// `set` (a fixture directory) copied under `dir` with every trace's
+// metadata translated to CTF 2 by `tracesync to-ctf2`.
+fs::path ctf2_copy(const fs::path& set, const fs::path& dir) {
+  const fs::path copy = dir / set.filename();
+  fs::copy(set, copy, fs::copy_options::recursive);
+  int translated = 0;
+  for (const auto& entry : fs::recursive_directory_iterator(copy)) {
+    if (entry.path().filename() != "metadata") continue;
+    const fs::path original = set / fs::relative(entry.path(), copy);
+    const CommandResult r = run_command(tracesync_binary(), {"to-ctf2", original.string(), "-o", entry.path().string()});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(read_file(entry.path().string()).substr(0, 1), "\x1e");
+    ++translated;
+  }
+  EXPECT_GT(translated, 0);
+  return copy;
+}
+
+CommandResult sync(const fs::path& set, const std::vector<std::string>& options) {
+  std::vector<std::string> args = {"sync"};
+  args.insert(args.end(), options.begin(), options.end());
+  args.push_back(set.string());
+  return run_command(tracesync_binary(), args);
+}
+
+TEST(CliCtf2, FixturesGivenCtf2MetadataSyncToTheSameReport) {
+  if (!fs::is_directory(kFixtures)) GTEST_SKIP() << "shared fixtures not found at " << kFixtures;
+  for (const fs::path& set : {kFixtures / "lttng-modules-2.1-addons", kFixtures / "lttng-modules-2.4-addons" / "django-vote-v1",
+                             kFixtures / "lttng-modules-2.4-addons" / "django-vote-v2"}) {
+    SCOPED_TRACE(set.string());
+    const testing::TempDir dir;
+    const fs::path copy = ctf2_copy(set, dir.path());
+    for (const std::vector<std::string>& options : std::vector<std::vector<std::string>>{
+             {"--format", "json"}, {"--format", "text"}, {"--format", "json", "--reader", "scanner"}}) {
+      const CommandResult ctf2 = sync(copy, options);
+      ASSERT_EQ(ctf2.exit_code, 0) << ctf2.err;
+      const CommandResult expected = sync(set, options);
+      EXPECT_EQ(ctf2.exit_code, expected.exit_code);
+      // The copies' paths aside, byte for byte.
+      EXPECT_EQ(replaced(ctf2.out, copy.string(), set.string()), expected.out) << options.back();
+    }
+    // check says which format, for each trace.
+    const CommandResult check = run_command(tracesync_binary(), {"check", "--format", "json", copy.string()});
+    const auto report = nlohmann::json::parse(check.out);
+    ASSERT_FALSE(report["traces"].empty());
+    for (const auto& trace : report["traces"]) {
+      EXPECT_EQ(trace["metadata_format"], "CTF 2") << trace.dump();
+      EXPECT_EQ(trace["reader"], "scanner") << trace.dump();
+    }
+    const CommandResult text = run_command(tracesync_binary(), {"check", copy.string()});
+    EXPECT_NE(text.out.find("metadata format CTF 2"), std::string::npos) << text.out;
+  }
+}
+
+TEST(CliCtf2, ExtractReadsCtf2Traces) {
+  if (!fs::is_directory(kFixtures)) GTEST_SKIP() << "shared fixtures not found at " << kFixtures;
+  const testing::TempDir dir;
+  const fs::path copy = ctf2_copy(kFixtures / "lttng-modules-2.1-addons", dir.path());
+  const std::string extract = dir.file("scp.tsx");
+  const CommandResult e = run_command(tracesync_binary(), {"extract", copy.string(), "-o", extract});
+  ASSERT_EQ(e.exit_code, 0) << e.err;
+  const CommandResult from_extract = run_command(tracesync_binary(), {"sync", "--format", "json", extract});
+  ASSERT_EQ(from_extract.exit_code, 0) << from_extract.err;
+  EXPECT_EQ(from_extract.out, sync(copy, {"--format", "json"}).out);
+  const CommandResult check = run_command(tracesync_binary(), {"check", "--format", "json", extract});
+  for (const auto& trace : nlohmann::json::parse(check.out)["traces"]) EXPECT_EQ(trace["metadata_format"], "CTF 2");
+}
+
+TEST(CliCtf2, ApplyCopiesCtf2AsCtf2OrSaysWhatItCannotWrite) {
+  if (!fs::is_directory(kFixtures)) GTEST_SKIP() << "shared fixtures not found at " << kFixtures;
+  const testing::TempDir dir;
+  const fs::path set = kFixtures / "lttng-modules-2.1-addons";
+  const fs::path copy = ctf2_copy(set, dir.path());
+  const CommandResult ctf2 = run_command(tracesync_binary(), {"apply", "--output", dir.file("out2"), copy.string()});
+  ASSERT_EQ(ctf2.exit_code, 0) << ctf2.err;
+  const CommandResult ctf18 = run_command(tracesync_binary(), {"apply", "--output", dir.file("out18"), set.string()});
+  ASSERT_EQ(ctf18.exit_code, 0) << ctf18.err;
+  for (const char* trace : {"scp_src", "scp_dest"}) {
+    const std::string metadata = dir.file(std::string("out2/lttng-modules-2.1-addons/") + trace + "/metadata");
+    EXPECT_EQ(read_file(metadata).substr(0, 1), "\x1e") << metadata;
+  }
+  // The copies, CTF 2 and CTF 1.8, synchronize alike: the same clocks.
+  const CommandResult a = run_command(tracesync_binary(), {"sync", "--format", "json", dir.file("out2")});
+  const CommandResult b = run_command(tracesync_binary(), {"sync", "--format", "json", dir.file("out18")});
+  ASSERT_EQ(a.exit_code, 0) << a.err;
+  EXPECT_EQ(replaced(a.out, "out2/", "out18/"), b.out);
+
+  const CommandResult rewrite =
+      run_command(tracesync_binary(), {"apply", "--rewrite", "--output", dir.file("rewritten"), copy.string()});
+  EXPECT_EQ(rewrite.exit_code, 2) << rewrite.err;
+  EXPECT_NE(rewrite.err.find("its metadata is CTF 2, which the full rewrite"), std::string::npos) << rewrite.err;
+  EXPECT_NE(rewrite.err.find("--clock-only"), std::string::npos) << rewrite.err;
+  EXPECT_FALSE(fs::exists(dir.file("rewritten")));
+}
+
+TEST(CliCtf2, SimulateWritesCtf2ThatSyncsAsItsCtf18Twin) {
+  const testing::TempDir dir;
+  const std::vector<std::string> common = {"simulate", "--quiet", "--hosts", "3", "--duration", "2s", "--seed", "7"};
+  auto simulate = [&](const std::string& out, bool ctf2) {
+    std::vector<std::string> args = common;
+    args.insert(args.end(), {"--output", dir.file(out)});
+    if (ctf2) args.push_back("--ctf2");
+    const CommandResult r = run_command(tracesync_binary(), args);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+  };
+  simulate("simtwo", true);
+  simulate("simone", false);
+  EXPECT_EQ(read_file(dir.file("simtwo/host0/kernel/metadata")).substr(0, 1), "\x1e");
+  const CommandResult a = run_command(tracesync_binary(), {"sync", "--format", "json", dir.file("simtwo")});
+  const CommandResult b = run_command(tracesync_binary(), {"sync", "--format", "json", dir.file("simone")});
+  ASSERT_EQ(a.exit_code, 0) << a.err;
+  EXPECT_EQ(replaced(a.out, "simtwo/", "simone/"), b.out);
+  testing::write_file(dir.file("report.json"), a.out);
+  const CommandResult checked =
+      run_command(tracesync_binary(), {"check-truth", dir.file("report.json"), dir.file("simtwo/truth.json")});
+  EXPECT_EQ(checked.exit_code, 0) << checked.out << checked.err;
+}
+
+TEST(CliCtf2, ApplicationMessagesInCtf2AreRefusedInWords) {
+  const testing::TempDir dir;
+  const CommandResult sim = run_command(tracesync_binary(), {"simulate", "--quiet", "--hosts", "2", "--duration", "1s",
+                                                             "--user-space", "--ctf2", "--output", dir.file("sim")});
+  ASSERT_EQ(sim.exit_code, 0) << sim.err;
+  const CommandResult sync = run_command(
+      tracesync_binary(), {"sync", "--messages", "send=tsapp:msg_send,recv=tsapp:msg_recv,key=msg_id", dir.file("sim")});
+  EXPECT_NE(sync.exit_code, 0);
+  EXPECT_NE(sync.err.find("application messages (--messages) in a CTF 2 trace"), std::string::npos) << sync.err;
+}
+
+TEST(CliCtf2, ToCtf2SaysWhatIsWrong) {
+  const testing::TempDir dir;
+  testing::write_file(dir.file("metadata"), "/* CTF 1.8 */ trace { major = 1; minor = 8; byte_order = sideways; };");
+  const CommandResult bad = run_command(tracesync_binary(), {"to-ctf2", dir.path()});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find(dir.file("metadata")), std::string::npos) << bad.err;
+  EXPECT_NE(bad.err.find("line 1"), std::string::npos) << bad.err;
+  const CommandResult missing = run_command(tracesync_binary(), {"to-ctf2", dir.file("absent")});
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_NE(missing.err.find("absent"), std::string::npos) << missing.err;
+  const CommandResult help = run_command(tracesync_binary(), {"to-ctf2", "--help"});
+  EXPECT_EQ(help.exit_code, 0);
+  EXPECT_NE(help.out.find("usage: tracesync to-ctf2"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace tracesync
