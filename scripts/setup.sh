@@ -10,7 +10,7 @@
 #                             plugin, no X (with --test: only their tests)
 #
 # Environment: BUILD_DIR (default build), SANITIZE_BUILD_DIR (default
-# build-sanitize), JOBS (default: number of cores), FUZZ_SECONDS (default 60,
+# build-sanitize), JOBS (default: number of cores), FUZZ_SECONDS (default 45,
 # per fuzzer), CI=true turns compiler warnings into errors.
 set -euo pipefail
 
@@ -131,11 +131,11 @@ if $run_tests; then
   cmake --build "$san_dir" -j "$jobs"
   echo "== ctest under ASan + UBSan"
   ctest --test-dir "$san_dir" --output-on-failure -j "$jobs" --label-exclude benchmark
-  echo "== fuzzers, ${FUZZ_SECONDS:-60}s each, two at a time"
-  tests/fuzz/run_fuzzers.sh "$san_dir" "${FUZZ_SECONDS:-60}" match_stream reader_protocol ctf2_metadata &
+  echo "== fuzzers, ${FUZZ_SECONDS:-45}s each, two at a time"
+  tests/fuzz/run_fuzzers.sh "$san_dir" "${FUZZ_SECONDS:-45}" match_stream reader_protocol ctf2_metadata extract &
   first_pair=$!
   fuzz_status=0
-  tests/fuzz/run_fuzzers.sh "$san_dir" "${FUZZ_SECONDS:-60}" engine_options ctf_metadata || fuzz_status=$?
+  tests/fuzz/run_fuzzers.sh "$san_dir" "${FUZZ_SECONDS:-45}" engine_options ctf_metadata || fuzz_status=$?
   wait "$first_pair" || fuzz_status=$?
   ((fuzz_status == 0)) || { echo "setup.sh: a fuzzer failed (its input is kept under $san_dir/fuzz)" >&2; exit 1; }
 fi

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: EPL-2.0
 // tracesync: synchronize the clocks of traces recorded on several hosts.
 
+#include <algorithm>
 #include <array>
 #include <exception>
 #include <iostream>
@@ -33,9 +34,17 @@ constexpr auto kCommands = std::to_array<Command>({
 
 constexpr std::string_view kVersion = TRACESYNC_VERSION;  // the CMake project version
 
+// The summaries' column: past the longest command name, whatever is added.
+constexpr std::size_t kSummaryColumn = [] {
+  std::size_t longest = 0;
+  for (const Command& c : kCommands) longest = std::max(longest, c.name.size());
+  return longest + 2;
+}();
+
 void print_usage(std::ostream& out) {
   out << "usage: tracesync <command> [options]\n\ncommands:\n";
-  for (const Command& c : kCommands) out << "  " << c.name << std::string(13 - c.name.size(), ' ') << c.summary << "\n";
+  for (const Command& c : kCommands)
+    out << "  " << c.name << std::string(kSummaryColumn - c.name.size(), ' ') << c.summary << "\n";
   out << "\n'tracesync help <command>' or 'tracesync <command> --help' describes a command's options.\n"
          "'tracesync --version' prints the version.\n\n"
       << exit_codes_help();
