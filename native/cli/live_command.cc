@@ -42,6 +42,7 @@ struct LiveArguments {
   std::string output;
   std::string interval = "1s";
   std::string wait;  // empty: no waiting
+  std::string quiet = "10s";
   std::string match_key = "tc";
   std::string match_horizon = "10min";
   std::string clock_model = "piecewise";
@@ -62,6 +63,9 @@ po::options_description live_options(LiveArguments& a) {
       ("wait", po::value(&a.wait)->value_name("DURATION"),
        "look for a session the relay does not have yet (a host that joins late) until DURATION after the start "
        "(default: a session not found fails at once)")
+      ("quiet", po::value(&a.quiet)->value_name("DURATION"),
+       "a trace folder to which nothing was written for DURATION is taken as ended (default 10s): LTTng leaves "
+       "no mark on a folder when its session stops")
       ("messages", po::value(&a.messages)->value_name("SPEC")->composing(),
        "also match application messages, as `sync --messages`: [name=NAME,]send=EVENT,recv=EVENT,key=FIELD[+FIELD...]; "
        "repeatable (docs/app-messages.md)")
@@ -79,13 +83,15 @@ po::options_description live_options(LiveArguments& a) {
 }
 
 void print_help(const po::options_description& options) {
-  std::cout << "usage: tracesync live [options] net://HOST[:PORT]/host/HOSTNAME/SESSION...\n\n"
-               "Follows LTTng live sessions as lttng-relayd streams them and synchronizes their clocks\n"
-               "while they are recorded. Each time the result changes materially (a trace's transform or\n"
+  std::cout << "usage: tracesync live [options] (net://HOST[:PORT]/host/HOSTNAME/SESSION | DIR)...\n\n"
+               "Follows LTTng live sessions as lttng-relayd streams them, and trace folders (DIR) as a\n"
+               "session writes them (`lttng create --output DIR`, channels with a --switch-timer: only\n"
+               "whole packets are read), and synchronizes their clocks while they are recorded. Each time the result changes materially (a trace's transform or\n"
                "bound moves by a nanosecond or more, a link's quality changes, a host joins or leaves, a\n"
                "problem appears), at most once per --interval, prints it as one JSON object per line on\n"
                "stdout (the schema of `tracesync sync --format json`). Ends when every session has\n"
-               "ended, printing the final result: what `tracesync sync` gives on the recorded traces.\n"
+               "ended (a folder: nothing written to it for --quiet), printing the final result: what\n"
+               "`tracesync sync` gives on the recorded traces.\n"
                "Ctrl-C prints the last result and ends.\n\n"
             << options
             << "\n`babeltrace2 -i lttng-live net://HOST:PORT` lists a relay's sessions; the relay serves each\n"
@@ -176,13 +182,16 @@ int run_live(const std::vector<std::string>& arguments) {
     return kSuccess;
   }
   if (a.urls.empty()) {
-    return usage_error(kCommand, "give the live sessions to follow (net://HOST:PORT/host/HOSTNAME/SESSION)");
+    return usage_error(kCommand,
+                       "give the live sessions (net://HOST:PORT/host/HOSTNAME/SESSION) or trace folders to follow");
   }
   session::LiveIngestOptions ingest;
   session::SessionOptions session_options;
   model::Nanoseconds interval = 0;
   model::Nanoseconds wait = 0;
+  model::Nanoseconds quiet = 0;
   for (const auto& [name, text, out] : {std::tuple{"interval", &a.interval, &interval}, {"wait", &a.wait, &wait},
+                                        {"quiet", &a.quiet, &quiet},
                                         {"match-horizon", &a.match_horizon, &ingest.match.horizon}}) {
     if (text->empty()) continue;
     if (std::string problem = read_duration_option(name, *text, *out); !problem.empty()) {
@@ -190,6 +199,7 @@ int run_live(const std::vector<std::string>& arguments) {
     }
   }
   ingest.join_window = std::chrono::milliseconds(wait / 1'000'000);
+  ingest.quiet_end = std::chrono::milliseconds(quiet / 1'000'000);
   const auto key = match::parse_key_kind(a.match_key);
   if (!key) return usage_error(kCommand, "--match-key must be 'tc' or 'strict', not '" + a.match_key + "'");
   ingest.match.key = *key;
@@ -213,6 +223,10 @@ int run_live(const std::vector<std::string>& arguments) {
 
   session::LiveFollower follower(session_options, ingest);
   for (const std::string& text : a.urls) {
+    if (text.find("://") == std::string::npos) {
+      follower.add_folder(text);  // a trace folder being written
+      continue;
+    }
     std::string problem;
     const auto url = ingest::parse_live_session_url(text, problem);
     if (!url) return usage_error(kCommand, problem);
