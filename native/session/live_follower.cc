@@ -195,7 +195,19 @@ std::vector<ingest::TraceReport> LiveFollower::trace_reports() const {
   return reports;
 }
 
+void LiveFollower::add_matching() {
+  session_.reset_matching();
+  session_.add_matching_totals(matcher_->total());
+  for (const auto& [key, statistics] : matcher_->link_statistics()) {
+    session_.add_link_matching(key.first, key.second, statistics);
+  }
+  if (!ingest_.message_kinds.empty()) {
+    add_kind_matching(session_, matcher_->kind_statistics(), matcher_->link_kind_statistics());
+  }
+}
+
 v1::Snapshot LiveFollower::snapshot() {
+  if (matcher_) add_matching();
   v1::Snapshot s = session_.snapshot();
   s.set_complete(false);  // the sessions are still being recorded
   return s;
@@ -207,12 +219,8 @@ v1::Snapshot LiveFollower::finish(bool cut_short) {
     finished_matching_ = true;
     matcher_->finish();
     note_extents();
-    session_.add_matching_totals(matcher_->total());
-    for (const auto& [key, statistics] : matcher_->link_statistics()) {
-      session_.add_link_matching(key.first, key.second, statistics);
-    }
+    add_matching();
     if (!ingest_.message_kinds.empty()) {
-      add_kind_matching(session_, matcher_->kind_statistics(), matcher_->link_kind_statistics());
       for (const v1::Problem& p : message_problems(ingest_.message_kinds, trace_reports())) session_.add_problem(p);
     }
     if (cut_short) {

@@ -85,7 +85,8 @@ class LiveFollower {
   uint64_t events() const;  // events read from every session so far
 
   // The result now: what the messages matched so far say (`complete` false:
-  // the sessions go on).
+  // the sessions go on), with the matching statistics so far (keys still
+  // waiting for their other end are not counted as unmatched yet).
   v1::Snapshot snapshot();
   // Ends the matching (keys waiting for their other end count as unmatched),
   // adds the matching statistics and closes the estimators' last windows:
@@ -101,6 +102,7 @@ class LiveFollower {
   void start();
   std::unique_ptr<ingest::FollowedTraceReader> make_reader(std::size_t i);
   void note_extents();
+  void add_matching();  // the matcher's statistics now, into the session
   // A reader that ended or failed before its session opened, looked for
   // again while the join window is open: true when it was (or will be).
   bool look_again(std::size_t reader);

@@ -11,7 +11,8 @@ writes a trace when the first traced program registers: --wait), and
 gamma starts two seconds after the others (a trace that appears late).
 The test checks:
   - results were printed while the hosts recorded, not only at the end;
-  - every line follows the report's schema, and the truth lies inside every
+  - every line follows the report's schema and carries the matching statistics
+    so far, and the truth lies inside every
     bound of every result (`tracesync check-truth`);
   - the final result, printed once nothing was written for --quiet, equals
     `tracesync sync` on the finished folders (transforms, bounds, links,
@@ -108,6 +109,15 @@ def main():
                 invalid, next(validator.iter_errors(results[invalid[0]][1])).message))
     except ImportError:
         print("not checked against the schema: python3-jsonschema is not installed")
+    # Every result carries the matching statistics so far, as the final one.
+    for i, (_, result) in enumerate(results):
+        matching = result.get("matching")
+        if result["links"] and (matching is None or matching["matches"] < result["messages"] or
+                                any("matching" not in link for link in result["links"]) or
+                                sum(link["matching"]["matches"] for link in result["links"]) != matching["matches"]):
+            failures.append("result %d: no matching statistics, or they do not add up: %s" % (i, matching))
+    print("matches counted result by result: %s" % " ".join(
+        str(r["matching"]["matches"]) for _, r in results if r.get("matching")))
     for i, (_, result) in enumerate(results):
         path = work / ("result-%03d.json" % i)
         path.write_text(json.dumps(result))
