@@ -61,8 +61,8 @@ po::options_description live_options(LiveArguments& a) {
        "at most one result per DURATION (default 1s): a result is printed when it changed materially since the "
        "last one printed")
       ("wait", po::value(&a.wait)->value_name("DURATION"),
-       "look for a session the relay does not have yet (a host that joins late) until DURATION after the start "
-       "(default: a session not found fails at once)")
+       "look for a session the relay does not have yet, or a trace in a folder that has none yet (a host that "
+       "joins late), until DURATION after the start (default: not found fails at once)")
       ("quiet", po::value(&a.quiet)->value_name("DURATION"),
        "a trace folder to which nothing was written for DURATION is taken as ended (default 10s): LTTng leaves "
        "no mark on a folder when its session stops")
@@ -86,9 +86,10 @@ void print_help(const po::options_description& options) {
   std::cout << "usage: tracesync live [options] (net://HOST[:PORT]/host/HOSTNAME/SESSION | DIR)...\n\n"
                "Follows LTTng live sessions as lttng-relayd streams them, and trace folders (DIR) as a\n"
                "session writes them (`lttng create --output DIR`, channels with a --switch-timer: only\n"
-               "whole packets are read), and synchronizes their clocks while they are recorded. Each time the result changes materially (a trace's transform or\n"
-               "bound moves by a nanosecond or more, a link's quality changes, a host joins or leaves, a\n"
-               "problem appears), at most once per --interval, prints it as one JSON object per line on\n"
+               "whole packets are read), and synchronizes their clocks while they are recorded. Each\n"
+               "time the result changes materially (a trace's transform or bound moves by a nanosecond\n"
+               "or more, a link's quality changes, a host joins or leaves, a problem appears), at most\n"
+               "once per --interval, prints it as one JSON object per line on\n"
                "stdout (the schema of `tracesync sync --format json`). Ends when every session has\n"
                "ended (a folder: nothing written to it for --quiet), printing the final result: what\n"
                "`tracesync sync` gives on the recorded traces.\n"

@@ -123,9 +123,10 @@ bool GrowingTraceReader::find_trace() {
     return true;
   }
   if (found.traces.empty()) {
-    fail(found.problems.empty() ? "no trace in '" + folder_.path + "' yet"
-                                : found.problems.front().message +
-                                      " (LTTng writes a session's trace when its first traced program registers)");
+    std::error_code ignored;
+    const std::string hint =
+        fs::is_directory(folder_.path, ignored) ? " (LTTng writes a session's trace when its first traced program registers)" : "";
+    fail((found.problems.empty() ? "no trace in '" + folder_.path + "' yet" : found.problems.front().message) + hint);
     return false;
   }
   std::string names;
