@@ -25,6 +25,7 @@
 #include "ingest/message_spec.h"
 #include "match/packet_key.h"
 #include "session/live_follower.h"
+#include "session/live_loop.h"
 #include "snapshot/html_report.h"
 #include "snapshot/json_report.h"
 #include "snapshot/utf8.h"
@@ -33,7 +34,6 @@ namespace tracesync::cli {
 namespace {
 
 namespace po = boost::program_options;
-using Clock = std::chrono::steady_clock;
 
 constexpr std::string_view kCommand = "live";
 
@@ -100,21 +100,6 @@ void print_help(const po::options_description& options) {
                "send, or sync the relay's files afterwards for what came before).\n"
             << "Durations take a unit: " << kDurationUnits << " (e.g. 30s, 500ms, 5min).\n"
             << "\n" << exit_codes_help();
-}
-
-// What must change for a result to be printed again: each trace's
-// transform and bound to the nanosecond, the links' qualities, the traces
-// and problems.
-std::string gist(const v1::Snapshot& s) {
-  std::ostringstream out;
-  out << s.traces_size() << ' ' << s.problems_size() << ' ' << s.links_size() << '\n';
-  for (const v1::Trace& t : s.traces()) {
-    out << t.domain() << ' ' << t.synchronized() << ' ' << t.reference() << ' ' << t.segments_size() << ' '
-        << std::llround(t.shift_ns()) << ' ' << std::llround(t.uncertainty_ns()) << ' '
-        << std::llround(t.drift_ppm() * 1000) << '\n';
-  }
-  for (const v1::Link& l : s.links()) out << l.a() << ' ' << l.b() << ' ' << l.quality() << ' ' << l.in_tree() << '\n';
-  return out.str();
 }
 
 // FILE.tmp written whole, then renamed over FILE: a reader of FILE sees the
@@ -237,28 +222,19 @@ int run_live(const std::vector<std::string>& arguments) {
   const InterruptGuard interrupt;
   ExitCode exit_code = kSuccess;
   bool output_failed = false;
-  std::string last_gist;
-  Clock::time_point next_result = Clock::now() + std::chrono::nanoseconds(interval);
-  while (!follower.finished() && !interrupt.flag()->load()) {
-    bool read_any = false;
-    for (const session::LiveNews& news : follower.read(&read_any)) {
-      std::cerr << "tracesync: " << news_word(news.kind) << " " << snapshot::readable_text(news.url) << ": "
-                << snapshot::readable_text(news.text) << "\n";
-      if (news.kind == session::LiveNews::Kind::kFailed) exit_code = worse(exit_code, kTraceSkipped);
-    }
-    // The relay flushes at each host's live timer (100 ms by default): a
-    // short nap when nothing came costs little latency.
-    if (!read_any) std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    if (Clock::now() < next_result) continue;
-    next_result = Clock::now() + std::chrono::nanoseconds(interval);
-    const v1::Snapshot snapshot = follower.snapshot();
-    std::string now = gist(snapshot);
-    if (now == last_gist || snapshot.traces_size() == 0) continue;
-    last_gist = std::move(now);
+  session::LiveLoopCallbacks callbacks;
+  callbacks.keep_going = [&] { return !interrupt.flag()->load(); };
+  callbacks.on_news = [&](const session::LiveNews& news) {
+    std::cerr << "tracesync: " << news_word(news.kind) << " " << snapshot::readable_text(news.url) << ": "
+              << snapshot::readable_text(news.text) << "\n";
+    if (news.kind == session::LiveNews::Kind::kFailed) exit_code = worse(exit_code, kTraceSkipped);
+  };
+  callbacks.on_result = [&](const v1::Snapshot& snapshot) {
     output_failed = !emit(snapshot, a.output) || output_failed;
-  }
-  const bool interrupted = interrupt.flag()->load();
-  const v1::Snapshot final_result = follower.finish(interrupted);
+  };
+  const session::LiveLoopEnd end = session::follow_live(follower, interval, callbacks);
+  const bool interrupted = end.stopped;
+  const v1::Snapshot& final_result = end.final_result;
   output_failed = !emit(final_result, a.output) || output_failed;
   if (output_failed) return kInternalError;
   for (const v1::Trace& t : final_result.traces()) {
