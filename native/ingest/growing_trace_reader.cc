@@ -189,8 +189,9 @@ bool GrowingTraceReader::read_new_packets() {
   std::map<std::string, std::vector<WrittenPacket>> packets;
   uint64_t budget = kStepBytes;
   for (const std::string& name : names) {
-    auto [it, added] = streams_.try_emplace(name, (fs::path(trace_dir_) / name).string(),
-                                            (fs::path(trace_dir_) / "index" / (name + ".idx")).string());
+    const auto it = streams_.try_emplace(name, (fs::path(trace_dir_) / name).string(),
+                                         (fs::path(trace_dir_) / "index" / (name + ".idx")).string())
+                        .first;
     std::vector<WrittenPacket> whole_packets;
     if (!it->second.poll(whole_packets, budget, problem)) {
       fail(problem);
@@ -304,6 +305,7 @@ void GrowingTraceReader::add_chunk_info(const TraceInfo& chunk) {
     info_.bytes += stream.last().offset + stream.last().size;
     info_.discarded_events += stream.last().discarded_events;
   }
+  bytes_read_.store(info_.bytes, std::memory_order_relaxed);
 }
 
 void GrowingTraceReader::promise() {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: EPL-2.0
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <map>
 #include <memory>
@@ -55,7 +56,7 @@ class GrowingTraceReader final : public FollowedTraceReader {
   const std::string& problem() const override { return problem_; }
   bool out_of_memory() const override { return out_of_memory_; }
   model::Nanoseconds progress() const override { return progress_; }
-  uint64_t bytes_read() const override { return info_.bytes; }
+  uint64_t bytes_read() const override { return bytes_read_.load(std::memory_order_relaxed); }
   bool waiting() const override { return waiting_; }
   std::string end_words() const override;
 
@@ -92,6 +93,7 @@ class GrowingTraceReader final : public FollowedTraceReader {
   std::map<std::string, StreamBeingWritten> streams_;  // by stream file name
   uint64_t metadata_bytes_ = 0;                         // whole metadata bytes at the last step
   std::chrono::steady_clock::time_point last_growth_;
+  std::atomic<uint64_t> bytes_read_{0};  // info_.bytes, for other threads
 };
 
 }  // namespace tracesync::ingest
