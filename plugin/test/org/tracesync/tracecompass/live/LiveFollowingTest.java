@@ -20,6 +20,7 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.tracesync.NativeLibrary;
 import org.tracesync.Options;
 import org.tracesync.proto.Snapshot;
 
@@ -35,9 +36,10 @@ class LiveFollowingTest {
     String shared = System.getProperty("tracesync.shared.dir", "");
     Path set = Path.of(shared.isEmpty() ? "/nonexistent" : shared, "fixtures/lttng-modules-2.4-addons/django-vote-v1");
     assumeTrue(Files.isDirectory(set), "the shared LTTng fixtures are absent (looked in " + set + ")");
-    String libraryPath = System.getProperty("java.library.path", "");
-    assumeTrue(Stream.of(libraryPath.split(":")).anyMatch(d -> Files.isRegularFile(Path.of(d, "libtracesync_jni.so"))),
-        "libtracesync_jni.so is not on java.library.path (" + libraryPath + "): build with -DTRACESYNC_BUILD_JAVA=ON");
+    String library = System.getProperty("tracesync.jni.library", "");
+    assumeTrue(!library.isEmpty() && Files.isRegularFile(Path.of(library)),
+        "libtracesync_jni.so is not built (-Dtracesync.jni.library=" + library + ")");
+    NativeLibrary.load(Path.of(library));
     try (Stream<Path> found = Files.walk(set)) {
       folders = found.filter(p -> p.getFileName().toString().equals("metadata")).map(p -> p.getParent().toString())
           .sorted().collect(Collectors.toList());
