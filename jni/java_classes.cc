@@ -45,7 +45,12 @@ bool JavaClasses::load(JNIEnv* env) {
   if (listener == nullptr) return false;
   on_progress_ = env->GetMethodID(listener, "onProgress", "(JJII)Z");
   env->DeleteLocalRef(listener);
-  return on_progress_ != nullptr;
+  if (on_progress_ == nullptr) return false;
+  const jclass sink = env->FindClass("org/tracesync/ResultSink");
+  if (sink == nullptr) return false;
+  on_result_ = env->GetMethodID(sink, "onResult", "([B)V");
+  env->DeleteLocalRef(sink);
+  return on_result_ != nullptr;
 }
 
 const JavaClasses& java_classes() { return instance(); }

@@ -27,10 +27,13 @@ class JavaClasses {
   const ExceptionClass& exception(JavaError kind) const { return exceptions_[static_cast<std::size_t>(kind)]; }
   // boolean ProgressListener.onProgress(long, long, int, int)
   jmethodID on_progress() const { return on_progress_; }
+  // void ResultSink.onResult(byte[]): a live result for TraceSync.follow
+  jmethodID on_result() const { return on_result_; }
 
  private:
   std::array<ExceptionClass, 6> exceptions_;  // indexed by JavaError
   jmethodID on_progress_ = nullptr;
+  jmethodID on_result_ = nullptr;
 };
 
 const JavaClasses& java_classes();

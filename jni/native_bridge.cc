@@ -94,6 +94,58 @@ void run_session(JNIEnv* env, jclass, jlong handle, jobject listener) {
   });
 }
 
+// byte[] follow(long session, String[] sources, long intervalNs, long quietNs, long waitNs, ResultSink sink)
+// Follows on the calling thread; each result goes to sink.onResult as a
+// serialized Snapshot, on this thread. Stops when the sink throws (its
+// exception stays pending for the caller) or the session is closed.
+jbyteArray follow_sources(JNIEnv* env, jclass, jlong handle, jobjectArray java_sources, jlong interval, jlong quiet,
+                          jlong wait, jobject sink) {
+  return at_boundary(env, [&]() -> jbyteArray {
+    if (java_sources == nullptr || sink == nullptr) {
+      throw JavaException(JavaError::kIllegalArgument, "follow needs its sources and a listener");
+    }
+    session::Synchronization::FollowOptions options;
+    const jsize count = env->GetArrayLength(java_sources);
+    for (jsize i = 0; i < count; ++i) {
+      const auto source = static_cast<jstring>(env->GetObjectArrayElement(java_sources, i));
+      if (env->ExceptionCheck()) throw JavaExceptionPending{};
+      if (source == nullptr) throw JavaException(JavaError::kIllegalArgument, "a source to follow is null");
+      options.sources.push_back(to_utf8(env, source, "a source to follow"));
+      env->DeleteLocalRef(source);
+    }
+    if (options.sources.empty()) throw JavaException(JavaError::kIllegalArgument, "nothing to follow");
+    if (interval <= 0 || quiet <= 0 || wait < 0) {
+      throw JavaException(JavaError::kIllegalArgument, "the interval and quiet durations must be positive, and the wait not negative");
+    }
+    options.interval = interval;
+    options.quiet = quiet;
+    options.wait = wait;
+    const std::shared_ptr<SessionSlot> slot = SessionRegistry::instance().find(handle);
+    const std::string final_bytes = slot->with_session([&](session::Synchronization& s) {
+      session::LiveLoopCallbacks callbacks;
+      // After the listener threw, no more Java calls: only stopping.
+      callbacks.keep_going = [&] { return !slot->closing() && !env->ExceptionCheck(); };
+      callbacks.on_news = [](const session::LiveNews&) {};  // the results' problems say what failed
+      callbacks.on_result = [&](const v1::Snapshot& result) {
+        if (env->ExceptionCheck()) return;
+        const jbyteArray bytes = to_byte_array(env, result.SerializeAsString());  // throws when it cannot
+        env->CallVoidMethod(sink, java_classes().on_result(), bytes);
+        env->DeleteLocalRef(bytes);
+      };
+      session::LiveLoopEnd end;
+      if (const std::string problem = s.follow(options, callbacks, end); !problem.empty()) {
+        throw JavaException(JavaError::kIllegalArgument, problem);
+      }
+      if (env->ExceptionCheck()) throw JavaExceptionPending{};  // the listener's, for follow()'s caller
+      if (slot->closing()) {
+        throw JavaException(JavaError::kIllegalState, "the tracesync session was closed while it was following");
+      }
+      return end.final_result.SerializeAsString();
+    });
+    return to_byte_array(env, final_bytes);
+  });
+}
+
 // byte[] snapshot(long session)
 jbyteArray take_snapshot(JNIEnv* env, jclass, jlong handle) {
   return at_boundary(env, [&] {
@@ -123,6 +175,7 @@ bool register_natives(JNIEnv* env) {
       method("addMatch", "(JLjava/lang/String;JLjava/lang/String;J)V", &add_match),
       method("run", "(JLorg/tracesync/ProgressListener;)V", &run_session),
       method("snapshot", "(J)[B", &take_snapshot),
+      method("follow", "(J[Ljava/lang/String;JJJLorg/tracesync/ResultSink;)[B", &follow_sources),
       method("close", "(J)V", &close_session),
   };
   const jclass bridge = env->FindClass("org/tracesync/NativeBridge");

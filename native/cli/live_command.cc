@@ -25,6 +25,7 @@
 #include "ingest/message_spec.h"
 #include "match/packet_key.h"
 #include "session/live_follower.h"
+#include "session/live_loop.h"
 #include "snapshot/html_report.h"
 #include "snapshot/json_report.h"
 #include "snapshot/utf8.h"
@@ -33,7 +34,6 @@ namespace tracesync::cli {
 namespace {
 
 namespace po = boost::program_options;
-using Clock = std::chrono::steady_clock;
 
 constexpr std::string_view kCommand = "live";
 
@@ -42,6 +42,7 @@ struct LiveArguments {
   std::string output;
   std::string interval = "1s";
   std::string wait;  // empty: no waiting
+  std::string quiet = "10s";
   std::string match_key = "tc";
   std::string match_horizon = "10min";
   std::string clock_model = "piecewise";
@@ -60,8 +61,11 @@ po::options_description live_options(LiveArguments& a) {
        "at most one result per DURATION (default 1s): a result is printed when it changed materially since the "
        "last one printed")
       ("wait", po::value(&a.wait)->value_name("DURATION"),
-       "look for a session the relay does not have yet (a host that joins late) until DURATION after the start "
-       "(default: a session not found fails at once)")
+       "look for a session the relay does not have yet, or a trace in a folder that has none yet (a host that "
+       "joins late), until DURATION after the start (default: not found fails at once)")
+      ("quiet", po::value(&a.quiet)->value_name("DURATION"),
+       "a trace folder to which nothing was written for DURATION is taken as ended (default 10s): LTTng leaves "
+       "no mark on a folder when its session stops")
       ("messages", po::value(&a.messages)->value_name("SPEC")->composing(),
        "also match application messages, as `sync --messages`: [name=NAME,]send=EVENT,recv=EVENT,key=FIELD[+FIELD...]; "
        "repeatable (docs/app-messages.md)")
@@ -79,13 +83,16 @@ po::options_description live_options(LiveArguments& a) {
 }
 
 void print_help(const po::options_description& options) {
-  std::cout << "usage: tracesync live [options] net://HOST[:PORT]/host/HOSTNAME/SESSION...\n\n"
-               "Follows LTTng live sessions as lttng-relayd streams them and synchronizes their clocks\n"
-               "while they are recorded. Each time the result changes materially (a trace's transform or\n"
-               "bound moves by a nanosecond or more, a link's quality changes, a host joins or leaves, a\n"
-               "problem appears), at most once per --interval, prints it as one JSON object per line on\n"
+  std::cout << "usage: tracesync live [options] (net://HOST[:PORT]/host/HOSTNAME/SESSION | DIR)...\n\n"
+               "Follows LTTng live sessions as lttng-relayd streams them, and trace folders (DIR) as a\n"
+               "session writes them (`lttng create --output DIR`, channels with a --switch-timer: only\n"
+               "whole packets are read), and synchronizes their clocks while they are recorded. Each\n"
+               "time the result changes materially (a trace's transform or bound moves by a nanosecond\n"
+               "or more, a link's quality changes, a host joins or leaves, a problem appears), at most\n"
+               "once per --interval, prints it as one JSON object per line on\n"
                "stdout (the schema of `tracesync sync --format json`). Ends when every session has\n"
-               "ended, printing the final result: what `tracesync sync` gives on the recorded traces.\n"
+               "ended (a folder: nothing written to it for --quiet), printing the final result: what\n"
+               "`tracesync sync` gives on the recorded traces.\n"
                "Ctrl-C prints the last result and ends.\n\n"
             << options
             << "\n`babeltrace2 -i lttng-live net://HOST:PORT` lists a relay's sessions; the relay serves each\n"
@@ -93,21 +100,6 @@ void print_help(const po::options_description& options) {
                "send, or sync the relay's files afterwards for what came before).\n"
             << "Durations take a unit: " << kDurationUnits << " (e.g. 30s, 500ms, 5min).\n"
             << "\n" << exit_codes_help();
-}
-
-// What must change for a result to be printed again: each trace's
-// transform and bound to the nanosecond, the links' qualities, the traces
-// and problems.
-std::string gist(const v1::Snapshot& s) {
-  std::ostringstream out;
-  out << s.traces_size() << ' ' << s.problems_size() << ' ' << s.links_size() << '\n';
-  for (const v1::Trace& t : s.traces()) {
-    out << t.domain() << ' ' << t.synchronized() << ' ' << t.reference() << ' ' << t.segments_size() << ' '
-        << std::llround(t.shift_ns()) << ' ' << std::llround(t.uncertainty_ns()) << ' '
-        << std::llround(t.drift_ppm() * 1000) << '\n';
-  }
-  for (const v1::Link& l : s.links()) out << l.a() << ' ' << l.b() << ' ' << l.quality() << ' ' << l.in_tree() << '\n';
-  return out.str();
 }
 
 // FILE.tmp written whole, then renamed over FILE: a reader of FILE sees the
@@ -176,13 +168,16 @@ int run_live(const std::vector<std::string>& arguments) {
     return kSuccess;
   }
   if (a.urls.empty()) {
-    return usage_error(kCommand, "give the live sessions to follow (net://HOST:PORT/host/HOSTNAME/SESSION)");
+    return usage_error(kCommand,
+                       "give the live sessions (net://HOST:PORT/host/HOSTNAME/SESSION) or trace folders to follow");
   }
   session::LiveIngestOptions ingest;
   session::SessionOptions session_options;
   model::Nanoseconds interval = 0;
   model::Nanoseconds wait = 0;
+  model::Nanoseconds quiet = 0;
   for (const auto& [name, text, out] : {std::tuple{"interval", &a.interval, &interval}, {"wait", &a.wait, &wait},
+                                        {"quiet", &a.quiet, &quiet},
                                         {"match-horizon", &a.match_horizon, &ingest.match.horizon}}) {
     if (text->empty()) continue;
     if (std::string problem = read_duration_option(name, *text, *out); !problem.empty()) {
@@ -190,6 +185,7 @@ int run_live(const std::vector<std::string>& arguments) {
     }
   }
   ingest.join_window = std::chrono::milliseconds(wait / 1'000'000);
+  ingest.quiet_end = std::chrono::milliseconds(quiet / 1'000'000);
   const auto key = match::parse_key_kind(a.match_key);
   if (!key) return usage_error(kCommand, "--match-key must be 'tc' or 'strict', not '" + a.match_key + "'");
   ingest.match.key = *key;
@@ -213,6 +209,10 @@ int run_live(const std::vector<std::string>& arguments) {
 
   session::LiveFollower follower(session_options, ingest);
   for (const std::string& text : a.urls) {
+    if (text.find("://") == std::string::npos) {
+      follower.add_folder(text);  // a trace folder being written
+      continue;
+    }
     std::string problem;
     const auto url = ingest::parse_live_session_url(text, problem);
     if (!url) return usage_error(kCommand, problem);
@@ -222,28 +222,19 @@ int run_live(const std::vector<std::string>& arguments) {
   const InterruptGuard interrupt;
   ExitCode exit_code = kSuccess;
   bool output_failed = false;
-  std::string last_gist;
-  Clock::time_point next_result = Clock::now() + std::chrono::nanoseconds(interval);
-  while (!follower.finished() && !interrupt.flag()->load()) {
-    bool read_any = false;
-    for (const session::LiveNews& news : follower.read(&read_any)) {
-      std::cerr << "tracesync: " << news_word(news.kind) << " " << snapshot::readable_text(news.url) << ": "
-                << snapshot::readable_text(news.text) << "\n";
-      if (news.kind == session::LiveNews::Kind::kFailed) exit_code = worse(exit_code, kTraceSkipped);
-    }
-    // The relay flushes at each host's live timer (100 ms by default): a
-    // short nap when nothing came costs little latency.
-    if (!read_any) std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    if (Clock::now() < next_result) continue;
-    next_result = Clock::now() + std::chrono::nanoseconds(interval);
-    const v1::Snapshot snapshot = follower.snapshot();
-    std::string now = gist(snapshot);
-    if (now == last_gist || snapshot.traces_size() == 0) continue;
-    last_gist = std::move(now);
+  session::LiveLoopCallbacks callbacks;
+  callbacks.keep_going = [&] { return !interrupt.flag()->load(); };
+  callbacks.on_news = [&](const session::LiveNews& news) {
+    std::cerr << "tracesync: " << news_word(news.kind) << " " << snapshot::readable_text(news.url) << ": "
+              << snapshot::readable_text(news.text) << "\n";
+    if (news.kind == session::LiveNews::Kind::kFailed) exit_code = worse(exit_code, kTraceSkipped);
+  };
+  callbacks.on_result = [&](const v1::Snapshot& snapshot) {
     output_failed = !emit(snapshot, a.output) || output_failed;
-  }
-  const bool interrupted = interrupt.flag()->load();
-  const v1::Snapshot final_result = follower.finish(interrupted);
+  };
+  const session::LiveLoopEnd end = session::follow_live(follower, interval, callbacks);
+  const bool interrupted = end.stopped;
+  const v1::Snapshot& final_result = end.final_result;
   output_failed = !emit(final_result, a.output) || output_failed;
   if (output_failed) return kInternalError;
   for (const v1::Trace& t : final_result.traces()) {

@@ -22,7 +22,7 @@ namespace {
 constexpr auto kCommands = std::to_array<Command>({
     {"sync", "synchronize traces or a match stream and report transforms and link qualities", run_sync},
     {"apply", "synchronize traces and write copies of them on the common time base", run_apply},
-    {"live", "synchronize LTTng live sessions while they are recorded, printing results as they change", run_live},
+    {"live", "synchronize LTTng live sessions or trace folders while they are recorded, printing results as they change", run_live},
     {"check", "show which traces carry network events tracesync can use, before syncing", run_check},
     {"extract", "write down what synchronizing traces needs, for sync and apply to read in their place", run_extract},
     {"simulate", "write a synthetic experiment as CTF traces, with its ground truth", run_simulate},

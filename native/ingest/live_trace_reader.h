@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "ingest/ctf_trace_reader.h"
+#include "ingest/followed_trace_reader.h"
 
 namespace tracesync::ingest {
 
@@ -41,7 +42,7 @@ std::optional<LiveSessionUrl> parse_live_session_url(std::string_view text, std:
 //   - the relay goes away, or the session is unknown to it: kFailed with a
 //     problem naming the URL; what was delivered before stands.
 // The relay serves a session to one viewer at a time.
-class LiveTraceReader final : public TraceReader {
+class LiveTraceReader final : public FollowedTraceReader {
  public:
   LiveTraceReader(const LiveSessionUrl& session, match::TraceIndex index, ReaderOptions options, EventSink& sink);
 
@@ -52,8 +53,8 @@ class LiveTraceReader final : public TraceReader {
   bool out_of_memory() const override { return reader_.out_of_memory(); }
   model::Nanoseconds progress() const override { return reader_.progress(); }
   uint64_t bytes_read() const override { return 0; }  // a stream has no known size
-  // The last step found nothing new to read.
-  bool waiting() const { return reader_.stalled(); }
+  bool waiting() const override { return reader_.stalled(); }
+  std::string end_words() const override { return "the session ended"; }
 
  private:
   static ReaderOptions live_options(ReaderOptions options);

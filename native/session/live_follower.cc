@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: EPL-2.0
 #include "session/live_follower.h"
 
+#include "ingest/growing_trace_reader.h"
 #include "match/packet_key.h"
 #include "session/message_kinds.h"
 
@@ -50,7 +51,18 @@ LiveFollower::LiveFollower(SessionOptions session, LiveIngestOptions ingest)
 
 LiveFollower::~LiveFollower() = default;
 
-void LiveFollower::add(const ingest::LiveSessionUrl& url) { urls_.push_back(url); }
+void LiveFollower::add(const ingest::LiveSessionUrl& url) { sources_.push_back({url.url, url, {}}); }
+
+void LiveFollower::add_folder(const std::string& folder) { sources_.push_back({folder, std::nullopt, folder}); }
+
+std::unique_ptr<ingest::FollowedTraceReader> LiveFollower::make_reader(std::size_t i) {
+  const auto index = static_cast<match::TraceIndex>(i);
+  if (sources_[i].session) {
+    return std::make_unique<ingest::LiveTraceReader>(*sources_[i].session, index, ingest_.reader, *sink_);
+  }
+  return std::make_unique<ingest::GrowingTraceReader>(ingest::TraceSource{sources_[i].folder, {}, std::nullopt}, index,
+                                                      ingest_.reader, *sink_, ingest_.quiet_end);
+}
 
 void LiveFollower::start() {
   sink_ = std::make_unique<Sink>(*this);
@@ -58,17 +70,14 @@ void LiveFollower::start() {
     session_.add_trace_message(session_trace_[m.send_trace].value(), m.send, session_trace_[m.receive_trace].value(),
                                m.receive);
   };
-  matcher_ = std::make_unique<match::PacketMatcher>(ingest_.match, urls_.size(), on_match);
-  session_trace_.assign(urls_.size(), std::nullopt);
-  reported_.assign(urls_.size(), false);
-  waiting_told_.assign(urls_.size(), false);
-  held_open_.assign(urls_.size(), false);
+  matcher_ = std::make_unique<match::PacketMatcher>(ingest_.match, sources_.size(), on_match);
+  session_trace_.assign(sources_.size(), std::nullopt);
+  reported_.assign(sources_.size(), false);
+  waiting_told_.assign(sources_.size(), false);
+  held_open_.assign(sources_.size(), false);
   started_ = std::chrono::steady_clock::now();
-  retry_at_.assign(urls_.size(), started_);
-  for (std::size_t i = 0; i < urls_.size(); ++i) {
-    readers_.push_back(std::make_unique<ingest::LiveTraceReader>(urls_[i], static_cast<match::TraceIndex>(i),
-                                                                 ingest_.reader, *sink_));
-  }
+  retry_at_.assign(sources_.size(), started_);
+  for (std::size_t i = 0; i < sources_.size(); ++i) readers_.push_back(make_reader(i));
 }
 
 namespace {
@@ -93,7 +102,7 @@ std::vector<LiveNews> LiveFollower::read(bool* read_any) {
   std::vector<LiveNews> news;
   bool any = false;
   for (std::size_t i = 0; i < readers_.size(); ++i) {
-    ingest::LiveTraceReader& reader = *readers_[i];
+    ingest::FollowedTraceReader& reader = *readers_[i];
     using State = ingest::TraceReader::State;
     if (reader.state() == State::kNew || reader.state() == State::kReading) {
       const uint64_t before = reader.info().events;
@@ -101,7 +110,7 @@ std::vector<LiveNews> LiveFollower::read(bool* read_any) {
       any = any || reader.info().events != before || !reader.waiting();
     }
     for (const match::TraceIndex opened : sink_->take_opened()) {
-      news.push_back({LiveNews::Kind::kOpened, urls_[opened].url, clock_words(readers_[opened]->info())});
+      news.push_back({LiveNews::Kind::kOpened, sources_[opened].label, clock_words(readers_[opened]->info())});
     }
     if (reported_[i] || (reader.state() != State::kDone && reader.state() != State::kFailed)) continue;
     if (!session_trace_[i]) {
@@ -109,20 +118,21 @@ std::vector<LiveNews> LiveFollower::read(bool* read_any) {
       if (look_again(i)) {
         if (!waiting_told_[i]) {
           waiting_told_[i] = true;
-          news.push_back({LiveNews::Kind::kWaiting, urls_[i].url,
-                          "not on the relay yet (" + why + "); looking for it again while the join window is open"});
+          news.push_back({LiveNews::Kind::kWaiting, sources_[i].label,
+                          std::string(sources_[i].session ? "not on the relay yet (" : "no trace yet (") + why +
+                              "); looking for it again while the join window is open"});
         }
         continue;
       }
     }
     reported_[i] = true;
     if (reader.state() == State::kDone) {
-      news.push_back({LiveNews::Kind::kEnded, urls_[i].url,
-                      "the session ended after " + std::to_string(reader.info().events) + " events"});
+      news.push_back({LiveNews::Kind::kEnded, sources_[i].label,
+                      reader.end_words() + " after " + std::to_string(reader.info().events) + " events"});
     } else {
       const bool never_opened = !session_trace_[i];
-      news.push_back({LiveNews::Kind::kFailed, urls_[i].url, reader.problem()});
-      session_.add_problem(problem(urls_[i].url, reader.problem(), never_opened));
+      news.push_back({LiveNews::Kind::kFailed, sources_[i].label, reader.problem()});
+      session_.add_problem(problem(sources_[i].label, reader.problem(), never_opened));
     }
   }
   note_extents();
@@ -143,13 +153,12 @@ bool LiveFollower::look_again(std::size_t i) {
   const auto now = std::chrono::steady_clock::now();
   if (now < retry_at_[i]) return true;
   retry_at_[i] = now + ingest_.retry_every;
-  readers_[i] = std::make_unique<ingest::LiveTraceReader>(urls_[i], static_cast<match::TraceIndex>(i), ingest_.reader,
-                                                          *sink_);
+  readers_[i] = make_reader(i);
   return true;
 }
 
 bool LiveFollower::finished() const {
-  if (!matcher_) return urls_.empty();
+  if (!matcher_) return sources_.empty();
   for (const bool told : reported_) {
     if (!told) return false;  // still read, or looked for again
   }
@@ -186,7 +195,19 @@ std::vector<ingest::TraceReport> LiveFollower::trace_reports() const {
   return reports;
 }
 
+void LiveFollower::add_matching() {
+  session_.reset_matching();
+  session_.add_matching_totals(matcher_->total());
+  for (const auto& [key, statistics] : matcher_->link_statistics()) {
+    session_.add_link_matching(key.first, key.second, statistics);
+  }
+  if (!ingest_.message_kinds.empty()) {
+    add_kind_matching(session_, matcher_->kind_statistics(), matcher_->link_kind_statistics());
+  }
+}
+
 v1::Snapshot LiveFollower::snapshot() {
+  if (matcher_) add_matching();
   v1::Snapshot s = session_.snapshot();
   s.set_complete(false);  // the sessions are still being recorded
   return s;
@@ -198,12 +219,8 @@ v1::Snapshot LiveFollower::finish(bool cut_short) {
     finished_matching_ = true;
     matcher_->finish();
     note_extents();
-    session_.add_matching_totals(matcher_->total());
-    for (const auto& [key, statistics] : matcher_->link_statistics()) {
-      session_.add_link_matching(key.first, key.second, statistics);
-    }
+    add_matching();
     if (!ingest_.message_kinds.empty()) {
-      add_kind_matching(session_, matcher_->kind_statistics(), matcher_->link_kind_statistics());
       for (const v1::Problem& p : message_problems(ingest_.message_kinds, trace_reports())) session_.add_problem(p);
     }
     if (cut_short) {

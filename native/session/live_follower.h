@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "ingest/experiment_reader.h"
+#include "ingest/followed_trace_reader.h"
 #include "ingest/live_trace_reader.h"
 #include "ingest/message_spec.h"
 #include "match/packet_matcher.h"
@@ -29,18 +30,30 @@ struct LiveIngestOptions {
   // Zero: a session not found is a failure at once.
   std::chrono::milliseconds join_window{0};
   std::chrono::milliseconds retry_every{500};
+  // A trace folder to which nothing was written for this long is taken as
+  // ended (LTTng leaves no mark when a session stops).
+  std::chrono::milliseconds quiet_end{10'000};
+};
+
+// One thing followed: a live session from a relay, or a trace folder that
+// LTTng is writing.
+struct FollowedSource {
+  std::string label;  // the URL or the folder, as given
+  std::optional<ingest::LiveSessionUrl> session;  // a live session
+  std::string folder;                             // else a folder
 };
 
 // What happened to a followed session during a turn, for the user.
 struct LiveNews {
   enum class Kind { kOpened, kEnded, kFailed, kWaiting };
   Kind kind = Kind::kOpened;
-  std::string url;
+  std::string url;   // the session URL or the folder, as given
   std::string text;  // in words: the host and its clock, or why it failed
 };
 
-// Follows LTTng live sessions into one Session, incrementally: each
-// session is read by a LiveTraceReader, its events go to one PacketMatcher
+// Follows LTTng live sessions and trace folders being written into one
+// Session, incrementally: each session is read by a LiveTraceReader, each
+// folder by a GrowingTraceReader, their events go to one PacketMatcher
 // and the matched messages to the session's links as they settle; the
 // network is brought up to date at each snapshot (Session::snapshot). This
 // is `sync` on traces being recorded: on the same events, finish() gives
@@ -58,6 +71,8 @@ class LiveFollower {
 
   // Before the first read(): one more session to follow.
   void add(const ingest::LiveSessionUrl& url);
+  // Before the first read(): one more trace folder to follow while it is written.
+  void add_folder(const std::string& folder);
 
   // A turn for every session still followed: reads what the relays have
   // now. Returns what happened to sessions (opened, ended, failed); sets
@@ -70,7 +85,8 @@ class LiveFollower {
   uint64_t events() const;  // events read from every session so far
 
   // The result now: what the messages matched so far say (`complete` false:
-  // the sessions go on).
+  // the sessions go on), with the matching statistics so far (keys still
+  // waiting for their other end are not counted as unmatched yet).
   v1::Snapshot snapshot();
   // Ends the matching (keys waiting for their other end count as unmatched),
   // adds the matching statistics and closes the estimators' last windows:
@@ -84,7 +100,9 @@ class LiveFollower {
   class Sink;
 
   void start();
+  std::unique_ptr<ingest::FollowedTraceReader> make_reader(std::size_t i);
   void note_extents();
+  void add_matching();  // the matcher's statistics now, into the session
   // A reader that ended or failed before its session opened, looked for
   // again while the join window is open: true when it was (or will be).
   bool look_again(std::size_t reader);
@@ -93,10 +111,10 @@ class LiveFollower {
 
   LiveIngestOptions ingest_;
   Session session_;
-  std::vector<ingest::LiveSessionUrl> urls_;
+  std::vector<FollowedSource> sources_;
   std::unique_ptr<Sink> sink_;
   std::unique_ptr<match::PacketMatcher> matcher_;
-  std::vector<std::unique_ptr<ingest::LiveTraceReader>> readers_;
+  std::vector<std::unique_ptr<ingest::FollowedTraceReader>> readers_;
   std::vector<std::optional<TraceIndex>> session_trace_;  // per reader, once opened
   std::vector<bool> reported_;                            // its end or failure was told
   std::vector<bool> waiting_told_;                        // "not on the relay yet" was told

@@ -231,6 +231,19 @@ void Session::add_matching_totals(const match::MatchStatistics& totals) {
   has_matching_ = true;
 }
 
+void Session::reset_matching() {
+  ++revision_;
+  matching_totals_ = {};
+  has_matching_ = false;
+  kind_totals_.clear();
+  links_.for_each_mutable([](Link& link) {
+    if (link.has_matching) ++link.version;
+    link.matching = {};
+    link.has_matching = false;
+    link.matches_by_kind.clear();
+  });
+}
+
 void Session::set_message_kinds(std::vector<v1::MessageKind> kinds) {
   ++revision_;
   message_kinds_ = std::move(kinds);

@@ -44,6 +44,10 @@ class Session {
   // Matching statistics of the link between two domains (by id).
   void add_link_matching(const std::string& one, const std::string& other, const match::MatchStatistics& statistics);
   void add_matching_totals(const match::MatchStatistics& totals);
+  // Forgets every matching statistic added (totals, per link, per kind), so
+  // that a matcher's figures so far can be added again at each result
+  // (`tracesync live`).
+  void reset_matching();
   // The application message kinds (kinds 1.., in order): reports then show
   // the matching of every kind, and the kinds of each link's messages.
   void set_message_kinds(std::vector<v1::MessageKind> kinds);

@@ -31,7 +31,7 @@ std::string Synchronization::validate(const SessionOptions& session, const Inges
 }
 
 Synchronization::Synchronization(SessionOptions session, IngestOptions ingest)
-    : ingest_(std::move(ingest)), session_(std::move(session)) {
+    : session_options_(session), ingest_(std::move(ingest)), session_(std::move(session)) {
   // validate() says whether they parse; a front end that did not ask gets
   // no application kinds rather than half of them, and the report says why.
   auto specs = ingest::parse_message_specs(ingest_.messages, ingest_.messages_files);
@@ -170,6 +170,30 @@ RunOutcome Synchronization::run(const ProgressCallback& progress, const std::ato
     session_.finish();  // the traces' end closes the last windows
   }
   return outcome;
+}
+
+std::string Synchronization::follow(const FollowOptions& options, const LiveLoopCallbacks& callbacks,
+                                    LiveLoopEnd& end) {
+  LiveIngestOptions ingest;
+  ingest.match.key = *match::parse_key_kind(ingest_.match_key);
+  ingest.match.horizon = ingest_.match_horizon;
+  ingest.reader.endpoints = ingest.match.key == match::KeyKind::kStrict;
+  ingest.message_kinds = message_kinds_;
+  ingest.join_window = std::chrono::milliseconds(options.wait / 1'000'000);
+  ingest.quiet_end = std::chrono::milliseconds(options.quiet / 1'000'000);
+  LiveFollower follower(session_options_, ingest);
+  for (const std::string& source : options.sources) {
+    if (source.find("://") == std::string::npos) {
+      follower.add_folder(source);
+      continue;
+    }
+    std::string problem;
+    const auto url = ingest::parse_live_session_url(source, problem);
+    if (!url) return problem;
+    follower.add(*url);
+  }
+  end = follow_live(follower, options.interval, callbacks);
+  return {};
 }
 
 }  // namespace tracesync::session

@@ -10,6 +10,7 @@
 
 #include "ingest/message_spec.h"
 #include "ingest/reader_choice.h"
+#include "session/live_loop.h"
 #include "session/session.h"
 
 namespace tracesync::session {
@@ -104,7 +105,22 @@ class Synchronization {
 
   Session& session() { return session_; }
 
+  // Follows live sessions (net://... URLs) and trace folders being written
+  // as `tracesync live` does, into a session of its own made with these
+  // options (this one's traces and results are left alone): results go to
+  // callbacks.on_result, and `end` gets the final one. Returns a problem
+  // with a source (a URL that names no session), in words, before anything
+  // is followed; empty otherwise.
+  struct FollowOptions {
+    std::vector<std::string> sources;
+    model::Nanoseconds interval = 1'000'000'000;
+    model::Nanoseconds quiet = 10'000'000'000;  // a folder with nothing new for this long has ended
+    model::Nanoseconds wait = 0;                // a source not there yet is looked for this long
+  };
+  std::string follow(const FollowOptions& options, const LiveLoopCallbacks& callbacks, LiveLoopEnd& end);
+
  private:
+  SessionOptions session_options_;  // for the sessions follow() makes
   IngestOptions ingest_;
   std::vector<ingest::MessageSpec> message_kinds_;  // parsed from ingest_ once
   Session session_;

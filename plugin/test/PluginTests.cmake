@@ -23,7 +23,10 @@ set(test_classpath ${test_classes} ${widgets_jar} ${bridge_jar} ${TRACESYNC_PROT
   ${TRACESYNC_JFACE_JAR} ${TRACESYNC_CORE_COMMANDS_JAR} ${TRACESYNC_EQUINOX_COMMON_JAR})
 list(JOIN test_classpath ":" test_classpath_text)
 set(render_dir ${CMAKE_CURRENT_BINARY_DIR}/render)
-set(junit ${Java_JAVA_EXECUTABLE} -Dtracesync.render.dir=${render_dir} -jar ${TRACESYNC_JUNIT_CONSOLE_JAR}
+# The JNI library (by its file: java.library.path must stay the JVM's, where SWT's own library is found) and the
+# shared fixtures: the live tests follow real folders.
+set(junit ${Java_JAVA_EXECUTABLE} -Dtracesync.render.dir=${render_dir}
+  -Dtracesync.jni.library=${CMAKE_BINARY_DIR}/lib/libtracesync_jni.so -Dtracesync.shared.dir=${TRACESYNC_SHARED_DIR} -jar ${TRACESYNC_JUNIT_CONSOLE_JAR}
   --disable-banner --disable-ansi-colors --details=tree --fail-if-no-tests
   --class-path ${test_classpath_text} --select-package org.tracesync.tracecompass)
 

@@ -4,7 +4,10 @@ figures, asserts nothing about time).
 
 One server host and CLIENTS client hosts (each client on a plugin clock of
 its own) stream to one relay for SECONDS at RATE messages a second per
-client; `tracesync live --interval 100ms` follows every session. Prints:
+client; `tracesync live --interval 100ms` follows every session. With
+--folders among the options, the hosts record to local folders instead
+(100 ms switch timers, tsapp ticking on every CPU every 50 ms) and
+`tracesync live --wait 60s --quiet 3s` follows the folders. Prints:
   - events followed: total, per second of the run, and tracesync's CPU
     time per million events (its CPU use while it kept up);
   - latency from a message recorded (the true time of its later end, on
@@ -13,7 +16,7 @@ client; `tracesync live --interval 100ms` follows every session. Prints:
     median, 90th percentile and worst;
   - tracesync's resident memory over the run (every 0.5 s): start, peak, end.
 
-usage: live_bench.py TRACESYNC TSAPP CLOCK_PLUGIN WORK_DIR [SECONDS [RATE [CLIENTS [LIVE_OPTION...]]]]
+usage: live_bench.py TRACESYNC TSAPP CLOCK_PLUGIN WORK_DIR [SECONDS [RATE [CLIENTS [--folders] [LIVE_OPTION...]]]]
 """
 
 import fractions
@@ -60,6 +63,8 @@ def main():
     rate = int(sys.argv[6]) if len(sys.argv) > 6 else 1000
     clients = int(sys.argv[7]) if len(sys.argv) > 7 else 2
     extra = sys.argv[8:]  # more options for tracesync live, e.g. --match-horizon 5s
+    folders = "--folders" in extra
+    extra = [e for e in extra if e != "--folders"]
     work = pathlib.Path(work)
     missing = lh.what_is_missing()
     if missing:
@@ -67,14 +72,16 @@ def main():
         return 77
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
-    relay = lh.Relay(work)
+    relay = None if folders else lh.Relay(work)
     live = None
     arrivals = []  # (monotonic s, messages in the result)
     memory = []
     try:
-        relay.start()
+        if relay is not None:
+            relay.start()
         port = lh.free_ports(1)[0]
-        with lh.Hosts(work, tsapp, plugin, relay=relay) as hosts:
+        recording = {"switch_timer_us": 100000, "tick_ms": 50} if folders else {"relay": relay}
+        with lh.Hosts(work, tsapp, plugin, **recording) as hosts:
             hosts.add("server", ["serve", port, clients, 1, seconds + 120])
             for c in range(clients):
                 hosts.add("client%d" % c, ["connect", port, c + 2, rate, seconds * 1000],
@@ -82,7 +89,10 @@ def main():
                                          "00000000-0000-4000-8000-%012d" % (c + 1)))
             start = lh.monotonic_ns()
             hosts.start()
-            urls = [relay.live_url(h.name, hosts.session) for h in hosts.hosts]
+            if folders:
+                urls = ["--wait", "60s", "--quiet", "3s"] + [str(h.directory / "trace") for h in hosts.hosts]
+            else:
+                urls = [relay.live_url(h.name, hosts.session) for h in hosts.hosts]
             live = subprocess.Popen([tracesync, "live", "--interval", "100ms", "--messages", MESSAGES] + extra + urls,
                                     stdout=subprocess.PIPE, stderr=open(work / "live.err", "wb"),
                                     start_new_session=True)
@@ -94,7 +104,8 @@ def main():
 
             reader = threading.Thread(target=collect, daemon=True)
             reader.start()
-            relay.wait_for_viewers(urls, 30, live)
+            if not folders:
+                relay.wait_for_viewers(urls, 30, live)
             cpu = [cpu_seconds(live.pid)]
             began = time.monotonic()
             hosts.go()
@@ -136,13 +147,16 @@ def main():
     finally:
         if live is not None:
             lh.stop_process(live)
-        relay.stop()
+        if relay is not None:
+            relay.stop()
 
     events = sum(1 for v in ends.values() for _ in v) if ends else 0
     run = ended - began
     print("run: %d clients x %d msg/s for %d s; %d events recorded (%.0f events/s)" % (
         clients, rate, seconds, events, events / run))
-    print("tracesync live: %d results printed" % len(arrivals))
+    print("tracesync live (%s): %d results printed; it ended %.1f s after the hosts%s" % (
+        "folders" if folders else "relay", len(arrivals), finished - ended,
+        " (--quiet 3s included)" if folders else ""))
     if len(cpu) >= 2:
         used = cpu[-1] - cpu[0]  # up to the last sample (0.5 s apart)
         print("tracesync CPU: %.2f s over the run, %.2f s per million events (%.0f%% of one core)" % (

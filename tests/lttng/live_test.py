@@ -172,6 +172,15 @@ def main():
                 invalid, next(validator.iter_errors(results[invalid[0]][1])).message))
     except ImportError:
         print("not checked against the schema: python3-jsonschema is not installed")
+    # Every result carries the matching statistics so far, as the final one.
+    for i, (_, result) in enumerate(results):
+        matching = result.get("matching")
+        if result["links"] and (matching is None or matching["matches"] < result["messages"] or
+                                any("matching" not in link for link in result["links"]) or
+                                sum(link["matching"]["matches"] for link in result["links"]) != matching["matches"]):
+            failures.append("result %d: no matching statistics, or they do not add up: %s" % (i, matching))
+    print("matches counted result by result: %s" % " ".join(
+        str(r["matching"]["matches"]) for _, r in results if r.get("matching")))
     for i, (_, result) in enumerate(results):
         path = work / ("result-%03d.json" % i)
         path.write_text(json.dumps(result))

@@ -64,7 +64,15 @@ if [ -n "${RELAY_URL:-}" ]; then
 else
   lttng create "$SESSION" --output="$HOST_DIR/trace" >/dev/null || exit 12
 fi
-lttng enable-event -u 'tsapp:*' >/dev/null || exit 12
+if [ -n "${SWITCH_TIMER_US:-}" ]; then
+  # A folder followed while it is written: packets reach the disk at least
+  # this often (tracesync live DIR reads only complete packets).
+  lttng enable-channel -u --switch-timer="$SWITCH_TIMER_US" metadata >/dev/null || exit 12
+  lttng enable-channel -u --switch-timer="$SWITCH_TIMER_US" c >/dev/null || exit 12
+  lttng enable-event -u -c c 'tsapp:*' >/dev/null || exit 12
+else
+  lttng enable-event -u 'tsapp:*' >/dev/null || exit 12
+fi
 lttng start >/dev/null || exit 12
 : >"$HOST_DIR/ready"
 for i in $(seq $((GO_TIMEOUT_S * 20))); do [ -e "$HOST_DIR/go" ] && break; sleep 0.05; done
@@ -203,8 +211,15 @@ def stop_process(process, grace=5):
 class Hosts:
     """Namespace hosts recording tsapp, to folders or to a relay."""
 
-    def __init__(self, work, tsapp, plugin, session="s", relay=None, go_timeout_s=60):
+    def __init__(self, work, tsapp, plugin, session="s", relay=None, go_timeout_s=60, switch_timer_us=None,
+                 tick_ms=None):
         self.work = pathlib.Path(work)
+        # Recording to folders that are followed while written: packets
+        # reach the disk at least every switch_timer_us (when not empty), and
+        # tsapp records a tick on every CPU every tick_ms, so that no per-CPU
+        # stream stays without packets.
+        self.switch_timer_us = switch_timer_us
+        self.tick_ms = tick_ms
         self.tsapp = str(tsapp)
         self.plugin = str(plugin)
         self.session = session
@@ -234,6 +249,10 @@ class Hosts:
             env.pop("LTTNG_UST_CLOCK_PLUGIN", None)
             if self.relay is not None:
                 env["RELAY_URL"] = self.relay.session_url()
+            if self.switch_timer_us is not None:
+                env["SWITCH_TIMER_US"] = str(self.switch_timer_us)
+            if self.tick_ms is not None:
+                env["TSAPP_TICK_MS"] = str(self.tick_ms)
             if host.clock is not None:
                 env.update(host.clock.environment(self.plugin))
             log = open(host.directory / "host.log", "wb")

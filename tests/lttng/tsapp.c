@@ -11,13 +11,19 @@
 //   tsapp connect PORT HOST_ID RATE DURATION_MS
 //     sends RATE messages a second for DURATION_MS, each answered, then closes.
 //
+// With TSAPP_TICK_MS=N in its environment, a thread per CPU, pinned there,
+// records tsapp:tick every N ms while the program runs.
+//
 // A message is its 8-byte id, big-endian: HOST_ID in the top 24 bits, a
 // sequence number below, so ids never repeat across hosts.
+#define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -192,7 +198,33 @@ static int connect_to(int port, uint64_t host, double rate, long duration_ms) {
   return 0;
 }
 
+static void* tick(void* argument) {
+  const int cpu = (int)(intptr_t)argument;
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  CPU_SET(cpu, &set);
+  if (pthread_setaffinity_np(pthread_self(), sizeof set, &set) != 0) return NULL;
+  const long ms = atol(getenv("TSAPP_TICK_MS"));
+  const struct timespec pause = {ms / 1000, (ms % 1000) * 1000000L};
+  for (;;) {
+    lttng_ust_tracepoint(tsapp, tick, cpu);
+    nanosleep(&pause, NULL);
+  }
+  return NULL;
+}
+
+static void start_ticks(void) {
+  const char* ms = getenv("TSAPP_TICK_MS");
+  if (ms == NULL || atol(ms) <= 0) return;
+  const long cpus = sysconf(_SC_NPROCESSORS_CONF);
+  for (long cpu = 0; cpu < cpus && cpu < CPU_SETSIZE; ++cpu) {
+    pthread_t thread;
+    if (pthread_create(&thread, NULL, tick, (void*)(intptr_t)cpu) == 0) pthread_detach(thread);
+  }
+}
+
 int main(int argc, char** argv) {
+  start_ticks();
   if (argc == 6 && strcmp(argv[1], "serve") == 0) {
     return serve(atoi(argv[2]), atoi(argv[3]), strtoull(argv[4], NULL, 10), atoi(argv[5]));
   }

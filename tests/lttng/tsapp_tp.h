@@ -26,6 +26,14 @@ LTTNG_UST_TRACEPOINT_EVENT(tsapp, msg_recv,
         lttng_ust_field_integer(uint64_t, msg_id, msg_id)
         lttng_ust_field_string(peer, peer)))
 
+// A heartbeat on one CPU (TSAPP_TICK_MS): it puts a packet in every per-CPU
+// stream, so that a folder followed while it is written (`tracesync live
+// DIR`) has news of every stream.
+LTTNG_UST_TRACEPOINT_EVENT(tsapp, tick,
+    LTTNG_UST_TP_ARGS(int, cpu),
+    LTTNG_UST_TP_FIELDS(
+        lttng_ust_field_integer(int, cpu, cpu)))
+
 #endif
 
 #include <lttng/tracepoint-event.h>

@@ -36,6 +36,9 @@ final class NativeBridge {
   /** @return a serialized {@code tracesync.v1.Snapshot} */
   static native byte[] snapshot(long session);
 
+  static native byte[] follow(
+      long session, String[] sources, long intervalNs, long quietNs, long waitNs, ResultSink sink);
+
   /** Frees the session, after waiting for a call in progress on it (which is cancelled if a run). */
   static native void close(long session);
 }

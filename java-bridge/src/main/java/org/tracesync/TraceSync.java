@@ -7,6 +7,8 @@ import java.lang.ref.Cleaner;
 import java.lang.ref.Reference;
 import java.nio.file.FileSystems;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import org.tracesync.proto.Snapshot;
 
@@ -124,6 +126,10 @@ public final class TraceSync implements AutoCloseable {
     } finally {
       Reference.reachabilityFence(this);
     }
+    return parse(bytes);
+  }
+
+  private static Snapshot parse(byte[] bytes) {
     try {
       return Snapshot.parseFrom(bytes);
     } catch (InvalidProtocolBufferException e) {
@@ -135,6 +141,45 @@ public final class TraceSync implements AutoCloseable {
   }
 
   /** Frees the native session; waits for, and cancels, a run in progress. Idempotent. */
+  /**
+   * Follows LTTng live sessions ({@code net://HOST[:PORT]/host/HOSTNAME/SESSION}) and trace folders
+   * being written, as {@code tracesync live} does (docs/live.md), and blocks until every one has
+   * ended: {@code listener} hears each new result on this thread, and the final result is returned
+   * (on the same events, what a sync of the recorded traces gives). The sources are synchronized in
+   * a session of their own, with this session's options (matching, messages, clock model); this
+   * session's traces and snapshot are left alone.
+   *
+   * @param interval at most one result per interval
+   * @param quiet a folder to which nothing was written for this long has ended
+   * @param wait a session or folder not there yet (a host joining late) is looked for this long
+   * @throws IllegalArgumentException a source that is neither a session URL nor a folder
+   * @throws IllegalStateException {@link #close()} was called, from any thread (the listener
+   *     included): following stopped
+   */
+  public Snapshot follow(
+      List<String> sources, Duration interval, Duration quiet, Duration wait, LiveListener listener) {
+    Objects.requireNonNull(sources, "sources");
+    Objects.requireNonNull(interval, "interval");
+    Objects.requireNonNull(quiet, "quiet");
+    Objects.requireNonNull(wait, "wait");
+    Objects.requireNonNull(listener, "listener");
+    checkOpen();
+    byte[] bytes;
+    try {
+      bytes =
+          NativeBridge.follow(
+              handle,
+              sources.toArray(new String[0]),
+              interval.toNanos(),
+              quiet.toNanos(),
+              wait.toNanos(),
+              serialized -> listener.onResult(parse(serialized)));
+    } finally {
+      Reference.reachabilityFence(this);
+    }
+    return parse(bytes);
+  }
+
   @Override
   public void close() {
     closed = true;

@@ -2,7 +2,10 @@
 package org.tracesync.tracecompass.ui;
 
 import java.io.IOException;
+import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.eclipse.core.runtime.CoreException;
 import org.eclipse.jface.viewers.ISelection;
 import org.eclipse.jface.viewers.IStructuredSelection;
@@ -22,9 +25,11 @@ import org.eclipse.tracecompass.tmf.ui.views.TmfView;
 import org.eclipse.ui.IPageLayout;
 import org.eclipse.ui.ISelectionListener;
 import org.eclipse.ui.IWorkbenchPart;
+import org.tracesync.Options;
 import org.tracesync.proto.Snapshot;
 import org.tracesync.tracecompass.core.ExperimentResults;
 import org.tracesync.tracecompass.core.TracesyncAlgorithm;
+import org.tracesync.tracecompass.live.LiveFollowing;
 import org.tracesync.tracecompass.view.widgets.SynchronizationPanel;
 
 /**
@@ -32,6 +37,9 @@ import org.tracesync.tracecompass.view.widgets.SynchronizationPanel;
  * experiment at hand. It shows each new tracesync result as it is announced (TmfTraceSynchronizedSignal), and the
  * cached result of an experiment when it is opened, when its editor is brought to the front, or when it is selected
  * in the Project Explorer without being opened.
+ *
+ * <p>While it follows live sessions or trace folders being written (Follow Live Sessions), it shows each new live
+ * result instead, and signals about experiments do not replace it until following ends.
  */
 public class TracesyncView extends TmfView {
   public static final String ID = "org.tracesync.tracecompass.view";
@@ -40,6 +48,10 @@ public class TracesyncView extends TmfView {
   private String shownExperiment;
   /** An experiment selected in the Project Explorer, opened or not. */
   private final ISelectionListener explorerSelection = this::explorerSelectionChanged;
+  /** What the view follows live, if anything; `following` until it ends (its generation: the latest start). */
+  private LiveFollowing live;
+  private volatile boolean following;
+  private final AtomicInteger generation = new AtomicInteger();
 
   public TracesyncView() {
     super("Trace Synchronization");
@@ -60,6 +72,7 @@ public class TracesyncView extends TmfView {
 
   @Override
   public void dispose() {
+    stopFollowing();
     getSite().getPage().removePostSelectionListener(IPageLayout.ID_PROJECT_EXPLORER, explorerSelection);
     super.dispose();
   }
@@ -132,6 +145,7 @@ public class TracesyncView extends TmfView {
   }
 
   private void showCachedOrNone(String experiment, Optional<Snapshot> cached) {
+    if (following) return;  // the live result stays until following ends
     if (cached.isPresent()) {
       show(experiment, cached.get(), "Experiment " + experiment + " (cached result)");
     } else {
@@ -141,7 +155,42 @@ public class TracesyncView extends TmfView {
     }
   }
 
+  /**
+   * Follows {@code sources} (LTTng live session URLs, trace folders being written) and shows each new result, then
+   * the final one; what the view followed before is stopped.
+   */
+  public void followLive(List<String> sources, Options options) {
+    stopFollowing();
+    shownExperiment = null;
+    following = true;
+    int mine = generation.incrementAndGet();
+    inUiThread(() -> panel.clear("Following " + String.join(" ", sources) + ": waiting for the first result."));
+    live = LiveFollowing.start(sources, options, Duration.ofSeconds(1), Duration.ofSeconds(10), Duration.ofMinutes(1),
+        result -> inUiThread(() -> {
+          if (generation.get() == mine) panel.show(result, LiveFollowing.caption(result, sources.size()));
+        }),
+        end -> inUiThread(() -> {
+          if (generation.get() != mine) return;  // a following since replaced
+          following = false;
+          if (end.finalResult() != null) {
+            panel.show(end.finalResult(), LiveFollowing.caption(end.finalResult(), sources.size()));
+          } else if (end.error() != null) {
+            panel.clear("Following " + String.join(" ", sources) + " failed: " + end.error());
+          }
+        }));
+  }
+
+  /** Stops following; the last result stays shown. */
+  public void stopFollowing() {
+    LiveFollowing stopped = live;
+    live = null;
+    following = false;
+    generation.incrementAndGet();  // its results still on their way to the UI thread are not shown
+    if (stopped != null) stopped.stop();
+  }
+
   private void show(String experiment, Snapshot snapshot, String caption) {
+    if (following) return;  // the live result stays until following ends
     shownExperiment = experiment;
     inUiThread(() -> panel.show(snapshot, caption));
   }

@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: EPL-2.0
+#pragma once
+
+#include <string>
+
+#include "ingest/trace_reader.h"
+
+namespace tracesync::ingest {
+
+// A trace read while it is recorded (`tracesync live`): a live session
+// from a relay (LiveTraceReader) or a trace folder being written
+// (GrowingTraceReader). A step reads what is there now and ends early
+// when there is nothing new: waiting() says so, and the caller steps again
+// a little later. kDone once the recording ended.
+class FollowedTraceReader : public TraceReader {
+ public:
+  // The last step found nothing new to read.
+  virtual bool waiting() const = 0;
+  // Once kDone: how the end was known, in words ("the session ended").
+  virtual std::string end_words() const = 0;
+};
+
+}  // namespace tracesync::ingest

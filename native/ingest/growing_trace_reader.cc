@@ -1,0 +1,328 @@
+// SPDX-License-Identifier: EPL-2.0
+#include "ingest/growing_trace_reader.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <new>
+#include <system_error>
+
+#include "ingest/resumable_trace_reader.h"
+#include "ingest/trace_discovery.h"
+
+namespace tracesync::ingest {
+
+namespace fs = std::filesystem;
+
+// What a chunk's reader delivers goes on to the real sink as the followed
+// trace's: opened once, its events as they come, but neither its promises
+// (a chunk's reader ends each chunk as if the trace ended) nor its close.
+class GrowingTraceReader::ChunkSink final : public EventSink {
+ public:
+  explicit ChunkSink(GrowingTraceReader& reader) : reader_(reader) {}
+
+  void trace_opened(match::TraceIndex, const TraceInfo& info) override {
+    if (reader_.opened_) return;
+    reader_.opened_ = true;
+    TraceInfo opened = info;
+    opened.path = reader_.trace_dir_;
+    opened.name = reader_.info_.name;
+    reader_.info_.hostname = info.hostname;
+    reader_.info_.domain_id = info.domain_id;
+    reader_.info_.domain_source = info.domain_source;
+    reader_.info_.clock = info.clock;
+    reader_.sink_.trace_opened(reader_.index_, opened);
+  }
+  void trace_events(match::TraceIndex, std::span<const match::PacketEvent> events, model::Nanoseconds) override {
+    if (!events.empty()) reader_.sink_.trace_events(reader_.index_, events, INT64_MIN);
+  }
+  void trace_closed(match::TraceIndex) override {}
+
+ private:
+  GrowingTraceReader& reader_;
+};
+
+namespace {
+
+// Copies bytes [from, to) of `source` to the end of `target`; false with errno.
+bool copy_range(int source, int target, uint64_t from, uint64_t to) {
+  std::vector<char> buffer(1 << 20);
+  while (from < to) {
+    const std::size_t want = static_cast<std::size_t>(std::min<uint64_t>(buffer.size(), to - from));
+    const ssize_t got = ::pread(source, buffer.data(), want, static_cast<off_t>(from));
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) {
+      if (got == 0) errno = EIO;  // the file shrank under us
+      return false;
+    }
+    for (ssize_t done = 0; done < got;) {
+      const ssize_t put = ::write(target, buffer.data() + done, static_cast<std::size_t>(got - done));
+      if (put < 0 && errno == EINTR) continue;
+      if (put < 0) return false;
+      done += put;
+    }
+    from += static_cast<uint64_t>(got);
+  }
+  return true;
+}
+
+std::string read_whole(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+// A clock value in ns from origin, rounded down (as the reader's own times
+// are within a nanosecond).
+model::Nanoseconds ns_from_origin(const ClockInfo& clock, uint64_t cycles) {
+  const __int128 total = static_cast<__int128>(clock.offset_cycles) + cycles;
+  const __int128 ns = static_cast<__int128>(clock.offset_seconds) * 1'000'000'000 +
+                      total * 1'000'000'000 / static_cast<__int128>(clock.frequency);
+  return static_cast<model::Nanoseconds>(std::clamp<__int128>(ns, INT64_MIN + 1, INT64_MAX));
+}
+
+}  // namespace
+
+GrowingTraceReader::GrowingTraceReader(TraceSource folder, match::TraceIndex index, ReaderOptions options,
+                                       EventSink& sink, std::chrono::milliseconds quiet_end)
+    : folder_(std::move(folder)), index_(index), options_(std::move(options)), sink_(sink), quiet_end_(quiet_end) {
+  options_.input = CtfInput::kFolder;
+  options_.stream_ranges = false;
+  info_.path = folder_.path;
+  info_.name = folder_.name;
+}
+
+GrowingTraceReader::~GrowingTraceReader() {
+  if (staging_.empty()) return;
+  std::error_code ignored;
+  fs::remove_all(staging_, ignored);
+}
+
+std::string GrowingTraceReader::end_words() const {
+  return "nothing was written to it for " + std::to_string(quiet_end_.count()) + " ms: taken as ended";
+}
+
+void GrowingTraceReader::fail(std::string problem) {
+  problem_ = std::move(problem);
+  state_ = State::kFailed;
+  sink_.trace_closed(index_);
+}
+
+bool GrowingTraceReader::find_trace() {
+  const Discovery found = discover_traces({folder_.path});
+  if (found.traces.size() == 1) {
+    trace_dir_ = found.traces.front().path;
+    info_.path = trace_dir_;
+    if (info_.name.empty()) info_.name = found.traces.front().name;
+    return true;
+  }
+  if (found.traces.empty()) {
+    std::error_code ignored;
+    const std::string hint =
+        fs::is_directory(folder_.path, ignored) ? " (LTTng writes a session's trace when its first traced program registers)" : "";
+    fail((found.problems.empty() ? "no trace in '" + folder_.path + "' yet" : found.problems.front().message) + hint);
+    return false;
+  }
+  std::string names;
+  for (const TraceSource& t : found.traces) names += (names.empty() ? "'" : ", '") + t.path + "'";
+  fail("'" + folder_.path + "' holds " + std::to_string(found.traces.size()) + " traces (" + names +
+       "): follow each trace directory on its own");
+  return false;
+}
+
+TraceReader::State GrowingTraceReader::step(std::size_t) {
+  if (state_ == State::kDone || state_ == State::kFailed) return state_;
+  try {
+    if (state_ == State::kNew) {
+      if (!find_trace()) return state_;
+      state_ = State::kReading;
+      last_growth_ = std::chrono::steady_clock::now();
+    }
+    waiting_ = !read_new_packets();
+    if (state_ != State::kReading) return state_;
+    const auto now = std::chrono::steady_clock::now();
+    if (!waiting_) {
+      last_growth_ = now;
+    } else if (now - last_growth_ >= quiet_end_) {
+      state_ = State::kDone;
+      sink_.trace_closed(index_);
+    }
+  } catch (const std::bad_alloc&) {
+    out_of_memory_ = true;
+    problem_ = kOutOfMemoryProblem;
+    state_ = State::kFailed;
+    sink_.trace_closed(index_);
+  } catch (const std::exception& e) {
+    fail(trace_dir_ + ": " + e.what());
+  }
+  return state_;
+}
+
+bool GrowingTraceReader::read_new_packets() {
+  const std::string metadata_path = (fs::path(trace_dir_) / "metadata").string();
+  std::string metadata = read_whole(metadata_path);
+  std::string problem;
+  const uint64_t whole = whole_metadata_bytes(metadata, problem);
+  if (!problem.empty()) {
+    fail(metadata_path + ": " + problem);
+    return false;
+  }
+  if (whole == 0) return false;  // the first packet is not written yet
+  metadata.resize(static_cast<std::size_t>(whole));
+  const bool metadata_grew = whole != metadata_bytes_;
+  metadata_bytes_ = whole;
+
+  // The stream files now (a channel enabled later adds some).
+  std::vector<std::string> names;
+  for (const fs::directory_entry& entry : fs::directory_iterator(trace_dir_)) {
+    const std::string name = entry.path().filename().string();
+    if (name == "metadata" || name.empty() || name.front() == '.' || !entry.is_regular_file()) continue;
+    names.push_back(name);
+  }
+  std::sort(names.begin(), names.end());
+  std::map<std::string, std::vector<WrittenPacket>> packets;
+  uint64_t budget = kStepBytes;
+  for (const std::string& name : names) {
+    const auto it = streams_.try_emplace(name, (fs::path(trace_dir_) / name).string(),
+                                         (fs::path(trace_dir_) / "index" / (name + ".idx")).string())
+                        .first;
+    std::vector<WrittenPacket> whole_packets;
+    if (!it->second.poll(whole_packets, budget, problem)) {
+      fail(problem);
+      return false;
+    }
+    for (const WrittenPacket& p : whole_packets) budget -= std::min(budget, p.size);
+    if (!whole_packets.empty()) packets.emplace(name, std::move(whole_packets));
+  }
+  if (packets.empty()) return metadata_grew;
+  read_chunk(metadata, packets);
+  if (state_ == State::kReading) promise();
+  return true;
+}
+
+void GrowingTraceReader::read_chunk(const std::string& metadata,
+                                    const std::map<std::string, std::vector<WrittenPacket>>& packets) {
+  if (staging_.empty()) {
+    const char* tmp = std::getenv("TMPDIR");
+    std::string pattern = std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") + "/tracesync-follow-XXXXXX";
+    if (::mkdtemp(pattern.data()) == nullptr) {
+      fail("cannot make a staging directory '" + pattern + "': " + std::strerror(errno));
+      return;
+    }
+    staging_ = pattern;
+  }
+  const fs::path chunk = fs::path(staging_) / "chunk";
+  fs::remove_all(chunk);
+  fs::create_directory(chunk);
+  {
+    std::ofstream out(chunk / "metadata", std::ios::binary);
+    out.write(metadata.data(), static_cast<std::streamsize>(metadata.size()));
+    if (!out.flush()) {
+      fail("cannot write the staging copy of " + trace_dir_ + "'s metadata in '" + staging_ + "'");
+      return;
+    }
+  }
+  for (const auto& [name, list] : packets) {
+    const std::string from = (fs::path(trace_dir_) / name).string();
+    const int source = ::open(from.c_str(), O_RDONLY | O_CLOEXEC);
+    const int target = ::open((chunk / name).c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    const bool copied =
+        source >= 0 && target >= 0 && copy_range(source, target, list.front().offset, list.back().offset + list.back().size);
+    const std::string why = std::strerror(errno);
+    if (source >= 0) ::close(source);
+    if (target >= 0) ::close(target);
+    if (!copied) {
+      fail("cannot copy the whole packets of '" + from + "' to the staging directory '" + staging_ + "': " + why);
+      return;
+    }
+  }
+
+  ChunkSink chunk_sink(*this);
+  const std::unique_ptr<ResumableTraceReader> reader =
+      make_trace_reader(TraceSource{chunk.string(), info_.name, folder_.domain_override}, index_, options_, chunk_sink);
+  while (reader->state() == State::kNew || reader->state() == State::kReading) reader->step(64);
+  if (reader->state() == State::kFailed) {
+    std::string why = reader->problem();
+    for (std::size_t at; (at = why.find(chunk.string())) != std::string::npos;) why.replace(at, chunk.string().size(), trace_dir_);
+    out_of_memory_ = reader->out_of_memory();
+    std::string where;
+    for (const auto& [name, list] : packets) {
+      where += (where.empty() ? "" : ", ") + name + " from byte " + std::to_string(list.front().offset);
+    }
+    fail("reading the packets just written (" + where + "): " + why);
+    return;
+  }
+  add_chunk_info(reader->info());
+  fs::remove_all(chunk);
+}
+
+void GrowingTraceReader::add_chunk_info(const TraceInfo& chunk) {
+  info_.reader = chunk.reader;
+  info_.reader_reason = chunk.reader_reason;
+  info_.offered_classes = chunk.offered_classes;
+  if (chunk.first_event) info_.first_event = std::min(info_.first_event.value_or(INT64_MAX), *chunk.first_event);
+  if (chunk.last_event) info_.last_event = std::max(info_.last_event.value_or(INT64_MIN), *chunk.last_event);
+  info_.events += chunk.events;
+  info_.network_events += chunk.network_events;
+  for (std::size_t i = 0; i < info_.network_census.size(); ++i) {
+    NetworkEventTally& mine = info_.network_census[i];
+    const NetworkEventTally& theirs = chunk.network_census[i];
+    mine.recorded = mine.recorded || theirs.recorded;
+    if (mine.missing.empty()) mine.missing = theirs.missing;
+    mine.tcp += theirs.tcp;
+    mine.not_tcp += theirs.not_tcp;
+    mine.undecodable += theirs.undecodable;
+  }
+  info_.app_census.resize(std::max(info_.app_census.size(), chunk.app_census.size()));
+  for (std::size_t i = 0; i < chunk.app_census.size(); ++i) {
+    AppEventTally& mine = info_.app_census[i];
+    const AppEventTally& theirs = chunk.app_census[i];
+    mine.send_recorded = mine.send_recorded || theirs.send_recorded;
+    mine.receive_recorded = mine.receive_recorded || theirs.receive_recorded;
+    if (mine.problem.empty()) mine.problem = theirs.problem;
+    mine.sends += theirs.sends;
+    mine.receives += theirs.receives;
+    mine.key_too_long += theirs.key_too_long;
+    mine.undecodable += theirs.undecodable;
+  }
+  info_.damaged_packets += chunk.damaged_packets;
+  info_.damaged_network_events += chunk.damaged_network_events;
+  if (info_.first_time_damage.empty()) info_.first_time_damage = chunk.first_time_damage;
+  // The stream files' figures come from their indexes: the tracer's lost
+  // events count from each stream's start.
+  info_.streams = 0;
+  info_.bytes = 0;
+  info_.discarded_events = 0;
+  for (const auto& [name, stream] : streams_) {
+    if (!stream.any()) continue;
+    ++info_.streams;
+    info_.bytes += stream.last().offset + stream.last().size;
+    info_.discarded_events += stream.last().discarded_events;
+  }
+  bytes_read_.store(info_.bytes, std::memory_order_relaxed);
+}
+
+void GrowingTraceReader::promise() {
+  if (!info_.clock || info_.clock->frequency == 0 || streams_.empty()) return;
+  model::Nanoseconds oldest = INT64_MAX;
+  for (const auto& [name, stream] : streams_) {
+    if (!stream.any()) return;  // it promises nothing yet
+    oldest = std::min(oldest, ns_from_origin(*info_.clock, stream.last().timestamp_end));
+  }
+  // Less the step-back tolerance, and a nanosecond for the rounding of
+  // cycles to nanoseconds.
+  const model::Nanoseconds back = options_.step_back_tolerance + 1;
+  if (oldest <= INT64_MIN + back) return;
+  const model::Nanoseconds promised = oldest - back;
+  if (promised <= progress_) return;
+  progress_ = promised;
+  sink_.trace_events(index_, {}, progress_);
+}
+
+}  // namespace tracesync::ingest

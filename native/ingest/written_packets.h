@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: EPL-2.0
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tracesync::ingest {
+
+// How much of a trace that LTTng is still writing can be read: only whole
+// packets. A packet is whole once its entry is in the stream's index file
+// (LTTng's consumer writes it after the packet's bytes) and its packet_size
+// bytes are on disk; the packets after a partly written one wait.
+
+// One packet of a stream file, as its index entry describes it.
+struct WrittenPacket {
+  uint64_t offset = 0;  // in the stream file, in bytes
+  uint64_t size = 0;    // bytes (packet_size)
+  uint64_t timestamp_end = 0;     // clock cycles: no event of the packet is later
+  uint64_t discarded_events = 0;  // the tracer's count of events lost in the stream so far
+};
+
+// Follows one stream file being written through its index file
+// (TRACE/index/STREAM.idx: a big-endian header, then one entry a packet).
+class StreamBeingWritten {
+ public:
+  StreamBeingWritten(std::string stream_path, std::string index_path);
+
+  // Appends the packets that became whole since the last call, in file
+  // order, to `packets`, until their bytes reach `budget` (the rest wait
+  // for the next call). False, with `problem` naming the file, when the
+  // index is not LTTng's or skips or overlaps a packet.
+  bool poll(std::vector<WrittenPacket>& packets, uint64_t budget, std::string& problem);
+
+  const std::string& path() const { return stream_path_; }
+  bool any() const { return packets_ > 0; }
+  uint64_t packets() const { return packets_; }
+  const WrittenPacket& last() const { return last_; }  // once any()
+
+ private:
+  std::string stream_path_, index_path_;
+  uint32_t entry_size_ = 0;    // from the index header, once read
+  uint64_t index_offset_ = 0;  // of the next entry to read
+  uint64_t next_packet_ = 0;   // where the next packet must start
+  uint64_t packets_ = 0;
+  WrittenPacket last_;
+};
+
+// The bytes of `metadata` (a metadata file's content as read now) that are
+// whole: LTTng packetizes metadata (each packet a header with its size),
+// so that is every whole packet; a plain-text metadata file ("/* CTF ...")
+// has no packets and counts as whole. Zero when not even the first packet is.
+// An unknown header sets `problem`.
+uint64_t whole_metadata_bytes(std::string_view metadata, std::string& problem);
+
+}  // namespace tracesync::ingest

@@ -1,0 +1,182 @@
+# SPDX-License-Identifier: EPL-2.0
+"""`tracesync live DIR...` on folders written packet by packet, no LTTng needed.
+
+The three kernel traces of django-vote-v1 (LTTng 2.4, with index files) are
+written again into empty folders the way LTTng's consumer writes them: the
+metadata packet by packet, and each stream packet first half of its bytes,
+then the rest, then its index entry; a stream file is created with its
+first packet; packets go in the order of their end times across all
+traces, a batch every 50 ms. `tracesync live` follows the three folders
+from before any holds a trace (--wait). The test checks:
+  - a result holding the three traces was printed while the folders were
+    written, not only at the end: the writing pauses half way until one
+    comes (4 s at most, within --quiet 5s);
+  - the final result equals `tracesync sync` on the original traces
+    (transforms, bounds, links, matching statistics);
+  - a folder holding two traces, and a damaged index, are each a clear
+    problem naming them, exit 3, the rest still synchronized.
+Exit 77 (skipped) when the shared fixtures are absent.
+
+usage: live_folder_replay_test.py TRACESYNC SHARED_DIR WORK_DIR
+"""
+
+import json
+import pathlib
+import shutil
+import struct
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "lttng"))
+from live_test import LineReader, essence  # noqa: E402
+
+SET = "fixtures/lttng-modules-2.4-addons/django-vote-v1"
+
+
+
+def packets(trace):
+    """(end time, stream name, offset, size, index entry bytes) of every packet."""
+    out = []
+    for idx in sorted((trace / "index").glob("*.idx")):
+        data = idx.read_bytes()
+        entry_size = struct.unpack(">I", data[12:16])[0]
+        for at in range(16, len(data) - entry_size + 1, entry_size):
+            offset, bits, _, _, end = struct.unpack(">5Q", data[at:at + 40])
+            out.append((end, idx.stem, offset, bits // 8, data[at:at + entry_size], data[:16]))
+    return out
+
+
+def metadata_packets(metadata):
+    """The metadata file's packets (LTTng packetizes it; little-endian here)."""
+    out, at = [], 0
+    while at < len(metadata):
+        size = struct.unpack("<I", metadata[at + 28:at + 32])[0] // 8
+        out.append(metadata[at:at + size])
+        at += size
+    return out
+
+
+def replay(sources, targets, pause_at=None, until=None):
+    """Writes every source trace into its target folder as LTTng would;
+    after `pause_at` (a share of the packets), waits until `until()` or 4 s."""
+    for source, target in zip(sources, targets):
+        (target / "index").mkdir(parents=True)
+        with open(target / "metadata", "wb") as out:  # its first packet in two halves
+            pieces = metadata_packets((source / "metadata").read_bytes())
+            out.write(pieces[0][:len(pieces[0]) // 2])
+            out.flush()
+            time.sleep(0.1)
+            out.write(pieces[0][len(pieces[0]) // 2:] + b"".join(pieces[1:]))
+    work = sorted((p + (i,) for i, source in enumerate(sources) for p in packets(source)), key=lambda p: p[0])
+    batch = max(1, len(work) // 60)  # about 3 s
+    paused = False
+    for start in range(0, len(work), batch):
+        if pause_at is not None and not paused and start >= pause_at * len(work):
+            paused = True
+            deadline = time.monotonic() + 4  # within --quiet: the folders must not end meanwhile
+            while not until() and time.monotonic() < deadline:
+                time.sleep(0.05)
+        for _, stream, offset, size, entry, header, i in work[start:start + batch]:
+            with open(sources[i] / stream, "rb") as f:
+                f.seek(offset)
+                data = f.read(size)
+            index = targets[i] / "index" / (stream + ".idx")
+            with open(targets[i] / stream, "ab") as out:
+                out.write(data[:size // 2])
+                out.flush()
+                out.write(data[size // 2:])
+            with open(index, "ab") as out:
+                if out.tell() == 0:
+                    out.write(header)
+                out.write(entry)
+        time.sleep(0.05)
+
+
+def run_live(tracesync, folders, timeout=120):
+    return subprocess.run([tracesync, "live", "--quiet", "1s"] + [str(f) for f in folders],
+                          capture_output=True, timeout=timeout)
+
+
+def main():
+    tracesync, shared, work = sys.argv[1:4]
+    fixtures = pathlib.Path(shared) / SET
+    if not fixtures.is_dir():
+        print("skipped: %s is absent" % fixtures)
+        return 77
+    work = pathlib.Path(work)
+    shutil.rmtree(work, ignore_errors=True)
+    work.mkdir(parents=True)
+    sources = sorted(p.parent for p in fixtures.rglob("metadata"))
+    targets = [work / "hosts" / s.parent.parent.name / "kernel" for s in sources]
+    failures = []
+
+    live = subprocess.Popen([tracesync, "live", "--interval", "100ms", "--wait", "30s", "--quiet", "5s"] +
+                            [str(t.parent) for t in targets],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        out, err = LineReader(live.stdout), LineReader(live.stderr)
+        out.start()
+        err.start()
+        time.sleep(0.5)  # tracesync waits for folders that hold no trace yet
+        # Half written, then a pause until a result holding the three traces
+        # came: results follow the folders while the rest is still to be
+        # written. (The traces span 2.6 s: their messages, TCP segments that
+        # wait for the match horizon and a promise 1 s behind the packets
+        # written, are all matched at the end; lttng_live_folder shows
+        # messages matched while hosts record.)
+        replay(sources, targets, 0.5, lambda: any(len(json.loads(line)["traces"]) == 3
+                                                   for _, line in out.lines if line.strip()))
+        written = time.monotonic()
+        code = live.wait(120)
+        out.join(10)
+        err.join(10)
+    finally:
+        if live.poll() is None:
+            live.kill()
+            live.wait(10)
+    stderr = "".join(line for _, line in err.lines)
+    print("tracesync live exited %d; stderr:\n%s" % (code, stderr))
+    if code != 0:
+        failures.append("tracesync live exited %d" % code)
+    results = [(at, json.loads(line)) for at, line in out.lines if line.strip()]
+    during = [r for at, r in results if at < written and len(r["traces"]) == 3]
+    print("%d results, %d with the three traces while the folders were written; messages result by result: %s" % (
+        len(results), len(during), " ".join(str(r["messages"]) for _, r in results)))
+    if not during or any(r["complete"] for r in during):
+        failures.append("no result holding the three traces was printed while the folders were written")
+    sync = subprocess.run([tracesync, "sync", "--format", "json"] + [str(s) for s in sources],
+                          capture_output=True, timeout=300)
+    if sync.returncode != 0:
+        failures.append("sync exited %d: %s" % (sync.returncode, sync.stderr.decode(errors="replace")))
+    elif not results or essence(results[-1][1]) != essence(json.loads(sync.stdout)):
+        failures.append("the final live result differs from sync on the original traces:\nlive %r\nsync %r" % (
+            essence(results[-1][1]) if results else None, essence(json.loads(sync.stdout))))
+    else:
+        print("the final live result equals sync on the original traces (%d messages)" % results[-1][1]["messages"])
+
+    # A folder holding two traces, named with both.
+    both = run_live(tracesync, [work / "hosts" / sources[0].parent.parent.name, work / "hosts"])
+    said = both.stderr.decode(errors="replace")
+    print("two traces in one folder: exit %d, stderr %s" % (both.returncode, said.strip()))
+    if both.returncode != 3 or "holds 3 traces" not in said or "follow each trace directory" not in said:
+        failures.append("a folder holding several traces was not a clear problem (exit %d): %s" % (both.returncode, said))
+    # A damaged index: the other traces still synchronized.
+    damaged = work / "damaged" / "kernel"
+    shutil.copytree(targets[0], damaged)
+    idx = sorted((damaged / "index").glob("*.idx"))[0]
+    idx.write_bytes(b"\0" * 16 + idx.read_bytes()[16:])
+    bad = run_live(tracesync, [damaged, targets[1], targets[2]])
+    said = bad.stderr.decode(errors="replace")
+    report = json.loads(bad.stdout.decode().strip().splitlines()[-1])
+    print("damaged index: exit %d, stderr %s" % (bad.returncode, said.strip()))
+    if bad.returncode != 3 or str(idx) not in said or "not an LTTng index file" not in said or not report["links"]:
+        failures.append("a damaged index was not a clear problem naming it, with the rest synchronized "
+                        "(exit %d): %s" % (bad.returncode, said))
+    for failure in failures:
+        print("FAIL: " + failure)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
