@@ -70,7 +70,7 @@ def essence(report):
     traces = {t["domain"]: {k: t.get(k) for k in ("synchronized", "reference", "slope", "offset", "uncertainty_ns",
                                                     "segments", "first_ns", "last_ns")}
               for t in report["traces"]}
-    links = {(l["a"], l["b"]): {k: l.get(k) for k in ("quality", "alpha", "beta", "accuracy", "messages",
+    links = {"%s / %s" % (l["a"], l["b"]): {k: l.get(k) for k in ("quality", "alpha", "beta", "accuracy", "messages",
                                                         "uncertainty_ns", "span_first_ns", "span_last_ns")}
              for l in report["links"]}
     return {"traces": traces, "links": links, "messages": report["messages"], "matching": report.get("matching")}
