@@ -129,6 +129,9 @@ PairingOutcome pair_signal(std::span<const model::Nanoseconds> a, std::span<cons
         ++out.cuts;
         note(1, "cut at " + seconds(t) + ": " + std::to_string(window) + " ns of doubt since the last pair, occurrences " +
                     std::to_string(nearest) + " ns apart");
+        aligned = false;
+        --i;  // this occurrence again, with an alignment of its own
+        continue;
       } else {
         note(1, "the alignment at " + seconds(t) + " (+-" + std::to_string(known) +
                     " ns) is too coarse for occurrences " + std::to_string(nearest) + " ns apart");
