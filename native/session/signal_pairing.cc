@@ -84,6 +84,7 @@ PairingOutcome pair_signal(std::span<const model::Nanoseconds> a, std::span<cons
   model::Nanoseconds known = 0;    // the true offset at the anchor is within offset +- known
   model::Nanoseconds anchor = 0;   // on a's clock
   std::size_t spacing_retry = 0;
+  std::size_t spacing_failures = 0;
   std::size_t notes[4] = {0, 0, 0, 0};
   auto note = [&](int kind, const std::string& text) {
     if (notes[kind]++ < kNotesPerKind) out.notes.push_back(text);
@@ -102,8 +103,11 @@ PairingOutcome pair_signal(std::span<const model::Nanoseconds> a, std::span<cons
       if (!alignment && i >= spacing_retry) {
         if ((alignment = align_by_spacing(a, i, b, pj))) {
           by = "spacing";
+          spacing_failures = 0;
         } else {
-          spacing_retry = i + kVote;
+          // A regular signal stays regular: try again later and later
+          // (16, 32, 64... occurrences on, at most 1024).
+          spacing_retry = i + (kVote << std::min<std::size_t>(spacing_failures++, 6));
         }
       }
       if (!alignment) {
