@@ -102,6 +102,18 @@ TEST(Signals, MissedAndExtraPulsesBesideMessagesKeepTheTruthInside) {
   }
 }
 
+TEST(Signals, ApplyWritesCopiesFromSignalsAlone) {
+  testing::TempDir dir;
+  simulate(dir, {"--rate", "0", "--offset-max", "100ms"}, "20s");
+  const std::string spec = std::string(kPps) + ",clocks-within=250ms";
+  testing::TempDir out;  // apply never writes inside its input
+  const auto apply = run_command(tracesync_binary(), {"apply", "--simultaneous", spec, "-o", out.file("copies"), dir.path()});
+  ASSERT_EQ(apply.exit_code, 0) << apply.err;
+  const json manifest = json::parse(testing::read_file(out.file("copies/tracesync-manifest.json")));
+  ASSERT_TRUE(manifest.contains("traces")) << manifest.dump(2);
+  EXPECT_EQ(manifest["traces"].size(), 3u) << manifest.dump(2);
+}
+
 TEST(Signals, CheckCountsTheOccurrences) {
   testing::TempDir dir;
   simulate(dir, {"--rate", "0"}, "20s");
