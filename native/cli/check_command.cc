@@ -17,6 +17,7 @@
 #include "ingest/experiment_reader.h"
 #include "ingest/message_spec.h"
 #include "ingest/network_event_names.h"
+#include "ingest/signal_spec.h"
 #include "ingest/trace_discovery.h"
 #include "snapshot/utf8.h"
 
@@ -62,6 +63,8 @@ int run_check(const std::vector<std::string>& arguments) {
   std::string format = "text";
   std::vector<std::string> messages;
   std::vector<std::string> messages_files;
+  std::vector<std::string> simultaneous;
+  std::vector<std::string> simultaneous_files;
   std::string reader_name = "babeltrace2";
   po::options_description options("options");
   options.add_options()
@@ -75,7 +78,11 @@ int run_check(const std::vector<std::string>& arguments) {
       ("messages", po::value(&messages)->value_name("SPEC")->composing(),
        "also check application messages, as 'tracesync sync --messages SPEC' reads them; repeatable")
       ("messages-file", po::value(&messages_files)->value_name("FILE")->composing(),
-       "read message SPECs from FILE, one a line; repeatable");
+       "read message SPECs from FILE, one a line; repeatable")
+      ("simultaneous", po::value(&simultaneous)->value_name("SPEC")->composing(),
+       "also count a simultaneous signal's occurrences, as 'tracesync sync --simultaneous SPEC' reads them; repeatable")
+      ("simultaneous-file", po::value(&simultaneous_files)->value_name("FILE")->composing(),
+       "read signal SPECs from FILE, one a line; repeatable");
   po::variables_map vm;
   if (const std::string problem = parse_arguments(arguments, options, &paths, vm); !problem.empty()) {
     return usage_error(kCommand, problem);
@@ -94,6 +101,13 @@ int run_check(const std::vector<std::string>& arguments) {
     auto specs = ingest::parse_message_specs(messages, messages_files);
     if (auto* why = std::get_if<std::string>(&specs)) return usage_error(kCommand, *why);
     kinds = std::get<std::vector<ingest::MessageSpec>>(std::move(specs));
+  }
+  if (!simultaneous.empty() || !simultaneous_files.empty()) {
+    auto signals = ingest::parse_signal_specs(simultaneous, simultaneous_files);
+    if (auto* why = std::get_if<std::string>(&signals)) return usage_error(kCommand, *why);
+    auto all = ingest::reading_kinds(kinds, std::get<std::vector<ingest::SignalSpec>>(signals));
+    if (auto* why = std::get_if<std::string>(&all)) return usage_error(kCommand, *why);
+    kinds = std::get<std::vector<ingest::MessageSpec>>(std::move(all));
   }
 
   const auto reader = ingest::parse_reader_choice(reader_name);

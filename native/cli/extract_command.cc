@@ -23,6 +23,7 @@
 #include "ingest/extract_frames.h"
 #include "ingest/extract_writer.h"
 #include "ingest/message_spec.h"
+#include "ingest/signal_spec.h"
 #include "ingest/trace_discovery.h"
 #include "snapshot/utf8.h"
 
@@ -105,6 +106,8 @@ int run_extract(const std::vector<std::string>& arguments) {
   std::string open_timeout;
   std::vector<std::string> messages;
   std::vector<std::string> messages_files;
+  std::vector<std::string> simultaneous;
+  std::vector<std::string> simultaneous_files;
   po::options_description options("options");
   options.add_options()
       ("help,h", "print this help and exit")
@@ -117,7 +120,12 @@ int run_extract(const std::vector<std::string>& arguments) {
        "also extract application messages, as 'tracesync sync --messages SPEC' reads them; repeatable (sync the "
        "extract with the same specs, in the same order)")
       ("messages-file", po::value(&messages_files)->value_name("FILE")->composing(),
-       "read more message specs from FILE, one per line, as 'sync --messages-file'");
+       "read more message specs from FILE, one per line, as 'sync --messages-file'")
+      ("simultaneous", po::value(&simultaneous)->value_name("SPEC")->composing(),
+       "also extract a simultaneous signal's occurrences, as 'tracesync sync --simultaneous SPEC' reads them; "
+       "repeatable (sync the extract with the same --messages and --simultaneous specs, in the same order)")
+      ("simultaneous-file", po::value(&simultaneous_files)->value_name("FILE")->composing(),
+       "read more signal specs from FILE, one per line, as 'sync --simultaneous-file'");
   po::variables_map vm;
   if (const std::string problem = parse_arguments(arguments, options, &paths, vm); !problem.empty()) {
     return usage_error(kCommand, problem);
@@ -136,6 +144,13 @@ int run_extract(const std::vector<std::string>& arguments) {
     auto specs = ingest::parse_message_specs(messages, messages_files);
     if (auto* why = std::get_if<std::string>(&specs)) return usage_error(kCommand, *why);
     kinds = std::get<std::vector<ingest::MessageSpec>>(std::move(specs));
+  }
+  if (!simultaneous.empty() || !simultaneous_files.empty()) {
+    auto signals = ingest::parse_signal_specs(simultaneous, simultaneous_files);
+    if (auto* why = std::get_if<std::string>(&signals)) return usage_error(kCommand, *why);
+    auto all = ingest::reading_kinds(kinds, std::get<std::vector<ingest::SignalSpec>>(signals));
+    if (auto* why = std::get_if<std::string>(&all)) return usage_error(kCommand, *why);
+    kinds = std::get<std::vector<ingest::MessageSpec>>(std::move(all));
   }
   ingest::ReadOptions read;
   read.jobs = jobs;

@@ -69,6 +69,13 @@ po::options_description simulate_options(SimulateArguments& a) {
       ("cpus", po::value(&o.cpus_per_host)->value_name("N"), "CPUs, hence streams, per host (default 4)")
       ("rate", po::value(&o.message_rate)->value_name("R"), "TCP segments per second per link, both ways (default 200)")
       ("filler-ratio", po::value(&o.filler_ratio)->value_name("F"), "non-network events per network event (default 4)")
+      ("signal-rate", po::value(&o.signal_rate_hz)->value_name("HZ"),
+       "a simultaneous signal: a pulse every host records as irq_handler_entry irq=199 (default 0: none; docs/signals.md)")
+      ("signal-jitter", po::value(&o.signal_jitter_us)->value_name("US"),
+       "each host records each pulse within +- this of its true instant (default 1)")
+      ("signal-missed", po::value(&o.signal_missed)->value_name("P"), "a host misses a pulse with probability P (default 0)")
+      ("signal-extra", po::value(&o.signal_extra_per_s)->value_name("RATE"),
+       "extra pulses per second each host records at random (default 0)")
       ("ipv6-fraction", po::value(&o.ipv6_fraction)->value_name("F"), "share of links using IPv6 (default 0.25)")
       ("netif-receive-skb", po::bool_switch(&o.plain_receive_name), "name receive events netif_receive_skb, not net_if_receive_skb")
       ("user-space", po::bool_switch(&o.user_space),

@@ -66,6 +66,8 @@ struct SyncArguments {
   std::vector<std::string> domains;
   std::vector<std::string> messages;
   std::vector<std::string> messages_files;
+  std::vector<std::string> simultaneous;
+  std::vector<std::string> simultaneous_files;
   std::string certificate;
 };
 
@@ -124,7 +126,13 @@ po::options_description sync_options(SyncArguments& a, const SyncExtension* exte
        "also match application messages: SPEC is [name=NAME,]send=EVENT,recv=EVENT,key=FIELD[+FIELD...] "
        "(e.g. send=myapp:msg_send,recv=myapp:msg_recv,key=msg_id); repeatable, one kind each")
       ("messages-file", po::value(&a.messages_files)->value_name("FILE")->composing(),
-       "read message SPECs from FILE, one a line ('#' begins a comment); repeatable");
+       "read message SPECs from FILE, one a line ('#' begins a comment); repeatable")
+      ("simultaneous", po::value(&a.simultaneous)->value_name("SPEC")->composing(),
+       "also use a signal every host records at one true instant (docs/signals.md): SPEC is "
+       "[name=NAME,]event=EVENT[,filter=FIELD==VALUE],jitter=DURATION[,clocks-within=DURATION] "
+       "(e.g. event=gps:pps,jitter=1us); repeatable, one signal each")
+      ("simultaneous-file", po::value(&a.simultaneous_files)->value_name("FILE")->composing(),
+       "read signal SPECs from FILE, one a line ('#' begins a comment); repeatable");
   return options;
 }
 
@@ -145,6 +153,9 @@ void print_help(const po::options_description& options, const SyncExtension* ext
                "Kernel traces are matched by their TCP events; --messages adds an application's own send and\n"
                "receive events (lttng-ust PROVIDER:EVENT), matched by the key fields named: kinds 1.. in the\n"
                "order declared, --messages first, then each --messages-file (docs/app-messages.md).\n"
+               "--simultaneous names an event every host records at one true instant (a PPS interrupt, a\n"
+               "shared hardware line): its occurrences are paired across hosts by order, each pair pinning\n"
+               "the two clocks within the jitter, on links with messages or none (docs/signals.md).\n"
             << "Durations take a unit: " << kDurationUnits << " (e.g. 30s, 500ms, 5min).\n"
             << "\n" << exit_codes_help();
 }
@@ -175,6 +186,8 @@ std::string to_options(const SyncArguments& a, session::SessionOptions& options,
   }
   ingest.messages = a.messages;
   ingest.messages_files = a.messages_files;
+  ingest.simultaneous = a.simultaneous;
+  ingest.simultaneous_files = a.simultaneous_files;
   for (const std::string& text : a.domains) {
     const auto pair = ingest::parse_domain_override(text);
     if (!pair) return "--domain '" + text + "' is not TRACE=ID";
@@ -381,6 +394,7 @@ int run_sync_command(const std::vector<std::string>& arguments, const SyncExtens
     for (const auto& p : outcome.messages) {
       std::cerr << "tracesync: " << (p.source().empty() ? snapshot::readable_text(p.message()) : said(p)) << "\n";
     }
+    for (const auto& p : outcome.signals) std::cerr << "tracesync: " << snapshot::readable_text(p.message()) << "\n";
     if (!outcome.messages.empty()) note_exit(kBadInput);
     if (!outcome.skipped.empty() || !outcome.damaged.empty() || !outcome.left_out.empty()) note_exit(kTraceSkipped);
     if (!outcome.out_of_memory.empty()) note_exit(kInternalError);

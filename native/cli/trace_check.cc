@@ -40,10 +40,31 @@ std::string why_none(const NetworkEventCensus& census, Direction direction) {
   return reasons;
 }
 
-uint64_t app_events(const ingest::AppEventCensus& census, Direction direction) {
+// Application sends or receives; a simultaneous signal's occurrences
+// (MessageSpec::is_signal, counted as sends) are neither.
+uint64_t app_events(const ingest::AppEventCensus& census, const std::vector<ingest::MessageSpec>& kinds,
+                    Direction direction) {
   uint64_t sum = 0;
-  for (const ingest::AppEventTally& tally : census) sum += direction == Direction::kSend ? tally.sends : tally.receives;
+  for (std::size_t k = 0; k < census.size(); ++k) {
+    if (k < kinds.size() && kinds[k].is_signal()) continue;
+    sum += direction == Direction::kSend ? census[k].sends : census[k].receives;
+  }
   return sum;
+}
+
+uint64_t signal_occurrences(const ingest::AppEventCensus& census, const std::vector<ingest::MessageSpec>& kinds) {
+  uint64_t sum = 0;
+  for (std::size_t k = 0; k < census.size() && k < kinds.size(); ++k) sum += kinds[k].is_signal() ? census[k].sends : 0;
+  return sum;
+}
+
+std::string signal_finding(const ingest::MessageSpec& spec, const ingest::AppEventTally& tally) {
+  std::string text = !tally.send_recorded && tally.events() == 0
+                         ? spec.send_event + " not recorded"
+                         : std::to_string(tally.sends) + " occurrences of " + spec.send_event + " (before the filter)";
+  if (tally.undecodable > 0) text += ", " + std::to_string(tally.undecodable) + " without the filter's field";
+  if (!tally.problem.empty()) text += "; " + tally.problem;
+  return text;
 }
 
 // "3 sends and 2 receives with a key, 1 key too long; tsapp:msg_send has no field `id` ..."
@@ -83,12 +104,15 @@ TraceCheck check_trace(const ingest::TraceReport& t, const std::vector<ingest::M
   check.read = true;
   const NetworkEventCensus& census = t.info.network_census;
   const bool sends =
-      ingest::tcp_events(census, Direction::kSend) + app_events(t.info.app_census, Direction::kSend) > 0;
+      ingest::tcp_events(census, Direction::kSend) + app_events(t.info.app_census, kinds, Direction::kSend) > 0;
   const bool receives =
-      ingest::tcp_events(census, Direction::kReceive) + app_events(t.info.app_census, Direction::kReceive) > 0;
+      ingest::tcp_events(census, Direction::kReceive) + app_events(t.info.app_census, kinds, Direction::kReceive) > 0;
   check.usable = sends && receives;
   if (check.usable) {
     check.verdict = "usable";
+  } else if (signal_occurrences(t.info.app_census, kinds) > 0) {
+    check.usable = true;
+    check.verdict = "usable through simultaneous signals only (no two-way messages)";
   } else if (!sends && !receives) {
     check.verdict = "NOT usable: " + why_none(census, Direction::kSend) + "; " + why_none(census, Direction::kReceive);
   } else if (sends) {
@@ -146,6 +170,11 @@ void print_check_text(std::ostream& out, const std::vector<ingest::TraceReport>&
       out << "\n";
     }
     for (std::size_t k = 0; k < kinds.size() && k < t.info.app_census.size(); ++k) {
+      if (kinds[k].is_signal()) {
+        out << "  signal '" << readable_text(kinds[k].name) << "': "
+            << readable_text(signal_finding(kinds[k], t.info.app_census[k])) << "\n";
+        continue;
+      }
       out << "  messages '" << readable_text(kinds[k].name) << "': "
           << readable_text(kind_finding(kinds[k], t.info.app_census[k])) << "\n";
     }
@@ -216,8 +245,18 @@ ordered_json check_json(const std::vector<ingest::TraceReport>& traces, const st
     }
     j["event_names"] = std::move(by_name);
     ordered_json by_kind = ordered_json::array();
+    ordered_json signals = ordered_json::array();
     for (std::size_t k = 0; k < kinds.size() && k < t.info.app_census.size(); ++k) {
       const ingest::AppEventTally& tally = t.info.app_census[k];
+      if (kinds[k].is_signal()) {
+        signals.push_back({{"name", snapshot::readable_json(kinds[k].name)},
+                           {"event", snapshot::readable_json(kinds[k].send_event)},
+                           {"recorded", tally.send_recorded},
+                           {"occurrences", tally.sends},
+                           {"undecodable", tally.undecodable},
+                           {"problem", tally.problem.empty() ? ordered_json(nullptr) : snapshot::readable_json(tally.problem)}});
+        continue;
+      }
       by_kind.push_back({{"kind", k + 1},
                          {"name", snapshot::readable_json(kinds[k].name)},
                          {"send_recorded", tally.send_recorded},
@@ -229,6 +268,7 @@ ordered_json check_json(const std::vector<ingest::TraceReport>& traces, const st
                          {"problem", tally.problem.empty() ? ordered_json(nullptr) : snapshot::readable_json(tally.problem)}});
     }
     j["message_kinds"] = std::move(by_kind);
+    if (!signals.empty()) j["signals"] = std::move(signals);
     ordered_json offered = ordered_json::array();
     for (const ingest::OfferedEventClass& c : t.info.offered_classes) {
       ordered_json fields = ordered_json::array();

@@ -88,6 +88,7 @@ std::optional<AppEventDecoder> AppEventDecoder::for_class(const bt_event_class* 
   if (!role) return std::nullopt;
   AppEventDecoder decoder;
   decoder.role_ = *role;
+  decoder.typed_key_ = selection.spec(role->kind).is_signal();
   const bt_stream_class* stream_class = bt_event_class_borrow_stream_class_const(event_class);
   const bt_field_class* payload = bt_event_class_borrow_payload_field_class_const(event_class);
   const bt_field_class* specific = bt_event_class_borrow_specific_context_field_class_const(event_class);
@@ -145,6 +146,8 @@ void AppEventDecoder::decode(const bt_event* event, match::PacketEvent& out) con
   out.layout = match::Layout::kTcp;
   match::AppKeyBuilder key(out.app);
   for (const FieldPlan& plan : fields_) {
+    // Type order as ingest::SignalFieldType's.
+    if (typed_key_) key.add_integer(static_cast<uint64_t>(plan.type));
     const bt_field* structure = plan.place == Place::kPayload           ? bt_event_borrow_payload_field_const(event)
                                 : plan.place == Place::kSpecificContext ? bt_event_borrow_specific_context_field_const(event)
                                                                         : bt_event_borrow_common_context_field_const(event);

@@ -55,6 +55,10 @@ class AppEventDecoder {
   AppEventRole role_;
   std::string problem_;
   std::vector<FieldPlan> fields_;
+  // A simultaneous signal's kind (MessageSpec::is_signal): its key begins
+  // with the filter field's type (ingest::SignalFieldType), so that the
+  // filter compares exactly.
+  bool typed_key_ = false;
 };
 
 }  // namespace tracesync::ingest

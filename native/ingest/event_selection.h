@@ -39,7 +39,7 @@ class EventSelection {
     for (std::size_t i = 0; i < kinds_.size(); ++i) {
       const auto kind = static_cast<match::MessageKind>(i + 1);
       if (kinds_[i].send_event == event_class_name) return AppEventRole{kind, match::Direction::kSend};
-      if (kinds_[i].receive_event == event_class_name) return AppEventRole{kind, match::Direction::kReceive};
+      if (!kinds_[i].is_signal() && kinds_[i].receive_event == event_class_name) return AppEventRole{kind, match::Direction::kReceive};
     }
     return std::nullopt;
   }

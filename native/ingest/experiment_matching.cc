@@ -10,8 +10,8 @@ namespace {
 constexpr model::Nanoseconds kMinimumLead = 1'000'000'000;
 }  // namespace
 
-MatchingSink::MatchingSink(match::ConcurrentMatcher& matcher, TraceOpened on_trace_opened)
-    : matcher_(matcher), on_trace_opened_(std::move(on_trace_opened)) {}
+MatchingSink::MatchingSink(match::ConcurrentMatcher& matcher, TraceOpened on_trace_opened, SignalOccurrences* signals)
+    : matcher_(matcher), on_trace_opened_(std::move(on_trace_opened)), signals_(signals) {}
 
 void MatchingSink::trace_opened(match::TraceIndex trace, const TraceInfo& info) {
   // The trace has no event in the matcher yet, so none of its messages can be
@@ -25,7 +25,11 @@ void MatchingSink::trace_opened(match::TraceIndex trace, const TraceInfo& info) 
 
 void MatchingSink::trace_events(match::TraceIndex trace, std::span<const match::PacketEvent> events,
                                 model::Nanoseconds progress) {
-  matcher_.add(trace, events, progress);
+  if (signals_ == nullptr || !signals_->any()) return matcher_.add(trace, events, progress);
+  thread_local std::vector<match::PacketEvent> messages;
+  messages.clear();
+  signals_->split(trace, events, messages);
+  matcher_.add(trace, messages, progress);
 }
 
 void MatchingSink::trace_closed(match::TraceIndex trace) { matcher_.close(trace); }
@@ -36,7 +40,8 @@ ExperimentResult match_experiment(const std::vector<TraceSource>& traces, const 
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   const std::size_t workers = std::min<std::size_t>(options.read.jobs == 0 ? cores : options.read.jobs, traces.size());
   match::ConcurrentMatcher matcher(options.match, traces.size(), workers, callbacks.on_match);
-  MatchingSink sink(matcher, callbacks.on_trace_opened);
+  SignalOccurrences signals(options.first_signal_kind);
+  MatchingSink sink(matcher, callbacks.on_trace_opened, &signals);
   ReadOptions read = options.read;
   read.reader.endpoints = options.match.key == match::KeyKind::kStrict;
   // With a horizon, a trace far ahead of the others waits for them rather
@@ -55,6 +60,7 @@ ExperimentResult match_experiment(const std::vector<TraceSource>& traces, const 
   result.per_kind = matcher.kind_statistics();
   result.per_kind.resize(std::max(result.per_kind.size(), read.reader.selection.kinds().size() + 1));
   result.per_link_kind = matcher.link_kind_statistics();
+  result.signals = signals.take();
   return result;
 }
 

@@ -9,6 +9,7 @@
 
 #include "ingest/event_sink.h"
 #include "ingest/experiment_reader.h"
+#include "ingest/signal_occurrences.h"
 #include "match/concurrent_matcher.h"
 #include "match/packet_matcher.h"
 
@@ -22,7 +23,10 @@ class MatchingSink final : public EventSink {
  public:
   using TraceOpened = std::function<void(match::TraceIndex, const TraceInfo&)>;
 
-  MatchingSink(match::ConcurrentMatcher& matcher, TraceOpened on_trace_opened = {});
+  // `signals`, when set, takes the simultaneous signals' events (they are
+  // paired after reading, not matched).
+  MatchingSink(match::ConcurrentMatcher& matcher, TraceOpened on_trace_opened = {},
+               SignalOccurrences* signals = nullptr);
 
   void trace_opened(match::TraceIndex trace, const TraceInfo& info) override;
   void trace_events(match::TraceIndex trace, std::span<const match::PacketEvent> events,
@@ -33,11 +37,15 @@ class MatchingSink final : public EventSink {
   match::ConcurrentMatcher& matcher_;
   TraceOpened on_trace_opened_;
   std::mutex opened_mutex_;
+  SignalOccurrences* signals_;
 };
 
 struct ExperimentOptions {
   ReadOptions read;
   match::MatchOptions match;
+  // The reading kind of the first simultaneous signal (ingest::reading_kinds);
+  // 0: none.
+  match::MessageKind first_signal_kind = 0;
 };
 
 // What the session hears while an experiment is read. Both callbacks run on
@@ -57,6 +65,7 @@ struct ExperimentResult {
   std::map<match::PacketMatcher::LinkKey, match::MatchStatistics> per_link;
   std::vector<match::MatchStatistics> per_kind;  // kind 0 (TCP), then the application kinds
   std::map<std::pair<match::PacketMatcher::LinkKey, match::MessageKind>, match::MatchStatistics> per_link_kind;
+  SignalOccurrences::ByTrace signals;  // with ExperimentOptions::first_signal_kind
 };
 
 // Reads the traces and matches their packets: read_experiment into a

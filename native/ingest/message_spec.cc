@@ -172,6 +172,7 @@ std::string check_message_specs(const std::vector<MessageSpec>& specs) {
     names[spec.name] = static_cast<std::size_t>(&spec - specs.data());
     for (const auto& [event, role] : {std::pair<const std::string&, const char*>{spec.send_event, "send"},
                                       std::pair<const std::string&, const char*>{spec.receive_event, "receive"}}) {
+      if (event.empty()) continue;  // a signal's (is_signal)
       if (network_event_index(event)) {
         return "the message spec '" + spec.text + "' names " + event +
                ", a kernel network event tracesync reads as TCP already";

@@ -36,6 +36,10 @@ struct MessageSpec {
   std::vector<KeyField> key;
   std::string text;  // as given, for messages
 
+  // A simultaneous signal's occurrences (ingest/signal_spec.h) travel the
+  // reading path as an application kind with no receive event: never matched.
+  bool is_signal() const { return receive_event.empty(); }
+
   // The spec in its canonical form (what parse_message_spec reads back alike).
   std::string canonical() const;
   friend bool operator==(const MessageSpec&, const MessageSpec&) = default;

@@ -36,7 +36,7 @@ std::unique_ptr<ResumableTraceReader> make_trace_reader(TraceSource source, matc
   if (options.selection.has_app_kinds()) {
     auto reader = std::make_unique<CtfTraceReader>(std::move(source), index, options, sink);
     reader->say_reader("babeltrace2", std::string(options.reader == ReaderChoice::kScanner ? "--reader scanner" : "--reader auto") +
-                                          ": application messages (--messages) are decoded by babeltrace2 only, for now");
+                                          ": application messages (--messages) and simultaneous signals (--simultaneous) are decoded by babeltrace2 only, for now");
     return reader;
   }
   auto scanner = std::make_unique<ScannerTraceReader>(source, index, options, sink);

@@ -28,6 +28,7 @@ struct Link {
   bool has_matching = false;
   std::map<match::MessageKind, uint64_t> matches_by_kind;  // with application kinds: where its messages came from
   LinkEvidence evidence;  // empty unless SessionOptions::keep_latency_evidence
+  std::vector<v1::LinkSignal> signals;  // what simultaneous signals gave it (docs/signals.md)
 
   // Bumped by every message and by every change finish() makes: what a
   // snapshot computed for the link stays valid while the version and the

@@ -133,6 +133,10 @@ void Session::add_message(DomainIndex sender, model::Nanoseconds send, DomainInd
   Link& link = links_.between(domains_, sender, receiver, &sender_is_a);
   const hull::LinkMessage message =
       sender_is_a ? hull::LinkMessage::a_to_b(send, receive) : hull::LinkMessage::b_to_a(send, receive);
+  add_link_point(link, message);
+}
+
+void Session::add_link_point(Link& link, const hull::LinkMessage& message) {
   // The network learns of the change at the next snapshot: estimators like
   // linreg change with every message, and only snapshots read the network.
   link.estimator->add(message);
@@ -154,6 +158,59 @@ void Session::add_message(DomainIndex sender, model::Nanoseconds send, DomainInd
       link.history_segments = static_cast<uint32_t>(segments.size());
     }
   }
+}
+
+void Session::add_signal_pair(TraceIndex on_one, model::Nanoseconds one, TraceIndex on_other, model::Nanoseconds other,
+                              model::Nanoseconds pair_jitter) {
+  const DomainIndex d_one = traces_[on_one].domain, d_other = traces_[on_other].domain;
+  if (d_one == d_other) return;
+  ++revision_;
+  domains_[d_one].observe(one);
+  domains_[d_other].observe(other);
+  bool one_is_a = false;
+  Link& link = links_.between(domains_, d_one, d_other, &one_is_a);
+  const model::Nanoseconds x = one_is_a ? one : other;  // on a's clock
+  const model::Nanoseconds y = one_is_a ? other : one;  // on b's
+  // b's clock at a's record is within pair_jitter of y: the clock line
+  // passes on or below (x, y + j) and on or above (x, y - j).
+  add_link_point(link, {hull::Direction::kAtoB, {x, y + pair_jitter}});
+  add_link_point(link, {hull::Direction::kBtoA, {x, y - pair_jitter}});
+}
+
+std::optional<std::pair<model::Nanoseconds, model::Nanoseconds>> Session::message_offset(TraceIndex one,
+                                                                                         TraceIndex other,
+                                                                                         model::Nanoseconds at) {
+  Link* link = links_.find(traces_[one].domain, traces_[other].domain);
+  if (link == nullptr) return std::nullopt;
+  const hull::LinkEstimate e = link->estimator->estimate();
+  if (e.quality != hull::Quality::kAccurate || !(e.alpha > 0)) return std::nullopt;
+  const bool one_is_a = link->a == traces_[one].domain;
+  // On a's clock: at itself, or where b's `at` maps to.
+  const model::Quad x = one_is_a ? model::Quad(at) : (model::Quad(at) - e.beta) / e.alpha;
+  const auto on_a = static_cast<model::Nanoseconds>(model::to_double(x));
+  const auto doubt = link->estimator->offset_uncertainty({on_a, on_a});
+  if (!doubt || !(*doubt < model::Quad(1e15))) return std::nullopt;
+  const model::Quad y = e.alpha * x + e.beta;
+  const model::Quad offset = one_is_a ? y - x : x - y;
+  // On b's clock the doubt is *doubt; on a's, *doubt / alpha: allow both, and a nanosecond of rounding.
+  const model::Quad allowance = std::max(*doubt, *doubt / e.alpha) + model::Quad(2);
+  return std::pair(static_cast<model::Nanoseconds>(model::to_double(offset)),
+                   static_cast<model::Nanoseconds>(model::to_double(allowance)) + 1);
+}
+
+void Session::add_link_signal(TraceIndex one, TraceIndex other, v1::LinkSignal signal) {
+  const DomainIndex d_one = traces_[one].domain, d_other = traces_[other].domain;
+  if (d_one == d_other) return;
+  ++revision_;
+  bool one_is_a = false;
+  Link& link = links_.between(domains_, d_one, d_other, &one_is_a);
+  if (!one_is_a) {
+    const uint64_t unpaired_a = signal.unpaired_a();
+    signal.set_unpaired_a(signal.unpaired_b());
+    signal.set_unpaired_b(unpaired_a);
+  }
+  link.signals.push_back(std::move(signal));
+  ++link.version;
 }
 
 const Link::Computed& Session::refresh(Link& link) {
@@ -416,6 +473,7 @@ v1::Snapshot Session::snapshot() {
     }
     v1::Link* out = s.add_links();
     *out = *c.report;
+    for (const v1::LinkSignal& signal : link.signals) *out->add_signals() = signal;
     if (!message_kinds_.empty()) {
       for (const auto& [kind, matches] : link.matches_by_kind) {
         v1::KindMessages* k = out->add_message_kinds();

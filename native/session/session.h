@@ -37,6 +37,23 @@ class Session {
   // Trace input: register the traces, then their matched messages.
   TraceIndex add_trace(const TraceDescription& trace);
   void add_trace_message(TraceIndex sender, model::Nanoseconds send, TraceIndex receiver, model::Nanoseconds receive);
+  // A pair of one simultaneous signal's occurrences (docs/signals.md): `one`
+  // on trace `on_one`'s clock, `other` on `on_other`'s, recorded within
+  // `pair_jitter` of each other as either clock reads it. The link between
+  // their domains gets, at the a-time of the pair, a lower point pair_jitter
+  // above the b-time and an upper point pair_jitter below it.
+  void add_signal_pair(TraceIndex on_one, model::Nanoseconds one, TraceIndex on_other, model::Nanoseconds other,
+                       model::Nanoseconds pair_jitter);
+  // What the messages so far say of other's clock - one's clock at `at` (on
+  // one's clock): the estimate and the largest distance from it to what the
+  // messages allow there. nullopt unless the link is ACCURATE and bounded.
+  std::optional<std::pair<model::Nanoseconds, model::Nanoseconds>> message_offset(TraceIndex one, TraceIndex other,
+                                                                                  model::Nanoseconds at);
+  // What a signal gave the link between two traces' domains (a as
+  // `signal.unpaired_a` means: `one`'s domain when it sorts first).
+  void add_link_signal(TraceIndex one, TraceIndex other, v1::LinkSignal signal);
+  // Whether two traces are in one clock domain.
+  bool same_domain(TraceIndex one, TraceIndex other) const { return traces_[one].domain == traces_[other].domain; }
   void set_trace_extent(TraceIndex trace, model::Nanoseconds first, model::Nanoseconds last, uint64_t events);
   // The network send and receive events read from a trace: a trace with none
   // is named as such in the snapshot (Trace.network_events).
@@ -100,6 +117,7 @@ class Session {
  private:
   DomainIndex register_domain(const std::string& id, const std::string& hostname);
   void add_message(DomainIndex sender, model::Nanoseconds send, DomainIndex receiver, model::Nanoseconds receive);
+  void add_link_point(Link& link, const hull::LinkMessage& message);
   // Recomputes what changed of the link since the last snapshot and tells
   // the network; returns the up-to-date computation.
   const Link::Computed& refresh(Link& link);

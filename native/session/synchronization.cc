@@ -10,6 +10,7 @@
 #include "ingest/trace_discovery.h"
 #include "match/packet_key.h"
 #include "session/message_kinds.h"
+#include "session/signal_links.h"
 
 namespace tracesync::session {
 
@@ -22,6 +23,14 @@ std::string Synchronization::validate(const SessionOptions& session, const Inges
   if (!ingest.messages.empty() || !ingest.messages_files.empty()) {
     auto specs = ingest::parse_message_specs(ingest.messages, ingest.messages_files);
     if (auto* why = std::get_if<std::string>(&specs)) return *why;
+  }
+  if (!ingest.simultaneous.empty() || !ingest.simultaneous_files.empty()) {
+    auto signals = ingest::parse_signal_specs(ingest.simultaneous, ingest.simultaneous_files);
+    if (auto* why = std::get_if<std::string>(&signals)) return *why;
+    auto specs = ingest::parse_message_specs(ingest.messages, ingest.messages_files);
+    auto kinds = ingest::reading_kinds(std::get<std::vector<ingest::MessageSpec>>(specs),
+                                       std::get<std::vector<ingest::SignalSpec>>(signals));
+    if (auto* why = std::get_if<std::string>(&kinds)) return *why;
   }
   if (ingest.open_timeout < 0) return "the opening time limit must not be negative";
   if (ingest.open_timeout > 0 && ingest.reading_command.empty()) {
@@ -42,6 +51,22 @@ Synchronization::Synchronization(SessionOptions session, IngestOptions ingest)
   } else {
     message_kinds_ = std::get<std::vector<ingest::MessageSpec>>(std::move(specs));
   }
+  auto signals = ingest::parse_signal_specs(ingest_.simultaneous, ingest_.simultaneous_files);
+  std::variant<std::vector<ingest::MessageSpec>, std::string> kinds = message_kinds_;
+  if (auto* why = std::get_if<std::string>(&signals)) {
+    v1::Problem p;
+    p.set_message(*why + "; no simultaneous signal was used");
+    session_.add_problem(p);
+  } else if (kinds = ingest::reading_kinds(message_kinds_, std::get<std::vector<ingest::SignalSpec>>(signals));
+             std::holds_alternative<std::string>(kinds)) {
+    v1::Problem p;
+    p.set_message(std::get<std::string>(kinds) + "; no simultaneous signal was used");
+    session_.add_problem(p);
+  } else {
+    signals_ = std::get<std::vector<ingest::SignalSpec>>(std::move(signals));
+  }
+  reading_kinds_ = message_kinds_;
+  if (!signals_.empty()) reading_kinds_ = std::get<std::vector<ingest::MessageSpec>>(std::move(kinds));
   session_.set_message_kinds(reported_kinds(message_kinds_));
   // The report states every option, whichever front end set it.
   session_.set_matching_options(ingest_.match_key, ingest_.match_horizon, ingest_.jobs);
@@ -101,7 +126,8 @@ RunOutcome Synchronization::run(const ProgressCallback& progress, const std::ato
   options.match.key = *match::parse_key_kind(ingest_.match_key);
   options.match.horizon = ingest_.match_horizon;
   options.read.reader.stream_ranges = static_cast<bool>(progress);
-  options.read.reader.selection = ingest::EventSelection(message_kinds_);  // finer progress, only when someone listens
+  options.read.reader.selection = ingest::EventSelection(reading_kinds_);
+  if (!signals_.empty()) options.first_signal_kind = static_cast<match::MessageKind>(message_kinds_.size() + 1);  // finer progress, only when someone listens
   // A trace is in the session once it opened; a run cancelled before some
   // were opened leaves them out (no index to give them).
   std::vector<std::optional<TraceIndex>> session_trace(discovery.traces.size());
@@ -150,13 +176,22 @@ RunOutcome Synchronization::run(const ProgressCallback& progress, const std::ato
   session_.add_matching_totals(result.total);
   for (const auto& [key, statistics] : result.per_link) session_.add_link_matching(key.first, key.second, statistics);
   if (!message_kinds_.empty()) {
-    add_kind_matching(session_, result.per_kind, result.per_link_kind);
+    std::vector<match::MatchStatistics> per_kind = result.per_kind;  // the signals' kinds are never matched
+    per_kind.resize(std::min(per_kind.size(), message_kinds_.size() + 1));
+    add_kind_matching(session_, per_kind, result.per_link_kind);
     for (const v1::Problem& p : message_problems(message_kinds_, result.read.traces)) {
       outcome.messages.push_back(p);
     }
   }
+  if (!signals_.empty()) {
+    // After the messages: they align the pairing where a link has them.
+    SignalProblems signal_problems = add_signals(session_, signals_, message_kinds_.size() + 1, result.signals,
+                                                 result.read.traces, session_trace);
+    for (v1::Problem& p : signal_problems.input) outcome.messages.push_back(std::move(p));
+    outcome.signals = std::move(signal_problems.pairing);
+  }
   for (const auto* list : {&outcome.skipped, &outcome.damaged, &outcome.out_of_memory, &outcome.left_out, &outcome.usage,
-                           &outcome.messages}) {
+                           &outcome.messages, &outcome.signals}) {
     for (const v1::Problem& p : *list) session_.add_problem(p);
   }
   if (outcome.cancelled) {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "ingest/message_spec.h"
+#include "ingest/signal_spec.h"
 #include "ingest/reader_choice.h"
 #include "session/live_loop.h"
 #include "session/session.h"
@@ -25,6 +26,10 @@ struct IngestOptions {
   // then the specs of each `--messages-file`, kinds 1.. in that order.
   std::vector<std::string> messages;
   std::vector<std::string> messages_files;
+  // Simultaneous signals (docs/signals.md): `--simultaneous` specs, then
+  // those of each `--simultaneous-file`; read as kinds after the messages'.
+  std::vector<std::string> simultaneous;
+  std::vector<std::string> simultaneous_files;
   // Empty: read traces in this process. Otherwise the program (and its first
   // arguments) that reads each trace in a process of its own, `tracesync
   // read-trace`: babeltrace2 aborting or looping on a damaged trace then
@@ -65,6 +70,10 @@ struct RunOutcome {
   // What the traces lack to serve the `--messages` kinds: a key field an
   // event class lacks, keys too long, an event no trace records.
   std::vector<v1::Problem> messages;
+  // Simultaneous signals' occurrences that pairing left out, per link (said
+  // on stderr and in the report; not an error). What the traces lack to
+  // serve a signal spec is in `messages`.
+  std::vector<v1::Problem> signals;
 };
 
 // The whole pipeline behind one facade, as the CLI and the JNI layer use
@@ -123,6 +132,8 @@ class Synchronization {
   SessionOptions session_options_;  // for the sessions follow() makes
   IngestOptions ingest_;
   std::vector<ingest::MessageSpec> message_kinds_;  // parsed from ingest_ once
+  std::vector<ingest::SignalSpec> signals_;          // likewise
+  std::vector<ingest::MessageSpec> reading_kinds_;   // the kinds read: the messages', then the signals' ones
   Session session_;
   std::vector<std::string> pending_paths_;
   std::optional<uint64_t> serialized_revision_;

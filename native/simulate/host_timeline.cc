@@ -5,6 +5,8 @@
 #include <cmath>
 #include <limits>
 
+#include "simulate/signals.h"
+
 namespace tracesync::simulate {
 namespace {
 
@@ -46,9 +48,21 @@ HostTimeline::HostTimeline(const Experiment& experiment, const std::vector<Trans
                    [](const KernelEvent& x, const KernelEvent& y) { return x.time < y.time; });
 
   const SimulatedHost& self = experiment.hosts[host];
+  const uint64_t filler_base = network_.size();  // filler is in proportion to the network events, not the signal
+  if (options.signal_rate_hz > 0) {
+    // The signal's own IRQ line, before the disk (the last line).
+    const auto line = static_cast<uint32_t>(processes_.irqs.size() - 1);
+    processes_.irqs.insert(processes_.irqs.begin() + line, IrqLine{kSignalIrq, kSignalIrqName, kSoftirqTimer});
+    for (const Nanoseconds t : draw_signals(experiment, options, host).local) {
+      network_.push_back({t, 0, EventKind::kIrqHandlerEntry, line});
+      ++signal_events_;
+    }
+    std::stable_sort(network_.begin(), network_.end(),
+                     [](const KernelEvent& x, const KernelEvent& y) { return x.time < y.time; });
+  }
   filler_start_ = self.clock.local_ns(experiment.start_ns);
   filler_span_ = static_cast<double>(self.clock.local_ns(experiment.end_ns) - filler_start_);
-  const double filler_events = filler_ratio_ * static_cast<double>(network_.size());
+  const double filler_events = filler_ratio_ * static_cast<double>(filler_base);
   if (filler_events > 0 && filler_span_ > 0) {
     activity_interval_ns_ = filler_span_ * kEventsPerActivity / filler_events;
     activity_clock_ = random_.exponential(activity_interval_ns_);
@@ -56,7 +70,8 @@ HostTimeline::HostTimeline(const Experiment& experiment, const std::vector<Trans
 }
 
 uint64_t HostTimeline::expected_events() const {
-  return network_.size() + static_cast<uint64_t>(std::llround(filler_ratio_ * static_cast<double>(network_.size())));
+  const uint64_t network = network_.size() - signal_events_;
+  return network_.size() + static_cast<uint64_t>(std::llround(filler_ratio_ * static_cast<double>(network)));
 }
 
 bool HostTimeline::next(KernelEvent& event) {

@@ -35,7 +35,7 @@ class HostTimeline {
   bool next(KernelEvent& event);
 
   const HostProcesses& processes() const { return processes_; }
-  uint64_t network_events() const { return network_.size(); }
+  uint64_t network_events() const { return network_.size() - signal_events_; }
   // Network events plus the expected number of filler events.
   uint64_t expected_events() const;
 
@@ -58,7 +58,8 @@ class HostTimeline {
   uint32_t cpus_;
   HostProcesses processes_;
   Random random_;
-  std::vector<KernelEvent> network_;  // sorted by time
+  std::vector<KernelEvent> network_;  // sorted by time; with the signal's records (simulate/signals.h)
+  uint64_t signal_events_ = 0;
   std::size_t network_next_ = 0;
 
   std::priority_queue<Queued, std::vector<Queued>, std::greater<>> filler_;

@@ -244,6 +244,10 @@ std::string validate(const SimulationOptions& o) {
           "--cpus: " + std::to_string(o.cpus_per_host) + " is outside [1, " + std::to_string(kMaxCpus) + "]");
   p.check(in_range(o.message_rate, 0, 1e7), "--rate: " + number(o.message_rate) + " is outside [0, 1e7] per second");
   p.check(in_range(o.filler_ratio, 0, 1e4), "--filler-ratio: " + number(o.filler_ratio) + " is outside [0, 10000]");
+  p.check(in_range(o.signal_rate_hz, 0, 1e4), "--signal-rate: " + number(o.signal_rate_hz) + " is outside [0, 10000] per second");
+  p.check(in_range(o.signal_jitter_us, 0, 1e5), "--signal-jitter: " + number(o.signal_jitter_us) + " is outside [0, 100000] us");
+  p.check(in_range(o.signal_missed, 0, 0.99), "--signal-missed: " + number(o.signal_missed) + " is outside [0, 0.99]");
+  p.check(in_range(o.signal_extra_per_s, 0, 1e4), "--signal-extra: " + number(o.signal_extra_per_s) + " is outside [0, 10000] per second");
   p.check(in_range(o.ipv6_fraction, 0, 1), "--ipv6-fraction: " + number(o.ipv6_fraction) + " is outside [0, 1]");
   if (o.topology == Topology::kRandom) {
     p.check(in_range(o.random_degree, 0, o.hosts - 1.0),

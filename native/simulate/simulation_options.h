@@ -129,6 +129,12 @@ struct SimulationOptions {
 
   // --- gaps: no traffic at all on any link
   std::vector<TrafficGap> gaps;            // --gap AT_S:LENGTH_S, repeatable
+  // --- a simultaneous signal (simulate/signals.h, docs/signals.md): a pulse
+  // every host records as an irq_handler_entry of IRQ 199 ("pps")
+  double signal_rate_hz = 0;               // --signal-rate: pulses per second; 0: none
+  double signal_jitter_us = 1;             // --signal-jitter: each host records within +- this of the pulse
+  double signal_missed = 0;                // --signal-missed: a host misses a pulse with this probability
+  double signal_extra_per_s = 0;           // --signal-extra: extra records per second per host, at random
 };
 
 // A problem with the options, in words for the user; empty when they are fine.

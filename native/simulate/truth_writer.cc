@@ -9,6 +9,7 @@
 
 #include "model/quad.h"
 #include "simulate/output_file.h"
+#include "simulate/signals.h"
 
 namespace tracesync::simulate {
 namespace {
@@ -154,6 +155,18 @@ void write_truth(const std::string& path, const SimulationOptions& options, cons
   Json gaps = Json::array();
   for (const auto& [begin, end] : experiment.gaps) gaps.push_back({begin, end});
   head["gaps"] = std::move(gaps);
+  if (options.signal_rate_hz > 0) {
+    // What each host recorded of the simultaneous signal (simulate/signals.h).
+    Json per_host = Json::array();
+    for (const auto& host : experiment.hosts) {
+      const HostSignals s = draw_signals(experiment, options, host.index);
+      per_host.push_back({{"host", host.name}, {"pulses", s.pulses}, {"recorded", s.local.size()},
+                          {"missed", s.missed}, {"extra", s.extra}});
+    }
+    head["signal"] = {{"event", "irq_handler_entry"}, {"irq", kSignalIrq}, {"rate_hz", options.signal_rate_hz},
+                      {"jitter_ns", options.signal_jitter_us * 1e3}, {"missed_probability", options.signal_missed},
+                      {"extra_per_s", options.signal_extra_per_s}, {"hosts", std::move(per_host)}};
+  }
   head["clock_columns"] = {"from_true_ns", "from_local_ns", "slope"};
   Json hosts = Json::array();
   for (const auto& host : experiment.hosts) {

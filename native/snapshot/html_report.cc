@@ -765,6 +765,8 @@ void links_section(std::ostream& out, const v1::Snapshot& s, const DomainNames& 
   out << "</div></section>";
 }
 
+void signals_table(std::ostream& out, const v1::Snapshot& s);
+
 void matching_section(std::ostream& out, const v1::Snapshot& s) {
   out << "<section id=\"matching\"><h2>Matching</h2>";
   if (!s.has_matching()) {
@@ -816,7 +818,30 @@ void matching_section(std::ostream& out, const v1::Snapshot& s) {
     }
     out << "</table>";
   }
+  signals_table(out, s);
   out << "</section>";
+}
+
+// Simultaneous signals (docs/signals.md): per link, the pairs each signal
+// gave and the occurrences pairing left out.
+void signals_table(std::ostream& out, const v1::Snapshot& s) {
+  bool any = false;
+  for (const v1::Link& link : s.links()) any = any || link.signals_size() > 0;
+  if (!any) return;
+  out << "<h3>Simultaneous signals</h3><table id=\"signals\"><tr><th>link</th><th>signal</th><th>pairs</th>"
+         "<th>a without partner</th><th>b without partner</th><th>ambiguous</th><th>not aligned</th><th>cuts</th>"
+         "<th>aligned by</th><th>pair jitter (ns)</th></tr>";
+  for (const v1::Link& link : s.links()) {
+    for (const v1::LinkSignal& g : link.signals()) {
+      out << "<tr><th>" << escape(link.a_hostname() + " \u2013 " + link.b_hostname()) << "</th><td>" << escape(g.name())
+          << "</td>";
+      for (const uint64_t count : {g.pairs(), g.unpaired_a(), g.unpaired_b(), g.ambiguous(), g.not_aligned(), g.cuts()}) {
+        out << "<td class=\"num\">" << count << "</td>";
+      }
+      out << "<td>" << escape(g.aligned_by()) << "</td><td class=\"num\">" << g.pair_jitter_ns() << "</td></tr>";
+    }
+  }
+  out << "</table>";
 }
 
 void options_section(std::ostream& out, const v1::Snapshot& s) {

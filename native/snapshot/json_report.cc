@@ -123,6 +123,22 @@ ordered_json link_json(const v1::Link& link) {
     }
     j["message_kinds"] = std::move(kinds);
   }
+  if (link.signals_size() > 0) {
+    // What the link rests on beyond messages (docs/signals.md).
+    ordered_json signals = ordered_json::array();
+    for (const v1::LinkSignal& s : link.signals()) {
+      signals.push_back({{"name", readable_json(s.name())},
+                         {"pairs", s.pairs()},
+                         {"unpaired_a", s.unpaired_a()},
+                         {"unpaired_b", s.unpaired_b()},
+                         {"ambiguous", s.ambiguous()},
+                         {"not_aligned", s.not_aligned()},
+                         {"cuts", s.cuts()},
+                         {"aligned_by", s.aligned_by()},
+                         {"pair_jitter_ns", s.pair_jitter_ns()}});
+    }
+    j["evidence"]["signals"] = std::move(signals);
+  }
   ordered_json segments = ordered_json::array();
   for (const v1::LinkSegment& segment : detail.segments()) segments.push_back(link_segment_json(segment));
   j["segments"] = std::move(segments);

@@ -93,6 +93,14 @@ with tempfile.TemporaryDirectory() as experiment:
                                    "send=tsapp:msg_send,recv=tsapp:msg_recv,key=msg_id", "--messages",
                                    "name=by-channel,send=tsapp:msg_sent,recv=tsapp:msg_received,key=channel"], 2)
 
+# Simultaneous signals (docs/signals.md): links whose evidence holds signals.
+with tempfile.TemporaryDirectory() as experiment:
+    run(["simulate", "--quiet", "--output", experiment, "--hosts", "3", "--duration", "5s", "--cpus", "1",
+         "--signal-rate", "2", "--signal-missed", "0.1"], 0)
+    reports["signals"] = sync("signals", [experiment, "--simultaneous",
+                              "event=irq_handler_entry,filter=irq==199,jitter=1us"])
+    assert any("evidence" in link for link in reports["signals"]["links"]), "no link shows its signals"
+
 # Names that are not UTF-8 (docs/json.md): a Latin-1 host name in a match
 # stream, a Latin-1 trace directory, a Latin-1 directory that does not exist.
 LATIN1 = b"h\xe9te"

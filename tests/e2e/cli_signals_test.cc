@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: EPL-2.0
+// Simultaneous signals end to end (issue 37, docs/signals.md): `tracesync
+// simulate --signal-rate` writes a PPS line every host records (as
+// irq_handler_entry irq=199) with jitter, missed and extra pulses, and the
+// truth; `tracesync sync --simultaneous` pairs its occurrences and
+// `tracesync check-truth` must find the truth inside every bound. Specs the
+// traces cannot serve are named, with exit code 2.
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "support/run_command.h"
+
+namespace tracesync {
+namespace {
+
+using nlohmann::json;
+using testing::run_command;
+using testing::tracesync_binary;
+
+constexpr const char* kPps = "event=irq_handler_entry,filter=irq==199,jitter=1us";
+
+void simulate(const testing::TempDir& dir, std::vector<std::string> more, const std::string& duration = "120s") {
+  std::vector<std::string> args = {"simulate", "--quiet", "--output", dir.path(), "--hosts", "3", "--seed", "37",
+                                   "--duration", duration, "--signal-rate", "1", "--signal-jitter", "1",
+                                   "--filler-ratio", "1"};
+  args.insert(args.end(), more.begin(), more.end());
+  const auto sim = run_command(tracesync_binary(), args);
+  ASSERT_EQ(sim.exit_code, 0) << sim.err;
+}
+
+json check_truth(const testing::TempDir& dir, const std::string& report) {
+  testing::write_file(dir.file("report.json"), report);
+  const auto r = run_command(tracesync_binary(), {"check-truth", "--format", "json", dir.file("report.json"),
+                                                  dir.file("truth.json")});
+  EXPECT_TRUE(r.exit_code == 0 || r.exit_code == 5) << r.err;
+  return r.out.empty() ? json() : json::parse(r.out);
+}
+
+TEST(Signals, AloneTheyPinWanderingClocksWithinTwoMicroseconds) {
+  testing::TempDir dir;
+  simulate(dir, {"--rate", "0", "--offset-max", "100ms", "--clock-model", "wander"});
+  const std::string spec = std::string(kPps) + ",clocks-within=250ms";
+  const auto sync = run_command(tracesync_binary(), {"sync", "--format", "json", "--simultaneous", spec, dir.path()});
+  ASSERT_EQ(sync.exit_code, 0) << sync.err;
+  const json report = json::parse(sync.out);
+  ASSERT_EQ(report["traces"].size(), 3u);
+  for (const json& t : report["traces"]) EXPECT_TRUE(t["synchronized"].get<bool>()) << t["name"];
+  EXPECT_EQ(report["matching"]["matches"], 0) << "no message at all: the links are the signal's";
+  ASSERT_EQ(report["links"].size(), 3u) << "every two hosts are paired";
+  for (const json& link : report["links"]) {
+    ASSERT_EQ(link["evidence"]["signals"].size(), 1u) << link;
+    const json& s = link["evidence"]["signals"][0];
+    EXPECT_EQ(s["pairs"], 120) << s;
+    EXPECT_EQ(s["aligned_by"], "clocks-within");
+    EXPECT_EQ(s["pair_jitter_ns"], 2002);
+    EXPECT_EQ(link["quality"], "ACCURATE");
+  }
+  const json verdict = check_truth(dir, sync.out);
+  EXPECT_EQ(verdict["checked"], 3);
+  EXPECT_EQ(verdict["violations"], 0) << verdict.dump(2);
+  EXPECT_LE(verdict["worst_error_ns"].get<double>(), 2000.0) << "issue 37's goal: 2 us at 1 Hz with 1 us of jitter";
+}
+
+TEST(Signals, MissedAndExtraPulsesBesideMessagesKeepTheTruthInside) {
+  testing::TempDir dir;
+  simulate(dir, {"--rate", "5", "--clock-model", "wander", "--signal-missed", "0.05", "--signal-extra", "0.05"});
+  const auto sync = run_command(tracesync_binary(), {"sync", "--format", "json", "--simultaneous", kPps, dir.path()});
+  ASSERT_EQ(sync.exit_code, 0) << sync.err;
+  const json report = json::parse(sync.out);
+  for (const json& t : report["traces"]) EXPECT_TRUE(t["synchronized"].get<bool>()) << t["name"];
+  uint64_t left_out = 0, aligned_by_messages = 0;
+  for (const json& link : report["links"]) {
+    ASSERT_TRUE(link.contains("evidence")) << link;
+    const json& s = link["evidence"]["signals"][0];
+    EXPECT_GT(s["pairs"].get<uint64_t>(), 90u) << s;
+    left_out += s["unpaired_a"].get<uint64_t>() + s["unpaired_b"].get<uint64_t>();
+    aligned_by_messages += s["aligned_by"] == "messages" ? 1 : 0;
+  }
+  EXPECT_EQ(aligned_by_messages, report["links"].size()) << "a chain: its links have messages";
+  EXPECT_GT(left_out, 0u) << "missed and extra pulses are left out, and said";
+  EXPECT_NE(sync.err.find("without a partner"), std::string::npos) << sync.err;
+  // The pair of hosts with no message between them: a periodic signal and no
+  // alignment: nothing paired, and said.
+  EXPECT_NE(sync.err.find("too regular to align"), std::string::npos) << sync.err;
+  const json verdict = check_truth(dir, sync.out);
+  EXPECT_EQ(verdict["violations"], 0) << verdict.dump(2);
+
+  // An extract carries the occurrences: the same report.
+  const auto extract = run_command(tracesync_binary(), {"extract", "--simultaneous", kPps, "-o", dir.file("x.tsx"), dir.path()});
+  ASSERT_EQ(extract.exit_code, 0) << extract.err;
+  const auto again = run_command(tracesync_binary(), {"sync", "--format", "json", "--simultaneous", kPps, dir.file("x.tsx")});
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  const json replayed = json::parse(again.out);
+  ASSERT_EQ(replayed["links"].size(), report["links"].size());
+  for (std::size_t i = 0; i < report["links"].size(); ++i) {
+    EXPECT_EQ(replayed["links"][i]["alpha"], report["links"][i]["alpha"]);
+    EXPECT_EQ(replayed["links"][i]["evidence"], report["links"][i]["evidence"]);
+  }
+}
+
+TEST(Signals, ApplyWritesCopiesFromSignalsAlone) {
+  testing::TempDir dir;
+  simulate(dir, {"--rate", "0", "--offset-max", "100ms"}, "20s");
+  const std::string spec = std::string(kPps) + ",clocks-within=250ms";
+  testing::TempDir out;  // apply never writes inside its input
+  const auto apply = run_command(tracesync_binary(), {"apply", "--simultaneous", spec, "-o", out.file("copies"), dir.path()});
+  ASSERT_EQ(apply.exit_code, 0) << apply.err;
+  const json manifest = json::parse(testing::read_file(out.file("copies/tracesync-manifest.json")));
+  ASSERT_TRUE(manifest.contains("traces")) << manifest.dump(2);
+  EXPECT_EQ(manifest["traces"].size(), 3u) << manifest.dump(2);
+}
+
+TEST(Signals, CheckCountsTheOccurrences) {
+  testing::TempDir dir;
+  simulate(dir, {"--rate", "0"}, "20s");
+  const auto check = run_command(tracesync_binary(), {"check", "--simultaneous", kPps, dir.path()});
+  EXPECT_EQ(check.exit_code, 0) << check.err;
+  EXPECT_NE(check.out.find("usable through simultaneous signals only"), std::string::npos) << check.out;
+  EXPECT_NE(check.out.find("signal 'irq_handler_entry': 20 occurrences of irq_handler_entry"), std::string::npos)
+      << check.out;
+}
+
+TEST(Signals, SpecsTheTracesCannotServeAreNamed) {
+  testing::TempDir dir;
+  simulate(dir, {"--rate", "0"}, "10s");
+  struct Case {
+    std::string spec;
+    std::vector<std::string> paths;
+    std::string said;
+  };
+  const std::vector<Case> cases = {
+      {"event=gps:pps,jitter=1us", {dir.path()}, "signal 'gps:pps': no trace records its event gps:pps"},
+      {"event=irq_handler_entry,filter=line==3,jitter=1us", {dir.path()},
+       "irq_handler_entry has no field `line` in its payload or context"},
+      {"event=irq_handler_entry,filter=irq==pps,jitter=1us", {dir.path()},
+       "the filter value 'pps' is not of the type of irq_handler_entry's field `irq`"},
+      {"event=irq_handler_entry,jitter=2", {dir.path()}, "jitter='2', not a duration"},
+      {"event=irq_handler_entry,jitter=fast", {dir.path()}, "jitter='fast', not a duration"},
+      {kPps, {dir.file("host0")}, "only host0 records occurrences"},
+  };
+  for (const Case& c : cases) {
+    std::vector<std::string> args = {"sync", "--simultaneous", c.spec};
+    args.insert(args.end(), c.paths.begin(), c.paths.end());
+    const auto r = run_command(tracesync_binary(), args);
+    EXPECT_EQ(r.exit_code, 2) << c.spec << "\n" << r.err;
+    EXPECT_NE(r.err.find(c.said), std::string::npos) << c.spec << "\n" << r.err;
+  }
+}
+
+}  // namespace
+}  // namespace tracesync
