@@ -28,6 +28,7 @@ constexpr auto kCommands = std::to_array<Command>({
     {"bench", "measure the estimator, the network, the trace reader or the accuracy", run_bench},
     {"check-truth", "check a sync report's bounds against a simulation's truth", run_check_truth},
     {"verify", "check a sync report against its certificate, exactly", run_verify},
+    {"probe", "exchange round trips with other traced hosts, so that hosts that talk too little synchronize", run_probe},
 });
 
 constexpr std::string_view kVersion = TRACESYNC_VERSION;  // the CMake project version
