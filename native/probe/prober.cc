@@ -34,9 +34,10 @@ namespace {
 
 using model::Nanoseconds;
 constexpr Nanoseconds kNever = std::numeric_limits<Nanoseconds>::max();
-// After our last burst, a peer that sends no request for this long is not
-// in the middle of one of its own.
-constexpr Nanoseconds kQuiet = 200'000'000;
+// After we begin to stop, we keep answering a peer that has not said it is
+// done until it has sent no request for this long: hosts stopped "at once"
+// (one signal each, --duration on each) get their own last bursts answered.
+constexpr Nanoseconds kQuiet = 1'000'000'000;
 
 Nanoseconds now_ns() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
@@ -142,6 +143,7 @@ struct Prober::State {
   uint64_t next_round = 0;
   ProbeSummary summary;
   bool stopping = false;
+  Nanoseconds stop_began = 0;
 
   State(ProbeOptions o, const UstEvents& e, BurstReport b, Problem p)
       : options(std::move(o)), events(e), on_burst(std::move(b)), on_problem(std::move(p)) {
@@ -416,6 +418,7 @@ struct Prober::State {
 
   void begin_stop() {
     stopping = true;
+    stop_began = now_ns();
     for (Connection& c : connections) {
       if (c.closed) continue;
       c.pending = BurstCause::kStop;  // after the one running, if any
@@ -432,7 +435,7 @@ struct Prober::State {
     for (const Connection& c : connections) {
       if (c.closed) continue;
       if (c.pending || c.bursting || c.connecting) return false;
-      if (!c.peer_done && now - c.last_request < kQuiet) return false;
+      if (!c.peer_done && now - std::max(c.last_request, stop_began) < kQuiet) return false;
     }
     return true;
   }

@@ -57,7 +57,9 @@ struct ProbeSummary {
 //   - every `every`: a burst on each connection (named peers reconnected);
 //   - at stop (the stop flag, or `duration`): a last burst on each
 //     connection, then `done`; the run ends once every peer said `done`,
-//     closed, or went quiet (no request for 200 ms), or after the timeout.
+//     closed, or sent no request for 1 s since we began to stop (so that
+//     hosts stopped together answer each other's last bursts), or after
+//     the timeout.
 class Prober {
  public:
   using BurstReport = std::function<void(const BurstResult&)>;
