@@ -64,7 +64,7 @@ if [ -n "${RELAY_URL:-}" ]; then
 else
   lttng create "$SESSION" --output="$HOST_DIR/trace" >/dev/null || exit 12
 fi
-lttng enable-event -u 'tsapp:*' >/dev/null || exit 12
+lttng enable-event -u "${EVENTS:-tsapp:*}" >/dev/null || exit 12
 lttng start >/dev/null || exit 12
 : >"$HOST_DIR/ready"
 for i in $(seq $((GO_TIMEOUT_S * 20))); do [ -e "$HOST_DIR/go" ] && break; sleep 0.05; done
@@ -203,8 +203,9 @@ def stop_process(process, grace=5):
 class Hosts:
     """Namespace hosts recording tsapp, to folders or to a relay."""
 
-    def __init__(self, work, tsapp, plugin, session="s", relay=None, go_timeout_s=60):
+    def __init__(self, work, tsapp, plugin, session="s", relay=None, go_timeout_s=60, events="tsapp:*"):
         self.work = pathlib.Path(work)
+        self.events = events  # the user-space events each host records
         self.tsapp = str(tsapp)
         self.plugin = str(plugin)
         self.session = session
@@ -218,11 +219,12 @@ class Hosts:
     def __exit__(self, *exc):
         self.close()
 
-    def add(self, name, command, clock=None):
-        """A host running `command` (tsapp's arguments) once told to go."""
+    def add(self, name, command, clock=None, program=None):
+        """A host running `command` (the arguments of tsapp, or of `program`)
+        once told to go."""
         directory = self.work / name
         directory.mkdir(parents=True, exist_ok=True)
-        host = Host(name, directory, clock, [self.tsapp] + [str(c) for c in command])
+        host = Host(name, directory, clock, [str(program or self.tsapp)] + [str(c) for c in command])
         self.hosts.append(host)
         return host
 
@@ -230,7 +232,7 @@ class Hosts:
         """Starts every host's sessiond and session; returns once all record."""
         for host in self.hosts:
             env = dict(os.environ, HOST_DIR=str(host.directory), HOST_NAME=host.name, SESSION=self.session,
-                       GO_TIMEOUT_S=str(self.go_timeout_s))
+                       GO_TIMEOUT_S=str(self.go_timeout_s), EVENTS=self.events)
             env.pop("LTTNG_UST_CLOCK_PLUGIN", None)
             if self.relay is not None:
                 env["RELAY_URL"] = self.relay.session_url()
