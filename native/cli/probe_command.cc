@@ -233,7 +233,7 @@ int run_probe(const std::vector<std::string>& arguments) {
   const probe::ProbeSummary summary = prober.run(&stop_requested, signals.wait_mask());
   std::cout << "summary bursts=" << summary.bursts << " whole=" << summary.whole_bursts
             << " rounds=" << summary.rounds << " answered=" << summary.answered
-            << " cpu_us=" << (cpu_us() - cpu_open) << " cpu_us_loading=" << (cpu_open - cpu_before) << std::endl;
+            << " waits=" << summary.waits << " cpu_us=" << (cpu_us() - cpu_open) << " cpu_us_loading=" << (cpu_open - cpu_before) << std::endl;
   for (const std::string& peer : summary.silent_peers) {
     std::cerr << "tracesync probe: peer " << peer << " never answered a whole burst: its link has no probe rounds\n";
   }

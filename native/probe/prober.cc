@@ -485,8 +485,8 @@ struct Prober::State {
       if (!stopping && named.empty() && listen_fd < 0) break;
 
       // Wait for the sockets or the next deadline.
-      Nanoseconds wake = std::min(stopping ? stop_deadline : end_at, next_periodic);
-      if (stopping) wake = std::min(wake, now + kQuiet / 4);
+      // (No periodic burst once stopping: its time would be past.)
+      Nanoseconds wake = stopping ? std::min(stop_deadline, now + kQuiet / 4) : std::min(end_at, next_periodic);
       std::vector<pollfd> fds;
       if (listen_fd >= 0) fds.push_back({listen_fd, POLLIN, 0});
       for (const Connection& c : connections) {
@@ -495,6 +495,7 @@ struct Prober::State {
       }
       const Nanoseconds wait = std::max<Nanoseconds>(0, wake == kNever ? 3'600'000'000'000 : wake - now);
       const timespec timeout{static_cast<time_t>(wait / 1'000'000'000), static_cast<long>(wait % 1'000'000'000)};
+      ++summary.waits;
       const int ready = ppoll(fds.data(), fds.size(), &timeout, wait_mask);
       if (ready <= 0) continue;  // a deadline, or a signal (EINTR)
       std::size_t f = 0;

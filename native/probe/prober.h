@@ -45,6 +45,7 @@ struct ProbeSummary {
   int64_t rounds = 0;           // round trips answered, ours
   int64_t answered = 0;         // requests of peers answered
   std::vector<std::string> silent_peers;  // named peers that never completed a whole burst
+  int64_t waits = 0;            // times it waited for sockets or time (a few a round trip, a few a burst)
 };
 
 // `tracesync probe`'s engine: one thread, non-blocking sockets and ppoll(),

@@ -75,6 +75,15 @@ def main():
     whole = [line for line in logs["beta"].splitlines() if line.startswith("burst ") and "whole=yes" in line]
     if len(whole) != 2:
         failures.append("beta: expected a whole start and stop burst, got %s" % whole)
+    # check says which traces carry probe rounds, and that --messages probe makes them usable.
+    check = subprocess.run([tracesync, "check", "--format", "json", "--messages", "probe"] + traces,
+                           capture_output=True, timeout=120)
+    checked = json.loads(check.stdout) if check.stdout else {"traces": []}
+    print("check: exit %d, %s" % (check.returncode, [(t["hostname"], t["probe_rounds"], t["usable"])
+                                                     for t in checked["traces"]]))
+    if check.returncode != 0 or len(checked["traces"]) != 2 or not all(
+            t["probe_rounds"] and t["usable"] for t in checked["traces"]):
+        failures.append("check should find probe rounds in both traces, usable with --messages probe")
     sync = subprocess.run([tracesync, "sync", "--format", "json", "--messages", "probe"] + traces,
                           capture_output=True, timeout=300)
     (work / "sync.json").write_bytes(sync.stdout)
@@ -88,6 +97,11 @@ def main():
         # Two bursts of ROUNDS round trips, two messages each.
         if len(links) != 1 or links[0]["messages"] != 4 * ROUNDS or links[0]["quality"] != "ACCURATE":
             failures.append("expected one ACCURATE link of %d probe messages" % (4 * ROUNDS))
+        evidence = links[0].get("evidence", {}) if links else {}
+        print("evidence of the link: %s" % evidence)
+        if evidence.get("probe_messages") != 4 * ROUNDS or evidence.get("messages") != [
+                {"kind": "probe", "messages": 4 * ROUNDS}]:
+            failures.append("the link's evidence should be its %d probe messages" % (4 * ROUNDS))
         if not all(t["synchronized"] for t in report["traces"]):
             failures.append("expected both traces synchronized")
         check = subprocess.run([tracesync, "check-truth", "--format", "json", str(work / "sync.json"),

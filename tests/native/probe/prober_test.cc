@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 #include <netinet/in.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -160,6 +161,43 @@ TEST(Prober, BothEndsStoppingTogetherServeEachOthersLastBurst) {
   ASSERT_EQ(served.bursts.size(), 1u);
   EXPECT_EQ(served.bursts[0].cause, BurstCause::kStop);
   EXPECT_EQ(served.bursts[0].rtt_ns.size(), 20u) << served.bursts[0].problem;
+}
+
+// Waiting is sleeping: a run with periodic bursts that lingers 1 s after its
+// stop burst (its peer does not stop) once spun in ppoll() through the
+// linger, its periodic time being past. A spin burns the whole wait on CPU.
+TEST(Prober, PeriodicBurstsAndTheLingerAtStopSleepInsteadOfSpinning) {
+  std::atomic<int> port{0};
+  ProbeOptions listener;
+  listener.listen = PeerAddress{"127.0.0.1", "0", "127.0.0.1:0"};
+  listener.duration = 4000 * kMs;
+  ProbeRun served;
+  std::thread server([&] { served = run(listener, &port); });
+  while (port.load() == 0) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  ProbeOptions connector;
+  connector.peers = {loopback(port.load())};
+  connector.rounds = 5;
+  connector.every = 1000 * kMs;
+  connector.duration = 1500 * kMs;
+  rusage before{};
+  getrusage(RUSAGE_THREAD, &before);
+  const auto started = std::chrono::steady_clock::now();
+  const ProbeRun ran = run(connector);
+  const auto wall = std::chrono::steady_clock::now() - started;
+  rusage after{};
+  getrusage(RUSAGE_THREAD, &after);
+  server.join();
+  const auto cpu = std::chrono::seconds(after.ru_utime.tv_sec + after.ru_stime.tv_sec -
+                                        before.ru_utime.tv_sec - before.ru_stime.tv_sec) +
+                   std::chrono::microseconds(after.ru_utime.tv_usec + after.ru_stime.tv_usec -
+                                             before.ru_utime.tv_usec - before.ru_stime.tv_usec);
+  ASSERT_EQ(ran.bursts.size(), 3u);  // start, periodic, stop
+  EXPECT_EQ(ran.bursts[1].cause, BurstCause::kPeriodic);
+  EXPECT_GT(wall, std::chrono::milliseconds(2400));  // the 1 s linger happened
+  // Three bursts of 5 round trips (a wait each), a few more each: dozens;
+  // a spin waits ten thousand times a second.
+  EXPECT_LT(ran.summary.waits, 200);
+  EXPECT_LT(cpu, wall / 4) << "CPU time " << cpu.count() << " us over " << wall.count() << " ns of waiting";
 }
 
 }  // namespace
