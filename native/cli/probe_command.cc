@@ -28,6 +28,9 @@ namespace {
 constexpr std::string_view kCommand = "probe";
 constexpr int kMaxRounds = 1000;
 constexpr model::Nanoseconds kShortestPeriod = 1'000'000'000;
+// Periodic mode's budget: on average at most this many round trips a second
+// (measured: about 6 us of CPU a round trip on each end, docs/probe.md).
+constexpr int kMostRoundsPerSecond = 20;
 
 namespace po = boost::program_options;
 
@@ -126,7 +129,8 @@ int run_probe(const std::vector<std::string>& arguments) {
       ("rounds,n", po::value(&rounds_text)->value_name("N"),
        "round trips a burst, 1 to 1000 (default 50)")
       ("every", po::value(&every_text)->value_name("DURATION"),
-       "also a burst on every connection this often (at least 1s; e.g. 30s, 5min); default: start and stop only")
+       "also a burst on every connection this often (at least 1s, and at most 20 round trips a second on average; "
+       "e.g. 30s, 5min); default: start and stop only")
       ("duration", po::value(&duration_text)->value_name("DURATION"),
        "stop by itself after this long (default: at SIGINT, SIGTERM or SIGHUP)")
       ("timeout", po::value(&timeout_text)->value_name("DURATION"),
@@ -194,6 +198,13 @@ int run_probe(const std::vector<std::string>& arguments) {
     }
     probe_options.every = every;
   }
+  if (probe_options.every &&
+      static_cast<double>(probe_options.rounds) * 1e9 / static_cast<double>(*probe_options.every) >
+          kMostRoundsPerSecond) {
+    return usage_error(kCommand, "--rounds " + std::to_string(probe_options.rounds) + " --every " + every_text +
+                                     " is more than " + std::to_string(kMostRoundsPerSecond) +
+                                     " round trips a second: fewer rounds, or a longer period (a probe must stay cheap)");
+  }
   if (!duration_text.empty()) {
     model::Nanoseconds duration = 0;
     if (std::string why = read_duration_option("duration", duration_text, duration, true); !why.empty()) {
@@ -233,7 +244,7 @@ int run_probe(const std::vector<std::string>& arguments) {
   const probe::ProbeSummary summary = prober.run(&stop_requested, signals.wait_mask());
   std::cout << "summary bursts=" << summary.bursts << " whole=" << summary.whole_bursts
             << " rounds=" << summary.rounds << " answered=" << summary.answered
-            << " waits=" << summary.waits << " cpu_us=" << (cpu_us() - cpu_open) << " cpu_us_loading=" << (cpu_open - cpu_before) << std::endl;
+            << " waits=" << summary.waits << " cpu_us=" << (cpu_us() - cpu_open) << " cpu_us_open=" << (cpu_open - cpu_before) << std::endl;
   for (const std::string& peer : summary.silent_peers) {
     std::cerr << "tracesync probe: peer " << peer << " never answered a whole burst: its link has no probe rounds\n";
   }

@@ -128,6 +128,13 @@ struct SimulationOptions {
 
   // --- gaps: no traffic at all on any link
   std::vector<TrafficGap> gaps;            // --gap AT_S:LENGTH_S, repeatable
+
+  // --- tracesync probe's rounds (docs/probe.md): on every link, its own TCP
+  // connection carrying a burst of round trips at the start, at the end, and
+  // every `probe_every_s` (when > 0); each round a 16-byte request from the
+  // link's client and the 16-byte answer, sent when the request arrives.
+  uint32_t probe_rounds = 0;               // --probe-rounds: round trips a burst (0: no probe)
+  double probe_every_s = 0;                // --probe-every: also a burst this often (0: start and end only)
 };
 
 // A problem with the options, in words for the user; empty when they are fine.
