@@ -149,6 +149,20 @@ TEST(CliProbe, TwoHostsWithOnlyProbeBurstsInAnHourAreSynchronizedWithinTwiceTheM
   }
 }
 
+TEST(CliProbe, TheHtmlReportSaysWhatEachLinkRestsOn) {
+  testing::TempDir dir;
+  const std::string out = dir.file("exp");
+  ASSERT_EQ(run_command(tracesync_binary(), {"simulate", "-o", out, "--hosts", "2", "--rate", "0", "--duration",
+                                             "1min", "--probe-rounds", "10", "--loss", "0", "--retransmit", "0",
+                                             "--quiet"})
+                .exit_code,
+            0);
+  const auto html = run_command(tracesync_binary(), {"sync", "--format", "html", out});
+  ASSERT_EQ(html.exit_code, 0) << html.err;
+  // A handshake (3 segments) and two bursts of 10 round trips.
+  EXPECT_NE(html.out.find("<p class=\"evidence\">Evidence: 43 tcp message(s).</p>"), std::string::npos);
+}
+
 TEST(CliProbe, SimulateRefusesProbeOptionsThatMakeNoSense) {
   testing::TempDir dir;
   const auto every_alone = run_command(tracesync_binary(), {"simulate", "-o", dir.file("x"), "--probe-every", "10s"});
