@@ -26,5 +26,6 @@ int run_bench(const std::vector<std::string>& arguments);
 int run_check_truth(const std::vector<std::string>& arguments);
 int run_verify(const std::vector<std::string>& arguments);
 int run_to_ctf2(const std::vector<std::string>& arguments);
+int run_probe(const std::vector<std::string>& arguments);
 
 }  // namespace tracesync::cli

@@ -30,6 +30,7 @@ constexpr auto kCommands = std::to_array<Command>({
     {"check-truth", "check a sync report's bounds against a simulation's truth", run_check_truth},
     {"verify", "check a sync report against its certificate, exactly", run_verify},
     {"to-ctf2", "write a trace's metadata (CTF 1.8 TSDL or CTF 2) as CTF 2 metadata", run_to_ctf2},
+    {"probe", "exchange round trips with other traced hosts, so that hosts that talk too little synchronize", run_probe},
 });
 
 constexpr std::string_view kVersion = TRACESYNC_VERSION;  // the CMake project version

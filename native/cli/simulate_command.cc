@@ -38,6 +38,7 @@ struct SimulateArguments {
   std::string load_length = "50ms";
   std::string load_delay = "2ms";
   std::string rto = "200ms";
+  std::string probe_every;
   // The clock models' durations: empty keeps the simulation's default.
   std::string step_interval;
   std::string slew_interval;
@@ -112,7 +113,9 @@ po::options_description simulate_options(SimulateArguments& a) {
       ("loss", po::value(&o.loss_rate)->value_name("P"), "probability a transmission never arrives (default 0.01)")
       ("retransmit", po::value(&o.retransmission_rate)->value_name("P"), "probability a delivered segment is resent (default 0.005)")
       ("rto", po::value(&a.rto)->value_name("DURATION"), "when a segment is resent (default 200ms)")
-      ("gap", po::value(&a.gaps)->value_name("AT:LENGTH")->composing(), "no exchange starts on any link for LENGTH from AT after the start (durations, e.g. 10min:30s); repeatable");
+      ("gap", po::value(&a.gaps)->value_name("AT:LENGTH")->composing(), "no exchange starts on any link for LENGTH from AT after the start (durations, e.g. 10min:30s); repeatable")
+      ("probe-rounds", po::value(&o.probe_rounds)->value_name("N"), "tracesync probe on every link: a burst of N round trips at the start and at the end, on a connection of its own (default 0: none; docs/probe.md)")
+      ("probe-every", po::value(&a.probe_every)->value_name("DURATION"), "also a probe burst this often (at least 1s)");
   po::options_description all;
   all.add(what).add(clocks).add(delays);
   return all;
@@ -136,6 +139,9 @@ std::string read_durations(SimulateArguments& a) {
       {"load-delay", a.load_delay, true, [&](double ns) { o.load_extra_delay_mean_us = ns / 1e3; }},
       {"rto", a.rto, true, [&](double ns) { o.retransmission_timeout_ms = ns / 1e6; }},
   };
+  if (!a.probe_every.empty()) {
+    durations.push_back({"probe-every", a.probe_every, false, [&](double ns) { o.probe_every_s = ns / 1e9; }});
+  }
   if (!a.drift_change_at.empty()) {
     durations.push_back({"drift-change-at", a.drift_change_at, true, [&](double ns) { o.drift_change_at_s = ns / 1e9; }});
   }

@@ -93,6 +93,23 @@ std::vector<const ingest::TraceReport*> for_people(const std::vector<ingest::Tra
   return order;
 }
 
+// Whether the trace records `tracesync probe`'s user-space events: their
+// event classes are there (a trace's metadata declares an lttng-ust event
+// class once a process registered it), or the kind probe found some.
+bool records_probe_rounds(const ingest::TraceReport& t, const std::vector<ingest::MessageSpec>& kinds) {
+  const ingest::MessageSpec probe = std::get<ingest::MessageSpec>(ingest::parse_message_spec(ingest::kProbePreset));
+  for (const ingest::OfferedEventClass& c : t.info.offered_classes) {
+    if (c.name == probe.send_event || c.name == probe.receive_event) return true;
+  }
+  for (std::size_t k = 0; k < kinds.size() && k < t.info.app_census.size(); ++k) {
+    if (kinds[k].send_event == probe.send_event &&
+        t.info.app_census[k].sends + t.info.app_census[k].receives > 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 TraceCheck check_trace(const ingest::TraceReport& t, const std::vector<ingest::MessageSpec>& kinds) {
@@ -102,6 +119,7 @@ TraceCheck check_trace(const ingest::TraceReport& t, const std::vector<ingest::M
     return check;
   }
   check.read = true;
+  check.probe_rounds = records_probe_rounds(t, kinds);
   const NetworkEventCensus& census = t.info.network_census;
   const bool sends =
       ingest::tcp_events(census, Direction::kSend) + app_events(t.info.app_census, kinds, Direction::kSend) > 0;
@@ -122,6 +140,8 @@ TraceCheck check_trace(const ingest::TraceReport& t, const std::vector<ingest::M
   }
   if (!kinds.empty() && !check.usable) {
     check.verdict += " (nor application messages of the --messages specs)";
+  } else if (!check.usable && check.probe_rounds) {
+    check.verdict += " (it records tracesync probe's rounds: sync with --messages probe)";
   } else if (!check.usable && !t.info.offered_classes.empty()) {
     check.verdict += " (its user-space events may serve as messages: see --messages)";
   }
@@ -168,6 +188,10 @@ void print_check_text(std::ostream& out, const std::vector<ingest::TraceReport>&
       if (tally.undecodable > 0) out << ", " << tally.undecodable << " undecodable";
       if (!tally.missing.empty()) out << "; lacks TCP fields: " << readable_text(tally.missing);
       out << "\n";
+    }
+    if (check.probe_rounds) {
+      out << "  probe rounds: tracesync probe's events (tracesync_probe:round_send, round_recv); "
+             "--messages probe pairs them\n";
     }
     for (std::size_t k = 0; k < kinds.size() && k < t.info.app_census.size(); ++k) {
       if (kinds[k].is_signal()) {
@@ -229,6 +253,7 @@ ordered_json check_json(const std::vector<ingest::TraceReport>& traces, const st
     j["reader"] = t.info.reader.empty() ? ordered_json(nullptr) : ordered_json(t.info.reader);
     j["reader_reason"] = t.info.reader_reason.empty() ? ordered_json(nullptr) : snapshot::readable_json(t.info.reader_reason);
     j["metadata_format"] = t.info.metadata_format.empty() ? ordered_json(nullptr) : ordered_json(t.info.metadata_format);
+    j["probe_rounds"] = check.probe_rounds;
     j["tcp_sends"] = ingest::tcp_events(t.info.network_census, Direction::kSend);
     j["tcp_receives"] = ingest::tcp_events(t.info.network_census, Direction::kReceive);
     ordered_json by_name = ordered_json::array();

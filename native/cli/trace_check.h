@@ -19,6 +19,7 @@ struct TraceCheck {
   bool read = false;    // some of it was read (not skipped)
   bool usable = false;  // it has sends and receives (TCP or application)
   std::string verdict;  // "usable", or what is missing (readable text)
+  bool probe_rounds = false;  // it records tracesync probe's lttng-ust events (docs/probe.md)
 };
 
 TraceCheck check_trace(const ingest::TraceReport& trace, const std::vector<ingest::MessageSpec>& kinds = {});

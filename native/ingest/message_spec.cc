@@ -60,6 +60,11 @@ std::string MessageSpec::canonical() const {
 }
 
 std::variant<MessageSpec, std::string> parse_message_spec(std::string_view text) {
+  if (trim(text) == kProbePreset) {
+    auto spec = parse_message_spec(kProbeSpec);
+    std::get<MessageSpec>(spec).text = std::string(kProbePreset);
+    return spec;
+  }
   const std::string quoted = "'" + std::string(text) + "'";
   auto fail = [&](const std::string& why) { return "the message spec " + quoted + " " + why; };
   MessageSpec spec;

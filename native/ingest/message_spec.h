@@ -45,7 +45,15 @@ struct MessageSpec {
   friend bool operator==(const MessageSpec&, const MessageSpec&) = default;
 };
 
+// The built-in kind of `tracesync probe`'s user-space events: the spec
+// `probe` stands for kProbeSpec (docs/probe.md). Its events are those of
+// native/probe/lttng/tracesync_probe_tp.h; (round, leg) names one message.
+inline constexpr std::string_view kProbePreset = "probe";
+inline constexpr std::string_view kProbeSpec =
+    "name=probe,send=tracesync_probe:round_send,recv=tracesync_probe:round_recv,key=round+leg";
+
 // A spec, or the reason it is not one (in a user's words, naming the text).
+// The word `probe` alone is the built-in spec kProbeSpec.
 std::variant<MessageSpec, std::string> parse_message_spec(std::string_view text);
 
 // The specs of a `--messages-file`: one a line; blank lines and lines that

@@ -243,6 +243,10 @@ std::string validate(const SimulationOptions& o) {
   p.check(o.cpus_per_host >= 1 && o.cpus_per_host <= kMaxCpus,
           "--cpus: " + std::to_string(o.cpus_per_host) + " is outside [1, " + std::to_string(kMaxCpus) + "]");
   p.check(in_range(o.message_rate, 0, 1e7), "--rate: " + number(o.message_rate) + " is outside [0, 1e7] per second");
+  p.check(o.probe_rounds <= 1000, "--probe-rounds: " + std::to_string(o.probe_rounds) + " is outside [0, 1000]");
+  p.check(o.probe_every_s == 0 || (o.probe_every_s >= 1 && o.probe_every_s <= kMaxDurationS),
+          "--probe-every: " + number(o.probe_every_s) + " s is neither 0 (start and end only) nor at least 1 s");
+  p.check(o.probe_every_s == 0 || o.probe_rounds > 0, "--probe-every needs --probe-rounds");
   p.check(in_range(o.filler_ratio, 0, 1e4), "--filler-ratio: " + number(o.filler_ratio) + " is outside [0, 10000]");
   p.check(in_range(o.signal_rate_hz, 0, 1e4), "--signal-rate: " + number(o.signal_rate_hz) + " is outside [0, 10000] per second");
   p.check(in_range(o.signal_jitter_us, 0, 1e5), "--signal-jitter: " + number(o.signal_jitter_us) + " is outside [0, 100000] us");

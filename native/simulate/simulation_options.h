@@ -135,6 +135,13 @@ struct SimulationOptions {
   double signal_jitter_us = 1;             // --signal-jitter: each host records within +- this of the pulse
   double signal_missed = 0;                // --signal-missed: a host misses a pulse with this probability
   double signal_extra_per_s = 0;           // --signal-extra: extra records per second per host, at random
+
+  // --- tracesync probe's rounds (docs/probe.md): on every link, its own TCP
+  // connection carrying a burst of round trips at the start, at the end, and
+  // every `probe_every_s` (when > 0); each round a 16-byte request from the
+  // link's client and the 16-byte answer, sent when the request arrives.
+  uint32_t probe_rounds = 0;               // --probe-rounds: round trips a burst (0: no probe)
+  double probe_every_s = 0;                // --probe-every: also a burst this often (0: start and end only)
 };
 
 // A problem with the options, in words for the user; empty when they are fine.

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <optional>
+#include <string_view>
 
 #include "simulate/random.h"
 
@@ -20,12 +21,16 @@ constexpr double kTurnaroundMeanNs = 20'000;  // plus an exponential part of thi
 // The traffic of one link, generated in exchange order.
 class LinkTraffic {
  public:
-  LinkTraffic(const Experiment& experiment, const SimulationOptions& options, uint32_t link_index)
+  // `stream` names the link's random stream: "traffic" for its own
+  // connection, "probe" for tracesync probe's (so adding probe rounds moves
+  // no other segment).
+  LinkTraffic(const Experiment& experiment, const SimulationOptions& options, uint32_t link_index,
+              std::string_view stream = "traffic")
       : experiment_(experiment),
         options_(options),
         link_index_(link_index),
         link_(experiment.links[link_index]),
-        random_(Random::stream(options.seed, "traffic", link_index)) {}
+        random_(Random::stream(options.seed, stream, link_index)) {}
 
   std::vector<Transmission> generate() {
     if (options_.message_rate <= 0) return std::move(out_);
@@ -49,7 +54,59 @@ class LinkTraffic {
     return std::move(out_);
   }
 
+  // tracesync probe's connection on the link: a handshake, then bursts of
+  // `probe_rounds` round trips at the start, every `probe_every_s` and at
+  // the end (the last one starting early enough to end before it).
+  std::vector<Transmission> generate_probe() {
+    if (options_.probe_rounds == 0) return std::move(out_);
+    next_seq_[0] = static_cast<uint32_t>(random_.next());
+    next_seq_[1] = static_cast<uint32_t>(random_.next());
+    window_[0] = static_cast<uint16_t>(500 + random_.below(3000));
+    window_[1] = static_cast<uint16_t>(500 + random_.below(3000));
+    const double start = static_cast<double>(experiment_.start_ns);
+    const double end = static_cast<double>(experiment_.end_ns);
+    const double last = end - std::min(1e9, (end - start) / 10);
+    std::vector<double> bursts = {start + 1e6};
+    if (options_.probe_every_s > 0) {
+      for (double t = start + options_.probe_every_s * 1e9; t < last; t += options_.probe_every_s * 1e9) {
+        bursts.push_back(t);
+      }
+    }
+    if (last > bursts.back()) bursts.push_back(last);
+    const auto connected = handshake(static_cast<Nanoseconds>(after_gaps(bursts.front())));
+    if (!connected) return std::move(out_);
+    Nanoseconds free_at = *connected;
+    for (const double at : bursts) {
+      Nanoseconds t = std::max(free_at, static_cast<Nanoseconds>(after_gaps(at)));
+      for (uint32_t round = 0; round < options_.probe_rounds; ++round) {
+        const auto answered = probe_round(t);
+        if (!answered) return std::move(out_);  // the connection is lost
+        t = *answered;
+      }
+      free_at = t;
+    }
+    return std::move(out_);
+  }
+
  private:
+  // One round: a request from the client, the answer from the server when
+  // it arrives (after the host's turnaround); both 16-byte data segments,
+  // each acknowledging the other's last. Returns when the client may send
+  // the next request: the answer's arrival plus its own turnaround.
+  std::optional<Nanoseconds> probe_round(Nanoseconds t) {
+    constexpr uint16_t kProbeBytes = 16;
+    const uint32_t request_seq = next_seq_[0];
+    next_seq_[0] += kProbeBytes;
+    const auto request = send_reliably(0, t, request_seq, next_seq_[1], kTcpPsh | kTcpAck, kProbeBytes);
+    if (!request) return std::nullopt;
+    const uint32_t answer_seq = next_seq_[1];
+    next_seq_[1] += kProbeBytes;
+    const auto answer =
+        send_reliably(1, turnaround(*request), answer_seq, next_seq_[0], kTcpPsh | kTcpAck, kProbeBytes);
+    if (!answer) return std::nullopt;
+    return turnaround(*answer);
+  }
+
   // t, or the end of the gap it falls in: no exchange starts in a gap (a
   // retransmission of a segment sent just before one may still fall in it).
   double after_gaps(double t) const {
@@ -68,18 +125,21 @@ class LinkTraffic {
   // Side 0 is the client (link a), side 1 the server (link b).
   uint32_t host_of(int side) const { return side == 0 ? link_.hosts.a : link_.hosts.b; }
 
-  bool handshake(Nanoseconds t) {
+  // The three-way handshake from the client; when it went through, the
+  // time the client sent its last ACK.
+  std::optional<Nanoseconds> handshake(Nanoseconds t) {
     const uint32_t client_isn = next_seq_[0];
     const uint32_t server_isn = next_seq_[1];
     const auto syn_arrival = send_reliably(0, t, client_isn, 0, kTcpSyn, 0);
-    if (!syn_arrival) return false;
+    if (!syn_arrival) return std::nullopt;
     next_seq_[0] = client_isn + 1;
     const auto syn_ack_arrival = send_reliably(1, turnaround(*syn_arrival), server_isn, next_seq_[0],
                                                kTcpSyn | kTcpAck, 0);
-    if (!syn_ack_arrival) return false;
+    if (!syn_ack_arrival) return std::nullopt;
     next_seq_[1] = server_isn + 1;
-    send_once(0, turnaround(*syn_ack_arrival), next_seq_[0], next_seq_[1], kTcpAck, 0, false);
-    return true;
+    const Nanoseconds ack = turnaround(*syn_ack_arrival);
+    send_once(0, ack, next_seq_[0], next_seq_[1], kTcpAck, 0, false);
+    return ack;
   }
 
   // A data segment one way, the ACK that answers it the other way. Every
@@ -168,6 +228,8 @@ std::vector<Transmission> generate_traffic(const Experiment& experiment, const S
   for (uint32_t l = 0; l < experiment.links.size(); ++l) {
     std::vector<Transmission> link = LinkTraffic(experiment, options, l).generate();
     all.insert(all.end(), link.begin(), link.end());
+    std::vector<Transmission> probe = LinkTraffic(experiment, options, l, "probe").generate_probe();
+    all.insert(all.end(), probe.begin(), probe.end());
   }
   // Links were appended in order and each link's segments in generation
   // order, so a stable sort gives a deterministic order.

@@ -12,6 +12,7 @@
 
 #include "snapshot/html_model.h"
 #include "snapshot/latency_bins.h"
+#include "snapshot/link_evidence_summary.h"
 #include "snapshot/people_order.h"
 #include "snapshot/utf8.h"
 
@@ -745,7 +746,9 @@ void links_section(std::ostream& out, const v1::Snapshot& s, const DomainNames& 
     out << "<p>" << escape(quality_meaning(l.quality())) << ". alpha = <code>" << escape(l.alpha().exact())
         << "</code>, beta = <code>" << escape(l.beta().exact()) << "</code> ns; " << l.lower_messages() << " a&rarr;b and "
         << l.upper_messages() << " b&rarr;a message(s); hull " << l.lower_hull() << "/" << l.upper_hull() << " point(s); "
-        << l.contradictions() << " contradiction(s); " << std::max<uint32_t>(l.segments(), 1) << " segment(s).</p>";
+        << l.contradictions() << " contradiction(s); " << std::max<uint32_t>(l.segments(), 1) << " segment(s).</p>"
+        << "<p class=\"evidence\">Evidence: " << escape(evidence_text(link_evidence_summary(l, s.options())))
+        << ".</p>";
     const html::LinkPlot lp = html::link_plot(l, detail);
     if (lp.lower.empty() && lp.upper.empty() && lp.pieces.size() <= 1 && !detail.has_lmin()) {
       out << "<p class=\"muted\">No hull points to draw.</p>";

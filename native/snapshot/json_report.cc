@@ -5,6 +5,7 @@
 
 #include "snapshot/exact_names.h"
 #include "snapshot/json_names.h"
+#include "snapshot/link_evidence_summary.h"
 
 namespace tracesync::snapshot {
 namespace {
@@ -88,7 +89,18 @@ ordered_json points_json(const google::protobuf::RepeatedPtrField<v1::Point>& po
   return list;
 }
 
-ordered_json link_json(const v1::Link& link) {
+// What the link rests on (docs/json.md, "Evidence"); additive: signals
+// and other evidence join this object.
+ordered_json evidence_json(const v1::Link& link, const v1::EngineOptions& options) {
+  const LinkEvidenceSummary evidence = link_evidence_summary(link, options);
+  ordered_json messages = ordered_json::array();
+  for (const LinkEvidenceSummary::Kind& k : evidence.messages) {
+    messages.push_back({{"kind", readable_json(k.name)}, {"messages", k.messages}});
+  }
+  return {{"messages", std::move(messages)}, {"probe_messages", evidence.probe_messages}};
+}
+
+ordered_json link_json(const v1::Link& link, const v1::EngineOptions& options) {
   ordered_json j = link_state_json(link);
   put_name(j, "a_hostname", exact_name(link.a_hostname(), link.a_hostname_raw()));
   put_name(j, "b_hostname", exact_name(link.b_hostname(), link.b_hostname_raw()));
@@ -123,6 +135,7 @@ ordered_json link_json(const v1::Link& link) {
     }
     j["message_kinds"] = std::move(kinds);
   }
+  j["evidence"] = evidence_json(link, options);
   if (link.signals_size() > 0) {
     // What the link rests on beyond messages (docs/signals.md).
     ordered_json signals = ordered_json::array();
@@ -220,7 +233,7 @@ std::string to_json(const v1::Snapshot& s, int indent) {
   root["traces"] = std::move(traces);
 
   ordered_json links = ordered_json::array();
-  for (const v1::Link& link : s.links()) links.push_back(link_json(link));
+  for (const v1::Link& link : s.links()) links.push_back(link_json(link, s.options()));
   root["links"] = std::move(links);
 
   ordered_json islands = ordered_json::array();

@@ -69,9 +69,9 @@ if [ -n "${SWITCH_TIMER_US:-}" ]; then
   # this often (tracesync live DIR reads only complete packets).
   lttng enable-channel -u --switch-timer="$SWITCH_TIMER_US" metadata >/dev/null || exit 12
   lttng enable-channel -u --switch-timer="$SWITCH_TIMER_US" c >/dev/null || exit 12
-  lttng enable-event -u -c c 'tsapp:*' >/dev/null || exit 12
+  lttng enable-event -u -c c "${EVENTS:-tsapp:*}" >/dev/null || exit 12
 else
-  lttng enable-event -u 'tsapp:*' >/dev/null || exit 12
+  lttng enable-event -u "${EVENTS:-tsapp:*}" >/dev/null || exit 12
 fi
 lttng start >/dev/null || exit 12
 : >"$HOST_DIR/ready"
@@ -212,8 +212,9 @@ class Hosts:
     """Namespace hosts recording tsapp, to folders or to a relay."""
 
     def __init__(self, work, tsapp, plugin, session="s", relay=None, go_timeout_s=60, switch_timer_us=None,
-                 tick_ms=None):
+                 tick_ms=None, events="tsapp:*"):
         self.work = pathlib.Path(work)
+        self.events = events  # the user-space events each host records
         # Recording to folders that are followed while written: packets
         # reach the disk at least every switch_timer_us (when not empty), and
         # tsapp records a tick on every CPU every tick_ms, so that no per-CPU
@@ -233,11 +234,12 @@ class Hosts:
     def __exit__(self, *exc):
         self.close()
 
-    def add(self, name, command, clock=None):
-        """A host running `command` (tsapp's arguments) once told to go."""
+    def add(self, name, command, clock=None, program=None):
+        """A host running `command` (the arguments of tsapp, or of `program`)
+        once told to go."""
         directory = self.work / name
         directory.mkdir(parents=True, exist_ok=True)
-        host = Host(name, directory, clock, [self.tsapp] + [str(c) for c in command])
+        host = Host(name, directory, clock, [str(program or self.tsapp)] + [str(c) for c in command])
         self.hosts.append(host)
         return host
 
@@ -245,7 +247,7 @@ class Hosts:
         """Starts every host's sessiond and session; returns once all record."""
         for host in self.hosts:
             env = dict(os.environ, HOST_DIR=str(host.directory), HOST_NAME=host.name, SESSION=self.session,
-                       GO_TIMEOUT_S=str(self.go_timeout_s))
+                       GO_TIMEOUT_S=str(self.go_timeout_s), EVENTS=self.events)
             env.pop("LTTNG_UST_CLOCK_PLUGIN", None)
             if self.relay is not None:
                 env["RELAY_URL"] = self.relay.session_url()

@@ -28,6 +28,20 @@ std::string error_of(const std::string& text) {
   return std::get<std::string>(spec);
 }
 
+TEST(MessageSpec, TheWordProbeIsTheBuiltInKindOfTracesyncProbe) {
+  const MessageSpec spec = parsed(" probe ");
+  EXPECT_EQ(spec.name, "probe");
+  EXPECT_EQ(spec.send_event, "tracesync_probe:round_send");
+  EXPECT_EQ(spec.receive_event, "tracesync_probe:round_recv");
+  ASSERT_EQ(spec.key.size(), 2u);
+  EXPECT_EQ(spec.key[0], (KeyField{"round", FieldScope::kAny}));
+  EXPECT_EQ(spec.key[1], (KeyField{"leg", FieldScope::kAny}));
+  EXPECT_EQ(spec.text, "probe");
+  EXPECT_EQ(spec.canonical(), kProbeSpec);
+  // Only the word alone: anything else is parsed as a spec.
+  EXPECT_NE(error_of("probe,key=x").find("without '='"), std::string::npos);
+}
+
 TEST(MessageSpec, TheLiveHarnessFormParses) {
   const MessageSpec spec = parsed("send=tsapp:msg_send,recv=tsapp:msg_recv,key=msg_id");
   EXPECT_EQ(spec.name, "tsapp:msg_send");
