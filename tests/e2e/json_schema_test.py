@@ -99,7 +99,7 @@ with tempfile.TemporaryDirectory() as experiment:
          "--signal-rate", "2", "--signal-missed", "0.1"], 0)
     reports["signals"] = sync("signals", [experiment, "--simultaneous",
                               "event=irq_handler_entry,filter=irq==199,jitter=1us"])
-    assert any("evidence" in link for link in reports["signals"]["links"]), "no link shows its signals"
+    assert any(link["evidence"].get("signals") for link in reports["signals"]["links"]), "no link shows its signals"
 
 # Names that are not UTF-8 (docs/json.md): a Latin-1 host name in a match
 # stream, a Latin-1 trace directory, a Latin-1 directory that does not exist.
