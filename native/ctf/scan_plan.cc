@@ -37,7 +37,8 @@ std::optional<ScanPlan> ScanPlan::compile(TraceClass trace_class, const EventReq
 
   const std::map<std::string, int> context_names = {
       {"packet_size", packet_context_slot::kPacketSize}, {"content_size", packet_context_slot::kContentSize},
-      {"timestamp_begin", packet_context_slot::kBeginTime}, {"events_discarded", packet_context_slot::kDiscarded}};
+      {"timestamp_begin", packet_context_slot::kBeginTime}, {"events_discarded", packet_context_slot::kDiscarded},
+      {"timestamp_end", packet_context_slot::kEndTime}};
   const std::map<std::string, int> event_header_names = {{"id", 0}};
   const std::map<std::string, int> none;
   for (const auto& [id, stream_class] : trace.stream_classes) {

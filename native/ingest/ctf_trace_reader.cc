@@ -623,9 +623,7 @@ bool CtfTraceReader::begin_stream(StreamCursor& cursor, const bt_message* messag
   cursor.checks_time = options_.decode && cursor.packets_have_time &&
                        bt_stream_class_packets_have_end_default_clock_snapshot(stream_class);
   if (cursor.checks_time) {
-    const unsigned __int128 tolerance =
-        static_cast<unsigned __int128>(kPacketStepBackTolerance) * bt_clock_class_get_frequency(clock) / 1'000'000'000;
-    cursor.time_check = StreamTimeCheck(static_cast<uint64_t>(std::min<unsigned __int128>(tolerance, UINT64_MAX)));
+    cursor.time_check = StreamTimeCheck::for_clock(kPacketStepBackTolerance, bt_clock_class_get_frequency(clock));
   }
   ++info_.streams;
   note_recorded_events(stream_class);
@@ -702,23 +700,11 @@ bool CtfTraceReader::add_message_event(StreamCursor& cursor, const bt_message* m
   out.time = time;
   if (decoder.app) {
     decoder.app->decode(event, out);
-    AppEventTally& tally = info_.app_census[out.kind - 1u];
-    switch (out.layout) {
-      case match::Layout::kTcp: ++(out.direction == match::Direction::kSend ? tally.sends : tally.receives); break;
-      case match::Layout::kKeyTooLong: ++tally.key_too_long; break;
-      case match::Layout::kNonTcp:
-      case match::Layout::kUnknown: ++tally.undecodable; break;
-    }
+    info_.app_census[out.kind - 1u].count(out);
     return true;
   }
   decoder.network->decode(event, out, options_.endpoints);
-  NetworkEventTally& tally = info_.network_census[decoder.network->name_index()];
-  switch (out.layout) {
-    case match::Layout::kTcp: ++tally.tcp; break;
-    case match::Layout::kNonTcp: ++tally.not_tcp; break;
-    case match::Layout::kUnknown:
-    case match::Layout::kKeyTooLong: ++tally.undecodable; break;
-  }
+  info_.network_census[decoder.network->name_index()].count(out.layout);
   return true;
 }
 

@@ -13,6 +13,7 @@
 #include "ingest/event_sink.h"
 #include "ingest/resume_point.h"
 #include "ingest/scanner_network_plan.h"
+#include "ingest/stream_time_check.h"
 #include "ingest/trace_info.h"
 #include "ingest/trace_reader.h"
 #include "ingest/trace_source.h"
@@ -28,7 +29,9 @@ namespace tracesync::ingest {
 // the order of their file names.
 //
 // Damage ends the trace with a problem naming the stream file and the byte
-// offset; what was delivered before stands, as with CtfTraceReader.
+// offset; what was delivered before stands, as with CtfTraceReader. Time is
+// checked as CtfTraceReader checks it (StreamTimeCheck, the same packets
+// left out and counted), and its damage names the packet's byte offset too.
 class ScannerTraceReader final : public ResumableTraceReader {
  public:
   // Reads the metadata and compiles the plans at once (a few milliseconds):
@@ -68,6 +71,8 @@ class ScannerTraceReader final : public ResumableTraceReader {
   State read_some(std::size_t rounds);
   bool open();
   bool read_packet(Stream& stream);
+  void check_time(Stream& stream, const ctf::PacketSummary& summary, bool whole);
+  void judge(Stream& stream, PacketVerdict verdict, std::vector<match::PacketEvent>& events, uint64_t offset);
   void announce(const ctf::ScanPlan::StreamPlan& stream);
   void update_progress();
   void flush_up_to(model::Nanoseconds limit);
@@ -80,6 +85,9 @@ class ScannerTraceReader final : public ResumableTraceReader {
   std::optional<ctf::ScanPlan> plan_;
   std::vector<ScannerNetworkPlan> network_plans_;  // by ScanPlan::EventPlan::user
   std::string not_covered_;
+  // Its tracer's packets may end before their last event (babeltrace2's
+  // fix, applied alike: see ends_packets_at_their_last_event).
+  bool ends_at_last_event_ = false;
 
   State state_ = State::kNew;
   TraceInfo info_;

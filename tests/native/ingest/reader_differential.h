@@ -54,6 +54,17 @@ inline ReadOutcome read_with_scanner(const std::string& path, ReaderOptions opti
   return read_to_end(reader, sink);
 }
 
+// What a damaged-time problem says of its packet, without how the reader
+// names the stream (babeltrace2's port name, the scanner's file path) or the
+// packet's byte offset (only the scanner knows it).
+inline std::string damage_words(const std::string& text) {
+  const std::size_t packet = text.find(", packet ");
+  std::string words = packet == std::string::npos ? text : text.substr(packet);
+  const std::size_t offset = words.rfind(" (the packet at byte ");
+  if (offset != std::string::npos) words.resize(offset);
+  return words;
+}
+
 // Every difference between two TraceInfos, one per line; empty when equal.
 inline std::string info_differences(const TraceInfo& a, const TraceInfo& b) {
   std::ostringstream out;
@@ -90,6 +101,14 @@ inline std::string info_differences(const TraceInfo& a, const TraceInfo& b) {
   }
   if (a.discarded_events != b.discarded_events) out << "discarded_events " << a.discarded_events << " vs " << b.discarded_events << "\n";
   field("bytes", a.bytes, b.bytes);
+  if (a.damaged_packets != b.damaged_packets) out << "damaged_packets " << a.damaged_packets << " vs " << b.damaged_packets << "\n";
+  if (a.damaged_network_events != b.damaged_network_events) {
+    out << "damaged_network_events " << a.damaged_network_events << " vs " << b.damaged_network_events << "\n";
+  }
+  if (damage_words(a.first_time_damage) != damage_words(b.first_time_damage)) {
+    out << "first_time_damage '" << a.first_time_damage << "' vs '" << b.first_time_damage << "'\n";
+  }
+  field("app_census", a.app_census, b.app_census);
   return out.str();
 }
 
