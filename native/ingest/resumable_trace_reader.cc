@@ -13,15 +13,6 @@ std::unique_ptr<ResumableTraceReader> make_trace_reader(TraceSource source, matc
     reader->say_reader("babeltrace2", "--reader babeltrace2");
     return reader;
   }
-  // The scanner decodes TCP events only: application messages (issue 29)
-  // are babeltrace2's for now. (It lists no user-space event classes for
-  // `check` either: check says so for a trace it read.)
-  if (options.selection.has_app_kinds()) {
-    auto reader = std::make_unique<CtfTraceReader>(std::move(source), index, options, sink);
-    reader->say_reader("babeltrace2", std::string(options.reader == ReaderChoice::kScanner ? "--reader scanner" : "--reader auto") +
-                                          ": application messages (--messages) are decoded by babeltrace2 only, for now");
-    return reader;
-  }
   auto scanner = std::make_unique<ScannerTraceReader>(source, index, options, sink);
   if (options.reader == ReaderChoice::kScanner) {
     scanner->say_reader("scanner", "--reader scanner");

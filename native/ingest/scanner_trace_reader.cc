@@ -96,13 +96,18 @@ class ScannerTraceReader::Collector final : public ctf::EventVisitor {
     ++reader_.info_.network_events;
     const uint64_t position = stream_.network_read++;
     if (!reader_.resume_from_.empty() && reader_.resume_from_.delivered(number_, position, *time)) return;
-    const ScannerNetworkPlan& plan = reader_.network_plans_[event.user];
+    const SelectedClass& selected = reader_.selected_[event.user];
     match::PacketEvent& out = stream_.current.emplace_back();
     stream_.current_at.push_back(summary_.events - 1);  // the scanner counted it before telling
     out.trace = reader_.index_;
     out.time = *time;
-    plan.decode(captures, out, reader_.options_.endpoints);
-    reader_.info_.network_census[plan.name_index()].count(out.layout);
+    if (selected.app) {
+      selected.app->decode(captures, out);
+      reader_.info_.app_census[out.kind - 1u].count(out);
+      return;
+    }
+    selected.network->decode(captures, out, reader_.options_.endpoints);
+    reader_.info_.network_census[selected.network->name_index()].count(out.layout);
   }
   bool bad_time() const { return bad_time_; }
 
@@ -119,6 +124,7 @@ ScannerTraceReader::ScannerTraceReader(TraceSource source, match::TraceIndex ind
     : source_(std::move(source)), index_(index), options_(options), sink_(sink) {
   info_.path = source_.path;
   info_.name = source_.name;
+  info_.app_census.assign(options_.selection.kinds().size(), AppEventTally{});
   std::tie(info_.domain_id, info_.domain_source) = choose_domain(source_, std::nullopt, "");
   try {
     compile_plans();
@@ -143,19 +149,40 @@ void ScannerTraceReader::compile_plans() {
     return;
   }
   std::map<const ctf::EventClass*, std::size_t> plan_of;
+  std::string app_not_covered;
+  // The application classes, from their stream classes (before the plan
+  // takes the trace class).
+  std::map<std::pair<uint64_t, uint64_t>, ScannerAppPlan> app_plans;
+  for (const auto& [stream_id, stream] : trace->stream_classes) {
+    for (const auto& [event_id, event] : stream.event_classes) {
+      if (auto app = ScannerAppPlan::for_class(event, stream, options_.selection)) {
+        if (!app->not_covered().empty() && app_not_covered.empty()) app_not_covered = app->not_covered();
+        app_plans.emplace(std::pair(stream_id, event_id), std::move(*app));
+      }
+    }
+  }
   auto plan = ctf::ScanPlan::compile(
       std::move(*trace),
       [&](const ctf::EventClass& event) -> std::optional<std::vector<ctf::FieldRequest>> {
-        auto network = ScannerNetworkPlan::for_class(event);
-        if (!network) return std::nullopt;
-        plan_of[&event] = network_plans_.size();
-        network_plans_.push_back(std::move(*network));
+        SelectedClass selected;
+        if (const auto app = app_plans.find(std::pair(event.stream_class_id, event.id)); app != app_plans.end()) {
+          selected.app = app->second;
+        }
+        if (!selected.app) selected.network = ScannerNetworkPlan::for_class(event);
+        if (!selected.app && !selected.network) return std::nullopt;
+        plan_of[&event] = selected_.size();
+        selected_.push_back(std::move(selected));
         if (!options_.decode) return std::nullopt;  // counted, not decoded (bench)
-        return network_plans_.back().requests();
+        const SelectedClass& added = selected_.back();
+        return added.app ? added.app->requests() : added.network->requests();
       },
       &error);
   if (!plan) {
     not_covered_ = error;
+    return;
+  }
+  if (!app_not_covered.empty()) {
+    not_covered_ = app_not_covered;
     return;
   }
   for (ctf::ScanPlan::EventPlan* event : plan->selected()) event->user = plan_of.at(event->event_class);
@@ -242,6 +269,45 @@ bool ScannerTraceReader::open() {
   return true;
 }
 
+namespace {
+// A stream class's event classes in the order the metadata declares them.
+std::vector<const ctf::EventClass*> declared(const ctf::StreamClass& stream) {
+  std::vector<const ctf::EventClass*> out;
+  for (const auto& [id, event] : stream.event_classes) out.push_back(&event);
+  std::stable_sort(out.begin(), out.end(), [](const ctf::EventClass* a, const ctf::EventClass* b) { return a->line < b->line; });
+  return out;
+}
+}  // namespace
+
+// A selected class is in the trace's metadata: what it lacks, as
+// CtfTraceReader notes it at each stream's beginning.
+void ScannerTraceReader::note_recorded(const SelectedClass& selected) {
+  if (selected.app) {
+    AppEventTally& tally = info_.app_census.at(selected.app->kind() - 1u);
+    (selected.app->direction() == match::Direction::kSend ? tally.send_recorded : tally.receive_recorded) = true;
+    if (tally.problem.empty()) tally.problem = selected.app->problem();
+    return;
+  }
+  NetworkEventTally& tally = info_.network_census[selected.network->name_index()];
+  if (!tally.recorded) {
+    tally.recorded = true;
+    tally.missing = selected.network->missing();
+  }
+}
+
+// The user-space event classes of a stream class and their possible key
+// fields (`check`), each class once, in the order the metadata declares
+// them (as babeltrace2 lists them).
+void ScannerTraceReader::offer_classes(const ctf::StreamClass& stream) {
+  for (const ctf::EventClass* event : declared(stream)) {
+    auto offered = ScannerAppPlan::offered(*event, stream);
+    if (!offered) continue;
+    const auto known = std::find_if(info_.offered_classes.begin(), info_.offered_classes.end(),
+                                    [&](const OfferedEventClass& c) { return c.name == offered->name; });
+    if (known == info_.offered_classes.end()) info_.offered_classes.push_back(std::move(*offered));
+  }
+}
+
 // The trace's clock, hostname and domain, at its first stream's beginning.
 void ScannerTraceReader::announce(const ctf::ScanPlan::StreamPlan& stream) {
   const ctf::TraceClass& trace = plan_->trace();
@@ -290,23 +356,12 @@ bool ScannerTraceReader::read_packet(Stream& stream) {
     if (stream.checks_time) {
       stream.time_check = StreamTimeCheck::for_clock(kPacketStepBackTolerance, summary.stream->clock->frequency);
     }
-    for (const auto& event : summary.stream->by_id) {
-      if (event && event->selected) {
-        NetworkEventTally& tally = info_.network_census[network_plans_[event->user].name_index()];
-        if (!tally.recorded) {
-          tally.recorded = true;
-          tally.missing = network_plans_[event->user].missing();
-        }
-      }
+    // In the order the metadata declares them, as babeltrace2 meets them.
+    for (const ctf::EventClass* event_class : declared(*summary.stream->stream_class)) {
+      const ctf::ScanPlan::EventPlan* event = summary.stream->event(event_class->id);
+      if (event != nullptr && event->selected) note_recorded(selected_[event->user]);
     }
-    for (const auto& [id, event] : summary.stream->sparse) {
-      if (!event->selected) continue;
-      NetworkEventTally& tally = info_.network_census[network_plans_[event->user].name_index()];
-      if (!tally.recorded) {
-        tally.recorded = true;
-        tally.missing = network_plans_[event->user].missing();
-      }
-    }
+    if (options_.offered_classes) offer_classes(*summary.stream->stream_class);
     if (!announced_) announce(*summary.stream);
   }
   info_.events += summary.events;

@@ -12,6 +12,7 @@
 #include "ingest/ctf_trace_reader.h"
 #include "ingest/event_sink.h"
 #include "ingest/resume_point.h"
+#include "ingest/scanner_app_plan.h"
 #include "ingest/scanner_network_plan.h"
 #include "ingest/stream_time_check.h"
 #include "ingest/trace_info.h"
@@ -23,7 +24,8 @@ namespace tracesync::ingest {
 // Reads one CTF 1.8 trace with our own scanner (native/ctf): the metadata
 // parsed and a read plan compiled per event class once, then every stream
 // file mapped and walked packet by packet, the network events' fields
-// captured (ScannerNetworkPlan) and every other event skipped. It gives the
+// captured (ScannerNetworkPlan), and the application messages' keys of
+// `--messages` (ScannerAppPlan), and every other event skipped. It gives the
 // sink what CtfTraceReader gives it: the same PacketEvents, TraceInfo,
 // progress promises and delivery cuts (ResumePoint), streams numbered in
 // the order of their file names.
@@ -83,7 +85,15 @@ class ScannerTraceReader final : public ResumableTraceReader {
   ReaderOptions options_;
   EventSink& sink_;
   std::optional<ctf::ScanPlan> plan_;
-  std::vector<ScannerNetworkPlan> network_plans_;  // by ScanPlan::EventPlan::user
+  // What each selected event class is (by ScanPlan::EventPlan::user): a
+  // network event, or an application message's send or receive.
+  struct SelectedClass {
+    std::optional<ScannerNetworkPlan> network;
+    std::optional<ScannerAppPlan> app;
+  };
+  void note_recorded(const SelectedClass& selected);
+  void offer_classes(const ctf::StreamClass& stream);
+  std::vector<SelectedClass> selected_;
   std::string not_covered_;
   // Its tracer's packets may end before their last event (babeltrace2's
   // fix, applied alike: see ends_packets_at_their_last_event).

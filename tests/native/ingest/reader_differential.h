@@ -27,7 +27,8 @@ struct ReadOutcome {
 
 inline auto event_tuple(const match::PacketEvent& e) {
   return std::tie(e.time, e.direction, e.layout, e.tcp.seq, e.tcp.ack_seq, e.tcp.flags, e.endpoints.family,
-                  e.endpoints.saddr, e.endpoints.daddr, e.endpoints.source_port, e.endpoints.dest_port);
+                  e.endpoints.saddr, e.endpoints.daddr, e.endpoints.source_port, e.endpoints.dest_port, e.kind,
+                  e.app.size, e.app.words);
 }
 
 template <typename Reader>
@@ -109,6 +110,7 @@ inline std::string info_differences(const TraceInfo& a, const TraceInfo& b) {
     out << "first_time_damage '" << a.first_time_damage << "' vs '" << b.first_time_damage << "'\n";
   }
   field("app_census", a.app_census, b.app_census);
+  field("offered_classes", a.offered_classes, b.offered_classes);
   return out.str();
 }
 

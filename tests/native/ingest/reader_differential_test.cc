@@ -14,6 +14,7 @@
 #include <random>
 
 #include "ingest/reader_differential.h"
+#include "ingest/message_spec.h"
 #include "ingest/reader_protocol.h"
 #include "simulate/simulate.h"
 
@@ -88,6 +89,48 @@ TEST(ReaderDifferential, SimulatedExperimentsReadTheSameWithBothReaders) {
       EXPECT_EQ(scanner.info.events, host.events) << simulation.name;
     }
   }
+  fs::remove_all(root);
+}
+
+// Application messages (`--messages`, issue 29): both readers give the same
+// kinds and keys (integers, strings, both), the same census, the same words
+// for a class that lacks a key field, and list the same user-space classes.
+TEST(ReaderDifferential, ApplicationMessagesReadTheSameWithBothReaders) {
+  const fs::path root = fs::temp_directory_path() / ("tracesync-differential-ust-" + std::to_string(getpid()));
+  simulate::SimulationOptions options;
+  options.output_dir = (root / "sim").string();
+  options.overwrite = true;
+  options.duration_s = 2;
+  options.seed = 29;
+  options.user_space = true;
+  const simulate::SimulationSummary summary = simulate::run(options);
+  const std::vector<std::string> keys = {"key=msg_id", "key=channel+msg_id", "key=payload.len+context.vtid",
+                                         "key=len+channel+msg_id"};
+  int traces = 0;
+  for (const std::string& key : keys) {
+    const auto spec = parse_message_spec("send=tsapp:msg_send,recv=tsapp:msg_recv," + key);
+    ASSERT_TRUE(std::holds_alternative<MessageSpec>(spec)) << key;
+    ReaderOptions reader;
+    reader.selection = EventSelection({std::get<MessageSpec>(spec)});
+    reader.offered_classes = true;
+    for (const simulate::HostSummary& host : summary.hosts) {
+      const ReadOutcome oracle = read_with_babeltrace2(host.trace_path, reader);
+      const ReadOutcome scanner = read_with_scanner(host.trace_path, reader);
+      expect_same(key + ": " + host.trace_path, oracle, scanner);
+      ASSERT_EQ(scanner.info.app_census.size(), 1u);
+      const AppEventTally& tally = scanner.info.app_census[0];
+      if (key == "key=payload.len+context.vtid") {
+        EXPECT_NE(tally.problem.find("has no field `vtid` in its context"), std::string::npos) << tally.problem;
+        EXPECT_GT(tally.undecodable, 0u) << host.trace_path;
+      } else {
+        EXPECT_EQ(tally.problem, "") << host.trace_path;
+        EXPECT_GT(tally.sends + tally.receives + tally.key_too_long, 0u) << key << ": " << host.trace_path;
+      }
+      EXPECT_FALSE(scanner.info.offered_classes.empty()) << host.trace_path;
+      ++traces;
+    }
+  }
+  EXPECT_GT(traces, 0);
   fs::remove_all(root);
 }
 
