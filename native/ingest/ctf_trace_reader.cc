@@ -809,12 +809,7 @@ void CtfTraceReader::flush() { flush_up_to(read_to_); }
 // Hands the sink the events not later than `limit`, holds back the rest.
 void CtfTraceReader::flush_up_to(model::Nanoseconds limit) {
   if (!announced_) return;
-  batch_.insert(batch_.end(), held_.begin(), held_.end());
-  held_.clear();
-  const auto later = std::partition(batch_.begin(), batch_.end(),
-                                    [&](const match::PacketEvent& event) { return event.time <= limit; });
-  held_.assign(later, batch_.end());
-  batch_.erase(later, batch_.end());
+  hold_back_after(batch_, held_, limit);
   // Before the sink hears of them: a reading process sends it with them.
   last_flush_.through = limit;
   last_flush_.read.resize(cursors_.size());

@@ -521,12 +521,7 @@ void ScannerTraceReader::update_progress() {
 // (CtfTraceReader::flush_up_to: the same cut, so that resuming works alike).
 void ScannerTraceReader::flush_up_to(model::Nanoseconds limit) {
   if (!announced_) return;
-  batch_.insert(batch_.end(), held_.begin(), held_.end());
-  held_.clear();
-  const auto later = std::partition(batch_.begin(), batch_.end(),
-                                    [&](const match::PacketEvent& event) { return event.time <= limit; });
-  held_.assign(later, batch_.end());
-  batch_.erase(later, batch_.end());
+  hold_back_after(batch_, held_, limit);
   last_flush_.through = limit;
   last_flush_.read.resize(streams_.size());
   for (std::size_t s = 0; s < streams_.size(); ++s) last_flush_.read[s] = streams_[s]->network_read;
