@@ -132,7 +132,7 @@ if $run_tests; then
   echo "== ctest under ASan + UBSan"
   ctest --test-dir "$san_dir" --output-on-failure -j "$jobs" --label-exclude benchmark
   echo "== fuzzers, ${FUZZ_SECONDS:-60}s each, two at a time"
-  tests/fuzz/run_fuzzers.sh "$san_dir" "${FUZZ_SECONDS:-60}" match_stream reader_protocol &
+  tests/fuzz/run_fuzzers.sh "$san_dir" "${FUZZ_SECONDS:-60}" match_stream reader_protocol scanner &
   first_pair=$!
   fuzz_status=0
   tests/fuzz/run_fuzzers.sh "$san_dir" "${FUZZ_SECONDS:-60}" engine_options ctf_metadata || fuzz_status=$?

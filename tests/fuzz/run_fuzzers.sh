@@ -40,7 +40,7 @@ else
   seconds=${2:-60}
   shift $(($# < 2 ? $# : 2))
   targets=("$@")
-  ((${#targets[@]})) || targets=(match_stream reader_protocol engine_options ctf_metadata extract)
+  ((${#targets[@]})) || targets=(match_stream reader_protocol engine_options ctf_metadata extract scanner)
 fi
 
 here=$(cd "$(dirname "$0")" && pwd)
