@@ -135,7 +135,7 @@ if $run_tests; then
   tests/fuzz/run_fuzzers.sh "$san_dir" "${FUZZ_SECONDS:-45}" match_stream reader_protocol ctf2_metadata extract &
   first_pair=$!
   fuzz_status=0
-  tests/fuzz/run_fuzzers.sh "$san_dir" "${FUZZ_SECONDS:-45}" engine_options ctf_metadata || fuzz_status=$?
+  tests/fuzz/run_fuzzers.sh "$san_dir" "${FUZZ_SECONDS:-45}" engine_options ctf_metadata scanner || fuzz_status=$?
   wait "$first_pair" || fuzz_status=$?
   ((fuzz_status == 0)) || { echo "setup.sh: a fuzzer failed (its input is kept under $san_dir/fuzz)" >&2; exit 1; }
 fi

@@ -213,6 +213,12 @@ bool ReadPlan::run(BitCursor& cursor, ReadState& state, CapturedField* captures,
         const uint64_t byte = at / 8;
         const void* end = std::memchr(cursor.data + byte, 0, limit / 8 - byte);
         if (end == nullptr) [[unlikely]] return unended_string(problem, in.name, at, limit);
+        if (in.capture >= 0) {
+          CapturedField& out = captures[in.capture];
+          out.present = true;
+          out.text = cursor.data + byte;
+          out.value = static_cast<uint64_t>(static_cast<const uint8_t*>(end) - out.text);
+        }
         at = (static_cast<uint64_t>(static_cast<const uint8_t*>(end) - cursor.data) + 1) * 8;
         ++pc;
         break;
@@ -322,12 +328,15 @@ class PlanCompiler::Emitter {
         align(fc.alignment);
         skip(fc.size);
         return true;
-      case FC::Kind::kString:
+      case FC::Kind::kString: {
         align(8);
-        emit(named(Op::kString, name));
+        Instruction in = named(Op::kString, name);
+        in.capture = capture_of(path, name);
+        emit(in);
         anchor_ = 8;
         offset_ = 0;
         return true;
+      }
       case FC::Kind::kStructure: {
         align(fc.alignment);
         Frame frame{&fc, path};

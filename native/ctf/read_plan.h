@@ -25,7 +25,8 @@ struct FieldRequest {
 // What a plan's last run kept of one requested field.
 struct CapturedField {
   bool present = false;   // the field was read (not in an option not taken)
-  uint64_t value = 0;     // an integer (sign-extended), or a variant's option index
+  uint64_t value = 0;     // an integer (sign-extended), a variant's option index, or a string's length
+  const uint8_t* text = nullptr;  // a string: its bytes, in the mapping (valid while it is)
   uint8_t byte_count = 0; // an array or sequence of integers: its elements' bytes,
   std::array<uint8_t, 16> bytes{};  // most significant first, the first 16
 };

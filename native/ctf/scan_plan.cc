@@ -45,11 +45,13 @@ std::optional<ScanPlan> ScanPlan::compile(TraceClass trace_class, const EventReq
       by_role ? std::map<std::string, int>{{"packet-total-length", packet_context_slot::kPacketSize},
                                            {"packet-content-length", packet_context_slot::kContentSize},
                                            {"default-clock-timestamp", packet_context_slot::kBeginTime},
-                                           {"discarded-event-record-counter-snapshot", packet_context_slot::kDiscarded}}
+                                           {"discarded-event-record-counter-snapshot", packet_context_slot::kDiscarded},
+                                           {"packet-end-default-clock-timestamp", packet_context_slot::kEndTime}}
               : std::map<std::string, int>{{"packet_size", packet_context_slot::kPacketSize},
                                            {"content_size", packet_context_slot::kContentSize},
                                            {"timestamp_begin", packet_context_slot::kBeginTime},
-                                           {"events_discarded", packet_context_slot::kDiscarded}};
+                                           {"events_discarded", packet_context_slot::kDiscarded},
+                                           {"timestamp_end", packet_context_slot::kEndTime}};
   const std::map<std::string, int> event_header_names =
       by_role ? std::map<std::string, int>{{"event-record-class-id", 0}} : std::map<std::string, int>{{"id", 0}};
   const std::map<std::string, int> none;

@@ -24,7 +24,7 @@ namespace packet_header_slot {
 enum : int { kMagic, kUuid, kStreamId, kCount };
 }
 namespace packet_context_slot {
-enum : int { kPacketSize, kContentSize, kBeginTime, kDiscarded, kCount };
+enum : int { kPacketSize, kContentSize, kBeginTime, kDiscarded, kEndTime, kCount };
 }
 
 // Every read plan of a trace, compiled once from its TraceClass: the packet

@@ -121,6 +121,9 @@ bool StreamScanner::next_packet(EventVisitor& visitor, PacketSummary& summary, s
   if (context_captures_[packet_context_slot::kBeginTime].present) {
     summary.begin_clock = context_captures_[packet_context_slot::kBeginTime].value;
   }
+  if (context_captures_[packet_context_slot::kEndTime].present) {
+    summary.end_clock = context_captures_[packet_context_slot::kEndTime].value;
+  }
   if (const CapturedField& discarded = context_captures_[packet_context_slot::kDiscarded]; discarded.present) {
     const uint64_t before = discarded_before_.value_or(0);
     if (discarded.value > before) summary.discarded = discarded.value - before;
@@ -129,6 +132,7 @@ bool StreamScanner::next_packet(EventVisitor& visitor, PacketSummary& summary, s
 
   cursor.limit = begin + content_bits;
   CapturedField header_id;
+  uint64_t latest = summary.begin_clock.value_or(0);
   while (cursor.position < cursor.limit) {
     const uint64_t event_at = cursor.position;
     header_id.present = false;
@@ -155,6 +159,11 @@ bool StreamScanner::next_packet(EventVisitor& visitor, PacketSummary& summary, s
     if (cursor.position == event_at) {
       // Nothing read: the next event would be this one again, for ever.
       return fail(problem, event_at, "event `" + event->event_class->name + "` takes no bits: the packet cannot be walked");
+    }
+    if (state.clock >= latest) {
+      latest = state.clock;
+    } else if (!summary.step_back) {
+      summary.step_back = PacketSummary::StepBack{summary.events, state.clock, latest};
     }
     ++summary.events;
     if (!summary.first_clock) summary.first_clock = state.clock;

@@ -28,6 +28,16 @@ struct PacketSummary {
   uint64_t events = 0;
   std::optional<uint64_t> first_clock, last_clock;  // of its events, in cycles
   std::optional<uint64_t> begin_clock;              // timestamp_begin, in cycles
+  std::optional<uint64_t> end_clock;                // timestamp_end, in cycles, as written
+  // The first event whose time goes back (before timestamp_begin, or
+  // earlier than the latest event before it): what a time check needs to
+  // hear of a packet's events without one call per event.
+  struct StepBack {
+    uint64_t event = 0;   // its number in the packet, from 0
+    uint64_t clock = 0;   // its time, in cycles
+    uint64_t latest = 0;  // the latest time before it (timestamp_begin or an event's)
+  };
+  std::optional<StepBack> step_back;
   uint64_t discarded = 0;  // events the tracer lost since the stream's previous packet
 };
 

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "match/packet_event.h"
+
 namespace tracesync::ingest {
 
 // What a trace holds of one application message kind (`--messages`): whether
@@ -23,6 +25,15 @@ struct AppEventTally {
   uint64_t undecodable = 0;   // events of a class with a problem: no key
 
   uint64_t events() const { return sends + receives + key_too_long + undecodable; }
+  // Counts one decoded event of this kind (both CTF readers count so).
+  void count(const match::PacketEvent& event) {
+    switch (event.layout) {
+      case match::Layout::kTcp: ++(event.direction == match::Direction::kSend ? sends : receives); break;
+      case match::Layout::kKeyTooLong: ++key_too_long; break;
+      case match::Layout::kNonTcp:
+      case match::Layout::kUnknown: ++undecodable; break;
+    }
+  }
   friend bool operator==(const AppEventTally&, const AppEventTally&) = default;
 };
 

@@ -623,9 +623,7 @@ bool CtfTraceReader::begin_stream(StreamCursor& cursor, const bt_message* messag
   cursor.checks_time = options_.decode && cursor.packets_have_time &&
                        bt_stream_class_packets_have_end_default_clock_snapshot(stream_class);
   if (cursor.checks_time) {
-    const unsigned __int128 tolerance =
-        static_cast<unsigned __int128>(kPacketStepBackTolerance) * bt_clock_class_get_frequency(clock) / 1'000'000'000;
-    cursor.time_check = StreamTimeCheck(static_cast<uint64_t>(std::min<unsigned __int128>(tolerance, UINT64_MAX)));
+    cursor.time_check = StreamTimeCheck::for_clock(kPacketStepBackTolerance, bt_clock_class_get_frequency(clock));
   }
   ++info_.streams;
   note_recorded_events(stream_class);
@@ -703,23 +701,11 @@ bool CtfTraceReader::add_message_event(StreamCursor& cursor, const bt_message* m
   out.time = time;
   if (decoder.app) {
     decoder.app->decode(event, out);
-    AppEventTally& tally = info_.app_census[out.kind - 1u];
-    switch (out.layout) {
-      case match::Layout::kTcp: ++(out.direction == match::Direction::kSend ? tally.sends : tally.receives); break;
-      case match::Layout::kKeyTooLong: ++tally.key_too_long; break;
-      case match::Layout::kNonTcp:
-      case match::Layout::kUnknown: ++tally.undecodable; break;
-    }
+    info_.app_census[out.kind - 1u].count(out);
     return true;
   }
   decoder.network->decode(event, out, options_.endpoints);
-  NetworkEventTally& tally = info_.network_census[decoder.network->name_index()];
-  switch (out.layout) {
-    case match::Layout::kTcp: ++tally.tcp; break;
-    case match::Layout::kNonTcp: ++tally.not_tcp; break;
-    case match::Layout::kUnknown:
-    case match::Layout::kKeyTooLong: ++tally.undecodable; break;
-  }
+  info_.network_census[decoder.network->name_index()].count(out.layout);
   return true;
 }
 
@@ -824,12 +810,7 @@ void CtfTraceReader::flush() { flush_up_to(read_to_); }
 // Hands the sink the events not later than `limit`, holds back the rest.
 void CtfTraceReader::flush_up_to(model::Nanoseconds limit) {
   if (!announced_) return;
-  batch_.insert(batch_.end(), held_.begin(), held_.end());
-  held_.clear();
-  const auto later = std::partition(batch_.begin(), batch_.end(),
-                                    [&](const match::PacketEvent& event) { return event.time <= limit; });
-  held_.assign(later, batch_.end());
-  batch_.erase(later, batch_.end());
+  hold_back_after(batch_, held_, limit);
   // Before the sink hears of them: a reading process sends it with them.
   last_flush_.through = limit;
   last_flush_.read.resize(cursors_.size());

@@ -23,6 +23,15 @@ struct NetworkEventTally {
   uint64_t undecodable = 0;  // a payload the decoder cannot read
 
   uint64_t events() const { return tcp + not_tcp + undecodable; }
+  // Counts one decoded event (both CTF readers count so).
+  void count(match::Layout layout) {
+    switch (layout) {
+      case match::Layout::kTcp: ++tcp; break;
+      case match::Layout::kNonTcp: ++not_tcp; break;
+      case match::Layout::kUnknown:
+      case match::Layout::kKeyTooLong: ++undecodable; break;  // no TCP key has a length to exceed
+    }
+  }
   friend bool operator==(const NetworkEventTally&, const NetworkEventTally&) = default;
 };
 

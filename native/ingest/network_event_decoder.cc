@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: EPL-2.0
 #include "ingest/network_event_decoder.h"
 
+#include "ingest/network_payload_words.h"
+
 #include <string>
 
 #include "ingest/network_event_names.h"
 
 namespace tracesync::ingest {
+
+namespace words = network_payload_words;
 
 namespace {
 
@@ -57,13 +61,10 @@ std::optional<Direction> network_direction(std::string_view name) {
 
 // "`seq`, `flags`": the TCP key members `structure` lacks (or holds as no integer).
 std::string NetworkEventDecoder::missing_tcp_members(const bt_field_class* structure) {
-  std::string missing;
-  for (const std::string_view name : {"seq", "ack_seq", "flags"}) {
+  return words::missing_tcp_members([&](std::string_view name) {
     const auto index = member_index(structure, name);
-    if (index && is_type(member_class(structure, *index), BT_FIELD_CLASS_TYPE_INTEGER)) continue;
-    missing += (missing.empty() ? "`" : ", `") + std::string(name) + "`";
-  }
-  return missing;
+    return !index || !is_type(member_class(structure, *index), BT_FIELD_CLASS_TYPE_INTEGER);
+  });
 }
 
 std::optional<NetworkEventDecoder::TcpPlan> NetworkEventDecoder::plan_tcp(const bt_field_class* structure) {
@@ -125,7 +126,6 @@ unsigned read_address_bytes(const bt_field* field, bool is_array, unsigned bits,
 
 std::optional<NetworkEventDecoder::NetworkOption> NetworkEventDecoder::plan_ip(const bt_field_class* structure,
                                                                                uint8_t family, std::string& missing) {
-  const std::string where = family == 4 ? "`network_header.ipv4`" : "`network_header.ipv6`";
   NetworkOption option;
   option.content = Content::kIp;
   option.family = family;
@@ -133,7 +133,7 @@ std::optional<NetworkEventDecoder::NetworkOption> NetworkEventDecoder::plan_ip(c
     AddressPlan address;
     const auto index = address_index(structure, name, address.is_array, address.element_bits);
     if (!index) {
-      missing = where + " has no usable `" + name + "` (an array of 8- or 16-bit integers, or an integer)";
+      missing = words::no_usable_address(family, name);
       return std::nullopt;
     }
     address.index = *index;
@@ -142,7 +142,7 @@ std::optional<NetworkEventDecoder::NetworkOption> NetworkEventDecoder::plan_ip(c
   const auto transport = member_index(structure, "transport_header");
   const bt_field_class* variant = transport ? member_class(structure, *transport) : nullptr;
   if (!is_type(variant, BT_FIELD_CLASS_TYPE_VARIANT)) {
-    missing = where + " has no `transport_header` variant";
+    missing = words::no_transport_variant(family);
     return std::nullopt;
   }
   option.transport_index = *transport;
@@ -159,12 +159,12 @@ std::optional<NetworkEventDecoder::NetworkOption> NetworkEventDecoder::plan_ip(c
       if (tcp) {
         transport_option.tcp = *tcp;
       } else {
-        missing = where + "'s `transport_header.tcp` lacks " + missing_tcp_members(tcp_class);
+        missing = words::tcp_option_lacks(family, missing_tcp_members(tcp_class));
       }
     }
     option.transport_options.push_back(transport_option);
   }
-  if (!has_tcp) missing = where + "'s `transport_header` has no `tcp` option";
+  if (!has_tcp) missing = words::no_tcp_option(family);
   return option;
 }
 
@@ -177,14 +177,14 @@ std::optional<NetworkEventDecoder> NetworkEventDecoder::for_class(const bt_event
   decoder.direction_ = kNetworkEventNames[*index].direction;
   const bt_field_class* payload = bt_event_class_borrow_payload_field_class_const(event_class);
   if (!is_type(payload, BT_FIELD_CLASS_TYPE_STRUCTURE)) {
-    decoder.missing_ = "it has no payload fields";
+    decoder.missing_ = words::no_payload();
     return decoder;  // undecodable
   }
 
   if (const auto network_header = member_index(payload, "network_header")) {
     const bt_field_class* variant = member_class(payload, *network_header);
     if (!is_type(variant, BT_FIELD_CLASS_TYPE_VARIANT)) {
-      decoder.missing_ = "its `network_header` is not a variant";
+      decoder.missing_ = words::network_header_not_a_variant();
       return decoder;
     }
     decoder.form_ = Form::kNested;
@@ -209,17 +209,13 @@ std::optional<NetworkEventDecoder> NetworkEventDecoder::for_class(const bt_event
       }
       decoder.network_options_.push_back(std::move(option));
     }
-    if (!has_ip) decoder.missing_ = "its `network_header` has no `ipv4` or `ipv6` option";
+    if (!has_ip) decoder.missing_ = words::no_ip_option();
     return decoder;
   }
 
   const auto tcp = plan_tcp(payload);
   if (!tcp) {
-    const std::string missing = missing_tcp_members(payload);
-    decoder.missing_ = missing == "`seq`, `ack_seq`, `flags`"
-                           ? "no TCP header fields: neither `network_header` (lttng-modules 2.9+) nor `seq`, "
-                             "`ack_seq`, `flags` (the 2.1 addons)"
-                           : "no `network_header`, and of the 2.1 addons' fields it lacks " + missing;
+    decoder.missing_ = words::flat_payload_lacks(missing_tcp_members(payload));
     return decoder;
   }
   decoder.form_ = Form::kFlat;

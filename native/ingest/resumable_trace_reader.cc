@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: EPL-2.0
 #include "ingest/resumable_trace_reader.h"
 
+#include <algorithm>
 #include <filesystem>
+#include <vector>
 
 #include "ctf/trace_metadata.h"
 #include "ingest/ctf_trace_reader.h"
@@ -30,13 +32,14 @@ std::unique_ptr<ResumableTraceReader> make_trace_reader(TraceSource source, matc
     reader->say_reader("babeltrace2", "--reader babeltrace2");
     return reader;
   }
-  // The scanner decodes TCP events only: application messages (issue 29)
-  // are babeltrace2's for now. (It lists no user-space event classes for
-  // `check` either: check says so for a trace it read.)
-  if (options.selection.has_app_kinds()) {
+  // The scanner decodes TCP events and application messages' keys (its
+  // ScannerAppPlan); the typed keys of simultaneous signals (AppEventDecoder)
+  // are babeltrace2's for now.
+  const std::vector<MessageSpec>& kinds = options.selection.kinds();
+  if (std::any_of(kinds.begin(), kinds.end(), [](const MessageSpec& kind) { return kind.is_signal(); })) {
     auto reader = std::make_unique<CtfTraceReader>(std::move(source), index, options, sink);
     reader->say_reader("babeltrace2", std::string(options.reader == ReaderChoice::kScanner ? "--reader scanner" : "--reader auto") +
-                                          ": application messages (--messages) and simultaneous signals (--simultaneous) are decoded by babeltrace2 only, for now");
+                                          ": simultaneous signals (--simultaneous) are decoded by babeltrace2 only, for now");
     return reader;
   }
   auto scanner = std::make_unique<ScannerTraceReader>(source, index, options, sink);

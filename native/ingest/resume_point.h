@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: EPL-2.0
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
 
+#include "match/packet_event.h"
 #include "model/point.h"
 
 namespace tracesync::ingest {
@@ -26,6 +28,21 @@ struct DeliveryCut {
   std::vector<uint64_t> read;  // per stream: network events read
   bool operator==(const DeliveryCut&) const = default;
 };
+
+// What a CTF reader hands its sink at a flush: the events of `batch` (with
+// those held back before) not later than `limit`; the later ones stay held
+// back in `held`, so that what a trace gave is always the trace cut at one
+// time. Both CTF readers flush so, which is what makes a DeliveryCut mean
+// the same whichever reader made it.
+inline void hold_back_after(std::vector<match::PacketEvent>& batch, std::vector<match::PacketEvent>& held,
+                            model::Nanoseconds limit) {
+  batch.insert(batch.end(), held.begin(), held.end());
+  held.clear();
+  const auto later = std::partition(batch.begin(), batch.end(),
+                                    [&](const match::PacketEvent& event) { return event.time <= limit; });
+  held.assign(later, batch.end());
+  batch.erase(later, batch.end());
+}
 
 // The union of the cuts of a trace's readers: a resumed reader gives what
 // its predecessors did not, so what was given is what any of their cuts

@@ -2,6 +2,7 @@
 #include "ingest/scanner_network_plan.h"
 
 #include "ingest/network_event_names.h"
+#include "ingest/network_payload_words.h"
 
 namespace tracesync::ingest {
 
@@ -11,6 +12,7 @@ using ctf::CapturedField;
 using ctf::FieldClass;
 using FC = FieldClass;
 using match::Layout;
+namespace words = network_payload_words;
 
 std::string bare(const std::string& name) { return !name.empty() && name.front() == '_' ? name.substr(1) : name; }
 
@@ -40,12 +42,8 @@ std::vector<std::string> then(std::vector<std::string> at, std::string name) {
 }
 
 std::string missing_tcp_members(const FC& structure) {
-  std::string missing;
-  for (const std::string name : {"seq", "ack_seq", "flags"}) {
-    if (is_integer(member_class(structure, name))) continue;
-    missing += (missing.empty() ? "`" : ", `") + name + "`";
-  }
-  return missing;
+  return words::missing_tcp_members(
+      [&](std::string_view name) { return !is_integer(member_class(structure, std::string(name))); });
 }
 
 }  // namespace
@@ -94,21 +92,20 @@ std::optional<ScannerNetworkPlan::AddressPlan> ScannerNetworkPlan::plan_address(
 std::optional<ScannerNetworkPlan::NetworkOption> ScannerNetworkPlan::plan_ip(const FC& structure, uint8_t family,
                                                                              const std::vector<std::string>& at,
                                                                              std::string& missing) {
-  const std::string where = family == 4 ? "`network_header.ipv4`" : "`network_header.ipv6`";
   NetworkOption option;
   option.content = Content::kIp;
   option.family = family;
   for (auto [name, plan] : {std::pair{"saddr", &option.saddr}, std::pair{"daddr", &option.daddr}}) {
     auto address = is_structure(&structure) ? plan_address(structure, name) : std::nullopt;
     if (!address) {
-      missing = where + " has no usable `" + name + "` (an array of 8- or 16-bit integers, or an integer)";
+      missing = words::no_usable_address(family, name);
       return std::nullopt;
     }
     *plan = address;
   }
   const FC* variant = member_class(structure, "transport_header");
   if (!is_variant(variant)) {
-    missing = where + " has no `transport_header` variant";
+    missing = words::no_transport_variant(family);
     return std::nullopt;
   }
   // Requested only once the option is known to decode: a request the read
@@ -128,12 +125,12 @@ std::optional<ScannerNetworkPlan::NetworkOption> ScannerNetworkPlan::plan_ip(con
       if (tcp) {
         transport.tcp = *tcp;
       } else {
-        missing = where + "'s `transport_header.tcp` lacks " + missing_tcp_members(tcp_class);
+        missing = words::tcp_option_lacks(family, missing_tcp_members(tcp_class));
       }
     }
     option.transport_options.push_back(transport);
   }
-  if (!has_tcp) missing = where + "'s `transport_header` has no `tcp` option";
+  if (!has_tcp) missing = words::no_tcp_option(family);
   return option;
 }
 
@@ -145,13 +142,13 @@ std::optional<ScannerNetworkPlan> ScannerNetworkPlan::for_class(const ctf::Event
   plan.direction_ = kNetworkEventNames[*index].direction;
   const FC* payload = event_class.payload.get();
   if (!is_structure(payload)) {
-    plan.missing_ = "it has no payload fields";
+    plan.missing_ = words::no_payload();
     return plan;
   }
   if (const ctf::Member* network_header = payload->member("network_header")) {
     const FC* variant = network_header->type.get();
     if (!is_variant(variant)) {
-      plan.missing_ = "its `network_header` is not a variant";
+      plan.missing_ = words::network_header_not_a_variant();
       return plan;
     }
     plan.form_ = Form::kNested;
@@ -174,16 +171,12 @@ std::optional<ScannerNetworkPlan> ScannerNetworkPlan::for_class(const ctf::Event
       }
       plan.network_options_.push_back(std::move(option));
     }
-    if (!has_ip) plan.missing_ = "its `network_header` has no `ipv4` or `ipv6` option";
+    if (!has_ip) plan.missing_ = words::no_ip_option();
     return plan;
   }
   const auto tcp = plan.plan_tcp(*payload, {});
   if (!tcp) {
-    const std::string missing = missing_tcp_members(*payload);
-    plan.missing_ = missing == "`seq`, `ack_seq`, `flags`"
-                        ? "no TCP header fields: neither `network_header` (lttng-modules 2.9+) nor `seq`, "
-                          "`ack_seq`, `flags` (the 2.1 addons)"
-                        : "no `network_header`, and of the 2.1 addons' fields it lacks " + missing;
+    plan.missing_ = words::flat_payload_lacks(missing_tcp_members(*payload));
     return plan;
   }
   plan.form_ = Form::kFlat;

@@ -16,7 +16,7 @@ namespace tracesync::ingest {
 // NetworkEventDecoder's twin for the scanner: the same two payload layouts
 // (flat 2.1 addons; nested 2.9+ network_header / transport_header
 // variants), the same names (one leading underscore aside), the same
-// words for what a payload lacks, worked out from a ctf::EventClass instead
+// words for what a payload lacks (network_payload_words.h), worked out from a ctf::EventClass instead
 // of babeltrace2's classes. It asks the read plan for the fields it needs
 // (requests()) and makes a PacketEvent of what the plan captured (decode()).
 class ScannerNetworkPlan {

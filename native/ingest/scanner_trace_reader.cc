@@ -21,6 +21,33 @@ namespace {
 // As CtfTraceReader: a thousand ticks a nanosecond at most.
 constexpr uint64_t kMaxClockFrequency = 1'000'000'000'000;
 const char* kTimeTooLarge = "a timestamp does not fit in 64-bit nanoseconds from the clock's origin";
+
+// babeltrace2 2.0 works around an LTTng bug (fixed in lttng-ust 2.11.0 and
+// lttng-modules 2.11.0, 2.10.10 and 2.9.13: a packet's last event may be
+// later than its timestamp_end): for traces of the tracers before the fix,
+// a packet whose timestamp_end is earlier than its last event (or than its
+// beginning, when it has none) ends at that event instead. The scanner does
+// the same, so that both readers judge the same packets damaged
+// (docs/bad-input.md, "Damaged time"): on such traces a damaged
+// timestamp_end is never seen, and events that jumped ahead show only
+// against the next packet.
+bool ends_packets_at_their_last_event(const ctf::TraceClass& trace) {
+  const auto name = trace.environment_strings.find("tracer_name");
+  const auto major = trace.environment_integers.find("tracer_major");
+  if (name == trace.environment_strings.end() || major == trace.environment_integers.end()) return false;
+  const auto integer = [&](const char* key, const char* other) -> int64_t {
+    auto found = trace.environment_integers.find(key);
+    if (found == trace.environment_integers.end() && other != nullptr) found = trace.environment_integers.find(other);
+    return found == trace.environment_integers.end() ? 0 : found->second;
+  };
+  const int64_t minor = integer("tracer_minor", nullptr);
+  const int64_t patch = integer("tracer_patch", "tracer_patchlevel");
+  if (name->second == "lttng-ust") return major->second < 2 || (major->second == 2 && minor < 11);
+  if (name->second != "lttng-modules") return false;
+  if (major->second != 2) return major->second < 2;
+  return minor < 9 || (minor == 9 && patch < 13) || (minor == 10 && patch < 10);
+}
+
 }  // namespace
 
 struct ScannerTraceReader::Stream {
@@ -31,13 +58,31 @@ struct ScannerTraceReader::Stream {
   bool saw_event = false;
   model::Nanoseconds reached = INT64_MIN;
   uint64_t network_read = 0;
+  // Its packets carry timestamp_begin and timestamp_end: their times are
+  // checked (StreamTimeCheck), as CtfTraceReader checks them, and a
+  // packet's network events wait in `waiting` for its verdict (given at the
+  // next packet's beginning).
+  bool checks_time = false;
+  const ctf::ScanPlan::StreamPlan* stream_plan = nullptr;  // its class's, once it began
+  StreamTimeCheck time_check;
+  std::vector<match::PacketEvent> waiting;
+  uint64_t waiting_offset = 0;  // of the packet waiting, in bytes
+  // The network events of the packet being read, and each one's number
+  // among the packet's events.
+  std::vector<match::PacketEvent> current;
+  std::vector<uint64_t> current_at;
+  // When an event showed the current packet damaged: how many of `current`
+  // came before the event before it (StreamTimeCheck::event).
+  std::optional<std::size_t> trusted;
+  // Every event it may still hand over is later than this.
+  model::Nanoseconds settled() const { return waiting.empty() ? reached : std::min(reached, waiting.front().time - 1); }
 };
 
 // Hears of the network events of one packet and gives them to the reader's batch.
 class ScannerTraceReader::Collector final : public ctf::EventVisitor {
  public:
-  Collector(ScannerTraceReader& reader, Stream& stream, std::size_t number)
-      : reader_(reader), stream_(stream), number_(number) {}
+  Collector(ScannerTraceReader& reader, Stream& stream, std::size_t number, const ctf::PacketSummary& summary)
+      : reader_(reader), stream_(stream), number_(number), summary_(summary) {}
   void selected_event(const ctf::ScanPlan::EventPlan& event, const ctf::ScanPlan::StreamPlan& stream_plan,
                       uint64_t clock, const ctf::CapturedField* captures) override {
     if (bad_time_) return;
@@ -50,18 +95,18 @@ class ScannerTraceReader::Collector final : public ctf::EventVisitor {
     ++reader_.info_.network_events;
     const uint64_t position = stream_.network_read++;
     if (!reader_.resume_from_.empty() && reader_.resume_from_.delivered(number_, position, *time)) return;
-    const ScannerNetworkPlan& plan = reader_.network_plans_[event.user];
-    match::PacketEvent& out = reader_.batch_.emplace_back();
+    const SelectedClass& selected = reader_.selected_[event.user];
+    match::PacketEvent& out = stream_.current.emplace_back();
+    stream_.current_at.push_back(summary_.events - 1);  // the scanner counted it before telling
     out.trace = reader_.index_;
     out.time = *time;
-    plan.decode(captures, out, reader_.options_.endpoints);
-    NetworkEventTally& tally = reader_.info_.network_census[plan.name_index()];
-    switch (out.layout) {
-      case match::Layout::kTcp: ++tally.tcp; break;
-      case match::Layout::kNonTcp: ++tally.not_tcp; break;
-      case match::Layout::kUnknown: ++tally.undecodable; break;
-      case match::Layout::kKeyTooLong: break;  // application keys only; the scanner decodes TCP events
+    if (selected.app) {
+      selected.app->decode(captures, out);
+      reader_.info_.app_census[out.kind - 1u].count(out);
+      return;
     }
+    selected.network->decode(captures, out, reader_.options_.endpoints);
+    reader_.info_.network_census[selected.network->name_index()].count(out.layout);
   }
   bool bad_time() const { return bad_time_; }
 
@@ -69,6 +114,7 @@ class ScannerTraceReader::Collector final : public ctf::EventVisitor {
   ScannerTraceReader& reader_;
   Stream& stream_;
   std::size_t number_;
+  const ctf::PacketSummary& summary_;
   bool bad_time_ = false;
 };
 
@@ -77,6 +123,7 @@ ScannerTraceReader::ScannerTraceReader(TraceSource source, match::TraceIndex ind
     : source_(std::move(source)), index_(index), options_(options), sink_(sink) {
   info_.path = source_.path;
   info_.name = source_.name;
+  info_.app_census.assign(options_.selection.kinds().size(), AppEventTally{});
   std::tie(info_.domain_id, info_.domain_source) = choose_domain(source_, std::nullopt, "");
   try {
     compile_plans();
@@ -100,28 +147,63 @@ void ScannerTraceReader::compile_plans() {
   }
   auto trace = std::optional<ctf::TraceClass>(std::move(metadata->trace));
   std::map<const ctf::EventClass*, std::size_t> plan_of;
+  std::string app_not_covered;
+  // The application classes, from their stream classes (before the plan
+  // takes the trace class).
+  std::map<std::pair<uint64_t, uint64_t>, ScannerAppPlan> app_plans;
+  for (const auto& [stream_id, stream] : trace->stream_classes) {
+    for (const auto& [event_id, event] : stream.event_classes) {
+      if (auto app = ScannerAppPlan::for_class(event, stream, options_.selection)) {
+        if (!app->not_covered().empty() && app_not_covered.empty()) app_not_covered = app->not_covered();
+        app_plans.emplace(std::pair(stream_id, event_id), std::move(*app));
+      }
+    }
+  }
   auto plan = ctf::ScanPlan::compile(
       std::move(*trace),
       [&](const ctf::EventClass& event) -> std::optional<std::vector<ctf::FieldRequest>> {
-        auto network = ScannerNetworkPlan::for_class(event);
-        if (!network) return std::nullopt;
-        plan_of[&event] = network_plans_.size();
-        network_plans_.push_back(std::move(*network));
+        SelectedClass selected;
+        if (const auto app = app_plans.find(std::pair(event.stream_class_id, event.id)); app != app_plans.end()) {
+          selected.app = app->second;
+        }
+        if (!selected.app) selected.network = ScannerNetworkPlan::for_class(event);
+        if (!selected.app && !selected.network) return std::nullopt;
+        plan_of[&event] = selected_.size();
+        selected_.push_back(std::move(selected));
         if (!options_.decode) return std::nullopt;  // counted, not decoded (bench)
-        return network_plans_.back().requests();
+        const SelectedClass& added = selected_.back();
+        return added.app ? added.app->requests() : added.network->requests();
       },
       &error);
   if (!plan) {
     not_covered_ = error;
     return;
   }
+  if (!app_not_covered.empty()) {
+    not_covered_ = app_not_covered;
+    return;
+  }
   for (ctf::ScanPlan::EventPlan* event : plan->selected()) event->user = plan_of.at(event->event_class);
+  ends_at_last_event_ = ends_packets_at_their_last_event(plan->trace());
   plan_ = std::move(plan);
 }
 
 void ScannerTraceReader::fail(std::string problem) {
   problem_ = std::move(problem);
   state_ = State::kFailed;
+  // What was read before the failure stands, as with CtfTraceReader: the
+  // events a packet still holds are used unless its times were already seen
+  // to be damaged.
+  for (const auto& stream : streams_) {
+    batch_.insert(batch_.end(), stream->waiting.begin(), stream->waiting.end());
+    const std::size_t kept = stream->time_check.holds_undamaged()
+                                 ? stream->current.size()
+                                 : std::min(stream->trusted.value_or(0), stream->current.size());
+    batch_.insert(batch_.end(), stream->current.begin(), stream->current.begin() + static_cast<std::ptrdiff_t>(kept));
+    stream->waiting.clear();
+    stream->current.clear();
+  }
+  update_progress();
   flush_up_to(read_to_);
   held_.clear();
   streams_.clear();
@@ -185,6 +267,45 @@ bool ScannerTraceReader::open() {
   return true;
 }
 
+namespace {
+// A stream class's event classes in the order the metadata declares them.
+std::vector<const ctf::EventClass*> declared(const ctf::StreamClass& stream) {
+  std::vector<const ctf::EventClass*> out;
+  for (const auto& [id, event] : stream.event_classes) out.push_back(&event);
+  std::stable_sort(out.begin(), out.end(), [](const ctf::EventClass* a, const ctf::EventClass* b) { return a->line < b->line; });
+  return out;
+}
+}  // namespace
+
+// A selected class is in the trace's metadata: what it lacks, as
+// CtfTraceReader notes it at each stream's beginning.
+void ScannerTraceReader::note_recorded(const SelectedClass& selected) {
+  if (selected.app) {
+    AppEventTally& tally = info_.app_census.at(selected.app->kind() - 1u);
+    (selected.app->direction() == match::Direction::kSend ? tally.send_recorded : tally.receive_recorded) = true;
+    if (tally.problem.empty()) tally.problem = selected.app->problem();
+    return;
+  }
+  NetworkEventTally& tally = info_.network_census[selected.network->name_index()];
+  if (!tally.recorded) {
+    tally.recorded = true;
+    tally.missing = selected.network->missing();
+  }
+}
+
+// The user-space event classes of a stream class and their possible key
+// fields (`check`), each class once, in the order the metadata declares
+// them (as babeltrace2 lists them).
+void ScannerTraceReader::offer_classes(const ctf::StreamClass& stream) {
+  for (const ctf::EventClass* event : declared(stream)) {
+    auto offered = ScannerAppPlan::offered(*event, stream);
+    if (!offered) continue;
+    const auto known = std::find_if(info_.offered_classes.begin(), info_.offered_classes.end(),
+                                    [&](const OfferedEventClass& c) { return c.name == offered->name; });
+    if (known == info_.offered_classes.end()) info_.offered_classes.push_back(std::move(*offered));
+  }
+}
+
 // The trace's clock, hostname and domain, at its first stream's beginning.
 void ScannerTraceReader::announce(const ctf::ScanPlan::StreamPlan& stream) {
   const ctf::TraceClass& trace = plan_->trace();
@@ -213,10 +334,11 @@ bool ScannerTraceReader::read_packet(Stream& stream) {
   const std::size_t number = static_cast<std::size_t>(
       std::find_if(streams_.begin(), streams_.end(), [&](const auto& s) { return s.get() == &stream; }) -
       streams_.begin());
-  Collector collector(*this, stream, number);
   ctf::PacketSummary summary;
+  Collector collector(*this, stream, number, summary);
   std::string problem;
-  const std::size_t batch_before = batch_.size();
+  stream.current.clear();
+  stream.current_at.clear();
   const bool fine = stream.scanner.next_packet(collector, summary, problem);
   if (summary.stream != nullptr && !stream.began) {
     stream.began = true;
@@ -227,29 +349,23 @@ bool ScannerTraceReader::read_packet(Stream& stream) {
       return false;
     }
     ++info_.streams;
-    for (const auto& event : summary.stream->by_id) {
-      if (event && event->selected) {
-        NetworkEventTally& tally = info_.network_census[network_plans_[event->user].name_index()];
-        if (!tally.recorded) {
-          tally.recorded = true;
-          tally.missing = network_plans_[event->user].missing();
-        }
-      }
+    stream.stream_plan = summary.stream;
+    stream.checks_time = options_.decode && summary.begin_clock && summary.end_clock;
+    if (stream.checks_time) {
+      stream.time_check = StreamTimeCheck::for_clock(kPacketStepBackTolerance, summary.stream->clock->frequency);
     }
-    for (const auto& [id, event] : summary.stream->sparse) {
-      if (!event->selected) continue;
-      NetworkEventTally& tally = info_.network_census[network_plans_[event->user].name_index()];
-      if (!tally.recorded) {
-        tally.recorded = true;
-        tally.missing = network_plans_[event->user].missing();
-      }
+    // In the order the metadata declares them, as babeltrace2 meets them.
+    for (const ctf::EventClass* event_class : declared(*summary.stream->stream_class)) {
+      const ctf::ScanPlan::EventPlan* event = summary.stream->event(event_class->id);
+      if (event != nullptr && event->selected) note_recorded(selected_[event->user]);
     }
+    if (options_.offered_classes) offer_classes(*summary.stream->stream_class);
     if (!announced_) announce(*summary.stream);
   }
   info_.events += summary.events;
   info_.discarded_events += summary.discarded;
   if (collector.bad_time()) {
-    batch_.resize(batch_before);
+    stream.current.clear();
     fail(kTimeTooLarge);
     return false;
   }
@@ -273,13 +389,75 @@ bool ScannerTraceReader::read_packet(Stream& stream) {
       if (!info_.first_event || *first < *info_.first_event) info_.first_event = *first;
     }
   }
+  if (stream.checks_time && summary.begin_clock) {
+    check_time(stream, summary, fine && summary.end_clock);
+  } else {
+    batch_.insert(batch_.end(), stream.current.begin(), stream.current.end());
+    stream.current.clear();
+  }
   bytes_read_.fetch_add(stream.scanner.offset() - summary.offset, std::memory_order_relaxed);
   if (!fine) {
     fail("reading stopped after " + std::to_string(info_.events) + " events: " + problem);
     return false;
   }
-  if (stream.scanner.at_end()) stream.ended = true;
+  if (stream.scanner.at_end()) {
+    stream.ended = true;
+    if (stream.checks_time) judge(stream, stream.time_check.end_stream(), stream.waiting, stream.waiting_offset);
+  }
   return true;
+}
+
+// Tells the stream's time check of one packet as CtfTraceReader tells it of
+// the same packet, message by message: its beginning (the verdict on the
+// packet before), its events (the first that goes back, else the last), its
+// end when it was read whole.
+void ScannerTraceReader::check_time(Stream& stream, const ctf::PacketSummary& summary, bool whole) {
+  const uint64_t begin = *summary.begin_clock;
+  judge(stream, stream.time_check.begin_packet(begin), stream.waiting, stream.waiting_offset);
+  stream.trusted.reset();
+  if (summary.step_back) {
+    const ctf::PacketSummary::StepBack& back = *summary.step_back;
+    stream.time_check.event(back.latest);
+    if (stream.time_check.event(back.clock)) {
+      // The events before the one just before it are in order: kept.
+      const auto before = std::lower_bound(stream.current_at.begin(), stream.current_at.end(),
+                                           back.event == 0 ? 0 : back.event - 1);
+      stream.trusted = static_cast<std::size_t>(before - stream.current_at.begin());
+    }
+  } else if (summary.last_clock) {
+    stream.time_check.event(*summary.last_clock);
+  }
+  if (!whole) return;  // fail() decides what of it stands
+  uint64_t end = *summary.end_clock;
+  if (ends_at_last_event_) end = std::max(end, summary.last_clock.value_or(begin));
+  judge(stream, stream.time_check.end_packet(end), stream.current, summary.offset);
+  // Undamaged in itself: it waits for the next packet's beginning.
+  stream.waiting.swap(stream.current);
+  stream.waiting_offset = summary.offset;
+  stream.current.clear();
+}
+
+// A verdict on the packet at `offset` whose network events are `events`:
+// they are used, or (damaged time) left out and counted.
+void ScannerTraceReader::judge(Stream& stream, PacketVerdict verdict, std::vector<match::PacketEvent>& events,
+                               uint64_t offset) {
+  if (verdict == PacketVerdict::kNone) return;
+  if (verdict == PacketVerdict::kUse) {
+    batch_.insert(batch_.end(), events.begin(), events.end());
+  } else {
+    // Of a packet dropped when the next one began, nothing was trusted.
+    const std::size_t kept = &events == &stream.current ? std::min(stream.trusted.value_or(0), events.size()) : 0;
+    batch_.insert(batch_.end(), events.begin(), events.begin() + static_cast<std::ptrdiff_t>(kept));
+    ++info_.damaged_packets;
+    info_.damaged_network_events += events.size() - kept;
+    if (info_.first_time_damage.empty()) {
+      const ctf::ScanPlan::StreamPlan* plan = stream.stream_plan;
+      const auto ns = [&](uint64_t cycles) { return plan == nullptr ? int64_t{0} : plan->time.ns_from_origin(cycles).value_or(0); };
+      info_.first_time_damage = "stream `" + stream.scanner.path() + "`, " + stream.time_check.what_was_wrong(ns) +
+                                " (the packet at byte " + std::to_string(offset) + ")";
+    }
+  }
+  events.clear();
 }
 
 TraceReader::State ScannerTraceReader::read_some(std::size_t rounds) {
@@ -328,7 +506,7 @@ TraceReader::State ScannerTraceReader::read_some(std::size_t rounds) {
 void ScannerTraceReader::update_progress() {
   model::Nanoseconds slowest = INT64_MAX;
   for (const auto& stream : streams_) {
-    if (!stream->ended) slowest = std::min(slowest, stream->reached);
+    if (!stream->ended) slowest = std::min(slowest, stream->settled());
   }
   read_to_ = slowest;
   if (slowest == INT64_MAX || slowest == INT64_MIN) return;
@@ -341,12 +519,7 @@ void ScannerTraceReader::update_progress() {
 // (CtfTraceReader::flush_up_to: the same cut, so that resuming works alike).
 void ScannerTraceReader::flush_up_to(model::Nanoseconds limit) {
   if (!announced_) return;
-  batch_.insert(batch_.end(), held_.begin(), held_.end());
-  held_.clear();
-  const auto later = std::partition(batch_.begin(), batch_.end(),
-                                    [&](const match::PacketEvent& event) { return event.time <= limit; });
-  held_.assign(later, batch_.end());
-  batch_.erase(later, batch_.end());
+  hold_back_after(batch_, held_, limit);
   last_flush_.through = limit;
   last_flush_.read.resize(streams_.size());
   for (std::size_t s = 0; s < streams_.size(); ++s) last_flush_.read[s] = streams_[s]->network_read;

@@ -12,7 +12,9 @@
 #include "ingest/ctf_trace_reader.h"
 #include "ingest/event_sink.h"
 #include "ingest/resume_point.h"
+#include "ingest/scanner_app_plan.h"
 #include "ingest/scanner_network_plan.h"
+#include "ingest/stream_time_check.h"
 #include "ingest/trace_info.h"
 #include "ingest/trace_reader.h"
 #include "ingest/trace_source.h"
@@ -22,13 +24,16 @@ namespace tracesync::ingest {
 // Reads one CTF 1.8 trace with our own scanner (native/ctf): the metadata
 // parsed and a read plan compiled per event class once, then every stream
 // file mapped and walked packet by packet, the network events' fields
-// captured (ScannerNetworkPlan) and every other event skipped. It gives the
+// captured (ScannerNetworkPlan), and the application messages' keys of
+// `--messages` (ScannerAppPlan), and every other event skipped. It gives the
 // sink what CtfTraceReader gives it: the same PacketEvents, TraceInfo,
 // progress promises and delivery cuts (ResumePoint), streams numbered in
 // the order of their file names.
 //
 // Damage ends the trace with a problem naming the stream file and the byte
-// offset; what was delivered before stands, as with CtfTraceReader.
+// offset; what was delivered before stands, as with CtfTraceReader. Time is
+// checked as CtfTraceReader checks it (StreamTimeCheck, the same packets
+// left out and counted), and its damage names the packet's byte offset too.
 class ScannerTraceReader final : public ResumableTraceReader {
  public:
   // Reads the metadata and compiles the plans at once (a few milliseconds):
@@ -74,6 +79,8 @@ class ScannerTraceReader final : public ResumableTraceReader {
   State read_some(std::size_t rounds);
   bool open();
   bool read_packet(Stream& stream);
+  void check_time(Stream& stream, const ctf::PacketSummary& summary, bool whole);
+  void judge(Stream& stream, PacketVerdict verdict, std::vector<match::PacketEvent>& events, uint64_t offset);
   void announce(const ctf::ScanPlan::StreamPlan& stream);
   void update_progress();
   void flush_up_to(model::Nanoseconds limit);
@@ -84,8 +91,19 @@ class ScannerTraceReader final : public ResumableTraceReader {
   ReaderOptions options_;
   EventSink& sink_;
   std::optional<ctf::ScanPlan> plan_;
-  std::vector<ScannerNetworkPlan> network_plans_;  // by ScanPlan::EventPlan::user
+  // What each selected event class is (by ScanPlan::EventPlan::user): a
+  // network event, or an application message's send or receive.
+  struct SelectedClass {
+    std::optional<ScannerNetworkPlan> network;
+    std::optional<ScannerAppPlan> app;
+  };
+  void note_recorded(const SelectedClass& selected);
+  void offer_classes(const ctf::StreamClass& stream);
+  std::vector<SelectedClass> selected_;
   std::string not_covered_;
+  // Its tracer's packets may end before their last event (babeltrace2's
+  // fix, applied alike: see ends_packets_at_their_last_event).
+  bool ends_at_last_event_ = false;
 
   State state_ = State::kNew;
   TraceInfo info_;

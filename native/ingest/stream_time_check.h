@@ -55,6 +55,12 @@ enum class PacketVerdict : uint8_t {
 class StreamTimeCheck {
  public:
   explicit StreamTimeCheck(uint64_t tolerance_cycles = 0) : tolerance_(tolerance_cycles) {}
+  // A check whose tolerance is `tolerance_ns` of a clock of `frequency` Hz
+  // (both readers build theirs so).
+  static StreamTimeCheck for_clock(uint64_t tolerance_ns, uint64_t frequency) {
+    const unsigned __int128 cycles = static_cast<unsigned __int128>(tolerance_ns) * frequency / 1'000'000'000;
+    return StreamTimeCheck(cycles > UINT64_MAX ? UINT64_MAX : static_cast<uint64_t>(cycles));
+  }
 
   // A packet begins; `begin` is its timestamp_begin. Returns the verdict on
   // the packet before it, if one was waiting.

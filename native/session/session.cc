@@ -94,7 +94,7 @@ std::vector<std::string> Session::unresolved_references() const {
 TraceIndex Session::add_trace(const TraceDescription& trace) {
   ++revision_;
   const auto index = static_cast<TraceIndex>(traces_.size());
-  traces_.push_back(TraceRecord{trace, 0, std::nullopt, std::nullopt, 0, std::nullopt});
+  traces_.push_back(TraceRecord{trace, 0, std::nullopt, std::nullopt, 0, std::nullopt, {}, {}});
   // Register the domain after the trace, so a --reference naming the trace resolves.
   traces_.back().domain = register_domain(trace.domain, trace.hostname);
   const DomainIndex d = traces_.back().domain;
@@ -267,6 +267,12 @@ void Session::set_trace_extent(TraceIndex trace, model::Nanoseconds first, model
 void Session::set_trace_network_events(TraceIndex trace, uint64_t network_events) {
   ++revision_;
   traces_[trace].network_events = network_events;
+}
+
+void Session::set_trace_reader(TraceIndex trace, std::string reader, std::string why) {
+  ++revision_;
+  traces_[trace].reader = std::move(reader);
+  traces_[trace].reader_reason = std::move(why);
 }
 
 void Session::add_link_matching(const std::string& one, const std::string& other,
@@ -461,6 +467,8 @@ v1::Snapshot Session::snapshot() {
     out->set_last_ns(last);
     out->set_events(t->events);
     if (t->network_events) out->set_network_events(*t->network_events);
+    out->set_reader(t->reader);
+    out->set_reader_reason(t->reader_reason);
   }
 
   links_.for_each_in_order(domains_, [&](Link& link) {

@@ -58,6 +58,8 @@ class Session {
   // The network send and receive events read from a trace: a trace with none
   // is named as such in the snapshot (Trace.network_events).
   void set_trace_network_events(TraceIndex trace, uint64_t network_events);
+  // Which CTF reader read a trace, and why (Trace.reader, Trace.reader_reason).
+  void set_trace_reader(TraceIndex trace, std::string reader, std::string why);
   // Matching statistics of the link between two domains (by id).
   void add_link_matching(const std::string& one, const std::string& other, const match::MatchStatistics& statistics);
   void add_matching_totals(const match::MatchStatistics& totals);

@@ -171,6 +171,7 @@ RunOutcome Synchronization::run(const ProgressCallback& progress, const std::ato
     session_.set_trace_extent(*session_trace[i], t.info.first_event.value_or(0), t.info.last_event.value_or(0),
                               t.info.events);
     session_.set_trace_network_events(*session_trace[i], t.info.network_events);
+    if (!t.info.reader.empty()) session_.set_trace_reader(*session_trace[i], t.info.reader, t.info.reader_reason);
   }
   outcome.cancelled = result.read.cancelled;
   session_.add_matching_totals(result.total);

@@ -28,6 +28,7 @@ struct TraceRecord {
   std::optional<model::Nanoseconds> last;
   uint64_t events = 0;
   std::optional<uint64_t> network_events;  // traces only
+  std::string reader, reader_reason;       // traces only: which CTF reader read it, and why
 };
 
 }  // namespace tracesync::session

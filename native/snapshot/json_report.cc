@@ -228,6 +228,10 @@ std::string to_json(const v1::Snapshot& s, int indent) {
     j["segments"] = std::move(segments);
     if (!t.path().empty()) j["events"] = t.events();
     if (t.has_network_events()) j["network_events"] = t.network_events();
+    if (!t.reader().empty()) {
+      j["reader"] = t.reader();
+      j["reader_reason"] = readable_json(t.reader_reason());
+    }
     traces.push_back(std::move(j));
   }
   root["traces"] = std::move(traces);

@@ -160,6 +160,21 @@ std::string to_text(const v1::Snapshot& s) {
     if (t.synchronized()) continue;
     out << "  NOT SYNCHRONIZED with the rest: " << t.name() << ": " << t.unsynchronized_reason() << "\n";
   }
+  // Which CTF reader read the traces and why: one line a reader and reason.
+  std::vector<std::pair<std::string, std::vector<std::string>>> readers;
+  for (const int k : trace_order) {
+    const v1::Trace& t = s.traces(k);
+    if (t.reader().empty()) continue;
+    const std::string how = t.reader() + " (" + t.reader_reason() + ")";
+    auto same = std::find_if(readers.begin(), readers.end(), [&](const auto& r) { return r.first == how; });
+    if (same == readers.end()) same = readers.insert(readers.end(), {how, {}});
+    same->second.push_back(t.name());
+  }
+  for (const auto& [how, names] : readers) {
+    out << "  read by " << how << ": ";
+    for (std::size_t i = 0; i < names.size(); ++i) out << (i == 0 ? "" : ", ") << names[i];
+    out << "\n";
+  }
 
   out << "\nLinks (b = alpha * a + beta; offset = b - a at the link's first message)\n";
   Table links({"A", "B", "QUALITY", "DRIFT", "OFFSET", "BOUND", "MESSAGES", "ACCURATE", "HULL L/U", "CONTRADICTIONS",

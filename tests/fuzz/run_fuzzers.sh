@@ -40,7 +40,7 @@ else
   seconds=${2:-60}
   shift $(($# < 2 ? $# : 2))
   targets=("$@")
-  ((${#targets[@]})) || targets=(match_stream reader_protocol engine_options ctf_metadata extract ctf2_metadata)
+  ((${#targets[@]})) || targets=(match_stream reader_protocol engine_options ctf_metadata extract ctf2_metadata scanner)
 fi
 
 here=$(cd "$(dirname "$0")" && pwd)

@@ -27,7 +27,8 @@ struct ReadOutcome {
 
 inline auto event_tuple(const match::PacketEvent& e) {
   return std::tie(e.time, e.direction, e.layout, e.tcp.seq, e.tcp.ack_seq, e.tcp.flags, e.endpoints.family,
-                  e.endpoints.saddr, e.endpoints.daddr, e.endpoints.source_port, e.endpoints.dest_port);
+                  e.endpoints.saddr, e.endpoints.daddr, e.endpoints.source_port, e.endpoints.dest_port, e.kind,
+                  e.app.size, e.app.words);
 }
 
 template <typename Reader>
@@ -52,6 +53,17 @@ inline ReadOutcome read_with_scanner(const std::string& path, ReaderOptions opti
   RecordingSink sink;
   ScannerTraceReader reader(TraceSource{path, path, std::nullopt}, 0, options, sink);
   return read_to_end(reader, sink);
+}
+
+// What a damaged-time problem says of its packet, without how the reader
+// names the stream (babeltrace2's port name, the scanner's file path) or the
+// packet's byte offset (only the scanner knows it).
+inline std::string damage_words(const std::string& text) {
+  const std::size_t packet = text.find(", packet ");
+  std::string words = packet == std::string::npos ? text : text.substr(packet);
+  const std::size_t offset = words.rfind(" (the packet at byte ");
+  if (offset != std::string::npos) words.resize(offset);
+  return words;
 }
 
 // Every difference between two TraceInfos, one per line; empty when equal.
@@ -90,6 +102,15 @@ inline std::string info_differences(const TraceInfo& a, const TraceInfo& b) {
   }
   if (a.discarded_events != b.discarded_events) out << "discarded_events " << a.discarded_events << " vs " << b.discarded_events << "\n";
   field("bytes", a.bytes, b.bytes);
+  if (a.damaged_packets != b.damaged_packets) out << "damaged_packets " << a.damaged_packets << " vs " << b.damaged_packets << "\n";
+  if (a.damaged_network_events != b.damaged_network_events) {
+    out << "damaged_network_events " << a.damaged_network_events << " vs " << b.damaged_network_events << "\n";
+  }
+  if (damage_words(a.first_time_damage) != damage_words(b.first_time_damage)) {
+    out << "first_time_damage '" << a.first_time_damage << "' vs '" << b.first_time_damage << "'\n";
+  }
+  field("app_census", a.app_census, b.app_census);
+  field("offered_classes", a.offered_classes, b.offered_classes);
   return out.str();
 }
 
