@@ -8,6 +8,7 @@
 #include <set>
 
 #include "verify/exact_composition.h"
+#include "verify/json_fields.h"
 #include "verify/message_lines.h"
 
 namespace tracesync::verify {
@@ -15,23 +16,6 @@ namespace {
 
 using model::Rational;
 using nlohmann::json;
-
-const json& field(const json& object, const char* name, const std::string& where) {
-  if (!object.is_object() || !object.contains(name)) throw VerifyInputError(where + ": no field '" + name + "'");
-  return object.at(name);
-}
-
-std::string text(const json& object, const char* name, const std::string& where) {
-  const json& v = field(object, name, where);
-  if (!v.is_string()) throw VerifyInputError(where + ": '" + name + "' is not a string");
-  return v.get<std::string>();
-}
-
-int64_t integer(const json& object, const char* name, const std::string& where) {
-  const json& v = field(object, name, where);
-  if (!v.is_number_integer()) throw VerifyInputError(where + ": '" + name + "' is not an integer");
-  return v.get<int64_t>();
-}
 
 Rational decimal(const json& object, const char* name, const std::string& where) {
   const std::string t = text(object, name, where);

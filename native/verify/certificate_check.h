@@ -25,6 +25,11 @@ struct Verdict {
   std::size_t bounds_resting_on_stability = 0;  // segments whose bounds could not be checked (see below)
   std::size_t trace_segments = 0;   // trace segments recomputed as exact compositions
   std::size_t trace_bounds = 0;     // trace segment-end bounds checked against their links'
+  // With the traces given (verify REPORT CERTIFICATE TRACES...): the traces
+  // re-read, and the cited messages found in them (every one, when agreed).
+  bool traces_checked = false;
+  std::size_t traces_read = 0;
+  std::size_t messages_in_traces = 0;
   // The first disagreement, empty when everything agrees.
   std::string disagreement;
   // What the certificate cannot vouch for (a segment that is not ACCURATE,

@@ -27,13 +27,37 @@ using testing::tracesync_binary;
 
 const std::string kFixtures = std::string(TRACESYNC_SHARED_DIR) + "/fixtures";
 
-testing::CommandResult verify(const std::string& report, const std::string& certificate) {
-  return run_command(tracesync_binary(), {"verify", "--format", "json", report, certificate});
+testing::CommandResult verify(const std::string& report, const std::string& certificate,
+                              const std::vector<std::string>& traces = {}) {
+  std::vector<std::string> args = {"verify", "--format", "json", report, certificate};
+  args.insert(args.end(), traces.begin(), traces.end());
+  return run_command(tracesync_binary(), args);
+}
+
+std::size_t cited_messages(const json& certificate) {
+  std::size_t n = 0;
+  for (const json& l : certificate["links"]) {
+    for (const json& s : l["segments"]) n += s["a_to_b"].size() + s["b_to_a"].size();
+  }
+  return n;
+}
+
+// Verifies with the traces: every cited message must be found in them.
+void expect_found_in_traces(const std::string& report, const std::string& certificate,
+                            const std::vector<std::string>& traces) {
+  const auto v = verify(report, certificate, traces);
+  ASSERT_EQ(v.exit_code, 0) << v.out << v.err;
+  const json verdict = json::parse(v.out);
+  const std::size_t cited = cited_messages(json::parse(testing::read_file(certificate)));
+  EXPECT_GT(cited, 0u);
+  EXPECT_EQ(verdict["messages_in_traces"].get<std::size_t>(), cited);
+  EXPECT_GE(verdict["traces_read"].get<std::size_t>(), 2u);
 }
 
 // Syncs with a certificate, which `verify` must accept: every sync of this
-// file is verified.
-json sync(std::vector<std::string> args) {
+// file is verified, and, when it read traces (`traces`), verified against
+// them too.
+json sync(std::vector<std::string> args, const std::vector<std::string>& traces = {}) {
   testing::TempDir dir;
   args.insert(args.begin(), {"sync", "--format", "json", "--output", dir.file("report.json"), "--certificate",
                              dir.file("certificate.json")});
@@ -57,7 +81,9 @@ json sync(std::vector<std::string> args) {
     EXPECT_EQ(verdict["link_segments"].get<std::size_t>(), accurate);
     EXPECT_EQ(verdict["trace_segments"].get<std::size_t>(), trace_segments);
     EXPECT_GT(trace_segments, 0u);
+    EXPECT_TRUE(verdict["messages_in_traces"].is_null());  // not asked
   }
+  if (!traces.empty()) expect_found_in_traces(dir.file("report.json"), dir.file("certificate.json"), traces);
   return report;
 }
 
@@ -90,7 +116,7 @@ TEST(ExactTransforms, DjangoVoteV1SlopesAreTheExactInversesOfTheirLinks) {
   for (const std::string model : {"piecewise", "linear"}) {
     std::vector<std::string> args = trace_dirs(experiment);
     args.insert(args.end(), {"--reference", "django-httpd", "--clock-model", model});
-    const json report = sync(args);
+    const json report = sync(args, trace_dirs(experiment));
     const json& client = trace_named(report, "django-client");
     EXPECT_EQ(client["slope"], "1.000021940707521070626952332542269") << model;
     ASSERT_EQ(client["segments"].size(), 1u);
@@ -128,7 +154,7 @@ TEST(ExactTransforms, EveryFixtureRecomputesExactly) {
       std::vector<std::string> args = trace_dirs(experiment);
       args.insert(args.end(), c.extra.begin(), c.extra.end());
       args.insert(args.end(), {"--clock-model", model});
-      expect_exact(sync(args), 2);
+      expect_exact(sync(args, trace_dirs(experiment)), 2);
     }
   }
 }
@@ -286,6 +312,88 @@ TEST_F(MutatedCertificateTest, ReportWithATraceSlopeOffInItsLastDigit) {
   const auto v = verify(dir_.file("changed.json"), dir_.file("certificate.json"));
   EXPECT_EQ(v.exit_code, 6) << v.out;
   EXPECT_NE(v.err.find("not the exact composition"), std::string::npos) << v.err;
+}
+
+// `verify REPORT CERTIFICATE TRACES...` re-reads the traces: a simulated
+// CTF experiment (no shared fixtures needed), its traces changed, a trace
+// left out, and a certificate changed where only the traces can tell.
+class VerifyTracesTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    simulate("11");
+    const auto r = run_command(tracesync_binary(), {"sync", "--format", "json", experiment(), "--output",
+                                                    dir_.file("report.json"), "--certificate", dir_.file("c.json")});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    certificate_ = json::parse(testing::read_file(dir_.file("c.json")));
+  }
+
+  void simulate(const std::string& seed) {
+    const auto sim = run_command(tracesync_binary(), {"simulate", "--quiet", "--overwrite", "--output", experiment(),
+                                                      "--hosts", "3", "--topology", "chain", "--duration", "5s",
+                                                      "--cpus", "2", "--seed", seed});
+    ASSERT_EQ(sim.exit_code, 0) << sim.err;
+  }
+
+  std::string experiment() const { return dir_.file("experiment"); }
+
+  testing::TempDir dir_;
+  json certificate_;
+};
+
+TEST_F(VerifyTracesTest, EveryCitedMessageIsFoundInTheTraces) {
+  expect_found_in_traces(dir_.file("report.json"), dir_.file("c.json"), {experiment()});
+  // The same, read in this process, and given trace by trace.
+  const auto v = run_command(tracesync_binary(), {"verify", "--in-process", "--jobs", "1", dir_.file("report.json"),
+                                                  dir_.file("c.json"), experiment() + "/host2", experiment() + "/host0",
+                                                  experiment() + "/host1"});
+  EXPECT_EQ(v.exit_code, 0) << v.out << v.err;
+  EXPECT_NE(v.out.find("cited messages found in the 3 traces re-read"), std::string::npos) << v.out;
+}
+
+TEST_F(VerifyTracesTest, TracesOfAnotherRunHoldNoneOfTheCitedMessages) {
+  simulate("12");  // the same hosts and paths, other messages
+  const auto v = verify(dir_.file("report.json"), dir_.file("c.json"), {experiment()});
+  EXPECT_EQ(v.exit_code, 6) << v.out << v.err;
+  EXPECT_NE(v.err.find("the certificate cites a message the traces do not hold"), std::string::npos) << v.err;
+  EXPECT_NE(v.err.find("segment 0, a -> b message 0"), std::string::npos) << v.err;
+  EXPECT_NE(v.err.find("no send event at " +
+                       std::to_string(certificate_["links"][0]["segments"][0]["a_to_b"][0]["send_ns"].get<int64_t>())),
+            std::string::npos)
+      << v.err;
+  EXPECT_FALSE(json::parse(v.out)["agrees"].get<bool>());
+}
+
+TEST_F(VerifyTracesTest, AMessageMovedInTheCertificateOnlyTheTracesCanTell) {
+  // A vertex that pins neither line, moved 1 ns to its allowed side: the
+  // lines and bounds still follow, so only the traces show the change.
+  json mutated = certificate_;
+  json& segment = mutated["links"][0]["segments"][0];
+  std::size_t moved = segment["a_to_b"].size();
+  for (std::size_t i = 0; i < segment["a_to_b"].size(); ++i) {
+    if (i != segment["lmin"]["a_to_b"].get<std::size_t>() && i != segment["lmax"]["a_to_b"].get<std::size_t>()) {
+      moved = i;
+      break;
+    }
+  }
+  ASSERT_LT(moved, segment["a_to_b"].size()) << "a hull with a vertex that pins neither line";
+  const int64_t receive = segment["a_to_b"][moved]["receive_ns"].get<int64_t>() + 1;
+  segment["a_to_b"][moved]["receive_ns"] = receive;
+  testing::write_file(dir_.file("moved.json"), mutated.dump(1));
+  EXPECT_EQ(verify(dir_.file("report.json"), dir_.file("moved.json")).exit_code, 0);
+  const auto v = verify(dir_.file("report.json"), dir_.file("moved.json"), {experiment()});
+  EXPECT_EQ(v.exit_code, 6) << v.out << v.err;
+  EXPECT_NE(v.err.find("a -> b message " + std::to_string(moved) + " "), std::string::npos) << v.err;
+  EXPECT_NE(v.err.find("no receive event at " + std::to_string(receive) + " ns"), std::string::npos) << v.err;
+}
+
+TEST_F(VerifyTracesTest, ATraceLeftOutIsBadUsageNamingIt) {
+  const auto v = verify(dir_.file("report.json"), dir_.file("c.json"), {experiment() + "/host0", experiment() + "/host1"});
+  EXPECT_EQ(v.exit_code, 2) << v.out << v.err;
+  EXPECT_NE(v.err.find("host2/kernel"), std::string::npos) << v.err;
+  EXPECT_NE(v.err.find("is not among the traces given"), std::string::npos) << v.err;
+  const auto missing = verify(dir_.file("report.json"), dir_.file("c.json"), {dir_.file("nowhere")});
+  EXPECT_EQ(missing.exit_code, 2) << missing.err;
+  EXPECT_NE(missing.err.find("nowhere"), std::string::npos) << missing.err;
 }
 
 INSTANTIATE_TEST_SUITE_P(
