@@ -50,6 +50,7 @@ void print(const verify::Verdict& v, const std::string& format) {
     j["link_segments"] = v.link_segments;
     j["messages"] = v.messages;
     j["link_bounds"] = v.link_bounds;
+    j["link_bounds_resting_on_uncited_messages"] = v.bounds_resting_on_stability;
     j["trace_segments"] = v.trace_segments;
     j["trace_bounds"] = v.trace_bounds;
     j["traces_read"] = v.traces_checked ? nlohmann::ordered_json(v.traces_read) : nlohmann::ordered_json(nullptr);
@@ -64,9 +65,9 @@ void print(const verify::Verdict& v, const std::string& format) {
     return;
   }
   std::cout << "agrees: " << v.link_segments << " link segments re-derived from " << v.messages
-            << " cited messages, " << v.link_bounds << " link bounds covering every allowed line, "
+            << " cited messages, " << v.link_bounds << " link bounds covering what their cited messages allow, "
             << v.trace_segments << " trace segments equal to the exact composition to the last digit, "
-            << v.trace_bounds << " trace bounds at least their links'";
+            << v.trace_bounds << " trace bounds equal to the exact sum of their links'";
   if (v.traces_checked) {
     std::cout << "; all " << v.messages_in_traces << " cited messages found in the " << v.traces_read
               << " traces re-read (send and receive events at their times, with one key)";

@@ -81,6 +81,13 @@ json sync(std::vector<std::string> args, const std::vector<std::string>& traces 
     EXPECT_EQ(verdict["link_segments"].get<std::size_t>(), accurate);
     EXPECT_EQ(verdict["trace_segments"].get<std::size_t>(), trace_segments);
     EXPECT_GT(trace_segments, 0u);
+    // Every bound too: each trace segment's at both ends, exactly; each
+    // ACCURATE link segment's either covering what its cited messages allow
+    // or, tighter, the local envelope's (resting on uncited messages).
+    EXPECT_EQ(verdict["trace_bounds"].get<std::size_t>(), 2 * trace_segments);
+    EXPECT_EQ(verdict["link_bounds"].get<std::size_t>() / 2 +
+                  verdict["link_bounds_resting_on_uncited_messages"].get<std::size_t>(),
+              accurate);
     EXPECT_TRUE(verdict["messages_in_traces"].is_null());  // not asked
   }
   if (!traces.empty()) expect_found_in_traces(dir.file("report.json"), dir.file("certificate.json"), traces);
@@ -201,21 +208,32 @@ TEST(Verify, ChecksLinkBoundsOfLinearClocks) {
 }
 
 // A certificate changed in one place must be caught, and the disagreement
-// named; each mutation starts from a certificate verify accepts.
-class MutatedCertificateTest : public ::testing::Test {
+// named; each mutation starts from a certificate verify accepts. Under
+// linear clocks (every bound rests on the cited messages) and under the
+// defaults (piecewise, 100 ppm).
+class MutatedCertificateTest : public ::testing::TestWithParam<std::vector<std::string>> {
  protected:
   void SetUp() override {
     const auto sim = run_command(tracesync_binary(), {"simulate", "--quiet", "--no-traces", "--write-matches", "--output",
                                                       dir_.path(), "--hosts", "3", "--topology", "chain", "--duration",
                                                       "60s", "--seed", "9"});
     ASSERT_EQ(sim.exit_code, 0) << sim.err;
-    const auto r = run_command(tracesync_binary(),
-                               {"sync", "--format", "json", "--matches", dir_.file("matches.txt"), "--output",
-                                dir_.file("report.json"), "--certificate", dir_.file("certificate.json"),
-                                "--clock-stability", "0", "--clock-model", "linear"});
+    std::vector<std::string> args = {"sync", "--format", "json", "--matches", dir_.file("matches.txt"), "--output",
+                                     dir_.file("report.json"), "--certificate", dir_.file("certificate.json")};
+    args.insert(args.end(), GetParam().begin(), GetParam().end());
+    const auto r = run_command(tracesync_binary(), args);
     ASSERT_EQ(r.exit_code, 0) << r.err;
     ASSERT_EQ(verify(dir_.file("report.json"), dir_.file("certificate.json")).exit_code, 0);
     certificate_ = json::parse(testing::read_file(dir_.file("certificate.json")));
+    report_ = json::parse(testing::read_file(dir_.file("report.json")));
+  }
+
+  // Verifies `report` against the certificate: must exit 6 naming `expected`.
+  void expect_report_caught(const json& report, const std::string& expected) {
+    testing::write_file(dir_.file("changed.json"), report.dump(1));
+    const auto v = verify(dir_.file("changed.json"), dir_.file("certificate.json"));
+    EXPECT_EQ(v.exit_code, 6) << v.out << v.err;
+    EXPECT_NE(v.err.find(expected), std::string::npos) << v.err;
   }
 
   // Verifies the report against `mutated`: must exit 6 naming `expected`.
@@ -232,9 +250,10 @@ class MutatedCertificateTest : public ::testing::Test {
 
   testing::TempDir dir_;
   json certificate_;
+  json report_;
 };
 
-TEST_F(MutatedCertificateTest, MovedTimestampOfAPinningMessage) {
+TEST_P(MutatedCertificateTest, MovedTimestampOfAPinningMessage) {
   json mutated = certificate_;
   json& segment = mutated["links"][0]["segments"][0];
   const std::size_t pin = segment["lmax"]["a_to_b"].get<std::size_t>();
@@ -242,7 +261,7 @@ TEST_F(MutatedCertificateTest, MovedTimestampOfAPinningMessage) {
   expect_caught(mutated, "segment 0");
 }
 
-TEST_F(MutatedCertificateTest, MovedTimestampOfAnyMessageToTheWrongSide) {
+TEST_P(MutatedCertificateTest, MovedTimestampOfAnyMessageToTheWrongSide) {
   // Every other vertex moved far across the estimate: a line it no longer allows.
   json mutated = certificate_;
   json& list = mutated["links"][0]["segments"][0]["b_to_a"];
@@ -250,7 +269,7 @@ TEST_F(MutatedCertificateTest, MovedTimestampOfAnyMessageToTheWrongSide) {
   expect_caught(mutated, "segment 0");
 }
 
-TEST_F(MutatedCertificateTest, DroppedPinningVertex) {
+TEST_P(MutatedCertificateTest, DroppedPinningVertex) {
   json mutated = certificate_;
   json& segment = mutated["links"][0]["segments"][0];
   const std::size_t pin = segment["lmin"]["b_to_a"].get<std::size_t>();
@@ -258,7 +277,7 @@ TEST_F(MutatedCertificateTest, DroppedPinningVertex) {
   expect_caught(mutated, "segment 0");
 }
 
-TEST_F(MutatedCertificateTest, SwappedPaths) {
+TEST_P(MutatedCertificateTest, SwappedPaths) {
   json mutated = certificate_;
   json& paths = mutated["paths"];
   ASSERT_GE(paths.size(), 3u);
@@ -266,7 +285,7 @@ TEST_F(MutatedCertificateTest, SwappedPaths) {
   expect_caught(mutated, "its path starts at");
 }
 
-TEST_F(MutatedCertificateTest, PathThroughALinkOffTheTree) {
+TEST_P(MutatedCertificateTest, PathThroughALinkOffTheTree) {
   // A chain of three: one leaf's path detoured through the other leaf
   // crosses from one leaf to the other, where there is no link.
   json mutated = certificate_;
@@ -285,7 +304,7 @@ TEST_F(MutatedCertificateTest, PathThroughALinkOffTheTree) {
   expect_caught(mutated, "by no link of the tree");
 }
 
-TEST_F(MutatedCertificateTest, MalformedCertificateIsBadInput) {
+TEST_P(MutatedCertificateTest, MalformedCertificateIsBadInput) {
   json mutated = certificate_;
   mutated["links"][0]["segments"][0]["a_to_b"][0].erase("send_ns");
   testing::write_file(dir_.file("mutated.json"), mutated.dump());
@@ -299,7 +318,7 @@ TEST_F(MutatedCertificateTest, MalformedCertificateIsBadInput) {
 }
 
 // A report changed in one digit of a trace's slope disagrees too.
-TEST_F(MutatedCertificateTest, ReportWithATraceSlopeOffInItsLastDigit) {
+TEST_P(MutatedCertificateTest, ReportWithATraceSlopeOffInItsLastDigit) {
   json report = json::parse(testing::read_file(dir_.file("report.json")));
   for (json& t : report["traces"]) {
     if (t["reference"].get<bool>()) continue;
@@ -395,6 +414,53 @@ TEST_F(VerifyTracesTest, ATraceLeftOutIsBadUsageNamingIt) {
   EXPECT_EQ(missing.exit_code, 2) << missing.err;
   EXPECT_NE(missing.err.find("nowhere"), std::string::npos) << missing.err;
 }
+
+// A trace's bound moved by a nanosecond either way, or a link's bound it
+// rests on: the exact sum no longer agrees.
+TEST_P(MutatedCertificateTest, ReportWithATraceBoundOffByANanosecond) {
+  for (const double change : {1.0, -1.0}) {
+    json report = report_;
+    for (json& t : report["traces"]) {
+      if (t["reference"].get<bool>()) continue;
+      t["segments"][0]["uncertainty_last_ns"] = t["segments"][0]["uncertainty_last_ns"].get<double>() + change;
+      break;
+    }
+    expect_report_caught(report, "is not the sum of its links' bounds along its path there");
+  }
+}
+
+TEST_P(MutatedCertificateTest, ReportWithALinkBoundTheTracesDoNotSum) {
+  json report = report_;
+  for (json& l : report["links"]) {
+    if (!l["in_tree"].get<bool>()) continue;
+    if (l.contains("clock_map") && !l["clock_map"].is_null()) {
+      for (json& k : l["clock_map"]) k["bound_ns"] = k["bound_ns"].get<double>() * 2;
+    } else {
+      l["uncertainty_ns"] = l["uncertainty_ns"].get<double>() * 2;
+    }
+    break;
+  }
+  expect_report_caught(report, "is not the sum of its links' bounds along its path there");
+}
+
+// A link segment's bound narrowed at one end below what its cited messages
+// allow: caught under either assumption. (Narrowed alike at both ends under
+// an allowance, it looks like the local envelope's, which rests on messages
+// the certificate does not cite: that is listed as unverified, not caught;
+// docs/verify.md.)
+TEST_P(MutatedCertificateTest, ReportWithALinkSegmentBoundNarrowedAtOneEnd) {
+  json report = report_;
+  json& segment = report["links"][0]["segments"][0];
+  segment["uncertainty_first_ns"] = segment["uncertainty_first_ns"].get<double>() / 100;
+  expect_report_caught(report, "is narrower than what its cited messages allow there");
+}
+
+INSTANTIATE_TEST_SUITE_P(Assumptions, MutatedCertificateTest,
+                         ::testing::Values(std::vector<std::string>{"--clock-stability", "0", "--clock-model", "linear"},
+                                           std::vector<std::string>{}),
+                         [](const ::testing::TestParamInfo<std::vector<std::string>>& info) {
+                           return info.param.empty() ? std::string("Defaults") : std::string("LinearClocks");
+                         });
 
 INSTANTIATE_TEST_SUITE_P(
     Experiments, SimulatedExactTest,
