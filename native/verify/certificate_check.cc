@@ -10,8 +10,8 @@
 
 #include "verify/exact_composition.h"
 #include "verify/json_fields.h"
-#include "verify/trace_bounds.h"
 #include "verify/message_lines.h"
+#include "verify/trace_bounds.h"
 
 namespace tracesync::verify {
 namespace {
