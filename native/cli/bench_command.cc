@@ -103,8 +103,14 @@ int run_bench(const std::vector<std::string>& arguments) {
       ("link-messages", po::value(&accuracy.messages_per_link)->value_name("N"), "accuracy: about N segments per link; the rate is lowered to fit (default 200000)")
       ("max-rate", po::value(&accuracy.max_rate)->value_name("R"), "accuracy: at most R segments per second per link (default 200)")
       ("no-pin", "run single-threaded measurements (hull, network, ingest with 1 job) wherever the scheduler puts them, instead of on one CPU");
+  // Not in --help: a measurement for the docs (docs/performance.md), not for users.
+  po::options_description hidden("hidden");
+  hidden.add_options()("time-check-cost", po::bool_switch(&ingest.time_check_cost),
+                       "ingest: what the time checks cost, the babeltrace2 reader with and without them");
+  po::options_description all("all");
+  all.add(options).add(hidden);
   po::variables_map vm;
-  if (const std::string problem = parse_arguments(arguments, options, &positional_args, vm); !problem.empty()) {
+  if (const std::string problem = parse_arguments(arguments, all, &positional_args, vm); !problem.empty()) {
     return usage_error(kCommand, problem);
   }
   if (vm.count("help")) {
@@ -151,6 +157,7 @@ int run_bench(const std::vector<std::string>& arguments) {
     if (repeat) ingest.repeat = repeat;
     ingest.json = json;
     ingest.pin_single_job = !no_pin;
+    if (ingest.time_check_cost) return run_bench_time_check_cost(ingest);
     return run_bench_ingest(ingest);
   }
   if (what == "accuracy") {

@@ -127,6 +127,7 @@ bool ExactHullEstimator::place(const LinkMessage& message) {
   if (step.empties) {
     const bool was_accurate = accurate_now();
     if (was_accurate) kept_.emplace(KeptEstimate{*lmin_, *lmax_, FeasibleRegion(lower_hull_, upper_hull_, *lmin_, *lmax_)});
+    emptied_by_ = Contradiction{message, pinning_messages(lmin_, lmax_)};
     region_empty_ = true;
     count_contradiction(message);
     own_hull.insert(p);
@@ -153,6 +154,11 @@ std::optional<bool> ExactHullEstimator::add_unless_emptied(const LinkMessage& me
   commit(step);
   (lower ? lower_hull_ : upper_hull_).insert(p);
   return step.changed();
+}
+
+std::vector<Contradiction> ExactHullEstimator::contradictions() const {
+  if (!emptied_by_) return {};
+  return {*emptied_by_};
 }
 
 void ExactHullEstimator::count_contradiction(const LinkMessage& message) {
@@ -260,5 +266,23 @@ std::optional<Quad> ExactHullEstimator::offset_uncertainty(const TimeSpan& span)
 }
 
 HullPoints ExactHullEstimator::hull_points() const { return {lower_hull_.vertices(), upper_hull_.vertices()}; }
+
+std::vector<LinkMessage> pinning_messages(const std::optional<ExactLine>& lmin, const std::optional<ExactLine>& lmax) {
+  std::vector<LinkMessage> out;
+  if (lmin) {
+    out.push_back({Direction::kAtoB, lmin->left});
+    out.push_back({Direction::kBtoA, lmin->right});
+  }
+  if (lmax) {
+    for (const LinkMessage m : {LinkMessage{Direction::kBtoA, lmax->left}, LinkMessage{Direction::kAtoB, lmax->right}}) {
+      // A message may pin both lines: named once.
+      if (std::none_of(out.begin(), out.end(),
+                       [&](const LinkMessage& o) { return o.direction == m.direction && o.point == m.point; })) {
+        out.push_back(m);
+      }
+    }
+  }
+  return out;
+}
 
 }  // namespace tracesync::hull

@@ -58,6 +58,9 @@ class ExactHullEstimator final : public LinkEstimator {
   LinkEstimate estimate() const override;
   std::optional<model::Quad> offset_uncertainty(const TimeSpan& span) const override;
   HullPoints hull_points() const override;
+  // The message that emptied the region, against the messages pinning Lmin
+  // and Lmax as they were then.
+  std::vector<Contradiction> contradictions() const override;
 
   // Takes in `other`'s messages as if they had been added here, `other`
   // being of the same ClockStability and Envelope: partial link states,
@@ -134,6 +137,7 @@ class ExactHullEstimator final : public LinkEstimator {
   std::optional<ExactLine> lmax_;  // through an upper point and a lower point on its right
   bool region_empty_ = false;
   std::optional<KeptEstimate> kept_;
+  std::optional<Contradiction> emptied_by_;  // the message that emptied the region (added one by one)
 
   SlopeOneBounds slope_one_;  // the estimate of INCOMPLETE and FAIL links
 
@@ -150,5 +154,9 @@ class ExactHullEstimator final : public LinkEstimator {
   };
   mutable std::optional<EnvelopeCache> envelope_cache_;
 };
+
+// The messages pinning Lmin (a lower point, an upper point on its right)
+// and Lmax (an upper point, a lower point on its right), of those that exist.
+std::vector<LinkMessage> pinning_messages(const std::optional<ExactLine>& lmin, const std::optional<ExactLine>& lmax);
 
 }  // namespace tracesync::hull

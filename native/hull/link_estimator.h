@@ -12,6 +12,15 @@
 
 namespace tracesync::hull {
 
+// A message that no line fits together with the link's other messages (or
+// with those of the segment before it), and the messages pinning the lines
+// it crosses: what turned the link APPROXIMATE or FAIL, named in the report
+// so that a user can find the damaged timestamp, if that is the cause.
+struct Contradiction {
+  LinkMessage message;
+  std::vector<LinkMessage> against;
+};
+
 // One estimator per link (a, b): it takes the link's messages one at a time,
 // in either direction and in any order, and says what they imply about the
 // line y = alpha * x + beta that maps a's clock onto b's.
@@ -47,6 +56,11 @@ class LinkEstimator {
   // its bound at every instant; nullopt when the link has no bound. One line:
   // two knots at the span's ends, each with the bound over the span.
   virtual std::optional<ClockMap> clock_map(const TimeSpan& span) const;
+
+  // The messages that contradict the others, when that made the link
+  // APPROXIMATE or FAIL (empty otherwise, and for estimators that do not
+  // tell): the first of them and what it contradicts.
+  virtual std::vector<Contradiction> contradictions() const { return {}; }
 };
 
 }  // namespace tracesync::hull

@@ -170,6 +170,17 @@ std::vector<ClockPiece> PiecewiseHullEstimator::pieces(const TimeSpan& span) con
   return out;
 }
 
+std::vector<Contradiction> PiecewiseHullEstimator::contradictions() const {
+  if (segments_.size() == 1) return segments_.front().hull.contradictions();
+  std::vector<Contradiction> out;
+  for (std::size_t k = 1; k < segments_.size(); ++k) {
+    if (segments_[k].hull.estimate().quality == Quality::kAccurate) continue;
+    const ExactHullEstimator& before = segments_[k - 1].hull;
+    out.push_back({segments_[k].first, pinning_messages(before.lmin(), before.lmax())});
+  }
+  return out;
+}
+
 std::optional<ClockMap> PiecewiseHullEstimator::clock_map(const TimeSpan& span) const {
   // One segment: exactly the linear model's map, so that linear clocks give
   // the same report bit for bit whichever model is chosen.

@@ -60,6 +60,10 @@ class PiecewiseHullEstimator final : public LinkEstimator {
   HullPoints hull_points() const override;
   std::vector<LinkSegment> segments(const TimeSpan& span) const override;
   std::optional<ClockMap> clock_map(const TimeSpan& span) const override;
+  // The first message of every segment after the first that has no bound
+  // (what makes the link APPROXIMATE or FAIL), against the messages pinning
+  // the lines of the segment before it: no line fits it with them.
+  std::vector<Contradiction> contradictions() const override;
 
   std::size_t segment_count() const { return segments_.size(); }
   // The messages in the rule's order, and where each segment starts in it.

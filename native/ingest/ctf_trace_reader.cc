@@ -620,7 +620,7 @@ bool CtfTraceReader::begin_stream(StreamCursor& cursor, const bt_message* messag
   cursor.has_clock = true;
   cursor.packets_have_time = bt_stream_class_packets_have_beginning_default_clock_snapshot(stream_class);
   cursor.clock = clock;
-  cursor.checks_time = options_.decode && cursor.packets_have_time &&
+  cursor.checks_time = options_.check_time && options_.decode && cursor.packets_have_time &&
                        bt_stream_class_packets_have_end_default_clock_snapshot(stream_class);
   if (cursor.checks_time) {
     cursor.time_check = StreamTimeCheck::for_clock(kPacketStepBackTolerance, bt_clock_class_get_frequency(clock));

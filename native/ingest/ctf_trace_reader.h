@@ -66,6 +66,10 @@ struct ReaderOptions {
   bool offered_classes = false;
   // Which reader reads a trace (make_trace_reader).
   ReaderChoice reader = ReaderChoice::kBabeltrace2;
+  // false only for `bench ingest --time-check-cost`, which measures what the
+  // time checks (StreamTimeCheck) cost: a trace read without them takes
+  // damaged time as it comes. Not carried to reading processes.
+  bool check_time = true;
 };
 
 // Reads one CTF trace with babeltrace2: a graph of `src.ctf.fs` (no muxer)

@@ -6,6 +6,7 @@
 
 #include "hull/quality.h"
 #include "network/best_bound_paths.h"
+#include "session/contradiction_problems.h"
 #include "session/domain_transforms.h"
 #include "session/human_figures.h"
 #include "session/link_report.h"
@@ -471,6 +472,16 @@ v1::Snapshot Session::snapshot() {
     out->set_reader_reason(t->reader_reason);
   }
 
+  // Links made APPROXIMATE or FAIL by contradicting messages name them.
+  std::vector<v1::Problem> link_problems;
+  const auto link_end = [&](DomainIndex d) {
+    LinkEnd end{domains_[d].hostname, {}};
+    for (const TraceRecord& t : traces_) {
+      if (t.domain == d) end.traces.push_back(t.description.path.empty() ? t.description.name : t.description.path);
+    }
+    std::sort(end.traces.begin(), end.traces.end());  // whatever order the traces opened in
+    return end;
+  };
   links_.for_each_in_order(domains_, [&](Link& link) {
     Link::Computed& c = *link.computed;
     const bool in_tree = link.in_network && paths.on_paths(link.a, link.b);
@@ -491,6 +502,12 @@ v1::Snapshot Session::snapshot() {
       }
     }
     if (options_.keep_latency_evidence) add_latency_proof(*out, link, paths, transforms);
+    if (out->quality() == v1::APPROXIMATE || out->quality() == v1::FAIL) {
+      for (v1::Problem& p : contradiction_problems(v1::Quality_Name(out->quality()), link_end(link.a), link_end(link.b),
+                                                   link.estimator->contradictions())) {
+        link_problems.push_back(std::move(p));
+      }
+    }
   });
 
   v1::MatchingStatistics totals = matching_report(matching_totals_);
@@ -507,6 +524,7 @@ v1::Snapshot Session::snapshot() {
     }
   }
   for (const v1::Problem& p : problems_) *s.add_problems() = p;
+  for (v1::Problem& p : link_problems) *s.add_problems() = std::move(p);
   add_human_figures(s);
   mark_main_island(s);
   // Last: the steps above match names by their bytes.

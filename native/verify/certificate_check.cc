@@ -6,32 +6,18 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <tuple>
 
 #include "verify/exact_composition.h"
+#include "verify/json_fields.h"
 #include "verify/message_lines.h"
+#include "verify/trace_bounds.h"
 
 namespace tracesync::verify {
 namespace {
 
 using model::Rational;
 using nlohmann::json;
-
-const json& field(const json& object, const char* name, const std::string& where) {
-  if (!object.is_object() || !object.contains(name)) throw VerifyInputError(where + ": no field '" + name + "'");
-  return object.at(name);
-}
-
-std::string text(const json& object, const char* name, const std::string& where) {
-  const json& v = field(object, name, where);
-  if (!v.is_string()) throw VerifyInputError(where + ": '" + name + "' is not a string");
-  return v.get<std::string>();
-}
-
-int64_t integer(const json& object, const char* name, const std::string& where) {
-  const json& v = field(object, name, where);
-  if (!v.is_number_integer()) throw VerifyInputError(where + ": '" + name + "' is not an integer");
-  return v.get<int64_t>();
-}
 
 Rational decimal(const json& object, const char* name, const std::string& where) {
   const std::string t = text(object, name, where);
@@ -99,7 +85,8 @@ class Checker {
     }
     const json& ppm = field(field(certificate_, "assumptions", "certificate"), "clock_stability_ppm", "certificate");
     if (!ppm.is_number()) throw VerifyInputError("certificate: clock_stability_ppm is not a number");
-    linear_clocks_ = ppm.get<double>() == 0;
+    if (ppm.get<double>() < 0) throw VerifyInputError("certificate: clock_stability_ppm is negative");
+    stability_ppm_ = of_double(ppm.get<double>());
     index_certificate_links();
     for (const json& link : field(report_, "links", "report")) {
       if (!check_link(link)) return verdict_;
@@ -107,8 +94,10 @@ class Checker {
     check_traces();
     if (verdict_.bounds_resting_on_stability > 0) {
       verdict_.unverified.push_back(std::to_string(verdict_.bounds_resting_on_stability) +
-                                    " link segments' bounds rest on the clock-stability assumption and on messages "
-                                    "the certificate does not cite (sync --clock-stability 0 makes them checkable)");
+                                    " link segments' bounds are tighter than the band their cited messages and the "
+                                    "clock-stability assumption allow: they rest on messages near the segment the "
+                                    "certificate does not cite (the local envelope; sync --clock-stability 0 makes "
+                                    "every bound checkable)");
     }
     return verdict_;
   }
@@ -195,34 +184,74 @@ class Checker {
       return fail(name + ": its alpha and beta are not the middle of Lmin and Lmax");
     }
     ++verdict_.link_segments;
-    // The bound at each end covers every line the messages allow. With a
-    // clock-stability allowance the engine may bound tighter than that, from
-    // every message near the end and the allowance (the local envelope):
-    // the certificate does not cite those messages, so that is not checked.
-    if (!linear_clocks_) {
+    return check_link_bounds(name, segment, lower, upper, alpha, beta);
+  }
+
+  // The bound at each end must cover every value the truth may take there
+  // under the certificate's assumptions, as the cited messages alone show
+  // it: with a clock-stability allowance of P ppm over a segment of length
+  // L, the truth lies within slack = ceil(P * L / 4e6) ns of a line (the
+  // rate's deviation from the middle of its band, integrated), and that
+  // line passes on or below every a -> b message raised by the slack and on
+  // or above every b -> a message lowered by it. So the truth at x lies
+  // within [lowest such line at x - slack, highest + slack]; with P = 0 that
+  // is the lines the messages allow. The engine may bound tighter than that
+  // from every message of the segment (its local envelope, one bound for
+  // both ends): the certificate does not cite those messages, so such a
+  // bound is counted as resting on them, unverified. Any other bound below
+  // the cited messages' is a disagreement.
+  bool check_link_bounds(const std::string& name, const json& segment, const std::vector<MessagePoint>& lower,
+                         const std::vector<MessagePoint>& upper, const Rational& alpha, const Rational& beta) {
+    const int64_t first = integer(segment, "first_ns", name), last = integer(segment, "last_ns", name);
+    const json& first_bound = field(segment, "uncertainty_first_ns", name);
+    const json& last_bound = field(segment, "uncertainty_last_ns", name);
+    if (first_bound.is_null() || last_bound.is_null()) {
+      verdict_.unverified.push_back(name + ": no bound at an end");
+      return true;
+    }
+    const int64_t slack = stability_slack(last - first);
+    std::vector<MessagePoint> raised = lower, lowered = upper;
+    for (MessagePoint& l : raised) l.y += slack;
+    for (MessagePoint& u : lowered) u.y -= slack;
+    struct End {
+      const char* name;
+      int64_t x;
+      Rational reported, needed;
+    };
+    std::vector<End> ends;
+    for (const auto& [end, x, bound] : {std::tuple{"first", first, &first_bound}, std::tuple{"last", last, &last_bound}}) {
+      const auto [low, high] = allowed_range_at(x, raised, lowered);
+      const Rational estimate = alpha * Rational(x) + beta;
+      const Rational above = high + slack - estimate, below = estimate - (low - slack);
+      ends.push_back({end, x, of_double(bound->get<double>()), above < below ? below : above});
+    }
+    // The bound is printed as a double: allow its rounding.
+    const auto covers = [](const End& e) {
+      return e.reported + magnitude(e.reported) / 1'000'000'000'000 + Rational(1, 1'000'000) >= e.needed;
+    };
+    if (covers(ends[0]) && covers(ends[1])) {
+      verdict_.link_bounds += 2;
+      return true;
+    }
+    const bool envelope = stability_ppm_ > 0 && ends[0].reported == ends[1].reported &&
+                          ends[0].reported < std::max(ends[0].needed, ends[1].needed);
+    if (envelope) {
       ++verdict_.bounds_resting_on_stability;
       return true;
     }
-    for (const char* end : {"first", "last"}) {
-      const int64_t x = integer(segment, end == std::string("first") ? "first_ns" : "last_ns", name);
-      const json& bound = field(segment, end == std::string("first") ? "uncertainty_first_ns" : "uncertainty_last_ns", name);
-      if (bound.is_null()) {
-        verdict_.unverified.push_back(name + ": no bound at its " + end + " end");
-        continue;
-      }
-      const auto [low, high] = allowed_range_at(x, lower, upper);
-      const Rational estimate = alpha * Rational(x) + beta;
-      const Rational above = high - estimate, below = estimate - low;
-      const Rational needed = above < below ? below : above;
-      const Rational reported = of_double(bound.get<double>());
-      // The bound is printed as a double: allow its rounding.
-      if (reported + magnitude(reported) / 1'000'000'000'000 + Rational(1, 1'000'000) < needed) {
-        return fail(name + ": its bound at its " + end + " end, " + std::to_string(bound.get<double>()) +
-                    " ns, is narrower than the lines its messages allow (" + model::rounded_decimal(needed, 12) + " ns)");
-      }
-      ++verdict_.link_bounds;
-    }
-    return true;
+    const End& e = covers(ends[0]) ? ends[1] : ends[0];
+    return fail(name + ": its bound at its " + e.name + " end, " + model::rounded_decimal(e.reported, 12) +
+                " ns, is narrower than what its cited messages allow there (" + model::rounded_decimal(e.needed, 12) +
+                " ns, with " + std::to_string(slack) + " ns of clock-stability slack)");
+  }
+
+  // ceil(P * length / 4e6) ns for the certificate's P ppm: how far the truth
+  // may lie from a line over `length` ns (docs/clock-model.md).
+  int64_t stability_slack(int64_t length) const {
+    if (stability_ppm_ <= 0 || length <= 0) return 0;
+    const Rational ns = stability_ppm_ * Rational(length) / 4'000'000;
+    const boost::multiprecision::cpp_int whole = boost::multiprecision::numerator(ns) / boost::multiprecision::denominator(ns);
+    return static_cast<int64_t>(Rational(whole) == ns ? whole : whole + 1);
   }
 
   void check_traces() {
@@ -301,6 +330,7 @@ class Checker {
       }
       traces.push_back(std::move(tp));
     }
+    const TraceBounds bounds = trace_bounds(steps, report_links);
     const PathComposition composition(std::move(steps));
     for (const TracePath& tp : traces) {
       const json& t = *tp.trace;
@@ -321,12 +351,19 @@ class Checker {
         }
         ++verdict_.trace_segments;
         for (const auto& [at, key] : {std::pair{f, "uncertainty_first_ns"}, std::pair{l, "uncertainty_last_ns"}}) {
-          const std::optional<Rational> least = links_bound(tp.domains, at, maps, report_links);
-          if (!least) continue;
-          const Rational reported = of_double(field(s, key, where).get<double>());
-          if (reported + magnitude(reported) / 1'000'000'000 + Rational(1, 1'000'000) < *least) {
-            fail(where + ": its bound " + std::to_string(field(s, key, where).get<double>()) +
-                 " ns is less than the sum of its links' bounds there, " + model::rounded_decimal(*least, 12) + " ns");
+          const std::optional<Rational> exact = bounds.at(tp.domains.front(), at);
+          if (!exact) continue;
+          const json& printed = field(s, key, where);
+          if (printed.is_null()) {
+            fail(where + ": no bound at " + key);
+            return;
+          }
+          const Rational reported = of_double(printed.get<double>());
+          if (!bound_agrees(reported, *exact) &&
+              !(reported > *exact && bound_agrees(reported, *exact + rounding_allowance(composition, bounds, tp.domains.front(), at)))) {
+            fail(where + ": its bound " + model::rounded_decimal(reported, 12) +
+                 " ns is not the sum of its links' bounds along its path there, " +
+                 model::rounded_decimal(*exact, 12) + " ns");
             return;
           }
           ++verdict_.trace_bounds;
@@ -335,47 +372,61 @@ class Checker {
     }
   }
 
-  // The sum of the bounds of the links of `path` at the instants t maps to
-  // (a link's bound at an instant of its a clock: its clock map's,
-  // interpolated, the end ones beyond; else its uncertainty_ns); nullopt
-  // when a link gives none.
-  std::optional<Rational> links_bound(const std::vector<std::string>& path, const Rational& t,
-                                      const std::map<std::pair<std::string, std::string>, LinkMap>& maps,
-                                      const std::map<std::pair<std::string, std::string>, const json*>& links) {
-    Rational sum = 0;
-    Rational at = t;  // on path[i]'s clock
-    for (std::size_t i = 0; i + 1 < path.size(); ++i) {
-      const std::string& d = path[i];
-      const std::string& next = path[i + 1];
-      const bool d_is_a = d < next;
-      const auto key = d_is_a ? std::pair{d, next} : std::pair{next, d};
-      const json& link = *links.at(key);
-      const LinkMap& map = maps.at(key);
-      const Rational on_next = (d_is_a ? map.a_onto_b_at(at, true) : map.b_onto_a_at(at, true)).at(at);
-      const Rational x = d_is_a ? at : on_next;  // the instant on the link's a clock
-      if (link.contains("clock_map") && link["clock_map"].size() >= 2) {
-        const json& knots = link["clock_map"];
-        std::size_t j = 0;
-        while (j + 2 < knots.size() && Rational(knots[j + 1]["x_ns"].get<int64_t>()) <= x) ++j;
-        const Rational x0(knots[j]["x_ns"].get<int64_t>()), x1(knots[j + 1]["x_ns"].get<int64_t>());
-        const Rational b0 = of_double(knots[j]["bound_ns"].get<double>());
-        const Rational b1 = of_double(knots[j + 1]["bound_ns"].get<double>());
-        const Rational clamped = x < x0 ? x0 : x > x1 ? x1 : x;
-        sum += b0 + (b1 - b0) * (clamped - x0) / (x1 - x0);
+  // A trace bound printed as a double agrees with its exact value within
+  // the double's and the engine's quad rounding, and the 1e-6 ns the engine
+  // lets a joined piece's bound exceed its parts, plus the allowance it adds
+  // where a breakpoint is rounded to a whole ns (the change of slope there).
+  static bool bound_agrees(const Rational& reported, const Rational& exact) {
+    return magnitude(reported - exact) <= magnitude(exact) / 1'000'000'000'000 + Rational(1, 1'000);
+  }
+
+  // Where the report rounds a breakpoint of a transform to a whole ns, its
+  // bound there adds how much the map's slope and the bound's slope change
+  // at that breakpoint (what moving it by less than 1 ns can cost): the
+  // changes within 2 ns of t, read off the exact composition.
+  static Rational rounding_allowance(const PathComposition& composition, const TraceBounds& bounds, const std::string& d,
+                                     const Rational& t) {
+    const Rational map_change = magnitude(composition.local(d, t + 1, true).slope - composition.local(d, t - 1, false).slope);
+    const auto b = [&](const Rational& x) { return bounds.at(d, x).value_or(0); };
+    const Rational bound_change = magnitude((b(t + 2) - b(t + 1)) - (b(t - 1) - b(t - 2)));
+    return map_change + bound_change;
+  }
+
+  TraceBounds trace_bounds(const std::map<std::string, PathStep>& steps,
+                           const std::map<std::pair<std::string, std::string>, const json*>& links) const {
+    std::map<const LinkMap*, std::vector<BoundKnot>> knots;
+    for (const auto& [d, step] : steps) {
+      if (step.link == nullptr || knots.count(step.link)) continue;
+      const LinkMap& map = *step.link;
+      const json& link = *links.at({map.a, map.b});
+      const std::string name = link_name(map.a, map.b);
+      std::vector<BoundKnot> list;
+      if (link.contains("clock_map") && link["clock_map"].is_array() && link["clock_map"].size() >= 2) {
+        for (const json& k : link["clock_map"]) {
+          const json& bound = field(k, "bound_ns", name);
+          if (!bound.is_number()) break;
+          list.push_back({Rational(integer(k, "x_ns", name)), decimal(k, "y", name), of_double(bound.get<double>())});
+        }
+        if (list.size() != link["clock_map"].size()) continue;
       } else {
-        const json& u = field(link, "uncertainty_ns", "link");
-        if (u.is_null()) return std::nullopt;
-        sum += of_double(u.get<double>());
+        // The single line's map: the ends of its a domain's span, both at
+        // the link's bound over that span.
+        const json& u = field(link, "uncertainty_ns", name);
+        if (!u.is_number()) continue;
+        const PathStep& a = steps.at(map.a);
+        const Rational bound = of_double(u.get<double>());
+        list.push_back({a.first, map.line.at(a.first), bound});
+        if (a.last > a.first) list.push_back({a.last, map.line.at(a.last), bound});
       }
-      at = on_next;
+      knots[step.link] = std::move(list);
     }
-    return sum;
+    return TraceBounds(steps, std::move(knots), stability_ppm_ / 1'000'000);
   }
 
   const json& report_;
   const json& certificate_;
   std::map<std::pair<std::string, std::string>, const json*> certificate_links_;
-  bool linear_clocks_ = false;  // clock_stability_ppm 0: bounds from the cited messages alone
+  Rational stability_ppm_ = 0;  // the certificate's clock-stability allowance
   Verdict verdict_;
 };
 

@@ -21,10 +21,18 @@ class VerifyInputError : public std::runtime_error {
 struct Verdict {
   std::size_t link_segments = 0;    // segments whose lines were re-derived from their messages
   std::size_t messages = 0;         // messages cited for them
-  std::size_t link_bounds = 0;      // segment-end bounds checked against every allowed line
-  std::size_t bounds_resting_on_stability = 0;  // segments whose bounds could not be checked (see below)
+  std::size_t link_bounds = 0;      // segment-end bounds covering what the cited messages allow
+  // Segments whose bounds are tighter than that, as the engine's local
+  // envelope is (one bound for both ends): they rest on messages the
+  // certificate does not cite, and are not verified (see below).
+  std::size_t bounds_resting_on_stability = 0;
   std::size_t trace_segments = 0;   // trace segments recomputed as exact compositions
   std::size_t trace_bounds = 0;     // trace segment-end bounds checked against their links'
+  // With the traces given (verify REPORT CERTIFICATE TRACES...): the traces
+  // re-read, and the cited messages found in them (every one, when agreed).
+  bool traces_checked = false;
+  std::size_t traces_read = 0;
+  std::size_t messages_in_traces = 0;
   // The first disagreement, empty when everything agrees.
   std::string disagreement;
   // What the certificate cannot vouch for (a segment that is not ACCURATE,
@@ -39,15 +47,18 @@ struct Verdict {
 //   messages alone (not the engine's hull code), the cited pinning pairs
 //   pinning them, every cited message on its allowed side, the report's
 //   lines, alpha and beta equal to them up to the engine's quad rounding,
-//   and, when the certificate assumes linear clocks (clock_stability_ppm
-//   0), the bound at both ends at least as wide as every line the messages
-//   allow (with an allowance, the engine's bound may rest on messages the
-//   certificate does not cite: counted as unverified);
+//   and the bound at both ends at least what the cited messages allow under
+//   the clock-stability allowance (every line they allow, within the
+//   allowance's slack; a bound tighter than that and the same at both ends
+//   is the engine's local envelope, resting on messages the certificate
+//   does not cite: counted as unverified);
 // - every trace: its path a chain of tree links from its domain to its
 //   island's reference, and every segment of its transform the exact
 //   composition of the links' lines (alpha and beta as printed) or clock
 //   maps along that path, rounded once, to the last printed digit; its bound
-//   at each end at least the sum of its links' bounds there.
+//   at each end the exact sum of its links' bounds along the path there,
+//   grown by the allowance beyond their spans (TraceBounds), to the
+//   double's rounding.
 // Throws VerifyInputError when either document is malformed.
 Verdict check_certificate(const nlohmann::json& report, const nlohmann::json& certificate);
 

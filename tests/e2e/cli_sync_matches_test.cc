@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <tuple>
+
 #include <nlohmann/json.hpp>
 
 #include "snapshot/tracesync.pb.h"
@@ -128,6 +130,31 @@ TEST(SyncMatches, AContradictionKeepsTheLastAccurateEstimate) {
   EXPECT_TRUE(link["in_tree"]);  // an APPROXIMATE link is still usable
   // 5 ns of spread plus the contradiction's 25 ns (y = 40 where the estimate says 65).
   EXPECT_EQ(link["uncertainty_ns"], 30.0);
+}
+
+// The message no line fits with the others is named among the problems,
+// with what it contradicts, so that a damaged timestamp can be found (issue
+// 34): APPROXIMATE with one line, FAIL with segments (the message opens a
+// second segment that has no bound).
+TEST(SyncMatches, AContradictionIsNamedAmongTheProblems) {
+  for (const auto& [options, quality, exit_code] :
+       {std::tuple{kLinearExact, std::string("APPROXIMATE"), 0}, std::tuple{std::vector<std::string>{}, std::string("FAIL"), 4}}) {
+    const json report = sync_json("contradiction.txt", options, exit_code);
+    EXPECT_EQ(report["links"][0]["quality"], quality);
+    ASSERT_EQ(report["problems"].size(), 1u) << report["problems"].dump();
+    const std::string problem = report["problems"][0]["message"];
+    EXPECT_EQ(report["problems"][0]["source"], "a");  // the sender's trace
+    EXPECT_NE(problem.find("link a / b is " + quality + ": no line fits the message sent on a at 60 ns (in a) and "
+                           "received on b at 40 ns (in b)"),
+              std::string::npos)
+        << problem;
+    // What it contradicts: the messages pinning the lines before it.
+    EXPECT_NE(problem.find("sent on a at 0 ns and received on b at 10 ns"), std::string::npos) << problem;
+    EXPECT_NE(problem.find("sent on b at 55 ns and received on a at 50 ns"), std::string::npos) << problem;
+    EXPECT_TRUE(report["complete"]);  // every input was read
+  }
+  // An ACCURATE link has nothing to say.
+  EXPECT_TRUE(sync_json("two_hosts_hand.txt", kLinearExact)["problems"].empty());
 }
 
 TEST(SyncMatches, DisconnectedPairsAreSeparateIslands) {

@@ -41,6 +41,38 @@ int violations(const testing::TempDir& dir, const std::string& report) {
   return json::parse(r.out)["violations"].get<int>();
 }
 
+// Messages of two clocks on one link contradict every line: the link's
+// problems name the contradicting messages' events, the trace files each end
+// is in and the times, as for a damaged timestamp (issue 34). Two hosts put
+// in one clock domain do that on purpose here.
+TEST(ContradictingMessages, AreNamedWithTheirTracesAndTimes) {
+  const testing::TempDir dir;
+  const auto simulated =
+      run_command(tracesync_binary(), {"simulate", "--output", dir.file("experiment"), "--hosts", "3", "--topology",
+                                       "chain", "--cpus", "1", "--duration", "3s", "--seed", "36", "--quiet"});
+  ASSERT_EQ(simulated.exit_code, 0) << simulated.err;
+  const std::string host0 = dir.file("experiment/host0/kernel"), host1 = dir.file("experiment/host1/kernel"),
+                    host2 = dir.file("experiment/host2/kernel");
+  const auto r = run_command(tracesync_binary(), {"sync", "--format", "json", "--clock-model", "linear", "--domain",
+                                                  host0 + "=both", "--domain", host2 + "=both", dir.file("experiment")});
+  ASSERT_FALSE(r.out.empty()) << r.err;
+  const json report = json::parse(r.out);
+  ASSERT_EQ(report["links"].size(), 1u);
+  const std::string quality = report["links"][0]["quality"];
+  ASSERT_TRUE(quality == "APPROXIMATE" || quality == "FAIL") << quality;
+  std::size_t named = 0;
+  for (const json& p : report["problems"]) {
+    const std::string text = p["message"];
+    if (text.find("is " + quality + ": no line fits the message sent on ") == std::string::npos) continue;
+    ++named;
+    // Each end in the trace files of its domain: host1's alone, or one of host0's and host2's.
+    EXPECT_NE(text.find("(in " + host1 + ")"), std::string::npos) << text;
+    EXPECT_NE(text.find("(in " + host0 + " or " + host2 + ")"), std::string::npos) << text;
+    EXPECT_NE(text.find(" ns and received on "), std::string::npos) << text;
+  }
+  EXPECT_GE(named, 1u) << report["problems"].dump(1);
+}
+
 TEST(TimeDamageCampaign, EveryBitFlipIsReportedOrLeavesTheTruthInsideTheBounds) {
   const testing::TempDir dir;
   const auto simulated =

@@ -27,19 +27,8 @@ namespace fs = std::filesystem;
 
 using RecordingSink = testing::SortedEventSink;
 
-struct Reading {
-  TraceStatus status = TraceStatus::kComplete;
-  std::vector<match::PacketEvent> events;
-};
-
-Reading read(const std::string& trace, bool in_process) {
-  RecordingSink sink;
-  ReadOptions options;
-  options.jobs = 1;
-  if (!in_process) options.reading_command = {TRACESYNC_TEST_READ_TRACE};
-  const ExperimentReport report = read_experiment({{trace, "damaged", {}}}, options, sink);
-  return {report.traces.at(0).status, sink.sorted()};
-}
+using Reading = testing::SortedReading;
+using testing::read_sorted;
 
 bool same(const match::PacketEvent& a, const match::PacketEvent& b) {
   return !RecordingSink::earlier(a, b) && !RecordingSink::earlier(b, a);
@@ -57,8 +46,8 @@ TEST_P(PartialTrace, WhatWasReadIsTheIntactTraceCutAtOneTime) {
   options.message_rate = 400;
   options.seed = 5;
   const std::string trace = simulate::run(options).hosts.at(0).trace_path;
-  const Reading intact = read(trace, GetParam());
-  ASSERT_EQ(intact.status, TraceStatus::kComplete);
+  const Reading intact = read_sorted(trace, GetParam());
+  ASSERT_EQ(intact.report.status, TraceStatus::kComplete);
 
   int damaged_readings = 0;
   for (const std::string stream : {"channel0_1", "channel0_2"}) {
@@ -72,9 +61,9 @@ TEST_P(PartialTrace, WhatWasReadIsTheIntactTraceCutAtOneTime) {
       file.write(std::string(64, '\xFF').data(), 64);
       file.close();
 
-      const Reading damaged = read(copy.string(), GetParam());
+      const Reading damaged = read_sorted(copy.string(), GetParam());
       const std::string case_name = stream + " at " + std::to_string(where);
-      if (damaged.status == TraceStatus::kComplete) continue;  // the bytes landed where nothing checks them
+      if (damaged.report.status == TraceStatus::kComplete) continue;  // the bytes landed where nothing checks them
       ++damaged_readings;
       ASSERT_FALSE(damaged.events.empty()) << case_name;
       ASSERT_LT(damaged.events.size(), intact.events.size()) << case_name;

@@ -3,15 +3,18 @@
 
 // An EventSink that keeps every network event it is given, to compare two
 // readings of a trace whatever their batching: sorted() orders them by time,
-// then by their other fields.
+// then by their other fields. read_sorted() reads one trace into it.
 
 #include <algorithm>
 #include <mutex>
 #include <span>
+#include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "ingest/event_sink.h"
+#include "ingest/experiment_reader.h"
 
 namespace tracesync::ingest::testing {
 
@@ -37,5 +40,21 @@ class SortedEventSink final : public EventSink {
   std::mutex mutex_;
   std::vector<match::PacketEvent> events_;
 };
+
+// One trace read alone (one job), in this process or in a reading process
+// (TRACESYNC_TEST_READ_TRACE): its report and its network events, sorted.
+struct SortedReading {
+  TraceReport report;
+  std::vector<match::PacketEvent> events;
+};
+
+inline SortedReading read_sorted(const std::string& trace, bool in_process) {
+  SortedEventSink sink;
+  ReadOptions options;
+  options.jobs = 1;
+  if (!in_process) options.reading_command = {TRACESYNC_TEST_READ_TRACE};
+  ExperimentReport report = read_experiment({{trace, "trace", {}}}, options, sink);
+  return {std::move(report.traces.at(0)), sink.sorted()};
+}
 
 }  // namespace tracesync::ingest::testing

@@ -30,19 +30,9 @@ const fs::path kScpSource = fs::path(TRACESYNC_SHARED_DIR) / "fixtures" / "lttng
 
 using CollectingSink = testing::SortedEventSink;
 
-struct Reading {
-  TraceReport report;
-  std::vector<match::PacketEvent> events;  // sorted
-};
+using Reading = testing::SortedReading;
 
-Reading read(const fs::path& trace, bool in_process) {
-  CollectingSink sink;
-  ReadOptions options;
-  options.jobs = 1;
-  if (!in_process) options.reading_command = {TRACESYNC_TEST_READ_TRACE};
-  ExperimentReport report = read_experiment({{trace.string(), "trace", {}}}, options, sink);
-  return {std::move(report.traces.at(0)), sink.sorted()};
-}
+Reading read(const fs::path& trace, bool in_process) { return testing::read_sorted(trace.string(), in_process); }
 
 // Whether a reading says something is wrong: damaged time, or a trace read
 // in part or not at all.

@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: EPL-2.0
+#include "cli/cited_event_reading.h"
+
+#include <filesystem>
+#include <mutex>
+#include <set>
+#include <sstream>
+#include <unordered_set>
+
+#include "ingest/event_sink.h"
+#include "ingest/trace_discovery.h"
+#include "verify/json_fields.h"
+
+namespace tracesync::cli {
+namespace {
+
+using nlohmann::json;
+
+// The same file, however the path was written.
+std::string same_file(const std::string& path) {
+  std::error_code error;
+  const std::filesystem::path canonical = std::filesystem::weakly_canonical(path, error);
+  return error ? path : canonical.string();
+}
+
+// The message key in words: equal for the two ends of one message, as the
+// matcher's default key (a strict key adds addresses, which only makes
+// equal keys rarer) or an application kind's exact key.
+std::string key_text(const match::PacketEvent& e) {
+  std::ostringstream out;
+  if (e.kind == match::kTcpKind) {
+    out << "TCP seq " << e.tcp.seq << " ack_seq " << e.tcp.ack_seq << " flags " << e.tcp.flags;
+  } else {
+    out << "message kind " << static_cast<unsigned>(e.kind) << " key";
+    for (std::size_t i = 0; i < e.app.size; ++i) out << " " << std::hex << e.app.words[i] << std::dec;
+  }
+  return out.str();
+}
+
+// The instants cited on one trace, each direction apart.
+struct WantedInstants {
+  std::string name;  // the report's
+  std::unordered_set<int64_t> sends, receives;
+};
+
+// Keeps the events at wanted instants; called from the readers' threads.
+class CitedEventSink final : public ingest::EventSink {
+ public:
+  CitedEventSink(std::vector<const WantedInstants*> per_trace, CitedEventIndex& index)
+      : per_trace_(std::move(per_trace)), index_(index) {}
+
+  void trace_opened(match::TraceIndex, const ingest::TraceInfo&) override {}
+  void trace_closed(match::TraceIndex) override {}
+
+  void trace_events(match::TraceIndex trace, std::span<const match::PacketEvent> events, model::Nanoseconds) override {
+    const WantedInstants* wanted = per_trace_.at(trace);
+    if (wanted == nullptr) return;
+    for (const match::PacketEvent& e : events) {
+      if (e.layout != match::Layout::kTcp) continue;  // no key: it cannot be one end of a message
+      const bool send = e.direction == match::Direction::kSend;
+      if ((send ? wanted->sends : wanted->receives).count(e.time) == 0) continue;
+      const std::lock_guard<std::mutex> lock(mutex_);
+      index_.add(wanted->name, send, e.time, {wanted->name, key_text(e)});
+    }
+  }
+
+ private:
+  std::vector<const WantedInstants*> per_trace_;
+  CitedEventIndex& index_;
+  std::mutex mutex_;
+};
+
+}  // namespace
+
+const std::vector<verify::RecordedEvent>& CitedEventIndex::at(const std::string& trace, bool send,
+                                                              int64_t time_ns) const {
+  static const std::vector<verify::RecordedEvent> kNone;
+  const auto found = events_.find({trace, send, time_ns});
+  return found == events_.end() ? kNone : found->second;
+}
+
+void CitedEventIndex::add(const std::string& trace, bool send, int64_t time_ns, verify::RecordedEvent event) {
+  events_[{trace, send, time_ns}].push_back(std::move(event));
+  ++size_;
+}
+
+std::variant<CitedEventReading, std::string> read_cited_events(const std::vector<std::string>& paths,
+                                                               const json& report,
+                                                               const std::vector<verify::CitedMessage>& messages,
+                                                               const ingest::ReadOptions& options) {
+  // The instants each trace of the report must hold.
+  std::map<std::string, WantedInstants> wanted;
+  for (const verify::CitedMessage& m : messages) {
+    for (const std::string& t : m.sender_traces) wanted[t].sends.insert(m.send_ns);
+    for (const std::string& t : m.receiver_traces) wanted[t].receives.insert(m.receive_ns);
+  }
+  std::map<std::string, std::string> report_trace_at;  // same_file(path) -> name
+  for (const json& t : verify::field(report, "traces", "report")) {
+    const std::string name = verify::text(t, "name", "report trace");
+    report_trace_at[same_file(verify::text(t, "path", "report trace " + name))] = name;
+  }
+
+  ingest::Discovery discovery = ingest::discover_traces(paths);
+  if (!discovery.problems.empty()) {
+    return discovery.problems.front().source + ": " + discovery.problems.front().message;
+  }
+  std::vector<const WantedInstants*> per_trace(discovery.traces.size(), nullptr);
+  std::set<std::string> given;
+  for (std::size_t i = 0; i < discovery.traces.size(); ++i) {
+    const auto name = report_trace_at.find(same_file(discovery.traces[i].path));
+    if (name == report_trace_at.end()) continue;  // not in the report: nothing is cited on it
+    given.insert(name->second);
+    if (const auto w = wanted.find(name->second); w != wanted.end()) {
+      w->second.name = name->second;
+      per_trace[i] = &w->second;
+    }
+  }
+  for (const auto& [name, instants] : wanted) {
+    if (!given.count(name)) {
+      return "the report's trace " + name + ", where the certificate cites messages, is not among the traces given";
+    }
+  }
+
+  CitedEventReading out;
+  CitedEventSink sink(per_trace, out.events);
+  const ingest::ExperimentReport read = ingest::read_experiment(discovery.traces, options, sink);
+  for (std::size_t i = 0; i < read.traces.size(); ++i) {
+    if (per_trace[i] == nullptr) continue;
+    const ingest::TraceReport& t = read.traces[i];
+    if (t.status == ingest::TraceStatus::kSkipped) return "cannot read " + discovery.traces[i].path + ": " + t.problem;
+    ++out.traces_read;
+    if (t.status == ingest::TraceStatus::kPartial) out.partial.push_back(discovery.traces[i].path + ": " + t.problem);
+    if (t.info.damaged_packets > 0) {
+      out.partial.push_back(discovery.traces[i].path + ": " + ingest::time_damage_text(t.info));
+    }
+  }
+  return out;
+}
+
+}  // namespace tracesync::cli

@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: EPL-2.0
+#include "verify/trace_bounds.h"
+
+namespace tracesync::verify {
+
+using model::Rational;
+
+std::optional<Rational> TraceBounds::at(const std::string& d, const Rational& t) const {
+  const PathStep& step = steps_.at(d);
+  const Rational inside = t < step.first ? step.first : t > step.last ? step.last : t;
+  const Rational beyond = growth_ * (t < inside ? inside - t : t - inside);
+  if (step.next.empty()) return beyond;
+  const auto knots = knots_.find(step.link);
+  if (knots == knots_.end() || knots->second.empty()) return std::nullopt;
+  const bool d_is_a = step.link->a == d;
+  const ExactLine hop = d_is_a ? step.link->a_onto_b_at(inside, true) : step.link->b_onto_a_at(inside, true);
+  const std::optional<Rational> rest = at(step.next, hop.at(inside));
+  if (!rest) return std::nullopt;
+  return beyond + link_bound(knots->second, d_is_a, inside) + *rest;
+}
+
+Rational TraceBounds::link_bound(const std::vector<BoundKnot>& knots, bool on_a, const Rational& t) const {
+  const auto c = [&](const BoundKnot& k) { return on_a ? k.x : k.y; };
+  if (t <= c(knots.front())) return knots.front().bound + growth_ * (c(knots.front()) - t);
+  if (t >= c(knots.back())) return knots.back().bound + growth_ * (t - c(knots.back()));
+  std::size_t i = 0;
+  while (c(knots[i + 1]) < t) ++i;
+  const BoundKnot& k0 = knots[i];
+  const BoundKnot& k1 = knots[i + 1];
+  return k0.bound + (k1.bound - k0.bound) * (t - c(k0)) / (c(k1) - c(k0));
+}
+
+}  // namespace tracesync::verify
