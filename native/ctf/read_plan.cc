@@ -331,7 +331,7 @@ class PlanCompiler::Emitter {
       case FC::Kind::kString: {
         align(8);
         Instruction in = named(Op::kString, name);
-        in.capture = capture_of(path, name);
+        in.capture = capture_of(path, fc, name);
         emit(in);
         anchor_ = 8;
         offset_ = 0;

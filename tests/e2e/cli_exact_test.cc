@@ -458,8 +458,8 @@ TEST_P(MutatedCertificateTest, ReportWithALinkSegmentBoundNarrowedAtOneEnd) {
 INSTANTIATE_TEST_SUITE_P(Assumptions, MutatedCertificateTest,
                          ::testing::Values(std::vector<std::string>{"--clock-stability", "0", "--clock-model", "linear"},
                                            std::vector<std::string>{}),
-                         [](const ::testing::TestParamInfo<std::vector<std::string>>& info) {
-                           return info.param.empty() ? std::string("Defaults") : std::string("LinearClocks");
+                         [](const ::testing::TestParamInfo<std::vector<std::string>>& assumption) {
+                           return assumption.param.empty() ? std::string("Defaults") : std::string("LinearClocks");
                          });
 
 INSTANTIATE_TEST_SUITE_P(
