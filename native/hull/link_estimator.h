@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "hull/link_estimate.h"
+#include "hull/local_band_map.h"
 #include "hull/link_message.h"
 #include "hull/link_segment.h"
 
@@ -47,6 +48,11 @@ class LinkEstimator {
   // its bound at every instant; nullopt when the link has no bound. One line:
   // two knots at the span's ends, each with the bound over the span.
   virtual std::optional<ClockMap> clock_map(const TimeSpan& span) const;
+
+  // Where the messages contradicted the clock-stability assumption
+  // (docs/local-band.md, "Breaches"); none for estimators that do not rest
+  // on local bands.
+  virtual std::vector<Breach> breaches() const { return {}; }
 };
 
 }  // namespace tracesync::hull

@@ -28,14 +28,24 @@ Int128 cross(const Scaled& a, const Scaled& b, const Scaled& c) {
 
 // The raised lower points (keep_lower) or the lowered upper points, in
 // order of d, reduced to their lower (resp. upper) hull.
+// R in thousandths of a ppm.
+constexpr Int128 kRateLimit = 1'000'000;
+
+// kScale * s(d): P |d| within the horizon, P S + (4R - P)(|d| - S) beyond.
+Int128 scaled_slack(Int128 d, int64_t milli_ppm, Nanoseconds horizon) {
+  const Int128 distance = d < 0 ? -d : d;
+  if (distance <= horizon) return Int128{milli_ppm} * distance;
+  return Int128{milli_ppm} * horizon + (4 * kRateLimit - milli_ppm) * (distance - horizon);
+}
+
 std::vector<Scaled> relaxed_hull(std::span<const Point> points, Nanoseconds t, Nanoseconds zref, int64_t milli_ppm,
-                                 bool lower) {
+                                 Nanoseconds horizon, bool lower) {
   std::vector<Scaled> hull;
   for (const Point& p : points) {
     const Int128 d = Int128{p.x} - t;
     const Int128 z = (Int128{p.y} - p.x) - zref;
     if (d <= -kLimit || d >= kLimit || z <= -kLimit || z >= kLimit) continue;  // dropped: only widens
-    const Int128 slack = Int128{milli_ppm} * (d < 0 ? -d : d);
+    const Int128 slack = scaled_slack(d, milli_ppm, horizon);
     const Scaled s{d, LocalBand::kScale * z + (lower ? slack : -slack)};
     if (!hull.empty() && hull.back().d == s.d) {
       // One abscissa: only the lowest raised lower point (highest lowered
@@ -141,11 +151,11 @@ Nanoseconds reference_offset(std::span<const Point> lower, std::span<const Point
 }
 
 LocalBand band(std::span<const Point> lower, std::span<const Point> upper, Nanoseconds t, int64_t milli_ppm,
-               Nanoseconds zref) {
+               Nanoseconds horizon, Nanoseconds zref) {
   LocalBand out;
   out.origin = t + zref;
-  const std::vector<Scaled> below = relaxed_hull(lower, t, zref, milli_ppm, true);
-  const std::vector<Scaled> above = relaxed_hull(upper, t, zref, milli_ppm, false);
+  const std::vector<Scaled> below = relaxed_hull(lower, t, zref, milli_ppm, horizon, true);
+  const std::vector<Scaled> above = relaxed_hull(upper, t, zref, milli_ppm, horizon, false);
   if (below.empty() || above.empty()) {  // one side has no constraint left
     out.kind = LocalBand::Kind::kUnbounded;
     return out;
@@ -181,21 +191,22 @@ Quad LocalBand::half_width() const {
   return num.to_quad() / (static_cast<Quad>(hi.den) * static_cast<Quad>(lo.den) * static_cast<Quad>(kScale) * 2);
 }
 
-LocalBand local_band(std::span<const Point> lower, std::span<const Point> upper, Nanoseconds t, int64_t milli_ppm) {
+LocalBand local_band(std::span<const Point> lower, std::span<const Point> upper, Nanoseconds t, int64_t milli_ppm,
+                     Nanoseconds horizon) {
   if (lower.empty() || upper.empty()) {
     LocalBand out;
     out.kind = LocalBand::Kind::kUnbounded;
     out.origin = t;
     return out;
   }
-  return band(lower, upper, t, milli_ppm, reference_offset(lower, upper));
+  return band(lower, upper, t, milli_ppm, horizon, reference_offset(lower, upper));
 }
 
 std::optional<int64_t> needed_stability(std::span<const Point> lower, std::span<const Point> upper, Nanoseconds t,
-                                        int64_t milli_ppm, int64_t cap) {
+                                        int64_t milli_ppm, int64_t cap, Nanoseconds horizon) {
   if (lower.empty() || upper.empty()) return std::nullopt;
   const Nanoseconds zref = reference_offset(lower, upper);
-  auto feasible = [&](int64_t p) { return band(lower, upper, t, p, zref).kind != LocalBand::Kind::kEmpty; };
+  auto feasible = [&](int64_t p) { return band(lower, upper, t, p, horizon, zref).kind != LocalBand::Kind::kEmpty; };
   if (!feasible(cap)) return std::nullopt;
   // Invariant: empty at `empty_at`, not at `ok_at`.
   int64_t empty_at = milli_ppm;

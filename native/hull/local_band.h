@@ -14,9 +14,11 @@ namespace tracesync::hull {
 // The local band at one instant (docs/local-band.md): where b's clock can be
 // at a's time t, given the messages near t and the stability assumption.
 //
-// If the rate of f (a's time onto b's) stays within a band P wide around t,
-// the line g through (t, f(t)) with the band's middle slope stays within
-// s(x) = P |x - t| / 2 of f. So g passes on or below every lower point
+// If the rate of f (a's time onto b's) stays within a band P wide over the
+// horizon S around t, the line g through (t, f(t)) with the band's middle
+// slope stays within s(x) = P |x - t| / 2 of f there; beyond S the rate
+// limit R lets f leave g by at most 2R - P/2 per ns more (f' within R of 1,
+// g's slope within R - P/2 of it), so s(x) = P S / 2 + (2R - P/2)(|x - t| - S). So g passes on or below every lower point
 // raised by s and on or above every upper point lowered by s, and since
 // g(t) = f(t) exactly, f(t) lies in [lo, hi]: the least and the greatest
 // value at t of a line meeting those relaxed constraints. Two linear
@@ -63,15 +65,19 @@ struct LocalBand {
 
 // The band at t from the lower (a -> b) and upper (b -> a) points, each
 // sorted by (x, y), under a stability of `milli_ppm` thousandths of a ppm.
+// `horizon` is S (none by default: the band's assumption then reaches every point).
+constexpr model::Nanoseconds kNoHorizon = model::Nanoseconds{1} << 40;
 LocalBand local_band(std::span<const model::Point> lower, std::span<const model::Point> upper, model::Nanoseconds t,
-                     int64_t milli_ppm);
+                     int64_t milli_ppm, model::Nanoseconds horizon = kNoHorizon);
 
 // Where the band at t is empty under `milli_ppm`: the least stability, in
 // thousandths of a ppm, in (milli_ppm, cap] at which it is not, or nullopt
 // when even `cap` leaves it empty. Found by bisection over the integers,
 // exact on that grid because a wider band only relaxes the constraints
-// (the feasible lines under P are feasible under every P' > P).
+// (the feasible lines under P are feasible under every P' > P; beyond the
+// horizon the relaxation P S / 2 + (2R - P/2)(|d| - S) grows with P too).
 std::optional<int64_t> needed_stability(std::span<const model::Point> lower, std::span<const model::Point> upper,
-                                        model::Nanoseconds t, int64_t milli_ppm, int64_t cap);
+                                        model::Nanoseconds t, int64_t milli_ppm, int64_t cap,
+                                        model::Nanoseconds horizon = kNoHorizon);
 
 }  // namespace tracesync::hull

@@ -44,11 +44,18 @@ struct OracleBand {
 };
 
 // Assumes a bounded program: lower and upper points on both sides of t.
-OracleBand oracle(const std::vector<Point>& lower, const std::vector<Point>& upper, Nanoseconds t, int64_t milli_ppm) {
+// Within the horizon S the points are relaxed by P |d| / 2, beyond it by
+// P S / 2 + (2R - P/2)(|d| - S), R = 1000 ppm.
+OracleBand oracle(const std::vector<Point>& lower, const std::vector<Point>& upper, Nanoseconds t, int64_t milli_ppm,
+                  Nanoseconds horizon = kNoHorizon) {
   std::vector<Constraint> cs;
   auto slack = [&](const Point& p) {
     const Rational d = Rational(p.x) - Rational(t);
-    return Rational(milli_ppm) * (d < 0 ? Rational(-d) : d) / Rational(2'000'000'000);
+    const Rational distance = d < 0 ? Rational(-d) : d;
+    const Rational per_ns = Rational(milli_ppm) / Rational(2'000'000'000);
+    if (distance <= Rational(horizon)) return Rational(per_ns * distance);
+    const Rational beyond = Rational(4'000'000 - milli_ppm) / Rational(2'000'000'000);
+    return Rational(per_ns * Rational(horizon) + beyond * (distance - Rational(horizon)));
   };
   for (const Point& p : lower) cs.push_back({1, Rational(p.x - t), Rational(p.y) + slack(p)});
   for (const Point& p : upper) cs.push_back({-1, -Rational(p.x - t), -(Rational(p.y) - slack(p))});
@@ -121,8 +128,9 @@ TEST(LocalBand, EqualsTheBruteForceProgramOnRandomPointSets) {
   for (int round = 0; round < 600; ++round) {
     const Case c = random_case(rng);
     const int64_t p = stabilities[round % 5];
-    const LocalBand band = local_band(c.lower, c.upper, c.t, p);
-    const OracleBand expected = oracle(c.lower, c.upper, c.t, p);
+    const Nanoseconds horizon = round % 3 == 0 ? 300'000'000 : kNoHorizon;
+    const LocalBand band = local_band(c.lower, c.upper, c.t, p, horizon);
+    const OracleBand expected = oracle(c.lower, c.upper, c.t, p, horizon);
     SCOPED_TRACE("round " + std::to_string(round));
     if (expected.empty) {
       EXPECT_EQ(band.kind, LocalBand::Kind::kEmpty);
