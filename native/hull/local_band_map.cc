@@ -111,7 +111,7 @@ Quad chord_slack(const Candidate& a, const Candidate& b, const LocalBandSettings
 std::vector<std::size_t> simplified(const std::vector<Candidate>& c, const LocalBandSettings& settings) {
   std::vector<std::size_t> knots{0};
   if (c.size() == 1) return knots;
-  constexpr Quad kInfinity = std::numeric_limits<double>::infinity();
+  const Quad kInfinity = std::numeric_limits<double>::infinity();
   std::size_t start = 0;
   Quad least_half_width = c[0].half_width;
   Quad slope_low = -kInfinity;
