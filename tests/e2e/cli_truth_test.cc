@@ -139,9 +139,10 @@ TEST(TruthDense, LocalBandsHoldOnEveryModel) {
           tracesync_binary(),
           {"simulate", "--quiet", "--no-traces", "--write-matches", "--output", dir.path(), "--clock-model", model,
            "--duration", "180s", "--topology", "pairs", "--hosts", "2", "--rate", "200", "--seed", seed,
-           // NTP steps and wander ten times their defaults, so that one line does not fit 3 minutes
-           "--step-size", "10", "--step-interval", "60s", "--wander-amplitude", "3", "--wander-period", "600s", "--asymmetry", "3", "--loss",
-           "0.03", "--loaded-hosts", "0.5", "--gap", "100s:10s"});
+           // rate changes far above the defaults, so that one line does not fit 3 minutes
+           "--step-size", "50", "--step-interval", "60s", "--wander-amplitude", "30", "--wander-period", "300s",
+           "--slew-rate", "80", "--slew-interval", "60s", "--asymmetry", "3", "--loss", "0.03", "--loaded-hosts", "0.5",
+           "--gap", "100s:10s"});
       ASSERT_EQ(sim.exit_code, 0) << sim.err;
       const auto sync = sync_matches(dir, {});
       ASSERT_EQ(sync.exit_code, 0) << sync.err;
