@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "hull/link_estimate.h"
+#include "hull/local_band_map.h"
 #include "hull/link_message.h"
 #include "hull/link_segment.h"
 
@@ -61,6 +62,10 @@ class LinkEstimator {
   // APPROXIMATE or FAIL (empty otherwise, and for estimators that do not
   // tell): the first of them and what it contradicts.
   virtual std::vector<Contradiction> contradictions() const { return {}; }
+  // Where the messages contradicted the clock-stability assumption
+  // (docs/local-band.md, "Breaches"); none for estimators that do not rest
+  // on local bands.
+  virtual std::vector<Breach> breaches() const { return {}; }
 };
 
 }  // namespace tracesync::hull

@@ -181,10 +181,38 @@ std::vector<Contradiction> PiecewiseHullEstimator::contradictions() const {
   return out;
 }
 
+const LocalBandMap& PiecewiseHullEstimator::local_bands() const {
+  std::size_t messages = 0;
+  for (const Segment& s : segments_) messages += s.messages.size();
+  if (local_bands_ && local_bands_->messages == messages) return local_bands_->map;
+  // Segments follow each other in the rule's order, so their sorted points
+  // in turn are sorted.
+  std::vector<model::Point> lower;
+  std::vector<model::Point> upper;
+  for (const Segment& s : segments_) {
+    const MessageLog& log = s.sorted_messages();
+    lower.insert(lower.end(), log.lower().begin(), log.lower().end());
+    upper.insert(upper.end(), log.upper().begin(), log.upper().end());
+  }
+  local_bands_ = LocalBandCache{messages, local_band_map(lower, upper, stability_)};
+  return local_bands_->map;
+}
+
+std::vector<Breach> PiecewiseHullEstimator::breaches() const {
+  if (!uses_local_bands()) return {};
+  return local_bands().breaches;
+}
+
 std::optional<ClockMap> PiecewiseHullEstimator::clock_map(const TimeSpan& span) const {
   // One segment: exactly the linear model's map, so that linear clocks give
   // the same report bit for bit whichever model is chosen.
   if (segments_.size() == 1) return LinkEstimator::clock_map(span);
+  if (uses_local_bands()) {
+    const LocalBandMap& local = local_bands();
+    if (!local.knots.empty()) return fitted_to(local.knots, span);
+  }
+  // No instant has a band (too few messages each way near every instant),
+  // or the clocks are taken to be linear: the segments' lines, bridged.
   return join_pieces(pieces(span), stability_, span);
 }
 
@@ -210,7 +238,9 @@ LinkEstimate PiecewiseHullEstimator::estimate() const {
     e.quality = Quality::kFail;
     return e;
   }
-  e.quality = all_accurate ? Quality::kAccurate : Quality::kApproximate;
+  // A breach of the assumption leaves the link usable, but not ACCURATE.
+  const bool breached = uses_local_bands() && !local_bands().breaches.empty();
+  e.quality = all_accurate && !breached ? Quality::kAccurate : Quality::kApproximate;
   const Knot& first = map->front();
   const Knot& last = map->back();
   if (last.x > first.x) e.alpha = (last.y - first.y) / static_cast<Quad>(last.x - first.x);

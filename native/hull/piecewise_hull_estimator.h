@@ -8,6 +8,7 @@
 #include "hull/clock_stability.h"
 #include "hull/exact_hull_estimator.h"
 #include "hull/link_estimator.h"
+#include "hull/local_band_map.h"
 #include "hull/local_envelope.h"
 #include "hull/message_log.h"
 #include "hull/piecewise_clock_map.h"
@@ -64,6 +65,7 @@ class PiecewiseHullEstimator final : public LinkEstimator {
   // (what makes the link APPROXIMATE or FAIL), against the messages pinning
   // the lines of the segment before it: no line fits it with them.
   std::vector<Contradiction> contradictions() const override;
+  std::vector<Breach> breaches() const override;
 
   std::size_t segment_count() const { return segments_.size(); }
   // The messages in the rule's order, and where each segment starts in it.
@@ -98,8 +100,19 @@ class PiecewiseHullEstimator final : public LinkEstimator {
   std::optional<TimeSpan> message_span() const;
   std::optional<EndBounds> bounds_of(std::size_t k, const TimeSpan& at) const;
 
+  // With several segments and a stability above 0, the clock map comes from
+  // the local bands (docs/local-band.md), computed once per message count.
+  bool uses_local_bands() const { return segments_.size() > 1 && stability_.ppm > 0; }
+  const LocalBandMap& local_bands() const;
+
+  struct LocalBandCache {
+    std::size_t messages;
+    LocalBandMap map;
+  };
+
   std::vector<Segment> segments_;
   ClockStability stability_;
+  mutable std::optional<LocalBandCache> local_bands_;
 };
 
 }  // namespace tracesync::hull

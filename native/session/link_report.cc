@@ -112,6 +112,12 @@ v1::Link link_report(const DomainTable& domains, const Link& link, const hull::L
       knot->set_bound_ns(model::to_double(k.bound));
     }
   }
+  for (const hull::Breach& b : link.estimator->breaches()) {
+    v1::Breach* breach = d.add_breaches();
+    breach->set_from_ns(b.span.first);
+    breach->set_to_ns(b.span.last);
+    breach->set_needed_ppm(b.needed_ppm);
+  }
   d.SerializeToString(out.mutable_detail());
   return out;
 }

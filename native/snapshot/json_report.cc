@@ -162,6 +162,13 @@ ordered_json link_json(const v1::Link& link, const v1::EngineOptions& options) {
     }
     j["clock_map"] = std::move(knots);
   }
+  if (detail.breaches_size() > 0) {
+    ordered_json breaches = ordered_json::array();
+    for (const v1::Breach& b : detail.breaches()) {
+      breaches.push_back({{"from_ns", b.from_ns()}, {"to_ns", b.to_ns()}, {"needed_ppm", b.needed_ppm()}});
+    }
+    j["breaches"] = std::move(breaches);
+  }
   return j;
 }
 

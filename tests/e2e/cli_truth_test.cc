@@ -127,6 +127,36 @@ TEST_P(TruthInsideTheBound, AtEveryInstantChecked) {
 INSTANTIATE_TEST_SUITE_P(Simulated, TruthInsideTheBound, ::testing::ValuesIn(truth_cases()),
                          [](const ::testing::TestParamInfo<TruthCase>& p) { return p.param.name; });
 
+// Dense traffic, where the local bands make the map (docs/local-band.md):
+// asymmetric delays, loss, load episodes and a gap, each clock model, two
+// seeds; the truth inside every bound. Short, so the suite stays quick.
+TEST(TruthDense, LocalBandsHoldOnEveryModel) {
+  for (const std::string model : {"steps", "wander", "combined", "slews"}) {
+    for (const std::string seed : {"1", "2"}) {
+      SCOPED_TRACE(model + " seed " + seed);
+      testing::TempDir dir;
+      const auto sim = run_command(
+          tracesync_binary(),
+          {"simulate", "--quiet", "--no-traces", "--write-matches", "--output", dir.path(), "--clock-model", model,
+           "--duration", "180s", "--topology", "pairs", "--hosts", "2", "--rate", "200", "--seed", seed,
+           // rate changes far above the defaults, so that one line does not fit 3 minutes
+           "--step-size", "50", "--step-interval", "60s", "--wander-amplitude", "30", "--wander-period", "300s",
+           "--slew-rate", "80", "--slew-interval", "60s", "--asymmetry", "3", "--loss", "0.03", "--loaded-hosts", "0.5",
+           "--gap", "100s:10s"});
+      ASSERT_EQ(sim.exit_code, 0) << sim.err;
+      const auto sync = sync_matches(dir, {});
+      ASSERT_EQ(sync.exit_code, 0) << sync.err;
+      const json report = json::parse(sync.out);
+      EXPECT_GT(report["links"][0]["segments"].size(), 1u) << "one line fits: the local bands were not used";
+      const json verdict = check_truth(dir, sync.out);
+      ASSERT_TRUE(verdict.is_object());
+      EXPECT_EQ(verdict["checked"], 2);
+      EXPECT_EQ(verdict["violations"], 0) << "worst error " << verdict["worst_error_ns"] << " ns, largest bound "
+                                          << verdict["largest_bound_ns"] << " ns";
+    }
+  }
+}
+
 // Through real CTF traces, with every message in the truth: the check
 // covers every send and receive too.
 TEST(TruthThroughTraces, LinearClocksHoldAtEveryMessage) {

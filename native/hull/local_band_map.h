@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: EPL-2.0
+#pragma once
+
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "hull/clock_stability.h"
+#include "hull/link_estimate.h"
+#include "hull/link_segment.h"
+#include "model/point.h"
+
+namespace tracesync::hull {
+
+// Where the messages near some instants contradicted the stability
+// assumption (docs/local-band.md, "Breaches"): over [span.first, span.last]
+// of a's clock the local band was empty under `--clock-stability`, and
+// non-empty only from `needed_ppm` on (0 when not even the rate limit's
+// 2 * kMaxRateErrorPpm makes it so: those instants have no band at all).
+struct Breach {
+  TimeSpan span;
+  double needed_ppm = 0;
+
+  friend bool operator==(const Breach&, const Breach&) = default;
+};
+
+// A link's clock map from its local bands, before it is fitted to a span.
+struct LocalBandMap {
+  ClockMap knots;  // over the candidates' span; empty when no instant has a band
+  std::vector<Breach> breaches;
+};
+
+// The parameters of the construction, docs/local-band.md (constants, not
+// options: the result must be a function of the messages and the assumption).
+struct LocalBandSettings {
+  model::Nanoseconds horizon = 10'000'000'000;     // S: the stability assumption's reach
+  model::Nanoseconds widest_window = 60'000'000'000;  // W at most (beyond S the rate limit widens the points)
+  std::size_t per_side = 32;                       // k: messages of each direction on each side
+  model::Nanoseconds least_window = 10'000'000;    // W is at least this
+  model::Nanoseconds least_spacing = 10'000'000;   // between two candidate instants
+  model::Nanoseconds far_reach = 2'000'000'000;    // beyond W and within this: the fastest message per bucket
+  model::Nanoseconds bucket = 50'000'000;
+  model::Nanoseconds gap_midpoint = 2'000'000;     // a gap longer than this gets a candidate in its middle
+  double tau_fraction = 0.05;                      // simplification: a piece stays within tau of every centre,
+  double least_tau_ns = 500;                       // tau = max(least_tau_ns, tau_fraction * the least half-width)
+};
+
+// The map of a's time onto b's from the local band at candidate instants
+// (docs/local-band.md, "From instants to segments"). `lower` and `upper` are
+// the link's a -> b and b -> a points, each sorted by (x, y); stability.ppm > 0.
+//
+// Each knot is a candidate instant's band centre; its bound covers, on both
+// of its pieces, every candidate's half-width plus its distance from the
+// piece's line, plus how far the truth may leave its chord between two
+// candidates D apart: P * D / 4 when D is within the horizon (P the
+// assumption's stability, or the needed one where it was breached), the
+// rate limit's kMaxRateErrorPpm * D / 2 beyond. Knots rise strictly: a
+// candidate whose centre does not rise above the previous one's is not used
+// (fewer candidates only lengthen the stretches the slack covers).
+LocalBandMap local_band_map(std::span<const model::Point> lower, std::span<const model::Point> upper,
+                            const ClockStability& stability, const LocalBandSettings& settings = {});
+
+// `knots` (strictly rising, non-empty) fitted to exactly `span`: cut by
+// interpolation inside it, and stretched beyond its ends along the end
+// pieces' lines, the bound growing by what the rate limit allows the truth
+// to leave that line over the stretch.
+ClockMap fitted_to(const ClockMap& knots, const TimeSpan& span);
+
+}  // namespace tracesync::hull
