@@ -185,6 +185,10 @@ void ScannerTraceReader::compile_plans() {
   }
   for (ctf::ScanPlan::EventPlan* event : plan->selected()) event->user = plan_of.at(event->event_class);
   ends_at_last_event_ = ends_packets_at_their_last_event(plan->trace());
+  {
+    const auto tracer = plan->trace().environment_strings.find("tracer_name");
+    lttng_ = tracer != plan->trace().environment_strings.end() && tracer->second.rfind("lttng", 0) == 0;
+  }
   plan_ = std::move(plan);
 }
 
@@ -429,7 +433,11 @@ void ScannerTraceReader::check_time(Stream& stream, const ctf::PacketSummary& su
   }
   if (!whole) return;  // fail() decides what of it stands
   uint64_t end = *summary.end_clock;
-  if (ends_at_last_event_) end = std::max(end, summary.last_clock.value_or(begin));
+  // babeltrace2 2.0's other LTTng workaround (lttng-crash): buffers a
+  // crashed tracer left behind end with a timestamp_end of 0, which it
+  // reads as "not written"; so does the scanner.
+  const bool end_not_written = lttng_ && end == 0 && begin != 0;
+  if (ends_at_last_event_ || end_not_written) end = std::max(end, summary.last_clock.value_or(begin));
   judge(stream, stream.time_check.end_packet(end), stream.current, summary.offset);
   // Undamaged in itself: it waits for the next packet's beginning.
   stream.waiting.swap(stream.current);

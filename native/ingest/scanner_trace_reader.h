@@ -104,6 +104,7 @@ class ScannerTraceReader final : public ResumableTraceReader {
   // Its tracer's packets may end before their last event (babeltrace2's
   // fix, applied alike: see ends_packets_at_their_last_event).
   bool ends_at_last_event_ = false;
+  bool lttng_ = false;  // an LTTng tracer wrote the trace (its env says so)
 
   State state_ = State::kNew;
   TraceInfo info_;

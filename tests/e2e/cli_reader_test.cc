@@ -15,12 +15,14 @@
 #include <nlohmann/json.hpp>
 
 #include "support/run_command.h"
+#include "support/without_readers.h"
 
 namespace tracesync {
 namespace {
 
 using testing::run_command;
 using testing::tracesync_binary;
+using testing::without_readers;
 namespace fs = std::filesystem;
 
 const std::string kFixtures = std::string(TRACESYNC_SHARED_DIR) + "/fixtures";
@@ -34,35 +36,6 @@ std::string sync_output(const std::vector<std::string>& paths, const std::string
   EXPECT_EQ(r.exit_code, 0) << reader << ": " << r.err;
   EXPECT_FALSE(r.out.empty());
   return r.out;
-}
-
-// A report without what names each trace's reader, checked to be there and
-// to name `reader`: the JSON's `reader` and `reader_reason`, the text's
-// "read by" lines.
-std::string without_readers(const std::string& report, const std::string& reader) {
-  if (report.empty() || report.front() != '{') {
-    std::istringstream in(report);
-    std::string out, line;
-    int lines = 0;
-    while (std::getline(in, line)) {
-      if (line.rfind("  read by ", 0) == 0) {
-        EXPECT_EQ(line.rfind("  read by " + reader + " (", 0), 0u) << line;
-        ++lines;
-        continue;
-      }
-      out += line + "\n";
-    }
-    EXPECT_EQ(lines, 1) << report;  // every trace read alike, for one reason
-    return out;
-  }
-  nlohmann::ordered_json json = nlohmann::ordered_json::parse(report);
-  for (auto& trace : json["traces"]) {
-    EXPECT_EQ(trace.value("reader", ""), reader) << trace.dump();
-    EXPECT_TRUE(trace.contains("reader_reason")) << trace.dump();
-    trace.erase("reader");
-    trace.erase("reader_reason");
-  }
-  return json.dump(2);
 }
 
 void expect_same_reports(const std::vector<std::string>& paths, const std::vector<std::string>& options = {}) {
