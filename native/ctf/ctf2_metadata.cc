@@ -12,6 +12,18 @@
 
 namespace tracesync::ctf {
 
+const char* ctf2_origin_name(Scope scope) {
+  switch (scope) {
+    case Scope::kPacketHeader: return "packet-header";
+    case Scope::kPacketContext: return "packet-context";
+    case Scope::kEventHeader: return "event-record-header";
+    case Scope::kStreamEventContext: return "event-record-common-context";
+    case Scope::kEventContext: return "event-record-specific-context";
+    case Scope::kEventPayload: return "event-record-payload";
+  }
+  return "?";
+}
+
 namespace {
 
 using json = nlohmann::json;
@@ -27,22 +39,11 @@ struct Ctf2Error {
 };
 [[noreturn]] void fail(std::string what) { throw Ctf2Error{std::move(what)}; }
 
-const char* origin_name(Scope scope) {
-  switch (scope) {
-    case Scope::kPacketHeader: return "packet-header";
-    case Scope::kPacketContext: return "packet-context";
-    case Scope::kEventHeader: return "event-record-header";
-    case Scope::kStreamEventContext: return "event-record-common-context";
-    case Scope::kEventContext: return "event-record-specific-context";
-    case Scope::kEventPayload: return "event-record-payload";
-  }
-  return "?";
-}
 
 std::optional<Scope> origin_of(const std::string& name) {
   for (const Scope scope : {Scope::kPacketHeader, Scope::kPacketContext, Scope::kEventHeader,
                             Scope::kStreamEventContext, Scope::kEventContext, Scope::kEventPayload}) {
-    if (name == origin_name(scope)) return scope;
+    if (name == ctf2_origin_name(scope)) return scope;
   }
   return std::nullopt;
 }
@@ -376,12 +377,12 @@ class Parser {
   FieldClassPtr scope_root(const json& j, Scope scope) {
     std::vector<std::string> path;
     FieldClassPtr fc = field_class(j, scope, path);
-    if (fc->kind != FC::Kind::kStructure) fail(where_ + ": the " + origin_name(scope) + " field class is not a structure");
+    if (fc->kind != FC::Kind::kStructure) fail(where_ + ": the " + ctf2_origin_name(scope) + " field class is not a structure");
     return fc;
   }
 
   std::string at(Scope scope, const std::vector<std::string>& path) const {
-    std::string text = where_ + ": " + origin_name(scope);
+    std::string text = where_ + ": " + ctf2_origin_name(scope);
     if (!path.empty()) {
       text += " `";
       for (std::size_t i = 0; i < path.size(); ++i) text += (i == 0 ? "" : ".") + path[i];
@@ -580,7 +581,7 @@ class Parser {
     } else {
       const auto allowed = scope_of_role(role);
       if (!allowed) fail(where + ": the unknown role `" + role + "`");
-      if (*allowed != scope) fail(where + ": the role `" + role + "` outside the " + origin_name(*allowed));
+      if (*allowed != scope) fail(where + ": the role `" + role + "` outside the " + ctf2_origin_name(*allowed));
       if (role == "packet-end-default-clock-timestamp" && default_clock_.empty()) {
         fail(where + ": the role `" + role + "` in a data stream class without a default clock class");
       }

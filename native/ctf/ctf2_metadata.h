@@ -27,6 +27,10 @@ namespace tracesync::ctf {
 // not CTF 2 metadata, says something impossible, or uses a construct this
 // reader does not read (variable-length integers, optionals, non-UTF-8
 // strings, extensions): never a guess.
+// The name CTF 2 gives a scope as a field location's origin
+// ("packet-context", "event-record-payload", ...): read and written alike.
+const char* ctf2_origin_name(Scope scope);
+
 std::optional<TraceClass> parse_ctf2(std::string_view text, std::string* error);
 
 }  // namespace tracesync::ctf

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: EPL-2.0
 #include "ctf/ctf2_writer.h"
+#include "ctf/ctf2_metadata.h"
 
 #include <nlohmann/json.hpp>
 
@@ -20,17 +21,6 @@ struct WriteError {
 
 std::string bare(const std::string& name) { return !name.empty() && name.front() == '_' ? name.substr(1) : name; }
 
-const char* origin_name(Scope scope) {
-  switch (scope) {
-    case Scope::kPacketHeader: return "packet-header";
-    case Scope::kPacketContext: return "packet-context";
-    case Scope::kEventHeader: return "event-record-header";
-    case Scope::kStreamEventContext: return "event-record-common-context";
-    case Scope::kEventContext: return "event-record-specific-context";
-    case Scope::kEventPayload: return "event-record-payload";
-  }
-  return "?";
-}
 
 // The role CTF 1.8's conventions give a member by its name and scope.
 std::string role_by_name(Scope scope, const std::string& name, const FC& fc) {
@@ -174,7 +164,7 @@ class Writer {
   json scope(Scope scope, const FieldClassPtr& root) {
     scope_ = scope;
     frames_.clear();
-    return field_class(*root, origin_name(scope));
+    return field_class(*root, ctf2_origin_name(scope));
   }
 
   json field_class(const FC& fc, const std::string& name) {
@@ -301,7 +291,7 @@ class Writer {
 
   json location(const FieldPath& path) const {
     json j;
-    if (path.absolute) j["origin"] = origin_name(path.scope);
+    if (path.absolute) j["origin"] = ctf2_origin_name(path.scope);
     j["path"] = path.names;
     return j;
   }
