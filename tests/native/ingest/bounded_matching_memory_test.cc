@@ -95,16 +95,20 @@ Peak peak_entries(double seconds, int64_t offset, bool in_processes) {
 
 class BoundedMatchingMemory : public ::testing::TestWithParam<bool> {};
 
-// The peak depends a little on how threads interleave: the bounds leave
-// room for that, not for growth with the traffic (4 times as much here).
+// The peak depends on how the reading threads interleave (under load it has
+// varied by 1.6 times between runs of the same traces): the bounds leave
+// room for that, not for growth with the traffic (6 times as much here).
+constexpr double kShorterS = 15;
+constexpr double kLongerS = 90;
+
 TEST_P(BoundedMatchingMemory, StaysFlatAsTrafficGrows) {
-  const Peak shorter = peak_entries(15, 0, GetParam());
-  const Peak longer = peak_entries(60, 0, GetParam());
-  ASSERT_GT(longer.matches, shorter.matches * 3) << "four times the traffic";
+  const Peak shorter = peak_entries(kShorterS, 0, GetParam());
+  const Peak longer = peak_entries(kLongerS, 0, GetParam());
+  ASSERT_GT(longer.matches, shorter.matches * 5) << "six times the traffic";
   // About a horizon of traffic (400 segments/s), plus what the readers
   // hold back (the step-back tolerance) and read ahead of the slowest
   // stream and trace, not a share of the whole trace.
-  EXPECT_LT(longer.entries, shorter.entries * 3 / 2) << shorter.entries << " then " << longer.entries;
+  EXPECT_LT(longer.entries, shorter.entries * 2) << shorter.entries << " then " << longer.entries;
   EXPECT_LT(longer.entries, 5000u);
 }
 
@@ -112,9 +116,9 @@ TEST_P(BoundedMatchingMemory, StaysFlatWithAClockFarAhead) {
   // Host 1's clock 5 s ahead, 5 horizons: its messages expire, and what it
   // would read ahead waits instead of filling the matcher.
   const int64_t ahead = 5'000'000'000;
-  const Peak shorter = peak_entries(15, ahead, GetParam());
-  const Peak longer = peak_entries(60, ahead, GetParam());
-  EXPECT_LT(longer.entries, shorter.entries * 3 / 2) << shorter.entries << " then " << longer.entries;
+  const Peak shorter = peak_entries(kShorterS, ahead, GetParam());
+  const Peak longer = peak_entries(kLongerS, ahead, GetParam());
+  EXPECT_LT(longer.entries, shorter.entries * 2) << shorter.entries << " then " << longer.entries;
   EXPECT_LT(longer.entries, 5000u);
 }
 
