@@ -10,7 +10,7 @@
 #                             plugin, no X (with --test: only their tests)
 #
 # Environment: BUILD_DIR (default build), SANITIZE_BUILD_DIR (default
-# build-sanitize), JOBS (default: number of cores), FUZZ_SECONDS (default 45,
+# build-sanitize), JOBS (default: number of cores), FUZZ_SECONDS (default 30,
 # per fuzzer), CI=true turns compiler warnings into errors.
 set -euo pipefail
 
@@ -25,6 +25,10 @@ for arg in "$@"; do
     *) echo "setup.sh: unknown argument '$arg' (try --help)" >&2; exit 2 ;;
   esac
 done
+
+# Each step says how long the run has taken so far (CI's budget is 30 minutes).
+step() { printf '== [%dm%02ds] %s\n' $((SECONDS / 60)) $((SECONDS % 60)) "$*"; }
+trap 'step "setup.sh ends (exit $?)"' EXIT
 
 build_dir=${BUILD_DIR:-build}
 jobs=${JOBS:-$(nproc)}
@@ -88,6 +92,7 @@ werror=OFF
 [[ "${CI:-}" == "true" ]] && werror=ON
 java=ON
 $cli_only && java=OFF
+step "build ($build_dir)"
 cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTRACESYNC_WERROR="$werror" \
   -DTRACESYNC_BUILD_JAVA="$java"
 cmake --build "$build_dir" -j "$jobs"
@@ -96,13 +101,13 @@ cmake --build "$build_dir" -j "$jobs"
 tracesync="$build_dir/bin/tracesync"
 shared=${TRACESYNC_SHARED_DIR:-../shared}/fixtures/lttng-modules-2.1-addons
 if [[ -d "$shared" ]]; then
-  echo "== tracesync sync $shared   (real LTTng 2.1 kernel traces of two hosts)"
+  step "tracesync sync $shared   (real LTTng 2.1 kernel traces of two hosts)"
   "$tracesync" sync "$shared"
 fi
-echo "== tracesync simulate + sync: a generated 6-host experiment (its true clocks are in truth.json beside it)"
+step "tracesync simulate + sync: a generated 6-host experiment (its true clocks are in truth.json beside it)"
 "$tracesync" simulate --output "$build_dir/fixtures/simulated" --overwrite --hosts 6 --topology random --duration 5s
 "$tracesync" sync "$build_dir/fixtures/simulated"
-echo "== tracesync sync --matches fixtures/matches/chain_three_hosts.txt"
+step "tracesync sync --matches fixtures/matches/chain_three_hosts.txt"
 "$tracesync" sync --matches fixtures/matches/chain_three_hosts.txt
 
 # --- 4. Every test ------------------------------------------------------------
@@ -110,9 +115,9 @@ if $run_tests; then
   # playwright-core drives Debian's Chromium in the HTML report's page tests
   # (tests/e2e/html_report_page.js); it downloads no browser of its own.
   # 1.56 still runs on Debian 12's node 18.
-  echo "== npm install playwright-core into $build_dir/node"
+  step "npm install playwright-core into $build_dir/node"
   npm install --no-audit --no-fund --prefix "$build_dir/node" playwright-core@1.56.1
-  echo "== ctest"
+  step "ctest"
   ctest --test-dir "$build_dir" --output-on-failure -j "$jobs" --label-exclude benchmark
 
   # --- 5. The native suites under ASan + UBSan, then the fuzzers ------------
@@ -120,7 +125,7 @@ if $run_tests; then
   # report fails its test (docs/testing.md). It uses CMake's default generator
   # (Unix Makefiles), so the standard CMake flow is built and tested too.
   san_dir=${SANITIZE_BUILD_DIR:-build-sanitize}
-  echo "== ASan + UBSan build ($san_dir, Unix Makefiles)"
+  step "ASan + UBSan build ($san_dir, Unix Makefiles)"
   # -O1 and line tables only: what ASan's own docs advise, and the build
   # that keeps CI within its 30 minutes (stack traces still name lines).
   cmake -S . -B "$san_dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTRACESYNC_WERROR="$werror" \
@@ -129,13 +134,13 @@ if $run_tests; then
     -DTRACESYNC_SANITIZE=address,undefined -DTRACESYNC_BUILD_FUZZERS=ON \
     -DTRACESYNC_BUILD_JAVA=OFF -DTRACESYNC_BUILD_BENCHMARKS=OFF
   cmake --build "$san_dir" -j "$jobs"
-  echo "== ctest under ASan + UBSan"
+  step "ctest under ASan + UBSan"
   ctest --test-dir "$san_dir" --output-on-failure -j "$jobs" --label-exclude benchmark
-  echo "== fuzzers, ${FUZZ_SECONDS:-45}s each, two at a time"
-  tests/fuzz/run_fuzzers.sh "$san_dir" "${FUZZ_SECONDS:-45}" match_stream reader_protocol ctf2_metadata extract &
+  step "fuzzers, ${FUZZ_SECONDS:-30}s each, two at a time"
+  tests/fuzz/run_fuzzers.sh "$san_dir" "${FUZZ_SECONDS:-30}" match_stream reader_protocol ctf2_metadata extract &
   first_pair=$!
   fuzz_status=0
-  tests/fuzz/run_fuzzers.sh "$san_dir" "${FUZZ_SECONDS:-45}" engine_options ctf_metadata scanner || fuzz_status=$?
+  tests/fuzz/run_fuzzers.sh "$san_dir" "${FUZZ_SECONDS:-30}" engine_options ctf_metadata scanner || fuzz_status=$?
   wait "$first_pair" || fuzz_status=$?
   ((fuzz_status == 0)) || { echo "setup.sh: a fuzzer failed (its input is kept under $san_dir/fuzz)" >&2; exit 1; }
 fi
