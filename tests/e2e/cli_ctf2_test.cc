@@ -105,7 +105,10 @@ TEST(CliCtf2, ExtractReadsCtf2Traces) {
   ASSERT_EQ(from_extract.exit_code, 0) << from_extract.err;
   EXPECT_EQ(from_extract.out, sync(copy, {"--format", "json"}).out);
   const CommandResult check = run_command(tracesync_binary(), {"check", "--format", "json", extract});
-  for (const auto& trace : nlohmann::json::parse(check.out)["traces"]) EXPECT_EQ(trace["metadata_format"], "CTF 2");
+  ASSERT_EQ(check.exit_code, 0) << check.err;
+  const nlohmann::json checked = nlohmann::json::parse(check.out);  // held: the loop reads into it
+  ASSERT_EQ(checked["traces"].size(), 2u);
+  for (const auto& trace : checked["traces"]) EXPECT_EQ(trace["metadata_format"], "CTF 2");
 }
 
 TEST(CliCtf2, ApplyCopiesCtf2AsCtf2OrSaysWhatItCannotWrite) {
