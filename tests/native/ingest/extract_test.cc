@@ -23,6 +23,7 @@
 #include "ingest/extract_trace_reader.h"
 #include "ingest/extract_writer.h"
 #include "ingest/network_event_names.h"
+#include "ingest/same_trace_info.h"
 
 namespace tracesync::ingest {
 namespace {
@@ -69,33 +70,14 @@ TraceInfo info_of(int host) {
   info.network_census[0] = {true, "", 300, 2, 1};
   info.network_census[3] = {true, "no `network_header`", 0, 0, 297};
   info.discarded_events = 7;
+  info.damaged_packets = 1;
+  info.damaged_network_events = 3;
+  info.first_time_damage = "stream channel0_0, packet at byte 0: its end before its beginning";
   info.bytes = 1 << 20;
+  info.reader = "babeltrace2";
+  info.reader_reason = "--reader babeltrace2";
+  info.metadata_format = "CTF 1.8";
   return info;
-}
-
-void expect_same_info(const TraceInfo& a, const TraceInfo& b) {
-  EXPECT_EQ(a.path, b.path);
-  EXPECT_EQ(a.name, b.name);
-  EXPECT_EQ(a.hostname, b.hostname);
-  EXPECT_EQ(a.domain_id, b.domain_id);
-  EXPECT_EQ(a.domain_source, b.domain_source);
-  ASSERT_EQ(a.clock.has_value(), b.clock.has_value());
-  if (a.clock) {
-    EXPECT_EQ(a.clock->name, b.clock->name);
-    EXPECT_EQ(a.clock->uuid, b.clock->uuid);
-    EXPECT_EQ(a.clock->frequency, b.clock->frequency);
-    EXPECT_EQ(a.clock->offset_seconds, b.clock->offset_seconds);
-    EXPECT_EQ(a.clock->offset_cycles, b.clock->offset_cycles);
-    EXPECT_EQ(a.clock->origin_is_unix_epoch, b.clock->origin_is_unix_epoch);
-  }
-  EXPECT_EQ(a.first_event, b.first_event);
-  EXPECT_EQ(a.last_event, b.last_event);
-  EXPECT_EQ(a.streams, b.streams);
-  EXPECT_EQ(a.events, b.events);
-  EXPECT_EQ(a.network_events, b.network_events);
-  EXPECT_EQ(a.network_census, b.network_census);
-  EXPECT_EQ(a.discarded_events, b.discarded_events);
-  EXPECT_EQ(a.bytes, b.bytes);
 }
 
 // Random events of every shape: any times (deltas overflow int64), every
@@ -213,7 +195,7 @@ TEST(Extract, ReplaysExactlyWhatWasWritten) {
     const auto& want = w.given.traces.at(static_cast<match::TraceIndex>(t));
     const auto& have = got.traces.at(static_cast<match::TraceIndex>(t));
     ASSERT_TRUE(have.opened);
-    expect_same_info(*have.opened, *want.opened);
+    testing::expect_same_trace_info(*have.opened, *want.opened);
     ASSERT_EQ(have.batches.size(), want.batches.size());
     EXPECT_EQ(have.promises, want.promises);
     for (std::size_t b = 0; b < want.batches.size(); ++b) {
@@ -227,7 +209,7 @@ TEST(Extract, ReplaysExactlyWhatWasWritten) {
   // The recorded ends: complete with its final counts and left-out entry;
   // failed with its problem; skipped before opening, named by its source.
   EXPECT_EQ(readers[0]->state(), TraceReader::State::kDone);
-  expect_same_info(readers[0]->info(), w.report.traces[0].info);
+  testing::expect_same_trace_info(readers[0]->info(), w.report.traces[0].info);
   ASSERT_EQ(readers[0]->left_out().size(), 1u);
   EXPECT_EQ(readers[0]->left_out()[0].message, "is a FIFO");
   EXPECT_EQ(readers[1]->state(), TraceReader::State::kFailed);

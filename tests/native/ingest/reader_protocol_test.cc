@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "ingest/reader_protocol.h"
+#include "ingest/same_trace_info.h"
 
 namespace tracesync::ingest::reader_protocol {
 namespace {
@@ -31,48 +32,27 @@ TraceInfo full_info() {
                      {true, true, "", 1'000, 999, 2, 0}};
   info.offered_classes = {{"rpc:out", {"id (uint64)", "context.vtid (int32)"}}, {"rpc:in", {}}};
   info.discarded_events = 3;
+  info.damaged_packets = 2;
+  info.damaged_network_events = 5;
+  info.first_time_damage = "stream channel0_1, packet at byte 4096: an event after the packet's end";
   info.bytes = 1ULL << 40;
+  info.reader = "scanner";
+  info.reader_reason = "--reader auto: the scanner's plan covers it";
+  info.metadata_format = "CTF 2";
   return info;
-}
-
-void expect_same(const TraceInfo& a, const TraceInfo& b) {
-  EXPECT_EQ(a.path, b.path);
-  EXPECT_EQ(a.name, b.name);
-  EXPECT_EQ(a.hostname, b.hostname);
-  EXPECT_EQ(a.domain_id, b.domain_id);
-  EXPECT_EQ(a.domain_source, b.domain_source);
-  ASSERT_EQ(a.clock.has_value(), b.clock.has_value());
-  if (a.clock) {
-    EXPECT_EQ(a.clock->name, b.clock->name);
-    EXPECT_EQ(a.clock->uuid, b.clock->uuid);
-    EXPECT_EQ(a.clock->frequency, b.clock->frequency);
-    EXPECT_EQ(a.clock->offset_seconds, b.clock->offset_seconds);
-    EXPECT_EQ(a.clock->offset_cycles, b.clock->offset_cycles);
-    EXPECT_EQ(a.clock->origin_is_unix_epoch, b.clock->origin_is_unix_epoch);
-  }
-  EXPECT_EQ(a.first_event, b.first_event);
-  EXPECT_EQ(a.last_event, b.last_event);
-  EXPECT_EQ(a.streams, b.streams);
-  EXPECT_EQ(a.events, b.events);
-  EXPECT_EQ(a.network_events, b.network_events);
-  EXPECT_EQ(a.network_census, b.network_census);
-  EXPECT_EQ(a.app_census, b.app_census);
-  EXPECT_EQ(a.offered_classes, b.offered_classes);
-  EXPECT_EQ(a.discarded_events, b.discarded_events);
-  EXPECT_EQ(a.bytes, b.bytes);
 }
 
 TEST(ReaderProtocol, TraceInfoRoundTrips) {
   const TraceInfo info = full_info();
   const auto decoded = decode_trace_info(encode(info));
   ASSERT_TRUE(decoded);
-  expect_same(info, *decoded);
+  testing::expect_same_trace_info(info, *decoded);
 
   TraceInfo sparse;  // no clock, no events, empty strings
   sparse.domain_source = DomainSource::kPath;
   const auto decoded_sparse = decode_trace_info(encode(sparse));
   ASSERT_TRUE(decoded_sparse);
-  expect_same(sparse, *decoded_sparse);
+  testing::expect_same_trace_info(sparse, *decoded_sparse);
 }
 
 TEST(ReaderProtocol, OpenRequestRoundTrips) {
@@ -135,7 +115,7 @@ TEST(ReaderProtocol, StepReportRoundTrips) {
   EXPECT_EQ(decoded->bytes_read, 5555u);
   EXPECT_EQ(decoded->problem, report.problem);
   EXPECT_EQ(decoded->delivered, report.delivered);
-  expect_same(report.info, decoded->info);
+  testing::expect_same_trace_info(report.info, decoded->info);
 }
 
 // What decodes encodes the same: a point with a cut that another covers (as
