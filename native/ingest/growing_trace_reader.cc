@@ -117,17 +117,22 @@ void GrowingTraceReader::fail(std::string problem) {
 }
 
 bool GrowingTraceReader::find_trace() {
-  // A session that rotated before it was followed: from its first chunk.
+  // A session that rotated before it was followed: from its first chunk
+  // that holds the trace (the chunks archived before the first traced
+  // program registered hold none).
   std::string root = folder_.path;
   if (has_rotated(folder_.path)) {
-    const std::optional<uint64_t> first = first_trace_chunk(folder_.path);
-    const std::optional<TraceChunkPlace> place = first ? find_trace_chunk(folder_.path, *first) : std::nullopt;
+    std::optional<uint64_t> number = first_trace_chunk(folder_.path);
+    std::optional<TraceChunkPlace> place = number ? find_trace_chunk(folder_.path, *number) : std::nullopt;
+    while (place && place->archived && discover_traces({place->root}).traces.empty()) {
+      place = find_trace_chunk(folder_.path, ++*number);
+    }
     if (!place) {
-      fail("no trace chunk of '" + folder_.path + "' can be read yet");
+      fail("no trace chunk of '" + folder_.path + "' holds a trace yet");
       return false;
     }
     rotating_ = true;
-    chunk_ = *first;
+    chunk_ = *number;
     root = place->root;
   }
   const Discovery found = discover_traces({root});

@@ -217,7 +217,7 @@ class Hosts:
     """Namespace hosts recording tsapp, to folders or to a relay."""
 
     def __init__(self, work, tsapp, plugin, session="s", relay=None, go_timeout_s=60, switch_timer_us=None,
-                 tick_ms=None, events="tsapp:*", rotation_us=None):
+                 tick_ms=None, events="tsapp:*", rotation_us=None, pin_cpu=None):
         self.work = pathlib.Path(work)
         self.events = events  # the user-space events each host records
         # Recording to folders that are followed while written: packets
@@ -229,6 +229,9 @@ class Hosts:
         # With switch_timer_us: the session rotates its trace chunks this
         # often (lttng enable-rotation --timer), into archives/.
         self.rotation_us = rotation_us
+        # Every traced program runs on this CPU only (taskset): the other
+        # CPUs' streams stay quiet.
+        self.pin_cpu = pin_cpu
         self.tsapp = str(tsapp)
         self.plugin = str(plugin)
         self.session = session
@@ -247,7 +250,8 @@ class Hosts:
         once told to go."""
         directory = self.work / name
         directory.mkdir(parents=True, exist_ok=True)
-        host = Host(name, directory, clock, [str(program or self.tsapp)] + [str(c) for c in command])
+        pinned = ["taskset", "-c", str(self.pin_cpu)] if self.pin_cpu is not None else []
+        host = Host(name, directory, clock, pinned + [str(program or self.tsapp)] + [str(c) for c in command])
         self.hosts.append(host)
         return host
 
