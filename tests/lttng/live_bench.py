@@ -9,7 +9,9 @@ client; `tracesync live --interval 100ms` follows every session. With
 (100 ms switch timers, tsapp ticking on every CPU every 50 ms) and
 `tracesync live --wait 60s --quiet 3s` follows the folders; with --rotate,
 to folders with a rotation every second (lttng enable-rotation) and no
-ticks, so that a CPU's stream may stay quiet. Prints:
+ticks, so that a CPU's stream may stay quiet; with --pin, every traced
+program runs on CPU 0 only (and tsapp does not tick), so the other CPUs'
+streams do stay quiet. Prints:
   - events followed: total, per second of the run, and tracesync's CPU
     time per million events (its CPU use while it kept up);
   - latency from a message recorded (the true time of its later end, on
@@ -18,7 +20,7 @@ ticks, so that a CPU's stream may stay quiet. Prints:
     median, 90th percentile and worst;
   - tracesync's resident memory over the run (every 0.5 s): start, peak, end.
 
-usage: live_bench.py TRACESYNC TSAPP CLOCK_PLUGIN WORK_DIR [SECONDS [RATE [CLIENTS [--folders|--rotate] [LIVE_OPTION...]]]]
+usage: live_bench.py TRACESYNC TSAPP CLOCK_PLUGIN WORK_DIR [SECONDS [RATE [CLIENTS [--folders|--rotate] [--pin] [LIVE_OPTION...]]]]
 """
 
 import fractions
@@ -67,7 +69,8 @@ def main():
     extra = sys.argv[8:]  # more options for tracesync live, e.g. --match-horizon 5s
     folders = "--folders" in extra or "--rotate" in extra
     rotate = "--rotate" in extra
-    extra = [e for e in extra if e not in ("--folders", "--rotate")]
+    pin = "--pin" in extra  # every traced program on CPU 0: the other CPUs' streams stay quiet
+    extra = [e for e in extra if e not in ("--folders", "--rotate", "--pin")]
     work = pathlib.Path(work)
     missing = lh.what_is_missing()
     if missing:
@@ -86,9 +89,11 @@ def main():
         if rotate:  # no ticks: quiet CPUs' streams move on at each rotation (1 s)
             recording = {"switch_timer_us": 100000, "rotation_us": 1000000}
         elif folders:
-            recording = {"switch_timer_us": 100000, "tick_ms": 50}
+            recording = {"switch_timer_us": 100000} if pin else {"switch_timer_us": 100000, "tick_ms": 50}
         else:
             recording = {"relay": relay}
+        if pin:
+            recording["pin_cpu"] = 0
         with lh.Hosts(work, tsapp, plugin, **recording) as hosts:
             hosts.add("server", ["serve", port, clients, 1, seconds + 120])
             for c in range(clients):
