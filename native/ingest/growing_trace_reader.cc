@@ -261,10 +261,9 @@ bool GrowingTraceReader::read_new_packets(const std::string& dir) {
     if (name == "metadata" || name.empty() || name.front() == '.' || !it->is_regular_file(ignored)) continue;
     names.push_back(name);
   }
-  for (const auto& [name, stream] : streams_) {
-    if (!std::binary_search(names.begin(), names.end(), name)) names.push_back(name);
-  }
+  for (const auto& [name, stream] : streams_) names.push_back(name);
   std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
   std::map<std::string, std::vector<WrittenPacket>> packets;
   uint64_t budget = kStepBytes;
   for (const std::string& name : names) {
@@ -376,9 +375,8 @@ void GrowingTraceReader::add_staged_info(const TraceInfo& chunk) {
   info_.damaged_network_events += chunk.damaged_network_events;
   if (info_.first_time_damage.empty()) info_.first_time_damage = chunk.first_time_damage;
   // The stream files' figures come from their indexes: the tracer's lost
-  // events count from each stream's start.
-  // A rotation ends the chunk's files, not the streams: their lost events
-  // count on from chunk to chunk.
+  // events count from each stream's start, and on across a rotation's
+  // chunks (it ends the chunk's files, not the streams).
   info_.streams = last_packets_.size();
   info_.bytes = finished_bytes_;
   info_.discarded_events = 0;
