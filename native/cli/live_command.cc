@@ -91,13 +91,16 @@ void print_help(const po::options_description& options) {
                "or more, a link's quality changes, a host joins or leaves, a problem appears), at most\n"
                "once per --interval, prints it as one JSON object per line on\n"
                "stdout (the schema of `tracesync sync --format json`). Ends when every session has\n"
-               "ended (a folder: nothing written to it for --quiet), printing the final result: what\n"
-               "`tracesync sync` gives on the recorded traces.\n"
-               "Ctrl-C prints the last result and ends.\n\n"
+               "ended (a folder: nothing written to it for --quiet, or a rotating session's last trace\n"
+               "chunk archived), printing the final result: what `tracesync sync` gives on the recorded\n"
+               "traces. Ctrl-C prints the last result and ends.\n\n"
             << options
             << "\n`babeltrace2 -i lttng-live net://HOST:PORT` lists a relay's sessions; the relay serves each\n"
                "session to one viewer at a time, from its newest data on (start following before the hosts\n"
                "send, or sync the relay's files afterwards for what came before).\n"
+               "A per-CPU stream file that records nothing holds a folder's results back until its session\n"
+               "ends: give the session a rotation schedule (`lttng enable-rotation --timer 1s`) and follow\n"
+               "its output folder; each rotation moves a quiet stream on, and results wait at most a period.\n"
             << "Durations take a unit: " << kDurationUnits << " (e.g. 30s, 500ms, 5min).\n"
             << "\n" << exit_codes_help();
 }

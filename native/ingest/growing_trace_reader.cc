@@ -15,6 +15,7 @@
 #include <system_error>
 
 #include "ingest/resumable_trace_reader.h"
+#include "ingest/trace_chunks.h"
 #include "ingest/trace_discovery.h"
 
 namespace tracesync::ingest {
@@ -24,9 +25,9 @@ namespace fs = std::filesystem;
 // What a chunk's reader delivers goes on to the real sink as the followed
 // trace's: opened once, its events as they come, but neither its promises
 // (a chunk's reader ends each chunk as if the trace ended) nor its close.
-class GrowingTraceReader::ChunkSink final : public EventSink {
+class GrowingTraceReader::StagedSink final : public EventSink {
  public:
-  explicit ChunkSink(GrowingTraceReader& reader) : reader_(reader) {}
+  explicit StagedSink(GrowingTraceReader& reader) : reader_(reader) {}
 
   void trace_opened(match::TraceIndex, const TraceInfo& info) override {
     if (reader_.opened_) return;
@@ -105,6 +106,7 @@ GrowingTraceReader::~GrowingTraceReader() {
 }
 
 std::string GrowingTraceReader::end_words() const {
+  if (!end_words_.empty()) return end_words_;
   return "nothing was written to it for " + std::to_string(quiet_end_.count()) + " ms: taken as ended";
 }
 
@@ -115,9 +117,28 @@ void GrowingTraceReader::fail(std::string problem) {
 }
 
 bool GrowingTraceReader::find_trace() {
-  const Discovery found = discover_traces({folder_.path});
+  // A session that rotated before it was followed: from its first chunk
+  // that holds the trace (the chunks archived before the first traced
+  // program registered hold none).
+  std::string root = folder_.path;
+  if (has_rotated(folder_.path)) {
+    std::optional<uint64_t> number = first_trace_chunk(folder_.path);
+    std::optional<TraceChunkPlace> place = number ? find_trace_chunk(folder_.path, *number) : std::nullopt;
+    while (place && place->archived && discover_traces({place->root}).traces.empty()) {
+      place = find_trace_chunk(folder_.path, ++*number);
+    }
+    if (!place) {
+      fail("no trace chunk of '" + folder_.path + "' holds a trace yet");
+      return false;
+    }
+    rotating_ = true;
+    chunk_ = *number;
+    root = place->root;
+  }
+  const Discovery found = discover_traces({root});
   if (found.traces.size() == 1) {
     trace_dir_ = found.traces.front().path;
+    if (rotating_) chunk_trace_ = fs::path(trace_dir_).lexically_relative(root).string();
     info_.path = trace_dir_;
     if (info_.name.empty()) info_.name = found.traces.front().name;
     return true;
@@ -144,7 +165,7 @@ TraceReader::State GrowingTraceReader::step(std::size_t) {
       state_ = State::kReading;
       last_growth_ = std::chrono::steady_clock::now();
     }
-    waiting_ = !read_new_packets();
+    waiting_ = !read_more();
     if (state_ != State::kReading) return state_;
     const auto now = std::chrono::steady_clock::now();
     if (!waiting_) {
@@ -164,8 +185,59 @@ TraceReader::State GrowingTraceReader::step(std::size_t) {
   return state_;
 }
 
-bool GrowingTraceReader::read_new_packets() {
-  const std::string metadata_path = (fs::path(trace_dir_) / "metadata").string();
+bool GrowingTraceReader::read_more() {
+  if (!rotating_ && has_rotated(folder_.path)) {
+    // The first rotation: the trace read so far is chunk 0.
+    rotating_ = true;
+    chunk_trace_ = fs::path(trace_dir_).lexically_relative(folder_.path).string();
+  }
+  if (!rotating_) return read_new_packets(trace_dir_);
+  const std::optional<TraceChunkPlace> place = find_trace_chunk(folder_.path, chunk_);
+  if (!place) return false;  // being moved to archives/, or not begun yet
+  if (read_new_packets((fs::path(place->root) / chunk_trace_).string())) return true;
+  if (!place->archived || state_ != State::kReading) return false;
+  // Every packet of the chunk is read, and nothing more will be written to it.
+  if (!trace_chunk_after(folder_.path, chunk_)) {
+    // Its last chunk: the session was destroyed.
+    end_words_ = "its trace chunk " + std::to_string(chunk_) + " was archived with none after it: the session ended";
+    state_ = State::kDone;
+    sink_.trace_closed(index_);
+    return true;
+  }
+  next_chunk();
+  return true;
+}
+
+void GrowingTraceReader::next_chunk() {
+  for (const auto& [name, stream] : streams_) {
+    if (stream.any()) finished_bytes_ += stream.last().offset + stream.last().size;
+  }
+  streams_.clear();
+  metadata_bytes_ = 0;
+  ++chunk_;
+}
+
+bool GrowingTraceReader::check_order(const std::string& dir, const std::string& name,
+                                     const std::vector<WrittenPacket>& packets) {
+  const auto before = last_packets_.find(name);
+  if (before != last_packets_.end() && info_.clock && info_.clock->frequency != 0) {
+    const model::Nanoseconds end = ns_from_origin(*info_.clock, before->second.timestamp_end);
+    const model::Nanoseconds begin = ns_from_origin(*info_.clock, packets.front().timestamp_begin);
+    if (begin < end - kPacketStepBackTolerance) {
+      fail((fs::path(dir) / name).string() + ": the packet from byte " + std::to_string(packets.front().offset) +
+           " begins at " + std::to_string(begin) + " ns, " + std::to_string(end - begin) +
+           " ns before the end of the packet before it in the stream: its time is damaged, and following the "
+           "trace further could not keep the order promised so far (what was read before stands)");
+      return false;
+    }
+  }
+  WrittenPacket& last = last_packets_[name];
+  last = packets.back();
+  return true;
+}
+
+bool GrowingTraceReader::read_new_packets(const std::string& dir) {
+  const std::string metadata_path = (fs::path(dir) / "metadata").string();
   std::string metadata = read_whole(metadata_path);
   std::string problem;
   const uint64_t whole = whole_metadata_bytes(metadata, problem);
@@ -178,35 +250,44 @@ bool GrowingTraceReader::read_new_packets() {
   const bool metadata_grew = whole != metadata_bytes_;
   metadata_bytes_ = whole;
 
-  // The stream files now (a channel enabled later adds some).
+  // The stream files now (a channel enabled later adds some). The
+  // directory may move away meanwhile (a rotation): the files already open
+  // are read on.
   std::vector<std::string> names;
-  for (const fs::directory_entry& entry : fs::directory_iterator(trace_dir_)) {
-    const std::string name = entry.path().filename().string();
-    if (name == "metadata" || name.empty() || name.front() == '.' || !entry.is_regular_file()) continue;
+  std::error_code error;
+  for (fs::directory_iterator it(dir, error), end; !error && it != end; it.increment(error)) {
+    const std::string name = it->path().filename().string();
+    std::error_code ignored;
+    if (name == "metadata" || name.empty() || name.front() == '.' || !it->is_regular_file(ignored)) continue;
     names.push_back(name);
   }
+  for (const auto& [name, stream] : streams_) names.push_back(name);
   std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
   std::map<std::string, std::vector<WrittenPacket>> packets;
   uint64_t budget = kStepBytes;
   for (const std::string& name : names) {
-    const auto it = streams_.try_emplace(name, (fs::path(trace_dir_) / name).string(),
-                                         (fs::path(trace_dir_) / "index" / (name + ".idx")).string())
-                        .first;
+    const std::string stream_path = (fs::path(dir) / name).string();
+    const std::string index_path = (fs::path(dir) / "index" / (name + ".idx")).string();
+    const auto it = streams_.try_emplace(name, stream_path, index_path).first;
+    it->second.moved_to(stream_path, index_path);
     std::vector<WrittenPacket> whole_packets;
     if (!it->second.poll(whole_packets, budget, problem)) {
       fail(problem);
       return false;
     }
     for (const WrittenPacket& p : whole_packets) budget -= std::min(budget, p.size);
-    if (!whole_packets.empty()) packets.emplace(name, std::move(whole_packets));
+    if (whole_packets.empty()) continue;
+    if (!check_order(dir, name, whole_packets)) return false;
+    packets.emplace(name, std::move(whole_packets));
   }
   if (packets.empty()) return metadata_grew;
-  read_chunk(metadata, packets);
+  read_staged(dir, metadata, packets);
   if (state_ == State::kReading) promise();
   return true;
 }
 
-void GrowingTraceReader::read_chunk(const std::string& metadata,
+void GrowingTraceReader::read_staged(const std::string& dir, const std::string& metadata,
                                     const std::map<std::string, std::vector<WrittenPacket>>& packets) {
   if (staging_.empty()) {
     const char* tmp = std::getenv("TMPDIR");
@@ -229,13 +310,12 @@ void GrowingTraceReader::read_chunk(const std::string& metadata,
     }
   }
   for (const auto& [name, list] : packets) {
-    const std::string from = (fs::path(trace_dir_) / name).string();
-    const int source = ::open(from.c_str(), O_RDONLY | O_CLOEXEC);
+    const std::string from = (fs::path(dir) / name).string();
+    const int source = streams_.at(name).stream_fd();  // open: the file may have moved since
     const int target = ::open((chunk / name).c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
     const bool copied =
         source >= 0 && target >= 0 && copy_range(source, target, list.front().offset, list.back().offset + list.back().size);
     const std::string why = std::strerror(errno);
-    if (source >= 0) ::close(source);
     if (target >= 0) ::close(target);
     if (!copied) {
       fail("cannot copy the whole packets of '" + from + "' to the staging directory '" + staging_ + "': " + why);
@@ -243,13 +323,13 @@ void GrowingTraceReader::read_chunk(const std::string& metadata,
     }
   }
 
-  ChunkSink chunk_sink(*this);
+  StagedSink staged_sink(*this);
   const std::unique_ptr<ResumableTraceReader> reader =
-      make_trace_reader(TraceSource{chunk.string(), info_.name, folder_.domain_override}, index_, options_, chunk_sink);
+      make_trace_reader(TraceSource{chunk.string(), info_.name, folder_.domain_override}, index_, options_, staged_sink);
   while (reader->state() == State::kNew || reader->state() == State::kReading) reader->step(64);
   if (reader->state() == State::kFailed) {
     std::string why = reader->problem();
-    for (std::size_t at; (at = why.find(chunk.string())) != std::string::npos;) why.replace(at, chunk.string().size(), trace_dir_);
+    for (std::size_t at; (at = why.find(chunk.string())) != std::string::npos;) why.replace(at, chunk.string().size(), dir);
     out_of_memory_ = reader->out_of_memory();
     std::string where;
     for (const auto& [name, list] : packets) {
@@ -258,11 +338,11 @@ void GrowingTraceReader::read_chunk(const std::string& metadata,
     fail("reading the packets just written (" + where + "): " + why);
     return;
   }
-  add_chunk_info(reader->info());
+  add_staged_info(reader->info());
   fs::remove_all(chunk);
 }
 
-void GrowingTraceReader::add_chunk_info(const TraceInfo& chunk) {
+void GrowingTraceReader::add_staged_info(const TraceInfo& chunk) {
   info_.reader = chunk.reader;
   info_.reader_reason = chunk.reader_reason;
   info_.offered_classes = chunk.offered_classes;
@@ -295,16 +375,15 @@ void GrowingTraceReader::add_chunk_info(const TraceInfo& chunk) {
   info_.damaged_network_events += chunk.damaged_network_events;
   if (info_.first_time_damage.empty()) info_.first_time_damage = chunk.first_time_damage;
   // The stream files' figures come from their indexes: the tracer's lost
-  // events count from each stream's start.
-  info_.streams = 0;
-  info_.bytes = 0;
+  // events count from each stream's start, and on across a rotation's
+  // chunks (it ends the chunk's files, not the streams).
+  info_.streams = last_packets_.size();
+  info_.bytes = finished_bytes_;
   info_.discarded_events = 0;
   for (const auto& [name, stream] : streams_) {
-    if (!stream.any()) continue;
-    ++info_.streams;
-    info_.bytes += stream.last().offset + stream.last().size;
-    info_.discarded_events += stream.last().discarded_events;
+    if (stream.any()) info_.bytes += stream.last().offset + stream.last().size;
   }
+  for (const auto& [name, last] : last_packets_) info_.discarded_events += last.discarded_events;
   bytes_read_.store(info_.bytes, std::memory_order_relaxed);
 }
 
@@ -315,9 +394,9 @@ void GrowingTraceReader::promise() {
     if (!stream.any()) return;  // it promises nothing yet
     oldest = std::min(oldest, ns_from_origin(*info_.clock, stream.last().timestamp_end));
   }
-  // Less the step-back tolerance, and a nanosecond for the rounding of
-  // cycles to nanoseconds.
-  const model::Nanoseconds back = options_.step_back_tolerance + 1;
+  // Less the step-back tolerance (check_order holds the next packets to
+  // it), and a nanosecond for the rounding of cycles to nanoseconds.
+  const model::Nanoseconds back = kPacketStepBackTolerance + 1;
   if (oldest <= INT64_MIN + back) return;
   const model::Nanoseconds promised = oldest - back;
   if (promised <= progress_) return;

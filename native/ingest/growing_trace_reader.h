@@ -30,10 +30,26 @@ namespace tracesync::ingest {
 // classes) is read whole at each step.
 //
 // The progress it promises: the oldest, over the trace's stream files, of
-// the end time of each one's last whole packet (less the reader's step-back
-// tolerance): packets come in time order within a stream, so no later
-// packet holds an earlier event. A stream file with no whole packet yet
-// promises nothing, and holds the promise back until it has one.
+// the end time of each one's last whole packet, less the packets' step-back
+// tolerance (kPacketStepBackTolerance): packets come in time order within a
+// stream, so no later packet holds an earlier event. That is checked on
+// each packet's index entry before it is read (a packet that begins before
+// the previous one's end, beyond the tolerance, is damaged time: the trace
+// fails naming it, and what was read before stands); an event before its
+// own packet's beginning is damage the reader drops. A stream file with no
+// whole packet yet promises nothing, and holds the promise back until it
+// has one.
+//
+// A session with a rotation schedule (`lttng enable-rotation --timer`) is
+// followed through its trace chunks, in order (trace_chunks.h): each is
+// read while it is recorded, then to its end once it is in archives/, then
+// the next one. A rotation opens an empty packet in every stream of the new
+// chunk, so a per-CPU stream that records nothing still promises the
+// rotation's time: results wait at most a rotation period for a quiet CPU,
+// where without rotations they wait for the end of the recording. Give the
+// session's output folder (lttng create --output) for that. Its last chunk,
+// archived with none after it, ends the trace (the session was destroyed):
+// no --quiet wait.
 //
 // The folder may not hold a trace yet (LTTng creates it when the first
 // traced program registers): the reader fails at once, and the follower
@@ -65,13 +81,22 @@ class GrowingTraceReader final : public FollowedTraceReader {
   static constexpr uint64_t kStepBytes = 64ull << 20;
 
  private:
-  class ChunkSink;
+  class StagedSink;
 
   bool find_trace();
-  // Reads the packets that became whole; false when there were none.
-  bool read_new_packets();
-  void read_chunk(const std::string& metadata, const std::map<std::string, std::vector<WrittenPacket>>& packets);
-  void add_chunk_info(const TraceInfo& chunk);
+  // Reads what became whole: the packets of the folder, or of the current
+  // trace chunk and then of the next ones; false when nothing did.
+  bool read_more();
+  // Reads the packets that became whole in the trace directory `dir`; false
+  // when there were none.
+  bool read_new_packets(const std::string& dir);
+  // False, having failed the trace, when a packet begins before the end of
+  // the packet before it in its stream (beyond the tolerance).
+  bool check_order(const std::string& dir, const std::string& name, const std::vector<WrittenPacket>& packets);
+  void next_chunk();
+  void read_staged(const std::string& dir, const std::string& metadata,
+                   const std::map<std::string, std::vector<WrittenPacket>>& packets);
+  void add_staged_info(const TraceInfo& chunk);
   void promise();
   void fail(std::string problem);
 
@@ -90,8 +115,16 @@ class GrowingTraceReader final : public FollowedTraceReader {
   model::Nanoseconds progress_ = INT64_MIN;
   std::string trace_dir_;
   std::string staging_;  // a private directory for the chunks, made at the first
-  std::map<std::string, StreamBeingWritten> streams_;  // by stream file name
+  std::map<std::string, StreamBeingWritten> streams_;  // by stream file name (of the current chunk)
   uint64_t metadata_bytes_ = 0;                         // whole metadata bytes at the last step
+  // Across trace chunks, by stream file name: its last whole packet (its
+  // end orders the next one) and the tracer's count of its lost events.
+  std::map<std::string, WrittenPacket> last_packets_;
+  bool rotating_ = false;         // the session rotates its trace chunks
+  uint64_t chunk_ = 0;            // the chunk being read, when rotating
+  std::string chunk_trace_;       // the trace's directory within a chunk (ust/uid/0/64-bit)
+  uint64_t finished_bytes_ = 0;   // stream bytes of the chunks read to their end
+  std::string end_words_;         // how the end was known, when not by --quiet
   std::chrono::steady_clock::time_point last_growth_;
   std::atomic<uint64_t> bytes_read_{0};  // info_.bytes, for other threads
 };

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <array>
+#include <cerrno>
 #include <cstring>
 
 namespace tracesync::ingest {
@@ -31,25 +32,23 @@ uint32_t native_u32(const char* p, bool swap) {
   return swap ? __builtin_bswap32(value) : value;
 }
 
-// Reads up to `size` bytes at `offset`; the number read (0 at the end or
-// when the file is not there yet), or -1 with errno.
-ssize_t read_at(const std::string& path, uint64_t offset, unsigned char* out, std::size_t size) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return errno == ENOENT ? 0 : -1;
+// Reads up to `size` bytes at `offset`; the number read (0 at the end), or
+// -1 with errno.
+ssize_t read_at(int fd, uint64_t offset, unsigned char* out, std::size_t size) {
   std::size_t done = 0;
   while (done < size) {
     const ssize_t n = ::pread(fd, out + done, size - done, static_cast<off_t>(offset + done));
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
+    if (n < 0) return -1;
+    if (n == 0) break;
     done += static_cast<std::size_t>(n);
   }
-  ::close(fd);
   return static_cast<ssize_t>(done);
 }
 
-uint64_t file_size(const std::string& path) {
+uint64_t file_size(int fd) {
   struct stat st {};
-  return ::stat(path.c_str(), &st) == 0 ? static_cast<uint64_t>(st.st_size) : 0;
+  return ::fstat(fd, &st) == 0 ? static_cast<uint64_t>(st.st_size) : 0;
 }
 
 }  // namespace
@@ -57,10 +56,32 @@ uint64_t file_size(const std::string& path) {
 StreamBeingWritten::StreamBeingWritten(std::string stream_path, std::string index_path)
     : stream_path_(std::move(stream_path)), index_path_(std::move(index_path)) {}
 
+StreamBeingWritten::~StreamBeingWritten() {
+  if (stream_fd_ >= 0) ::close(stream_fd_);
+  if (index_fd_ >= 0) ::close(index_fd_);
+}
+
+void StreamBeingWritten::moved_to(std::string stream_path, std::string index_path) {
+  stream_path_ = std::move(stream_path);
+  index_path_ = std::move(index_path);
+}
+
+bool StreamBeingWritten::open_files() {
+  // The stream file first: LTTng creates it before its index.
+  if (stream_fd_ < 0) stream_fd_ = ::open(stream_path_.c_str(), O_RDONLY | O_CLOEXEC);
+  if (stream_fd_ >= 0 && index_fd_ < 0) index_fd_ = ::open(index_path_.c_str(), O_RDONLY | O_CLOEXEC);
+  return stream_fd_ >= 0 && index_fd_ >= 0;
+}
+
 bool StreamBeingWritten::poll(std::vector<WrittenPacket>& packets, uint64_t budget, std::string& problem) {
+  if (!open_files()) {
+    if (errno == ENOENT) return true;  // not written yet, or moving (a rotation)
+    problem = (stream_fd_ < 0 ? stream_path_ : index_path_) + ": cannot be opened: " + std::strerror(errno);
+    return false;
+  }
   if (entry_size_ == 0) {
     std::array<unsigned char, kIndexHeaderSize> header{};
-    if (read_at(index_path_, 0, header.data(), header.size()) < static_cast<ssize_t>(header.size())) return true;
+    if (read_at(index_fd_, 0, header.data(), header.size()) < static_cast<ssize_t>(header.size())) return true;
     const uint64_t entry_size = big_endian(header.data() + 12, 4);
     if (big_endian(header.data(), 4) != kIndexMagic || entry_size < kIndexEntryFields * 8 || entry_size > 4096) {
       problem = index_path_ + ": not an LTTng index file (its header is not one)";
@@ -71,11 +92,11 @@ bool StreamBeingWritten::poll(std::vector<WrittenPacket>& packets, uint64_t budg
   }
   // The stream file's size first: an entry read after it could name a
   // packet written after the size was taken, and wait for the next call.
-  const uint64_t on_disk = file_size(stream_path_);
+  const uint64_t on_disk = file_size(stream_fd_);
   uint64_t taken = 0;
   std::vector<unsigned char> entries(std::size_t{entry_size_} * 256);
   for (;;) {
-    const ssize_t got = read_at(index_path_, index_offset_, entries.data(), entries.size());
+    const ssize_t got = read_at(index_fd_, index_offset_, entries.data(), entries.size());
     if (got < 0) {
       problem = index_path_ + ": cannot be read: " + std::strerror(errno);
       return false;
@@ -87,6 +108,7 @@ bool StreamBeingWritten::poll(std::vector<WrittenPacket>& packets, uint64_t budg
       packet.offset = big_endian(e, 8);
       const uint64_t bits = big_endian(e + 8, 8);
       packet.size = bits / 8;
+      packet.timestamp_begin = big_endian(e + 24, 8);
       packet.timestamp_end = big_endian(e + 32, 8);
       packet.discarded_events = big_endian(e + 40, 8);
       if (packet.offset != next_packet_ || bits % 8 != 0 || packet.size == 0) {

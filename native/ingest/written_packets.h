@@ -17,15 +17,26 @@ namespace tracesync::ingest {
 struct WrittenPacket {
   uint64_t offset = 0;  // in the stream file, in bytes
   uint64_t size = 0;    // bytes (packet_size)
+  uint64_t timestamp_begin = 0;   // clock cycles: no event of the packet is earlier
   uint64_t timestamp_end = 0;     // clock cycles: no event of the packet is later
   uint64_t discarded_events = 0;  // the tracer's count of events lost in the stream so far
 };
 
 // Follows one stream file being written through its index file
 // (TRACE/index/STREAM.idx: a big-endian header, then one entry a packet).
+// Both files stay open once found, so that a session's rotation, which
+// renames the trace chunk's directory while the consumer still writes its
+// last packets, does not lose them (growing_trace_reader.h).
 class StreamBeingWritten {
  public:
   StreamBeingWritten(std::string stream_path, std::string index_path);
+  ~StreamBeingWritten();
+  StreamBeingWritten(const StreamBeingWritten&) = delete;
+  StreamBeingWritten& operator=(const StreamBeingWritten&) = delete;
+
+  // Where the files are now, for the ones not opened yet (a chunk's
+  // directory moves when the session rotates).
+  void moved_to(std::string stream_path, std::string index_path);
 
   // Appends the packets that became whole since the last call, in file
   // order, to `packets`, until their bytes reach `budget` (the rest wait
@@ -34,12 +45,17 @@ class StreamBeingWritten {
   bool poll(std::vector<WrittenPacket>& packets, uint64_t budget, std::string& problem);
 
   const std::string& path() const { return stream_path_; }
+  // The stream file, open once a packet of it was polled (-1 before).
+  int stream_fd() const { return stream_fd_; }
   bool any() const { return packets_ > 0; }
   uint64_t packets() const { return packets_; }
   const WrittenPacket& last() const { return last_; }  // once any()
 
  private:
+  bool open_files();  // false while a file is not there yet
+
   std::string stream_path_, index_path_;
+  int stream_fd_ = -1, index_fd_ = -1;
   uint32_t entry_size_ = 0;    // from the index header, once read
   uint64_t index_offset_ = 0;  // of the next entry to read
   uint64_t next_packet_ = 0;   // where the next packet must start

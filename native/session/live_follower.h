@@ -83,6 +83,9 @@ class LiveFollower {
   bool finished() const;
   std::size_t sessions() const { return readers_.size(); }
   uint64_t events() const;  // events read from every session so far
+  // Entries the matcher holds now: a count, where memory itself is not
+  // deterministic (tests of flat memory).
+  std::size_t matcher_entries() const { return matcher_ ? matcher_->pending_keys() : 0; }
 
   // The result now: what the messages matched so far say (`complete` false:
   // the sessions go on), with the matching statistics so far (keys still

@@ -168,8 +168,13 @@ RunOutcome Synchronization::run(const ProgressCallback& progress, const std::ato
     if (t.info.damaged_packets > 0) outcome.damaged.push_back(problem(t.info.path, ingest::time_damage_text(t.info), false));
     if (skipped) continue;
     ++outcome.traces_read;
-    session_.set_trace_extent(*session_trace[i], t.info.first_event.value_or(0), t.info.last_event.value_or(0),
-                              t.info.events);
+    // A trace without events (a rotated chunk of a quiet host: empty
+    // packets only) has no span of its own: taking [0, 0] for it would
+    // stretch its domain's span back to the epoch, and every bound with it.
+    if (t.info.first_event) {
+      session_.set_trace_extent(*session_trace[i], *t.info.first_event, t.info.last_event.value_or(*t.info.first_event),
+                                t.info.events);
+    }
     session_.set_trace_network_events(*session_trace[i], t.info.network_events);
     if (!t.info.reader.empty()) session_.set_trace_reader(*session_trace[i], t.info.reader, t.info.reader_reason);
   }

@@ -14,7 +14,11 @@ from before any holds a trace (--wait). The test checks:
   - the final result equals `tracesync sync` on the original traces
     (transforms, bounds, links, matching statistics);
   - a folder holding two traces, and a damaged index, are each a clear
-    problem naming them, exit 3, the rest still synchronized.
+    problem naming them, exit 3, the rest still synchronized;
+  - a packet whose index entry says it begins a second before the end of
+    the packet before it in its stream, written after that one was read,
+    is a problem naming the stream file and the packet's byte (the order
+    promised so far could not be kept), exit 3.
 Exit 77 (skipped) when the shared fixtures are absent.
 
 usage: live_folder_replay_test.py TRACESYNC SHARED_DIR WORK_DIR
@@ -57,9 +61,11 @@ def metadata_packets(metadata):
     return out
 
 
-def replay(sources, targets, pause_at=None, until=None):
+def replay(sources, targets, pause_at=None, until=None, damage=None):
     """Writes every source trace into its target folder as LTTng would;
-    after `pause_at` (a share of the packets), waits until `until()` or 4 s."""
+    after `pause_at` (a share of the packets), waits until `until()` or 4 s.
+    `damage(work, batch)` may change the packets to write and say where
+    to pause."""
     for source, target in zip(sources, targets):
         (target / "index").mkdir(parents=True)
         with open(target / "metadata", "wb") as out:  # its first packet in two halves
@@ -70,6 +76,8 @@ def replay(sources, targets, pause_at=None, until=None):
             out.write(pieces[0][len(pieces[0]) // 2:] + b"".join(pieces[1:]))
     work = sorted((p + (i,) for i, source in enumerate(sources) for p in packets(source)), key=lambda p: p[0])
     batch = max(1, len(work) // 60)  # about 3 s
+    if damage is not None:
+        pause_at = damage(work, batch)
     paused = False
     for start in range(0, len(work), batch):
         if pause_at is not None and not paused and start >= pause_at * len(work):
@@ -121,10 +129,9 @@ def main():
         time.sleep(0.5)  # tracesync waits for folders that hold no trace yet
         # Half written, then a pause until a result holding the three traces
         # came: results follow the folders while the rest is still to be
-        # written. (The traces span 2.6 s: their messages, TCP segments that
-        # wait for the match horizon and a promise 1 s behind the packets
-        # written, are all matched at the end; lttng_live_folder shows
-        # messages matched while hosts record.)
+        # written. (The traces span 2.6 s: their messages, TCP segments
+        # that wait for the match horizon, are all matched at the end;
+        # lttng_live_folder shows messages matched while hosts record.)
         replay(sources, targets, 0.5, lambda: any(len(json.loads(line)["traces"]) == 3
                                                    for _, line in out.lines if line.strip()))
         written = time.monotonic()
@@ -173,6 +180,35 @@ def main():
     if bad.returncode != 3 or str(idx) not in said or "not an LTTng index file" not in said or not report["links"]:
         failures.append("a damaged index was not a clear problem naming it, with the rest synchronized "
                         "(exit %d): %s" % (bad.returncode, said))
+    # A packet that begins a second before the end of the one before it in
+    # its stream, by its index entry, written after that one was read.
+    def step_back(work, batch):
+        for at in range(batch, len(work), batch):
+            stream = work[at][1]
+            before = [w for w in work[:at] if w[1] == stream]
+            if before:
+                entry = bytearray(work[at][4])
+                struct.pack_into(">Q", entry, 24, before[-1][0] - 1_000_000_000)
+                work[at] = work[at][:4] + (bytes(entry),) + work[at][5:]
+                step_back.where = (stream, work[at][2])
+                return at / len(work)  # pause before it: the packet before it is read first
+        raise RuntimeError("no stream has two packets in different batches")
+    stepping = work / "stepback" / "kernel"
+    follower = subprocess.Popen([tracesync, "live", "--interval", "100ms", "--wait", "30s", "--quiet", "5s",
+                                 str(stepping)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        replay(sources[:1], [stepping], until=lambda: False, damage=step_back)
+        said = follower.communicate(timeout=60)[1].decode(errors="replace")
+    finally:
+        if follower.poll() is None:
+            follower.kill()
+            follower.wait(10)
+    stream, offset = step_back.where
+    print("a packet stepping back: exit %d, stderr %s" % (follower.returncode, said.strip()))
+    if (follower.returncode != 3 or "%s: the packet from byte %d begins" % (stepping / stream, offset) not in said or
+            "before the end of the packet before it" not in said):
+        failures.append("a packet beginning before the end of the one before it was not a clear problem naming it "
+                        "(exit %d): %s" % (follower.returncode, said))
     for failure in failures:
         print("FAIL: " + failure)
     return 1 if failures else 0

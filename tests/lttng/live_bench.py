@@ -7,7 +7,11 @@ its own) stream to one relay for SECONDS at RATE messages a second per
 client; `tracesync live --interval 100ms` follows every session. With
 --folders among the options, the hosts record to local folders instead
 (100 ms switch timers, tsapp ticking on every CPU every 50 ms) and
-`tracesync live --wait 60s --quiet 3s` follows the folders. Prints:
+`tracesync live --wait 60s --quiet 3s` follows the folders; with --rotate,
+to folders with a rotation every second (lttng enable-rotation) and no
+ticks, so that a CPU's stream may stay quiet; with --pin, every traced
+program runs on CPU 0 only (and tsapp does not tick), so the other CPUs'
+streams do stay quiet. Prints:
   - events followed: total, per second of the run, and tracesync's CPU
     time per million events (its CPU use while it kept up);
   - latency from a message recorded (the true time of its later end, on
@@ -16,7 +20,7 @@ client; `tracesync live --interval 100ms` follows every session. With
     median, 90th percentile and worst;
   - tracesync's resident memory over the run (every 0.5 s): start, peak, end.
 
-usage: live_bench.py TRACESYNC TSAPP CLOCK_PLUGIN WORK_DIR [SECONDS [RATE [CLIENTS [--folders] [LIVE_OPTION...]]]]
+usage: live_bench.py TRACESYNC TSAPP CLOCK_PLUGIN WORK_DIR [SECONDS [RATE [CLIENTS [--folders|--rotate] [--pin] [LIVE_OPTION...]]]]
 """
 
 import fractions
@@ -63,8 +67,10 @@ def main():
     rate = int(sys.argv[6]) if len(sys.argv) > 6 else 1000
     clients = int(sys.argv[7]) if len(sys.argv) > 7 else 2
     extra = sys.argv[8:]  # more options for tracesync live, e.g. --match-horizon 5s
-    folders = "--folders" in extra
-    extra = [e for e in extra if e != "--folders"]
+    folders = "--folders" in extra or "--rotate" in extra
+    rotate = "--rotate" in extra
+    pin = "--pin" in extra  # every traced program on CPU 0: the other CPUs' streams stay quiet
+    extra = [e for e in extra if e not in ("--folders", "--rotate", "--pin")]
     work = pathlib.Path(work)
     missing = lh.what_is_missing()
     if missing:
@@ -80,7 +86,14 @@ def main():
         if relay is not None:
             relay.start()
         port = lh.free_ports(1)[0]
-        recording = {"switch_timer_us": 100000, "tick_ms": 50} if folders else {"relay": relay}
+        if rotate:  # no ticks: quiet CPUs' streams move on at each rotation (1 s)
+            recording = {"switch_timer_us": 100000, "rotation_us": 1000000}
+        elif folders:
+            recording = {"switch_timer_us": 100000} if pin else {"switch_timer_us": 100000, "tick_ms": 50}
+        else:
+            recording = {"relay": relay}
+        if pin:
+            recording["pin_cpu"] = 0
         with lh.Hosts(work, tsapp, plugin, **recording) as hosts:
             hosts.add("server", ["serve", port, clients, 1, seconds + 120])
             for c in range(clients):
@@ -138,8 +151,8 @@ def main():
                 origin = clock["offset_s"] * 1000000000 + clock["offset"]
                 at_zero = int(entry["clock"][0][1])
                 slope = fractions.Fraction(entry["clock"][0][2])
-                out = subprocess.run(["babeltrace2", "--clock-cycles", str(hosts.trace_dir(host))],
-                                     capture_output=True, check=True, timeout=600).stdout.decode()
+                out = "".join(subprocess.run(["babeltrace2", "--clock-cycles", str(d)], capture_output=True,
+                                             check=True, timeout=600).stdout.decode() for d in hosts.trace_dirs(host))
                 for m in map(EVENT.match, out.splitlines()):
                     if m:
                         local = int(m.group(1)) + origin
@@ -155,7 +168,7 @@ def main():
     print("run: %d clients x %d msg/s for %d s; %d events recorded (%.0f events/s)" % (
         clients, rate, seconds, events, events / run))
     print("tracesync live (%s): %d results printed; it ended %.1f s after the hosts%s" % (
-        "folders" if folders else "relay", len(arrivals), finished - ended,
+        "rotating folders" if rotate else "folders" if folders else "relay", len(arrivals), finished - ended,
         " (--quiet 3s included)" if folders else ""))
     if len(cpu) >= 2:
         used = cpu[-1] - cpu[0]  # up to the last sample (0.5 s apart)

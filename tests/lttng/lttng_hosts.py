@@ -70,6 +70,11 @@ if [ -n "${SWITCH_TIMER_US:-}" ]; then
   lttng enable-channel -u --switch-timer="$SWITCH_TIMER_US" metadata >/dev/null || exit 12
   lttng enable-channel -u --switch-timer="$SWITCH_TIMER_US" c >/dev/null || exit 12
   lttng enable-event -u -c c "${EVENTS:-tsapp:*}" >/dev/null || exit 12
+  if [ -n "${ROTATION_US:-}" ]; then
+    # Trace chunks: each rotation opens a packet in every stream, so a quiet
+    # CPU's stream still tells how far the recording went.
+    lttng enable-rotation --timer="${ROTATION_US}us" >/dev/null || exit 12
+  fi
 else
   lttng enable-event -u "${EVENTS:-tsapp:*}" >/dev/null || exit 12
 fi
@@ -212,7 +217,7 @@ class Hosts:
     """Namespace hosts recording tsapp, to folders or to a relay."""
 
     def __init__(self, work, tsapp, plugin, session="s", relay=None, go_timeout_s=60, switch_timer_us=None,
-                 tick_ms=None, events="tsapp:*"):
+                 tick_ms=None, events="tsapp:*", rotation_us=None, pin_cpu=None):
         self.work = pathlib.Path(work)
         self.events = events  # the user-space events each host records
         # Recording to folders that are followed while written: packets
@@ -221,6 +226,12 @@ class Hosts:
         # stream stays without packets.
         self.switch_timer_us = switch_timer_us
         self.tick_ms = tick_ms
+        # With switch_timer_us: the session rotates its trace chunks this
+        # often (lttng enable-rotation --timer), into archives/.
+        self.rotation_us = rotation_us
+        # Every traced program runs on this CPU only (taskset): the other
+        # CPUs' streams stay quiet.
+        self.pin_cpu = pin_cpu
         self.tsapp = str(tsapp)
         self.plugin = str(plugin)
         self.session = session
@@ -239,7 +250,8 @@ class Hosts:
         once told to go."""
         directory = self.work / name
         directory.mkdir(parents=True, exist_ok=True)
-        host = Host(name, directory, clock, [str(program or self.tsapp)] + [str(c) for c in command])
+        pinned = ["taskset", "-c", str(self.pin_cpu)] if self.pin_cpu is not None else []
+        host = Host(name, directory, clock, pinned + [str(program or self.tsapp)] + [str(c) for c in command])
         self.hosts.append(host)
         return host
 
@@ -255,6 +267,8 @@ class Hosts:
                 env["SWITCH_TIMER_US"] = str(self.switch_timer_us)
             if self.tick_ms is not None:
                 env["TSAPP_TICK_MS"] = str(self.tick_ms)
+            if self.rotation_us is not None:
+                env["ROTATION_US"] = str(self.rotation_us)
             if host.clock is not None:
                 env.update(host.clock.environment(self.plugin))
             log = open(host.directory / "host.log", "wb")
@@ -297,7 +311,19 @@ class Hosts:
             stop_process(host.process)
 
     def trace_dir(self, host):
-        """Where a host's UST trace (the one holding its metadata) is."""
+        """Where a host's UST trace (the one holding its metadata) is (its
+        first trace chunk's, when the session rotates)."""
+        return self.trace_dirs(host)[0]
+
+    def trace_dirs(self, host):
+        """A host's UST trace directories: one, or one a trace chunk in
+        chunk order when the session rotates (archives/BEGIN-END-N/...)."""
+        if self.rotation_us is not None and self.relay is None:
+            found = [p.parent for p in (host.directory / "trace" / "archives").rglob("metadata")]
+            number = lambda path: int(path.relative_to(host.directory / "trace" / "archives").parts[0].rsplit("-", 1)[1])
+            if not found:
+                raise RuntimeError("no archived trace chunk of host %s" % host.name)
+            return sorted(found, key=number)
         if self.relay is not None:
             roots = list((self.relay.output / host.name).glob(self.session + "*"))
         else:
@@ -305,7 +331,7 @@ class Hosts:
         found = [p.parent for root in roots for p in root.rglob("metadata")]
         if len(found) != 1:
             raise RuntimeError("expected one trace of host %s, found %s" % (host.name, found))
-        return found[0]
+        return found
 
 
 CLOCK_BLOCK = re.compile(r"clock\s*\{(.*?)\};", re.S)

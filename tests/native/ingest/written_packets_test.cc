@@ -101,6 +101,34 @@ TEST_F(WrittenPackets, ABudgetLeavesTheRestForTheNextPoll) {
   EXPECT_EQ(got.back().timestamp_end, 3u);
 }
 
+TEST_F(WrittenPackets, TheFilesAreFollowedWhereARotationMovesThem) {
+  append(stream(), std::string(4096, 'a'));
+  append(index(), index_header() + index_entry(0, 4096, 1000, 0));
+  StreamBeingWritten s(stream().string(), index().string());
+  std::vector<WrittenPacket> got;
+  std::string problem;
+  ASSERT_TRUE(s.poll(got, UINT64_MAX, problem)) << problem;
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_EQ(got[0].timestamp_begin, 999u);
+  // lttng moves the chunk's directory (to .tmp_old_chunk, then archives/)
+  // while its consumer writes the chunk's last packets: they are read from
+  // the files already open.
+  const fs::path moved = dir_.string() + ".moved";
+  fs::rename(dir_, moved);
+  append(moved / "c_0", std::string(4096, 'b'));
+  append(moved / "index" / "c_0.idx", index_entry(4096, 4096, 2000, 0));
+  got.clear();
+  ASSERT_TRUE(s.poll(got, UINT64_MAX, problem)) << problem;
+  fs::rename(moved, dir_);  // for TearDown
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_EQ(got[0].offset, 4096u);
+  EXPECT_EQ(got[0].timestamp_end, 2000u);
+  ASSERT_GE(s.stream_fd(), 0);
+  char byte = 0;
+  ASSERT_EQ(::pread(s.stream_fd(), &byte, 1, 4096), 1);
+  EXPECT_EQ(byte, 'b') << "the copy reads the packet's bytes through the open file";
+}
+
 TEST_F(WrittenPackets, AnIndexThatIsNotLttngsOrSkipsAPacketIsAProblemNamingIt) {
   append(stream(), std::string(8192, 'a'));
   append(index(), "not an index at all");
