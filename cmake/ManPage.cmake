@@ -22,7 +22,7 @@ function(help_of out)
 endfunction()
 
 help_of(main --help)
-string(REGEX MATCHALL "\n  [a-z][a-z-]+ " command_lines "${main}")
+string(REGEX MATCHALL "\n  [a-z][a-z0-9-]+ " command_lines "${main}")
 set(page ".TH TRACESYNC 1 \"\" \"tracesync ${VERSION}\" \"User Commands\"
 .SH NAME
 tracesync \\- synchronize the clocks of LTTng kernel traces from the TCP messages they record

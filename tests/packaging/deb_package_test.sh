@@ -29,7 +29,12 @@ tracesync=$root/usr/bin/tracesync
 for file in usr/share/man/man1/tracesync.1 usr/share/bash-completion/completions/tracesync usr/share/doc/tracesync/LICENSE; do
   [[ -s $root/$file ]] || fail "no /$file in the package"
 done
-grep -q '^\.SS sync' "$root/usr/share/man/man1/tracesync.1" || fail "the manual has no section for sync"
+# A section for every command `tracesync help` lists.
+commands=$("$root/usr/bin/tracesync" help | sed -n '/^commands:/,/^$/s/^  \([a-z][a-z0-9-]*\) .*/\1/p')
+[[ $(wc -w <<< "$commands") -ge 10 ]] || fail "tracesync help lists only: $commands"
+for command in $commands; do
+  grep -q "^\.SS $command\$" "$root/usr/share/man/man1/tracesync.1" || fail "the manual has no section for $command"
+done
 bash -n "$root/usr/share/bash-completion/completions/tracesync" || fail "the completion is not valid bash"
 if [[ $java == ON ]]; then
   find "$root/usr/lib" -path '*/jni/libtracesync_jni.so' | grep -q . || fail "no JNI library under /usr/lib/**/jni"
