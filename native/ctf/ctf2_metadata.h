@@ -25,8 +25,8 @@ namespace tracesync::ctf {
 //
 // nullopt with `error` set to "fragment N (TYPE): what" when the text is
 // not CTF 2 metadata, says something impossible, or uses a construct this
-// reader does not read (variable-length integers, optionals, non-UTF-8
-// strings, extensions): never a guess.
+// reader does not read (a bit order against its byte order, integers over
+// 64 bits, several roles on one field, extensions): never a guess.
 // The name CTF 2 gives a scope as a field location's origin
 // ("packet-context", "event-record-payload", ...): read and written alike.
 const char* ctf2_origin_name(Scope scope);

@@ -25,7 +25,7 @@ std::string bare(const std::string& name) { return !name.empty() && name.front()
 // The role CTF 1.8's conventions give a member by its name and scope.
 std::string role_by_name(Scope scope, const std::string& name, const FC& fc) {
   if (!fc.role.empty()) return fc.role;
-  if (!fc.is_integer() || fc.is_signed) return {};
+  if (!fc.is_integer() || fc.is_signed || fc.boolean) return {};  // roles are for unsigned integers
   static const std::map<std::string, std::string> header = {{"magic", "packet-magic-number"},
                                                             {"stream_id", "data-stream-class-id"},
                                                             {"stream_instance_id", "data-stream-id"}};
