@@ -685,6 +685,13 @@ class Parser {
 
 }  // namespace
 
+std::size_t ctf2_whole_fragments(std::string_view text) {
+  const std::size_t last = text.rfind(kRecordSeparator);
+  if (last == std::string_view::npos) return 0;
+  const std::string_view fragment = text.substr(last + 1);
+  return json::accept(fragment.begin(), fragment.end()) ? text.size() : last;
+}
+
 std::optional<TraceClass> parse_ctf2(std::string_view text, std::string* error) {
   try {
     return Parser().parse(text);

@@ -33,4 +33,9 @@ const char* ctf2_origin_name(Scope scope);
 
 std::optional<TraceClass> parse_ctf2(std::string_view text, std::string* error);
 
+// Of a CTF 2 metadata text still being written (`tracesync live` on a
+// folder), the bytes that hold whole fragments: those before its last
+// record separator, and the last fragment too once it is a whole JSON text.
+std::size_t ctf2_whole_fragments(std::string_view text);
+
 }  // namespace tracesync::ctf
