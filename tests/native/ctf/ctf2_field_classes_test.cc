@@ -16,6 +16,8 @@
 #include "ctf/ctf2_metadata.h"
 #include "ctf/ctf2_writer.h"
 #include "ctf/read_plan.h"
+#include "ctf/scan_plan.h"
+#include "ctf/stream_scanner.h"
 #include "ctf/tsdl_parser.h"
 #include "ctf2_twins.h"
 
@@ -413,6 +415,104 @@ TEST(Ctf2FieldClasses, LocationsClimbWithNullAndReachIntoVariantOptions) {
                   R"("element-field-class":)" +
                       kU8 + "}")));
   EXPECT_EQ(read(above, {}, {1, 1}).unsupported, "event `e`: sequence `s`: `(parent).len` names no integer before it");
+}
+
+// --- all of them in a trace, through the stream scanner ---
+
+class Recorder final : public EventVisitor {
+ public:
+  struct Event {
+    std::string name;
+    uint64_t clock;
+    std::vector<CapturedField> fields;
+  };
+  std::vector<Event> events;
+  void selected_event(const ScanPlan::EventPlan& event, const ScanPlan::StreamPlan&, uint64_t clock,
+                      const CapturedField* captures) override {
+    events.push_back({event.event_class->name, clock, std::vector<CapturedField>(captures, captures + 2)});
+  }
+};
+
+TEST(Ctf2FieldClasses, TheScannerReadsATraceOfThemAll) {
+  // LEB128 event record class ids and timestamps (their wrap over 7 x N
+  // bits), an optional, a UTF-16 string, a signed LEB128, an aligned
+  // dynamic-length array, in one packet the scanner walks by its roles.
+  const std::string metadata =
+      "\x1e{\"type\":\"preamble\",\"version\":2}\x1e{\"type\":\"clock-class\",\"id\":\"c\",\"frequency\":1000}"
+      "\x1e{\"type\":\"data-stream-class\",\"default-clock-class-id\":\"c\",\"packet-context-field-class\":"
+      "{\"type\":\"structure\",\"member-classes\":[" +
+      member("size", R"({"type":"fixed-length-unsigned-integer","length":32,"byte-order":"little-endian","alignment":8,)"
+                     R"("roles":["packet-total-length"]})") +
+      "," +
+      member("content", R"({"type":"fixed-length-unsigned-integer","length":32,"byte-order":"little-endian",)"
+                        R"("alignment":8,"roles":["packet-content-length"]})") +
+      "," + member("begin", R"({"type":"variable-length-unsigned-integer","roles":["default-clock-timestamp"]})") +
+      "]},\"event-record-header-field-class\":{\"type\":\"structure\",\"member-classes\":[" +
+      member("id", R"({"type":"variable-length-unsigned-integer","roles":["event-record-class-id"]})") + "," +
+      member("t", R"({"type":"variable-length-unsigned-integer","roles":["default-clock-timestamp"]})") +
+      "]}}\x1e{\"type\":\"event-record-class\",\"id\":0,\"name\":\"a\",\"payload-field-class\":{\"type\":"
+      "\"structure\",\"member-classes\":[" +
+      member("has", kBool8) + "," +
+      member("o", R"({"type":"optional","selector-field-location":{"path":["has"]},"field-class":)" + kU16 + "}") + "," +
+      member("s", R"({"type":"null-terminated-string","encoding":"utf-16le"})") + "," + member("n", kSleb) +
+      "]}}\x1e{\"type\":\"event-record-class\",\"id\":1,\"name\":\"b\",\"payload-field-class\":{\"type\":"
+      "\"structure\",\"member-classes\":[" +
+      member("len", kUleb) + "," +
+      member("d", R"({"type":"dynamic-length-array","length-field-location":{"path":["len"]},"minimum-alignment":32,)"
+                  R"("element-field-class":)" +
+                      kU8 + "}") +
+      "," + member("after", kU8) + "]}}";
+  Bytes packet = {0, 0, 0, 0, 0, 0, 0, 0, 0x02};  // sizes (set below), begin: clock 2
+  // a at 5: has, o = 0x1234, s = "A", n = -2.
+  packet.insert(packet.end(), {0x00, 0x05, 1, 0x34, 0x12, 0x41, 0x00, 0x00, 0x00, 0x7E});
+  // b at 0x83 (3 below 5's low 7 bits: they wrapped); its payload aligned
+  // as its most aligned member, d (CTF 2, 6.4.1): len 2, d after padding to
+  // 32 bits again, after = 9.
+  packet.insert(packet.end(), {0x01, 0x03});
+  while (packet.size() % 4 != 0) packet.push_back(0xEE);
+  packet.push_back(0x02);
+  while (packet.size() % 4 != 0) packet.push_back(0xEE);
+  packet.insert(packet.end(), {0xAA, 0xBB, 9});
+  // a at 0x101 (two bytes: 14 bits): has 0, no o, s = "Ā" (00 01 in
+  // UTF-16LE, a zero byte that does not end it), n = 5.
+  packet.insert(packet.end(), {0x00, 0x81, 0x02, 0, 0x00, 0x01, 0x00, 0x00, 0x05});
+  const auto bits = static_cast<uint32_t>(packet.size() * 8);
+  for (int i = 0; i < 4; ++i) packet[i] = packet[4 + i] = static_cast<uint8_t>(bits >> (8 * i));
+
+  TempDir dir;
+  const fs::path stream = dir.path() / "stream";
+  std::ofstream(stream, std::ios::binary).write(reinterpret_cast<const char*>(packet.data()),
+                                                 static_cast<std::streamsize>(packet.size()));
+  std::string error;
+  auto plan = ScanPlan::compile(
+      parsed(metadata),
+      [](const EventClass& event) -> std::optional<std::vector<FieldRequest>> {
+        if (event.name == "a") return std::vector<FieldRequest>{{Scope::kEventPayload, {"o"}}, {Scope::kEventPayload, {"n"}}};
+        return std::vector<FieldRequest>{{Scope::kEventPayload, {"after"}}, {Scope::kEventPayload, {"len"}}};
+      },
+      &error);
+  ASSERT_TRUE(plan) << error;
+  StreamScanner scanner(*plan, stream.string());
+  ASSERT_TRUE(scanner.open(error)) << error;
+  Recorder recorder;
+  PacketSummary summary;
+  ASSERT_TRUE(scanner.next_packet(recorder, summary, error)) << error;
+  EXPECT_TRUE(scanner.at_end());
+  EXPECT_EQ(summary.events, 3u);
+  EXPECT_EQ(summary.begin_clock, 2u);
+  ASSERT_EQ(recorder.events.size(), 3u);
+  EXPECT_EQ(recorder.events[0].name, "a");
+  EXPECT_EQ(recorder.events[0].clock, 5u);
+  EXPECT_EQ(recorder.events[0].fields[0].value, 0x1234u);
+  EXPECT_EQ(static_cast<int64_t>(recorder.events[0].fields[1].value), -2);
+  EXPECT_EQ(recorder.events[1].name, "b");
+  EXPECT_EQ(recorder.events[1].clock, 0x83u);
+  EXPECT_EQ(recorder.events[1].fields[0].value, 9u);
+  EXPECT_EQ(recorder.events[1].fields[1].value, 2u);
+  EXPECT_EQ(recorder.events[2].name, "a");
+  EXPECT_EQ(recorder.events[2].clock, 0x101u);
+  EXPECT_FALSE(recorder.events[2].fields[0].present);
+  EXPECT_EQ(recorder.events[2].fields[1].value, 5u);
 }
 
 }  // namespace
