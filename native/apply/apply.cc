@@ -6,6 +6,7 @@
 
 #include "apply/clock_only_copy.h"
 #include "apply/ctf2_clocks.h"
+#include "apply/ctf2_full_rewrite.h"
 #include "apply/full_rewrite_copy.h"
 #include "apply/manifest.h"
 #include "apply/staged_output.h"
@@ -128,15 +129,12 @@ ApplyOutcome apply_snapshot(const v1::Snapshot& snapshot, const ApplyOptions& op
     result.written = true;
     if (options.rewrite || (!transform.is_linear() && !options.clock_only)) {
       // Method 2: every timestamp through the transform, in pieces or not.
-      // babeltrace2 2.0 reads and writes CTF 1.8 only.
-      if (is_ctf2_trace(input_path(trace))) {
-        outcome.error = "trace " + trace.name() + " (" + trace.path() +
-                        "): its metadata is CTF 2, which the full rewrite (babeltrace2 2.0's reader and writer) "
-                        "cannot read or write; the clock-only method (--clock-only) copies it as CTF 2";
-        outcome.bad_input = true;
-        return outcome;
-      }
-      if (std::string e = write_full_rewrite_copy(input_path(trace), to, transform); !e.empty()) {
+      // babeltrace2 2.0 reads and writes CTF 1.8 only: a CTF 2 trace is
+      // read through a CTF 1.8 view of it, and copied as CTF 2.
+      const bool ctf2 = is_ctf2_trace(input_path(trace));
+      if (std::string e = ctf2 ? write_ctf2_full_rewrite_copy(input_path(trace), to, transform, &outcome.bad_input)
+                               : write_full_rewrite_copy(input_path(trace), to, transform);
+          !e.empty()) {
         outcome.error = "trace " + trace.name() + " (" + trace.path() + "): " + e +
                         "; the clock-only method (--clock-only) copies it without rewriting its streams";
         return outcome;

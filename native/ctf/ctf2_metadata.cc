@@ -422,28 +422,40 @@ class Parser {
       if (const json* mappings = property(j, "mappings")) this->mappings(*fc, *mappings, here);
       if (type.find("enumeration") != std::string::npos && fc->mappings.empty()) fail(here + ": no mappings");
       if (!fc->mappings.empty()) fc->kind = FC::Kind::kEnumeration;
+      fc->boolean = type == "fixed-length-boolean";
       roles(*fc, j, scope, here, type == "fixed-length-unsigned-integer" || type == "fixed-length-unsigned-enumeration");
+    } else if (type == "variable-length-unsigned-integer" || type == "variable-length-signed-integer" ||
+               type == "variable-length-unsigned-enumeration" || type == "variable-length-signed-enumeration") {
+      // LEB128 (the 2019 draft's enumerations are integers with mappings now).
+      fc->kind = FC::Kind::kInteger;
+      fc->variable_length = true;
+      fc->size = 64;
+      fc->alignment = 8;
+      fc->is_signed = type.find("-signed-") != std::string::npos;
+      if (const json* mappings = property(j, "mappings")) this->mappings(*fc, *mappings, here);
+      if (type.find("enumeration") != std::string::npos && fc->mappings.empty()) fail(here + ": no mappings");
+      if (!fc->mappings.empty()) fc->kind = FC::Kind::kEnumeration;
+      roles(*fc, j, scope, here, !fc->is_signed);
     } else if (type == "fixed-length-floating-point-number") {
       fixed_length(*fc, j, here, 128);
       if (fc->size != 16 && fc->size != 32 && fc->size != 64 && fc->size != 128) {
         fail(here + ": a floating-point number of " + std::to_string(fc->size) + " bits");
       }
       fc->kind = FC::Kind::kFloat;
-    } else if (type.rfind("variable-length-", 0) == 0) {
-      fail(here + ": variable-length integers are not supported by this reader");
     } else if (type == "null-terminated-string") {
-      utf8_only(j, here);
+      encoding(*fc, j, here);
       fc->kind = FC::Kind::kString;
       fc->alignment = 8;
     } else if (type == "static-length-string" || type == "static-length-blob") {
-      if (type == "static-length-string") utf8_only(j, here);
+      // Its length counts bytes, whatever the encoding.
+      if (type == "static-length-string") encoding(*fc, j, here);
       fc->kind = FC::Kind::kArray;
       fc->length = unsigned_of(required(j, "length", here), here + ": `length`");
       fc->element = byte(type == "static-length-string");
       fc->alignment = 8;
       if (type == "static-length-blob") blob_role(*fc, j, scope, here);
     } else if (type == "dynamic-length-string" || type == "dynamic-length-blob") {
-      if (type == "dynamic-length-string") utf8_only(j, here);
+      if (type == "dynamic-length-string") encoding(*fc, j, here);
       fc->kind = FC::Kind::kSequence;
       fc->length_field = location(required(j, "length-field-location", here), here + ": `length-field-location`");
       fc->element = byte(type == "dynamic-length-string");
@@ -474,14 +486,9 @@ class Parser {
         fc->length_field = location(required(j, "length-field-location", here), here + ": `length-field-location`");
       }
       fc->element = field_class(required(j, "element-field-class", here), scope, path);
-      const unsigned minimum = alignment_of(j, "minimum-alignment", here);
-      // The read plans align an array as its elements: a larger minimum
-      // alignment would be read wrong, so it is refused.
-      if (minimum > fc->element->alignment) {
-        fail(here + ": a minimum alignment of " + std::to_string(minimum) +
-             " bits above its elements' is not supported by this reader");
-      }
-      fc->alignment = fc->element->alignment;
+      // LTTng 2.15 writes the padding CTF 1.8 put in an empty aligned
+      // structure before an array as the array's minimum alignment.
+      fc->alignment = std::max(alignment_of(j, "minimum-alignment", here), fc->element->alignment);
     } else if (type == "variant") {
       fc->kind = FC::Kind::kVariant;
       fc->alignment = 1;  // each option aligns itself
@@ -504,7 +511,17 @@ class Parser {
         fc->members.push_back(std::move(m));
       }
     } else if (type == "optional") {
-      fail(here + ": optional fields are not supported by this reader");
+      fc->kind = FC::Kind::kOptional;
+      fc->alignment = 1;  // the field aligns itself when there is one
+      fc->selector = location(required(j, "selector-field-location", here), here + ": `selector-field-location`");
+      // Required with an integer selector, absent with a boolean one: the
+      // read plan's compiler, which finds the selector, checks which.
+      if (const json* ranges = property(j, "selector-field-ranges")) {
+        for (const auto& [lower, upper] : ranges_of(*ranges, here + ": `selector-field-ranges`")) {
+          fc->option_ranges.push_back({0, lower, upper});
+        }
+      }
+      fc->element = field_class(required(j, "field-class", here), scope, path);
     } else {
       fail(here + ": an unknown field class type");
     }
@@ -524,12 +541,18 @@ class Parser {
     return element;
   }
 
-  static void utf8_only(const json& j, const std::string& where) {
-    if (const json* encoding = property(j, "encoding")) {
-      if (string_of(*encoding, where + ": `encoding`") != "utf-8") {
-        fail(where + ": the encoding `" + encoding->get<std::string>() + "` is not supported by this reader (UTF-8 is)");
-      }
-    }
+  // A string's code unit: UTF-8 (the default), UTF-16 or UTF-32.
+  static void encoding(FC& fc, const json& j, const std::string& where) {
+    const json* encoding = property(j, "encoding");
+    if (encoding == nullptr) return;
+    static const std::map<std::string, std::pair<uint8_t, ByteOrder>> units = {
+        {"utf-8", {1, ByteOrder::kLittle}},  {"utf-16be", {2, ByteOrder::kBig}}, {"utf-16le", {2, ByteOrder::kLittle}},
+        {"utf-32be", {4, ByteOrder::kBig}}, {"utf-32le", {4, ByteOrder::kLittle}}};
+    const std::string name = string_of(*encoding, where + ": `encoding`");
+    const auto found = units.find(name);
+    if (found == units.end()) fail(where + ": the unknown encoding `" + name + "`");
+    fc.code_unit = found->second.first;
+    fc.byte_order = found->second.second;
   }
 
   static void fixed_length(FC& fc, const json& j, const std::string& where, unsigned most) {
@@ -630,10 +653,22 @@ class Parser {
     }
     names = &required(value, "path", where);
     if (!names->is_array() || names->empty()) fail(where + ": `path` is not a non-empty array");
+    // A `null` is the structure holding the field reached so far: after a
+    // name, the structure the name was looked up in (the two cancel out);
+    // before any, one more enclosing structure to climb.
     for (const json& name : *names) {
-      if (name.is_null()) fail(where + ": a path that climbs to a parent structure (null) is not supported by this reader");
-      path.names.push_back(string_of(name, where + ": a path element"));
+      if (!name.is_null()) {
+        path.names.push_back(string_of(name, where + ": a path element"));
+      } else if (!path.names.empty()) {
+        path.names.pop_back();
+      } else if (path.absolute) {
+        fail(where + ": a `null` climbs above its origin's structure");
+      } else {
+        ++path.climb;
+      }
     }
+    if (names->back().is_null()) fail(where + ": `path` ends with `null` (it must name a field)");
+    if (path.names.empty()) fail(where + " names no field");
     return path;
   }
 
@@ -649,6 +684,13 @@ class Parser {
 };
 
 }  // namespace
+
+std::size_t ctf2_whole_fragments(std::string_view text) {
+  const std::size_t last = text.rfind(kRecordSeparator);
+  if (last == std::string_view::npos) return 0;
+  const std::string_view fragment = text.substr(last + 1);
+  return json::accept(fragment.begin(), fragment.end()) ? text.size() : last;
+}
 
 std::optional<TraceClass> parse_ctf2(std::string_view text, std::string* error) {
   try {

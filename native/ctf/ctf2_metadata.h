@@ -25,12 +25,17 @@ namespace tracesync::ctf {
 //
 // nullopt with `error` set to "fragment N (TYPE): what" when the text is
 // not CTF 2 metadata, says something impossible, or uses a construct this
-// reader does not read (variable-length integers, optionals, non-UTF-8
-// strings, extensions): never a guess.
+// reader does not read (a bit order against its byte order, integers over
+// 64 bits, several roles on one field, extensions): never a guess.
 // The name CTF 2 gives a scope as a field location's origin
 // ("packet-context", "event-record-payload", ...): read and written alike.
 const char* ctf2_origin_name(Scope scope);
 
 std::optional<TraceClass> parse_ctf2(std::string_view text, std::string* error);
+
+// Of a CTF 2 metadata text still being written (`tracesync live` on a
+// folder), the bytes that hold whole fragments: those before its last
+// record separator, and the last fragment too once it is a whole JSON text.
+std::size_t ctf2_whole_fragments(std::string_view text);
 
 }  // namespace tracesync::ctf

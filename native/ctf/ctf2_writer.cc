@@ -25,7 +25,7 @@ std::string bare(const std::string& name) { return !name.empty() && name.front()
 // The role CTF 1.8's conventions give a member by its name and scope.
 std::string role_by_name(Scope scope, const std::string& name, const FC& fc) {
   if (!fc.role.empty()) return fc.role;
-  if (!fc.is_integer() || fc.is_signed) return {};
+  if (!fc.is_integer() || fc.is_signed || fc.boolean) return {};  // roles are for unsigned integers
   static const std::map<std::string, std::string> header = {{"magic", "packet-magic-number"},
                                                             {"stream_id", "data-stream-class-id"},
                                                             {"stream_instance_id", "data-stream-id"}};
@@ -61,6 +61,12 @@ const std::string* mapped_clock(const FieldClassPtr& fc) {
 
 json bound(int64_t value, bool is_signed) {
   return is_signed ? json(value) : json(static_cast<uint64_t>(value));
+}
+
+// A string's `encoding`, when not UTF-8's default.
+void encoding(json& j, const FC& fc) {
+  if (fc.code_unit == 2) j["encoding"] = fc.byte_order == ByteOrder::kBig ? "utf-16be" : "utf-16le";
+  if (fc.code_unit == 4) j["encoding"] = fc.byte_order == ByteOrder::kBig ? "utf-32be" : "utf-32le";
 }
 
 class Writer {
@@ -172,8 +178,14 @@ class Writer {
     switch (fc.kind) {
       case FC::Kind::kInteger:
       case FC::Kind::kEnumeration: {
-        j["type"] = fc.is_signed ? "fixed-length-signed-integer" : "fixed-length-unsigned-integer";
-        fixed_length(j, fc);
+        if (fc.variable_length) {
+          j["type"] = fc.is_signed ? "variable-length-signed-integer" : "variable-length-unsigned-integer";
+        } else if (fc.boolean) {
+          j["type"] = "fixed-length-boolean";
+        } else {
+          j["type"] = fc.is_signed ? "fixed-length-signed-integer" : "fixed-length-unsigned-integer";
+        }
+        if (!fc.variable_length) fixed_length(j, fc);
         if (fc.kind == FC::Kind::kEnumeration && !fc.mappings.empty()) {
           json mappings = json::object();
           for (const Mapping& m : fc.mappings) {
@@ -195,11 +207,13 @@ class Writer {
         return j;
       case FC::Kind::kString:
         j["type"] = "null-terminated-string";
+        encoding(j, fc);
         return j;
       case FC::Kind::kArray:
-        if (fc.is_text_array()) {
+        if (fc.is_text_array() || is_encoded_text(fc)) {
           j["type"] = "static-length-string";
           j["length"] = fc.length;
+          encoding(j, fc);
           return j;
         }
         if (is_byte_array(fc) && (fc.role == "metadata-stream-uuid" ||
@@ -212,12 +226,31 @@ class Writer {
         j["type"] = "static-length-array";
         j["length"] = fc.length;
         j["element-field-class"] = field_class(*fc.element, name);
+        if (fc.alignment > fc.element->alignment) j["minimum-alignment"] = fc.alignment;
         return j;
-      case FC::Kind::kSequence:
-        j["type"] = fc.is_text_array() ? "dynamic-length-string" : "dynamic-length-array";
+      case FC::Kind::kSequence: {
+        const bool text = fc.is_text_array() || is_encoded_text(fc);
+        j["type"] = text ? "dynamic-length-string" : "dynamic-length-array";
         j["length-field-location"] = location(fc.length_field);
-        if (!fc.is_text_array()) j["element-field-class"] = field_class(*fc.element, name);
+        if (text) encoding(j, fc);
+        if (!text) j["element-field-class"] = field_class(*fc.element, name);
+        if (!text && fc.alignment > fc.element->alignment) j["minimum-alignment"] = fc.alignment;
         return j;
+      }
+      case FC::Kind::kOptional: {
+        j["type"] = "optional";
+        j["selector-field-location"] = location(fc.selector);
+        if (!fc.option_ranges.empty()) {
+          json ranges = json::array();
+          for (const FC::OptionRange& r : fc.option_ranges) {
+            const bool is_signed = r.lower <= r.upper;  // as for a variant's ranges, below
+            ranges.push_back(json::array({bound(r.lower, is_signed), bound(r.upper, is_signed)}));
+          }
+          j["selector-field-ranges"] = std::move(ranges);
+        }
+        j["field-class"] = field_class(*fc.element, name);
+        return j;
+      }
       case FC::Kind::kStructure: {
         j["type"] = "structure";
         if (fc.alignment > 1) j["minimum-alignment"] = fc.alignment;
@@ -237,6 +270,11 @@ class Writer {
         return variant(fc, name);
     }
     return j;
+  }
+
+  // A string in UTF-16 or UTF-32 (bytes; `is_text_array` is UTF-8's).
+  static bool is_encoded_text(const FC& fc) {
+    return fc.code_unit > 1 && fc.element && fc.element->kind == FC::Kind::kInteger && fc.element->text;
   }
 
   static bool is_byte_array(const FC& fc) {
@@ -292,7 +330,10 @@ class Writer {
   json location(const FieldPath& path) const {
     json j;
     if (path.absolute) j["origin"] = ctf2_origin_name(path.scope);
-    j["path"] = path.names;
+    json names = json::array();
+    for (unsigned i = 0; i < path.climb; ++i) names.push_back(nullptr);
+    for (const std::string& name : path.names) names.push_back(name);
+    j["path"] = std::move(names);
     return j;
   }
 

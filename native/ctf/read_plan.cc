@@ -29,6 +29,8 @@ std::optional<uint64_t> fixed_bits(const FC& fc) {
   switch (fc.kind) {
     case FC::Kind::kInteger:
     case FC::Kind::kEnumeration:
+      if (fc.variable_length) return std::nullopt;
+      return fc.size;
     case FC::Kind::kFloat:
       return fc.size;
     case FC::Kind::kStructure: {
@@ -110,6 +112,24 @@ std::string offset_text(uint64_t bits) {
   return "byte " + std::to_string(bits / 8) + (bits % 8 != 0 ? " bit " + std::to_string(bits % 8) : "");
 }
 
+// The stream's clock after a field of `bits` low bits of it (CTF 1.8, 8;
+// CTF 2, 6.3): a value below the clock's low bits means they wrapped.
+inline void update_clock(ReadState& state, uint64_t value, unsigned bits) {
+  if (bits >= 64) {
+    state.clock = value;
+    return;
+  }
+  const uint64_t mask = (uint64_t{1} << bits) - 1;
+  const uint64_t low = value & mask;
+  if (low < (state.clock & mask)) state.clock += uint64_t{1} << bits;
+  state.clock = (state.clock & ~mask) | low;
+}
+
+// The longest LEB128 integer read: 10 bytes carry 70 bits, enough for any
+// 64-bit value; a longer one (zero bytes a producer would not write) is
+// refused rather than read.
+constexpr unsigned kMaxVarIntBytes = 10;
+
 }  // namespace
 
 // --- running ---
@@ -135,6 +155,14 @@ namespace {
 [[gnu::noinline, gnu::cold]] bool unended_string(std::string& problem, const char* name, uint64_t at, uint64_t limit) {
   problem = std::string("string `") + (name ? name : "?") + "` at " + offset_text(at) +
             " has no end before the packet's content ends (at " + offset_text(limit) + ")";
+  return false;
+}
+
+[[gnu::noinline, gnu::cold]] bool unfit_varint(std::string& problem, const char* name, uint64_t at, unsigned bytes,
+                                               bool is_signed) {
+  problem = std::string("variable-length integer `") + (name ? name : "?") + "` at " + offset_text(at) + " (" +
+            std::to_string(bytes) + " bytes) does not fit " + (is_signed ? "a signed" : "an unsigned") +
+            " 64-bit integer";
   return false;
 }
 
@@ -183,18 +211,7 @@ bool ReadPlan::run(BitCursor& cursor, ReadState& state, CapturedField* captures,
         at += in.size;
         if (in.is_signed && in.size < 64 && (value >> (in.size - 1)) != 0) value |= ~uint64_t{0} << in.size;
         if (in.reg >= 0) state.registers[static_cast<std::size_t>(in.reg)] = value;
-        if (in.clock) {
-          // CTF 1.8, 8: a clock field of n < 64 bits holds its low bits;
-          // a value below the clock's low bits means they wrapped.
-          if (in.size == 64) {
-            state.clock = value;
-          } else {
-            const uint64_t mask = (uint64_t{1} << in.size) - 1;
-            const uint64_t low = value & mask;
-            if (low < (state.clock & mask)) state.clock += uint64_t{1} << in.size;
-            state.clock = (state.clock & ~mask) | low;
-          }
-        }
+        if (in.clock) update_clock(state, value, in.size);
         if (in.capture >= 0) {
           CapturedField& out = captures[in.capture];
           out.present = true;
@@ -209,17 +226,73 @@ bool ReadPlan::run(BitCursor& cursor, ReadState& state, CapturedField* captures,
         ++pc;
         break;
       }
+      case Op::kVarInt: {
+        // LEB128: 7 bits a byte, the least significant first, bit 7 set
+        // on every byte but the last.
+        const uint64_t start = at;
+        unsigned __int128 bits = 0;
+        unsigned count = 0;
+        uint8_t byte = 0;
+        do {
+          if (limit - at < 8) [[unlikely]] return past_content(problem, in.name, at, 8, limit);
+          if (count == kMaxVarIntBytes) [[unlikely]] return unfit_varint(problem, in.name, start, count + 1, in.is_signed);
+          byte = cursor.data[at / 8];
+          bits |= static_cast<unsigned __int128>(byte & 0x7f) << (7 * count);
+          ++count;
+          at += 8;
+        } while ((byte & 0x80) != 0);
+        const unsigned width = 7 * count;
+        uint64_t value;
+        if (in.is_signed) {
+          __int128 signed_bits = static_cast<__int128>(bits);
+          if ((byte & 0x40) != 0) signed_bits -= static_cast<__int128>(1) << width;  // its sign bit set
+          if (signed_bits < INT64_MIN || signed_bits > INT64_MAX) [[unlikely]] {
+            return unfit_varint(problem, in.name, start, count, true);
+          }
+          value = static_cast<uint64_t>(static_cast<int64_t>(signed_bits));
+        } else {
+          if ((bits >> 64) != 0) [[unlikely]] return unfit_varint(problem, in.name, start, count, false);
+          value = static_cast<uint64_t>(bits);
+        }
+        if (in.reg >= 0) state.registers[static_cast<std::size_t>(in.reg)] = value;
+        if (in.clock) update_clock(state, value, width);
+        if (in.capture >= 0) {
+          CapturedField& out = captures[in.capture];
+          out.present = true;
+          if (!in.append) {
+            out.value = value;
+          } else {
+            for (unsigned shift = 64; shift >= 8 && out.byte_count < out.bytes.size(); shift -= 8) {
+              out.bytes[out.byte_count++] = static_cast<uint8_t>(value >> (shift - 8));
+            }
+          }
+        }
+        ++pc;
+        break;
+      }
       case Op::kString: {
         const uint64_t byte = at / 8;
-        const void* end = std::memchr(cursor.data + byte, 0, limit / 8 - byte);
+        const uint8_t* end = nullptr;
+        if (in.size <= 1) {
+          end = static_cast<const uint8_t*>(std::memchr(cursor.data + byte, 0, limit / 8 - byte));
+        } else {
+          // UTF-16 or UTF-32: a code unit of zero bytes ends it.
+          static constexpr uint8_t zeros[4] = {};
+          for (uint64_t unit = byte; limit / 8 - unit >= in.size; unit += in.size) {
+            if (std::memcmp(cursor.data + unit, zeros, in.size) == 0) {
+              end = cursor.data + unit;
+              break;
+            }
+          }
+        }
         if (end == nullptr) [[unlikely]] return unended_string(problem, in.name, at, limit);
         if (in.capture >= 0) {
           CapturedField& out = captures[in.capture];
           out.present = true;
           out.text = cursor.data + byte;
-          out.value = static_cast<uint64_t>(static_cast<const uint8_t*>(end) - out.text);
+          out.value = static_cast<uint64_t>(end - out.text);
         }
-        at = (static_cast<uint64_t>(static_cast<const uint8_t*>(end) - cursor.data) + 1) * 8;
+        at = (static_cast<uint64_t>(end - cursor.data) + std::max<uint32_t>(in.size, 1)) * 8;
         ++pc;
         break;
       }
@@ -270,7 +343,13 @@ bool ReadPlan::run(BitCursor& cursor, ReadState& state, CapturedField* captures,
             break;
           }
         }
-        if (chosen == nullptr) [[unlikely]] return no_option(problem, in.name, at, raw, table.is_signed);
+        if (chosen == nullptr) {
+          if (table.otherwise == VariantTable::kNoChoice) [[unlikely]] {
+            return no_option(problem, in.name, at, raw, table.is_signed);
+          }
+          pc = table.otherwise;  // an optional field left out
+          break;
+        }
         if (in.capture >= 0) {
           captures[in.capture].present = true;
           captures[in.capture].value = chosen->option;
@@ -309,6 +388,18 @@ class PlanCompiler::Emitter {
         const int capture = capture_of(path, fc, name);
         const bool clock = !fc.mapped_clock.empty() && !(scope_ == Scope::kPacketContext && name == "timestamp_end");
         align(fc.alignment);
+        if (fc.variable_length) {
+          // Read even when no one needs it: its bytes say where it ends.
+          Instruction in = named(Op::kVarInt, name);
+          in.is_signed = fc.is_signed;
+          in.reg = reg;
+          in.capture = capture;
+          in.clock = clock;
+          emit(in);
+          anchor_ = 8;  // whole bytes
+          offset_ = 0;
+          return true;
+        }
         if (reg < 0 && capture < 0 && !clock) {
           skip(fc.size);
           return true;
@@ -331,6 +422,7 @@ class PlanCompiler::Emitter {
       case FC::Kind::kString: {
         align(8);
         Instruction in = named(Op::kString, name);
+        in.size = fc.code_unit;
         in.capture = capture_of(path, fc, name);
         emit(in);
         anchor_ = 8;
@@ -355,6 +447,8 @@ class PlanCompiler::Emitter {
         return array(fc, name, path, frames);
       case FC::Kind::kVariant:
         return variant(fc, name, path, frames);
+      case FC::Kind::kOptional:
+        return optional(fc, name, path, frames);
     }
     return true;
   }
@@ -448,9 +542,11 @@ class PlanCompiler::Emitter {
     }
     const int capture = capture_of(path, fc, name);
     const auto element_bits = fixed_bits(element);
+    // The array's own alignment first (CTF 2's minimum alignment may exceed
+    // its elements'), each element's then.
+    align(fc.alignment);
     if (capture < 0 && element_bits && *element_bits % element.alignment == 0 && *element_bits > 0 &&
         !wanted_below(element, path)) {
-      align(element.alignment);
       if (fc.kind == FC::Kind::kArray) {
         skip(*element_bits * fc.length);
       } else {
@@ -484,7 +580,7 @@ class PlanCompiler::Emitter {
     const std::size_t body = plan_.code_.size();
     if (capture >= 0) {
       align(element.alignment);
-      Instruction in = named(Op::kInteger, name);
+      Instruction in = named(element.variable_length ? Op::kVarInt : Op::kInteger, name);
       in.order = element.byte_order;
       in.is_signed = element.is_signed;
       in.size = element.size;
@@ -573,6 +669,44 @@ class PlanCompiler::Emitter {
     return true;
   }
 
+  // CTF 2's optional: a table of one choice (the field) whose otherwise
+  // goes past it.
+  bool optional(const FC& fc, const std::string& name, std::vector<std::string>& path,
+                std::vector<const Frame*>& frames) {
+    const FC* selector = nullptr;
+    const auto key = compiler_.resolve(fc.selector, scope_, frames, &selector);
+    if (!key || compiler_.registers_.count(*key) == 0 || selector == nullptr) {
+      unsupported = "optional `" + name + "`: its selector `" + fc.selector.text() + "` names no boolean or integer";
+      return false;
+    }
+    if (!selector->boolean && fc.option_ranges.empty()) {
+      unsupported = "optional `" + name + "`: its selector `" + fc.selector.text() +
+                    "` is an integer, but it has no `selector-field-ranges`";
+      return false;
+    }
+    ReadPlan::VariantTable table;
+    table.selector = compiler_.registers_.at(*key);
+    Instruction in = named(Op::kVariant, name);
+    in.target = static_cast<uint32_t>(plan_.tables_.size());
+    in.capture = capture_of(path, fc, name);
+    plan_.tables_.emplace_back();
+    emit(in);
+    label();
+    const auto start = static_cast<uint32_t>(plan_.code_.size());
+    if (selector->boolean) {
+      table.choices.push_back({1, -1, 0, start});  // any bit set: true (unsigned: 1 .. 2^64 - 1)
+    } else {
+      table.is_signed = selector->is_signed;
+      for (const FC::OptionRange& range : fc.option_ranges) table.choices.push_back({range.lower, range.upper, 0, start});
+    }
+    if (!field(*fc.element, name, path, frames)) return false;
+    label();
+    table.otherwise = static_cast<uint32_t>(plan_.code_.size());
+    plan_.tables_[in.target] = std::move(table);
+    unknown_position();
+    return true;
+  }
+
  public:
   // The payload follows the context in one plan.
   void enter(Scope scope) { scope_ = scope; }
@@ -605,15 +739,36 @@ class PlanCompiler::Emitter {
 
 std::optional<std::string> PlanCompiler::resolve(const FieldPath& path, Scope scope,
                                                  const std::vector<const Frame*>& frames, const FC** found) const {
-  // Down from `start` along `names`; through a variant by its option's name.
+  // Its member named `name`: as written, else one leading underscore aside.
+  auto member_of = [](const FC& structure, const std::string& name) -> const Member* {
+    for (const Member& m : structure.members) {
+      if (m.name == name) return &m;
+    }
+    return structure.member(name);
+  };
+  // Down from `start` along `names`: into the element being read of an
+  // array, the field of an optional; through a variant by its option's name
+  // (CTF 1.8), or into the one option whose structure has the name (CTF 2:
+  // a variant's value is its option's).
   auto walk = [&](const FC* at, std::vector<std::string> written, std::size_t from) -> std::optional<std::string> {
     for (std::size_t i = from; i < path.names.size(); ++i) {
-      if (at == nullptr || (at->kind != FC::Kind::kStructure && at->kind != FC::Kind::kVariant)) return std::nullopt;
-      const Member* member = nullptr;
-      for (const Member& m : at->members) {
-        if (m.name == path.names[i]) member = &m;
+      while (at != nullptr && (at->kind == FC::Kind::kArray || at->kind == FC::Kind::kSequence ||
+                               at->kind == FC::Kind::kOptional)) {
+        at = at->element.get();
       }
-      if (member == nullptr) member = at->member(path.names[i]);
+      if (at == nullptr || (at->kind != FC::Kind::kStructure && at->kind != FC::Kind::kVariant)) return std::nullopt;
+      const Member* member = member_of(*at, path.names[i]);
+      if (member == nullptr && at->kind == FC::Kind::kVariant) {
+        const Member* option = nullptr;
+        for (const Member& o : at->members) {
+          if (o.type->kind != FC::Kind::kStructure || member_of(*o.type, path.names[i]) == nullptr) continue;
+          if (option != nullptr) return std::nullopt;  // in two options: which one is read is not known here
+          option = &o;
+        }
+        if (option == nullptr) return std::nullopt;
+        written.push_back(option->name);
+        member = member_of(*option->type, path.names[i]);
+      }
       if (member == nullptr) return std::nullopt;
       written.push_back(member->name);
       at = member->type.get();
@@ -638,6 +793,12 @@ std::optional<std::string> PlanCompiler::resolve(const FieldPath& path, Scope sc
     auto key = walk(root, {}, 0);
     scope = saved;
     return key;
+  }
+  if (path.climb > 0) {
+    // CTF 2: `climb` structures up from the one holding the field, exactly.
+    if (frames.size() <= path.climb) return std::nullopt;
+    const Frame* frame = frames[frames.size() - 1 - path.climb];
+    return walk(frame->structure, frame->path, 0);
   }
   for (auto frame = frames.rbegin(); frame != frames.rend(); ++frame) {
     if ((*frame)->structure->member(path.names[0]) == nullptr) continue;
@@ -685,6 +846,9 @@ bool PlanCompiler::collect_targets(Scope scope, const FieldClassPtr& root, std::
           if (!reference(fc.length_field, name, "sequence")) return false;
           return walk(*fc.element, name, path);
         case FC::Kind::kArray:
+          return walk(*fc.element, name, path);
+        case FC::Kind::kOptional:
+          if (!reference(fc.selector, name, "optional")) return false;
           return walk(*fc.element, name, path);
         case FC::Kind::kVariant: {
           if (!reference(fc.selector, name, "variant")) return false;

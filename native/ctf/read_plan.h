@@ -49,8 +49,9 @@ struct BitCursor {
 // How to read one scope (or an event class's context and payload): compiled
 // once, run for every packet or event. Fields no one asked for are skipped:
 // a fixed-size run by one addition, a string by a search for its NUL, an
-// array of fixed-size elements by one multiplication; variants and
-// sequences read only their selector or length.
+// array of fixed-size elements by one multiplication; variants, optionals
+// and sequences read only their selector or length, LEB128 integers their
+// bytes.
 class ReadPlan {
  public:
   ReadPlan() = default;
@@ -68,13 +69,16 @@ class ReadPlan {
 
   // What a plan is made of (PlanCompiler writes it, run() follows it).
   struct Instruction {
-    enum class Op : uint8_t { kAlign, kSkip, kInteger, kString, kSkipElements, kLoop, kLoopEnd, kVariant, kJump };
+    enum class Op : uint8_t {
+      kAlign, kSkip, kInteger, kString, kSkipElements, kLoop, kLoopEnd, kVariant, kJump,
+      kVarInt,  // a LEB128 integer (CTF 2), as kInteger does with its value
+    };
     Op op = Op::kSkip;
     ByteOrder order = ByteOrder::kLittle;
     bool is_signed = false;
     bool clock = false;   // kInteger: updates the stream's clock
     bool append = false;  // kInteger: appends its bytes to the capture
-    uint32_t size = 0;    // kInteger: bits; kSkipElements: the element's bits
+    uint32_t size = 0;    // kInteger: bits; kSkipElements: the element's bits; kString: bytes of a code unit
     uint64_t count = 0;   // kSkip: bits; kAlign: the alignment; kLoop: a fixed count
     int32_t reg = -1;      // kInteger: where its value goes
     int32_t capture = -1;  // kInteger, kVariant: which CapturedField
@@ -91,6 +95,10 @@ class ReadPlan {
       uint32_t start;       // where its instructions begin
     };
     std::vector<Choice> choices;
+    // Where to go when no choice is taken: an optional field left out.
+    // kNoChoice: a variant, for which that is an error.
+    static constexpr uint32_t kNoChoice = UINT32_MAX;
+    uint32_t otherwise = kNoChoice;
   };
 
  private:

@@ -26,13 +26,14 @@ const char* to_string(Scope scope) {
 
 std::string FieldPath::text() const {
   std::string out = absolute ? to_string(scope) : "";
+  for (unsigned i = 0; i < climb; ++i) out += out.empty() ? "(parent)" : ".(parent)";
   for (const std::string& name : names) out += (out.empty() ? "" : ".") + name;
   return out;
 }
 
 bool FieldClass::is_text_array() const {
   return (kind == Kind::kArray || kind == Kind::kSequence) && element && element->kind == Kind::kInteger &&
-         element->size == 8 && element->alignment == 8 && element->text;
+         element->size == 8 && element->alignment == 8 && element->text && code_unit == 1;
 }
 
 const Member* FieldClass::member(const std::string& name) const {

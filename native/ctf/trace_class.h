@@ -38,6 +38,10 @@ const char* to_string(Scope scope);
 struct FieldPath {
   bool absolute = false;
   Scope scope = Scope::kEventPayload;  // when absolute
+  // CTF 2, relative: how many enclosing structures to climb (a `null` in
+  // the location's path each) from the one holding the field before
+  // following `names`. 0: `names[0]` is looked up outwards from there.
+  unsigned climb = 0;
   std::vector<std::string> names;
   std::string text() const;  // as written: "stream.event.header.id"
 };
@@ -54,7 +58,10 @@ struct Member {
 };
 
 struct FieldClass {
-  enum class Kind : uint8_t { kInteger, kEnumeration, kFloat, kString, kStructure, kArray, kSequence, kVariant };
+  enum class Kind : uint8_t {
+    kInteger, kEnumeration, kFloat, kString, kStructure, kArray, kSequence, kVariant,
+    kOptional,  // CTF 2: `element`, or nothing, as its selector says
+  };
   Kind kind = Kind::kInteger;
   unsigned alignment = 8;  // in bits
 
@@ -63,6 +70,10 @@ struct FieldClass {
   bool is_signed = false;
   ByteOrder byte_order = ByteOrder::kLittle;
   bool text = false;  // encoding UTF8 / ASCII: an array of 8-bit ones is a string
+  // CTF 2's variable-length integers (LEB128): a byte-aligned run of bytes,
+  // 7 bits of the value each; `size` is then 64, the most a value may hold.
+  bool variable_length = false;
+  bool boolean = false;  // CTF 2's fixed-length booleans (an unsigned kInteger)
   std::string mapped_clock;  // `map = clock.NAME.value`: the clock it updates
   // CTF 2: what the field is for ("packet-total-length", "event-record-class-id"...,
   // as the metadata writes it); CTF 1.8 says it by member names, so empty there.
@@ -70,15 +81,21 @@ struct FieldClass {
 
   std::vector<Mapping> mappings;  // kEnumeration
 
+  // Strings (kString, a text array or sequence): the bytes of one code unit
+  // of the encoding, 1 (UTF-8), 2 (UTF-16) or 4 (UTF-32), and for 2 and 4,
+  // `byte_order` says which. Lengths stay in bytes whatever the encoding.
+  uint8_t code_unit = 1;
+
   std::vector<Member> members;  // kStructure; kVariant: its options
 
-  FieldClassPtr element;     // kArray, kSequence
+  FieldClassPtr element;     // kArray, kSequence; kOptional: the field when enabled
   uint64_t length = 0;       // kArray
   FieldPath length_field;    // kSequence
-  FieldPath selector;        // kVariant: an enumeration
+  FieldPath selector;        // kVariant: an enumeration; kOptional: a boolean or an integer
   // kVariant of CTF 2: the selector values that pick each option (its index
   // among `members`). Empty for CTF 1.8, whose options are picked by the
-  // selector's enumeration labels.
+  // selector's enumeration labels. kOptional: the integer selector's values
+  // that enable it (option 0); empty for a boolean selector (true enables).
   struct OptionRange {
     std::size_t option = 0;
     int64_t lower = 0, upper = 0;  // as unsigned bits when the selector is unsigned

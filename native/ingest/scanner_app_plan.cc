@@ -15,6 +15,8 @@ std::string type_name(const FC& fc) {
     case FC::Kind::kSequence: return "an array";
     case FC::Kind::kStructure: return "a structure";
     case FC::Kind::kVariant: return "a variant";
+    case FC::Kind::kOptional: return "an optional field";
+    case FC::Kind::kString: return "a UTF-16 or UTF-32 string";
     default: return "of a type a key cannot use";
   }
 }
@@ -26,7 +28,7 @@ std::optional<std::string> key_type(const FC& fc) {
     return std::string(fc.kind == FC::Kind::kEnumeration ? "enum " : "") + (fc.is_signed ? "int" : "uint") +
            std::to_string(fc.size);
   }
-  if (fc.kind == FC::Kind::kString || fc.is_text_array()) return "string";
+  if ((fc.kind == FC::Kind::kString && fc.code_unit == 1) || fc.is_text_array()) return "string";
   return std::nullopt;
 }
 
@@ -86,7 +88,7 @@ std::optional<ScannerAppPlan> ScannerAppPlan::for_class(const ctf::EventClass& e
     Type key_type = Type::kUnsigned;
     if (type.is_integer()) {
       key_type = type.is_signed ? Type::kSigned : Type::kUnsigned;
-    } else if (type.kind == FC::Kind::kString) {
+    } else if (type.kind == FC::Kind::kString && type.code_unit == 1) {
       key_type = Type::kString;
     } else if (type.is_text_array()) {
       plan.not_covered_ = name + "'s key field `" + field.name + "` is a text array (a string to babeltrace2)";

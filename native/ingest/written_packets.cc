@@ -5,9 +5,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <cstring>
+
+#include "ctf/ctf2_metadata.h"
 
 namespace tracesync::ingest {
 
@@ -18,7 +21,9 @@ constexpr uint32_t kIndexHeaderSize = 16;   // magic, major, minor, entry size: 
 constexpr uint32_t kIndexEntryFields = 6;   // offset, packet and content size, begin, end, discarded: read here
 constexpr uint32_t kMetadataMagic = 0x75D11D57;
 constexpr std::size_t kMetadataHeaderSize = 37;  // magic, uuid, checksum, content and packet size, 5 bytes of schemes and version
+constexpr std::size_t kMetadataContentSizeAt = 24;
 constexpr std::size_t kMetadataPacketSizeAt = 28;
+constexpr char kRecordSeparator = '\x1e';  // CTF 2's metadata: a JSON text sequence
 
 uint64_t big_endian(const unsigned char* p, int bytes) {
   uint64_t value = 0;
@@ -135,26 +140,35 @@ uint64_t whole_metadata_bytes(std::string_view metadata, std::string& problem) {
   uint32_t magic = 0;
   std::memcpy(&magic, metadata.data(), sizeof magic);
   if (magic != kMetadataMagic && __builtin_bswap32(magic) != kMetadataMagic) {
+    if (metadata.front() == kRecordSeparator) return ctf::ctf2_whole_fragments(metadata);
     return metadata.substr(0, 7) == "/* CTF " ? metadata.size() : (problem = "metadata: neither packets nor text", 0);
   }
   const bool swap = magic != kMetadataMagic;
-  uint64_t whole = 0;
+  // CTF 2's fragments may straddle packets: the text counts up to a packet
+  // that ends on a whole fragment (TSDL's, up to the last whole packet).
+  std::string text;
+  uint64_t whole = 0, readable = 0;
   while (metadata.size() - whole >= kMetadataHeaderSize) {
     const char* header = metadata.data() + whole;
     if (native_u32(header, swap) != kMetadataMagic) {
       problem = "metadata: no packet header at byte " + std::to_string(whole);
-      return whole;
+      return readable;
     }
     const uint64_t size = native_u32(header + kMetadataPacketSizeAt, swap) / 8;
     if (size < kMetadataHeaderSize) {
       problem = "metadata: the packet at byte " + std::to_string(whole) + " says it has " + std::to_string(size) +
                 " bytes";
-      return whole;
+      return readable;
     }
     if (metadata.size() - whole < size) break;
+    const uint64_t content = std::min<uint64_t>(native_u32(header + kMetadataContentSizeAt, swap) / 8, size);
+    if (content > kMetadataHeaderSize) text.append(header + kMetadataHeaderSize, content - kMetadataHeaderSize);
     whole += size;
+    if (text.empty() || text.front() != kRecordSeparator || ctf::ctf2_whole_fragments(text) == text.size()) {
+      readable = whole;
+    }
   }
-  return whole;
+  return readable;
 }
 
 }  // namespace tracesync::ingest

@@ -66,8 +66,10 @@ class StreamBeingWritten {
 // The bytes of `metadata` (a metadata file's content as read now) that are
 // whole: LTTng packetizes metadata (each packet a header with its size),
 // so that is every whole packet; a plain-text metadata file ("/* CTF ...")
-// has no packets and counts as whole. Zero when not even the first packet is.
-// An unknown header sets `problem`.
+// has no packets and counts as whole. CTF 2 metadata (a JSON text sequence,
+// plain or in packets) counts up to its last whole fragment (in packets: up
+// to the last packet that ends one). Zero when not even the first packet
+// is. An unknown header sets `problem`.
 uint64_t whole_metadata_bytes(std::string_view metadata, std::string& problem);
 
 }  // namespace tracesync::ingest

@@ -3,8 +3,9 @@
 // CTF 2 metadata by `tracesync to-ctf2` over their unchanged stream files
 // (copied to a temporary directory) synchronize to the very same report as
 // the originals; check says which format each trace is in; extract reads
-// them; apply copies them as CTF 2 (clock-only) or refuses the full rewrite
-// with a clear word and exit code 2.
+// them; apply copies them as CTF 2, clock-only or fully rewritten (through
+// a CTF 1.8 view babeltrace2 2.0 reads), and refuses in words with exit
+// code 2 what CTF 1.8 cannot say.
 
 #include <gtest/gtest.h>
 
@@ -131,12 +132,48 @@ TEST(CliCtf2, ApplyCopiesCtf2AsCtf2OrSaysWhatItCannotWrite) {
   EXPECT_EQ(testing::without_readers(replaced(a.out, "out2/", "out18/"), "scanner"),
             testing::without_readers(b.out, "babeltrace2"));
 
-  const CommandResult rewrite =
-      run_command(tracesync_binary(), {"apply", "--rewrite", "--output", dir.file("rewritten"), copy.string()});
-  EXPECT_EQ(rewrite.exit_code, 2) << rewrite.err;
-  EXPECT_NE(rewrite.err.find("its metadata is CTF 2, which the full rewrite"), std::string::npos) << rewrite.err;
-  EXPECT_NE(rewrite.err.find("--clock-only"), std::string::npos) << rewrite.err;
-  EXPECT_FALSE(fs::exists(dir.file("rewritten")));
+  // The full rewrite: babeltrace2 2.0 reads the CTF 2 traces through CTF
+  // 1.8 views of them; the copies are CTF 2, their stream files the very
+  // bytes of the full rewrite of the CTF 1.8 originals.
+  const CommandResult rewrite2 =
+      run_command(tracesync_binary(), {"apply", "--rewrite", "--output", dir.file("rewritten2"), copy.string()});
+  ASSERT_EQ(rewrite2.exit_code, 0) << rewrite2.err;
+  const CommandResult rewrite18 =
+      run_command(tracesync_binary(), {"apply", "--rewrite", "--output", dir.file("rewritten18"), set.string()});
+  ASSERT_EQ(rewrite18.exit_code, 0) << rewrite18.err;
+  for (const char* trace : {"scp_src", "scp_dest"}) {
+    const std::string two = dir.file(std::string("rewritten2/lttng-modules-2.1-addons/") + trace);
+    const std::string one = dir.file(std::string("rewritten18/lttng-modules-2.1-addons/") + trace);
+    EXPECT_EQ(read_file(two + "/metadata").substr(0, 1), "\x1e") << two;
+    EXPECT_EQ(read_file(two + "/channel0_0"), read_file(one + "/channel0_0")) << trace;
+    std::vector<std::string> left;  // the CTF 1.8 view is gone
+    for (const auto& entry : fs::directory_iterator(fs::path(two).parent_path())) left.push_back(entry.path().filename());
+    EXPECT_EQ(left.size(), 2u);
+  }
+  const CommandResult c = run_command(tracesync_binary(), {"sync", "--format", "json", dir.file("rewritten2")});
+  const CommandResult d = run_command(tracesync_binary(), {"sync", "--format", "json", dir.file("rewritten18")});
+  ASSERT_EQ(c.exit_code, 0) << c.err;
+  EXPECT_EQ(testing::without_readers(replaced(c.out, "rewritten2/", "rewritten18/"), "scanner"),
+            testing::without_readers(d.out, "babeltrace2"));
+
+  // What CTF 1.8 cannot say is refused by name, exit code 2, nothing
+  // written: a packet size named otherwise than CTF 1.8 readers know it.
+  const fs::path renamed = dir.file("renamed");
+  fs::create_directories(renamed);
+  fs::copy(copy / "scp_src", renamed / "scp_src", fs::copy_options::recursive);
+  const std::string metadata = (renamed / "scp_src" / "metadata").string();
+  const std::string text = read_file(metadata);
+  ASSERT_NE(text.find("\"packet_size\""), std::string::npos);
+  testing::write_file(metadata, replaced(text, "\"packet_size\"", "\"total_bits\""));
+  const CommandResult refused =
+      run_command(tracesync_binary(), {"apply", "--rewrite", "--output", dir.file("refused"), renamed.string()});
+  EXPECT_EQ(refused.exit_code, 2) << refused.err;
+  EXPECT_NE(refused.err.find("has no CTF 1.8 form: `stream.packet.context.total_bits` has the role "
+                             "`packet-total-length`, which CTF 1.8 readers know by the name `packet_size`"),
+            std::string::npos)
+      << refused.err;
+  EXPECT_NE(refused.err.find("--clock-only"), std::string::npos) << refused.err;
+  EXPECT_FALSE(fs::exists(dir.file("refused")));
 }
 
 TEST(CliCtf2, SimulateWritesCtf2ThatSyncsAsItsCtf18Twin) {

@@ -18,7 +18,11 @@ from before any holds a trace (--wait). The test checks:
   - a packet whose index entry says it begins a second before the end of
     the packet before it in its stream, written after that one was read,
     is a problem naming the stream file and the packet's byte (the order
-    promised so far could not be kept), exit 3.
+    promised so far could not be kept), exit 3;
+  - the same traces with CTF 2 metadata (LTTng 2.15's default: `tracesync
+    to-ctf2`'s, in LTTng's metadata packets, fragments cut by their ends)
+    over the same stream files, written again the same way without the
+    pause, end in the same result as `sync` on the CTF 1.8 originals.
 Exit 77 (skipped) when the shared fixtures are absent.
 
 usage: live_folder_replay_test.py TRACESYNC SHARED_DIR WORK_DIR
@@ -99,6 +103,31 @@ def replay(sources, targets, pause_at=None, until=None, damage=None):
                     out.write(header)
                 out.write(entry)
         time.sleep(0.05)
+
+
+def packetized(text, size=4096):
+    """`text` in LTTng's metadata packets (little-endian headers) of `size` bytes."""
+    out, room = b"", size - 37
+    for at in range(0, len(text), room):
+        piece = text[at:at + room]
+        header = struct.pack("<I16sIII5B", 0x75D11D57, b"\0" * 16, 0, (37 + len(piece)) * 8, size * 8, 0, 0, 0, 2, 0)
+        out += header + piece + b"\0" * (room - len(piece))
+    return out
+
+
+def ctf2_twins(tracesync, sources, work):
+    """Each source trace with CTF 2 metadata: its stream files and index linked."""
+    twins = []
+    for source in sources:
+        twin = work / "ctf2-sources" / source.parent.parent.name / "kernel"
+        twin.mkdir(parents=True)
+        for entry in source.iterdir():
+            if entry.name != "metadata":
+                (twin / entry.name).symlink_to(entry)
+        text = subprocess.run([tracesync, "to-ctf2", str(source)], capture_output=True, check=True, timeout=60).stdout
+        (twin / "metadata").write_bytes(packetized(text))
+        twins.append(twin)
+    return twins
 
 
 def run_live(tracesync, folders, timeout=120):
@@ -209,6 +238,30 @@ def main():
             "before the end of the packet before it" not in said):
         failures.append("a packet beginning before the end of the one before it was not a clear problem naming it "
                         "(exit %d): %s" % (follower.returncode, said))
+
+    # CTF 2: the same replay, the same result as sync on the CTF 1.8 originals.
+    twins = ctf2_twins(tracesync, sources, work)
+    ctf2_targets = [work / "ctf2-hosts" / t.parent.name / "kernel" for t in twins]
+    live = subprocess.Popen([tracesync, "live", "--interval", "100ms", "--wait", "30s", "--quiet", "2s"] +
+                            [str(t.parent) for t in ctf2_targets],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        replay(twins, ctf2_targets)
+        out, err = live.communicate(timeout=120)
+    finally:
+        if live.poll() is None:
+            live.kill()
+            live.wait(10)
+    ctf2_results = [json.loads(line) for line in out.decode().splitlines() if line.strip()]
+    print("CTF 2 folders: exit %d, %d results; stderr:\n%s" % (live.returncode, len(ctf2_results),
+                                                               err.decode(errors="replace")))
+    if live.returncode != 0 or not ctf2_results:
+        failures.append("tracesync live on the CTF 2 folders exited %d" % live.returncode)
+    elif sync.returncode == 0 and essence(ctf2_results[-1]) != essence(json.loads(sync.stdout)):
+        failures.append("the final live result on the CTF 2 folders differs from sync on the CTF 1.8 originals:\n"
+                        "live %r\nsync %r" % (essence(ctf2_results[-1]), essence(json.loads(sync.stdout))))
+    else:
+        print("the final live result on the CTF 2 folders equals sync on the CTF 1.8 originals")
     for failure in failures:
         print("FAIL: " + failure)
     return 1 if failures else 0

@@ -3,11 +3,12 @@
 // input as a metadata text, CTF 2 (a JSON text sequence) or CTF 1.8 TSDL as
 // its first byte says, parsed into a TraceClass; when it parses, its read
 // plans compiled (every integer field asked for), and the class written as
-// CTF 2 and read back.
+// CTF 2 and read back, and as CTF 1.8 TSDL and read back.
 //
 // What must hold: every input ends in a TraceClass or an error in words
 // (never a crash, a hang or a sanitizer report); what the translator writes
-// the CTF 2 parser reads, and writing what it read gives the same text again.
+// the CTF 2 parser reads, and writing what it read gives the same text again;
+// what the TSDL writer writes (or refuses in words) the TSDL parser reads.
 
 #include <cstddef>
 #include <cstdint>
@@ -20,6 +21,8 @@
 #include "ctf/ctf2_writer.h"
 #include "ctf/scan_plan.h"
 #include "ctf/trace_metadata.h"
+#include "ctf/tsdl_parser.h"
+#include "ctf/tsdl_writer.h"
 #include "fuzz_check.h"
 
 namespace {
@@ -67,6 +70,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     auto third = tracesync::ctf::parse_ctf2(second, &error);
     FUZZ_CHECK(third.has_value());
     FUZZ_CHECK(written(*third) == second);
+  }
+  // As CTF 1.8: TSDL the TSDL parser reads, or a refusal in words.
+  if (const auto tsdl = tracesync::ctf::write_tsdl(metadata->trace, &error)) {
+    FUZZ_CHECK(tracesync::ctf::parse_tsdl(*tsdl, &error).has_value());
+  } else {
+    FUZZ_CHECK(!error.empty());
   }
   // The plans: compiled, or refused in words.
   auto plan = tracesync::ctf::ScanPlan::compile(

@@ -129,6 +129,11 @@ class LayoutText {
         case Scope::kEventPayload: at = event_ ? event_->payload.get() : nullptr; break;
       }
       text = to_string(path.scope);
+    } else if (path.climb > 0 && frames_.size() > path.climb) {
+      const auto& frame = frames_[frames_.size() - 1 - path.climb];
+      at = frame.first;
+      text = to_string(scope_);
+      for (const std::string& name : frame.second) text += "/" + bare(name);
     } else if (!path.names.empty()) {
       for (auto frame = frames_.rbegin(); frame != frames_.rend(); ++frame) {
         if (frame->first->member(path.names[0]) == nullptr) continue;
@@ -159,7 +164,8 @@ class LayoutText {
     switch (fc.kind) {
       case K::kInteger:
       case K::kEnumeration:
-        out_ << (fc.is_signed ? "s" : "u") << fc.size << " align " << fc.alignment
+        out_ << (fc.variable_length ? "leb128 " : fc.boolean ? "bool " : "") << (fc.is_signed ? "s" : "u") << fc.size
+             << " align " << fc.alignment
              << (fc.byte_order == ByteOrder::kBig ? " be" : " le") << (fc.text ? " text" : "")
              << (fc.mapped_clock.empty() || ignored_clock() ? "" : " clock " + fc.mapped_clock)
              << (with_roles_ && !fc.role.empty() ? " role " + fc.role : "");
@@ -170,6 +176,7 @@ class LayoutText {
         return;
       case K::kString:
         out_ << "string";
+        if (fc.code_unit > 1) out_ << " utf-" << 8 * fc.code_unit << (fc.byte_order == ByteOrder::kBig ? "be" : "le");
         return;
       case K::kStructure:
         out_ << "struct align " << fc.alignment;
@@ -187,7 +194,17 @@ class LayoutText {
         const FieldClass* length = nullptr;
         out_ << (fc.kind == K::kArray ? "array " + std::to_string(fc.length)
                                       : "sequence " + resolved(fc.length_field, &length))
-             << (with_roles_ && !fc.role.empty() ? " role " + fc.role : "") << " of";
+             << (with_roles_ && !fc.role.empty() ? " role " + fc.role : "") << " align " << fc.alignment;
+        if (fc.code_unit > 1) out_ << " utf-" << 8 * fc.code_unit << (fc.byte_order == ByteOrder::kBig ? "be" : "le");
+        out_ << " of";
+        field(*fc.element, depth + 1);
+        return;
+      }
+      case K::kOptional: {
+        const FieldClass* selector = nullptr;
+        out_ << "optional <" << resolved(fc.selector, &selector) << ">";
+        for (const auto& r : fc.option_ranges) out_ << " [" << r.lower << ".." << r.upper << "]";
+        out_ << " of";
         field(*fc.element, depth + 1);
         return;
       }

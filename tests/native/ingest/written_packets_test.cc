@@ -173,5 +173,25 @@ TEST(WholeMetadata, OnlyWholePacketsCount) {
   EXPECT_NE(problem.find("no packet header at byte 128"), std::string::npos) << problem;
 }
 
+// CTF 2 metadata (LTTng 2.15) is a JSON text sequence: whole when its
+// fragments are, plain or in packets, a fragment possibly cut by a packet's end.
+TEST(WholeMetadata, Ctf2CountsWholeFragments) {
+  const std::string a = "\x1e{\"type\": \"preamble\",\n \"version\": 2}\n";
+  const std::string b = "\x1e{\"type\": \"trace-class\",\n \"environment\": {}}\n";
+  std::string problem;
+  EXPECT_EQ(whole_metadata_bytes(a + b, problem), a.size() + b.size());
+  // Cut inside the second fragment, even where a line ends: its first one.
+  EXPECT_EQ(whole_metadata_bytes(a + b.substr(0, 26), problem), a.size());
+  EXPECT_EQ(whole_metadata_bytes(a + b.substr(0, b.size() - 3), problem), a.size());
+  EXPECT_EQ(whole_metadata_bytes(a.substr(0, 10), problem), 0u);
+  EXPECT_TRUE(problem.empty()) << problem;
+  // In packets: the second fragment over the second and third packet.
+  const std::string packets = metadata_packet(a, 128) + metadata_packet(b.substr(0, 20), 128) +
+                              metadata_packet(b.substr(20), 128);
+  EXPECT_EQ(whole_metadata_bytes(packets, problem), 384u);
+  EXPECT_EQ(whole_metadata_bytes(packets.substr(0, 300), problem), 128u);  // the fragment's end not written
+  EXPECT_TRUE(problem.empty()) << problem;
+}
+
 }  // namespace
 }  // namespace tracesync::ingest
