@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: EPL-2.0
 #include "hull/local_band.h"
 
+#include <algorithm>
+#include <cmath>
 #include <vector>
 
 namespace tracesync::hull {
@@ -127,8 +129,15 @@ bool less(const Slope& a, const Slope& b) { return a.rise * b.run < b.rise * a.r
 // The value at d = 0 of the line through p with slope s: (Z_p run - rise d_p) / run.
 LocalBand::Value at_zero(const Scaled& p, const Slope& s) { return {p.z * s.run - s.rise * p.d, s.run}; }
 
-// Values are (< 2^115) / (< 2^41): compared through 256-bit products.
+// Values are (< 2^115) / (< 2^41): compared through 256-bit products,
+// unless their products in double precision (each within 2^-51 of the
+// exact one, relatively) already differ by far more than that.
 bool less(const LocalBand::Value& a, const LocalBand::Value& b) {
+  const double left = static_cast<double>(a.num) * static_cast<double>(b.den);
+  const double right = static_cast<double>(b.num) * static_cast<double>(a.den);
+  const double margin = 1e-12 * std::max(std::fabs(left), std::fabs(right));
+  if (left < right - margin) return true;
+  if (left > right + margin) return false;
   return Int256::product(a.num, b.den) < Int256::product(b.num, a.den);
 }
 

@@ -190,14 +190,27 @@ ClockMap merged(const std::vector<Candidate>& c, const std::vector<std::size_t>&
   if (knots.size() <= 2) return knots;
   ClockMap out{knots.front()};
   std::size_t from = 0;  // the last kept knot, in `chosen`
+  Quad slack = 0;        // the largest slack between candidates from chosen[from] to chosen[k + 1]
+  for (std::size_t i = chosen[0]; i < chosen[1]; ++i) slack = std::max(slack, chord_slack(c[i], c[i + 1], settings));
   for (std::size_t k = 1; k + 1 < knots.size(); ++k) {
-    // Drop knot k if the chord from the last kept knot to knot k + 1 holds.
-    const bool near = k + 1 - from <= settings.merge_reach;
-    if (near && piece_bound(c, chosen[from], chosen[k + 1], settings) <= std::min(knots[from].bound, knots[k + 1].bound)) {
-      continue;
+    for (std::size_t i = chosen[k]; i < chosen[k + 1]; ++i) slack = std::max(slack, chord_slack(c[i], c[i + 1], settings));
+    // Drop knot k if the chord from the last kept knot to knot k + 1
+    // holds: piece_bound(c, a, b) <= limit, candidate by candidate (the
+    // same sums, so the same verdict), stopping at the first that fails.
+    const std::size_t a = chosen[from];
+    const std::size_t b = chosen[k + 1];
+    const Quad limit = std::min(knots[from].bound, knots[k + 1].bound);
+    bool holds = k + 1 - from <= settings.merge_reach && slack + kRoundingPad <= limit;
+    const Quad slope = (c[b].centre - c[a].centre) / static_cast<Quad>(c[b].x - c[a].x);
+    for (std::size_t i = a; holds && i <= b; ++i) {
+      const Quad on_line = c[a].centre + slope * static_cast<Quad>(c[i].x - c[a].x);
+      holds = c[i].half_width + model::abs(on_line - c[i].centre) + slack + kRoundingPad <= limit;
     }
+    if (holds) continue;
     out.push_back(knots[k]);
     from = k;
+    slack = 0;
+    for (std::size_t i = chosen[k]; i < chosen[k + 1]; ++i) slack = std::max(slack, chord_slack(c[i], c[i + 1], settings));
   }
   out.push_back(knots.back());
   return out;

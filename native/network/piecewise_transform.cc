@@ -251,27 +251,40 @@ struct BoundedKnot {
 constexpr Quad kHullMargin = 1e-6;
 
 // The knots on or near the upper hull of the points (x, y + bound)
-// (`upper`), or the lower hull of (x, y - bound); `knots` by x. A knot more
-// than kHullMargin inside the hull (vertically) is never the extreme one
-// for any slope, even as rounded: the search reading only the knots kept
-// finds the line it finds reading every knot. (A knot dropped lies that far
-// below the chord between two kept ones, which lie on or below the final
-// chain.)
+// (`upper`), or the lower hull of (x, y - bound); `knots` by x. The hull is
+// taken over the highest value at each x; a knot more than kHullMargin
+// inside it (vertically) is never the extreme one for any slope, even as
+// rounded, so the search reading only the knots kept finds the line it
+// finds reading every knot. (A knot dropped lies that far below the chord
+// between two kept ones, which lie on or below the final chain; at one x,
+// every knot within the margin of the highest is kept.)
 std::vector<BoundedKnot> chain_of(const std::vector<BoundedKnot>& knots, bool upper) {
-  std::vector<BoundedKnot> out;
   // The value, turned so that the upper hull is wanted in both cases.
   const auto value = [&](const BoundedKnot& k) { return upper ? k.y + k.bound : -(k.y - k.bound); };
-  for (const BoundedKnot& k : knots) {
-    if (!out.empty() && out.back().x == k.x && value(k) >= value(out.back()) + kHullMargin) out.pop_back();
-    while (out.size() >= 2) {
-      const BoundedKnot& a = out[out.size() - 2];
-      const BoundedKnot& b = out.back();
-      // How far b lies below the chord from a to k, times (k.x - a.x).
-      const Quad below = (value(a) - value(b)) * (k.x - a.x) + (value(k) - value(a)) * (b.x - a.x);
-      if (!(below > kHullMargin * (k.x - a.x))) break;
-      out.pop_back();
+  struct Column {
+    Quad x, v;               // the highest value at x
+    std::size_t first, end;  // its knots, [first, end) in `knots`
+  };
+  std::vector<Column> chain;
+  for (std::size_t i = 0; i < knots.size();) {
+    Column c{knots[i].x, value(knots[i]), i, i};
+    for (; c.end < knots.size() && knots[c.end].x == c.x; ++c.end) c.v = max_of(c.v, value(knots[c.end]));
+    i = c.end;
+    while (chain.size() >= 2) {
+      const Column& a = chain[chain.size() - 2];
+      const Column& b = chain.back();
+      // How far b lies below the chord from a to c, times (c.x - a.x).
+      const Quad below = (a.v - b.v) * (c.x - a.x) + (c.v - a.v) * (b.x - a.x);
+      if (!(below > kHullMargin * (c.x - a.x))) break;
+      chain.pop_back();
     }
-    out.push_back(k);
+    chain.push_back(c);
+  }
+  std::vector<BoundedKnot> out;
+  for (const Column& c : chain) {
+    for (std::size_t i = c.first; i < c.end; ++i) {
+      if (value(knots[i]) >= c.v - kHullMargin) out.push_back(knots[i]);
+    }
   }
   return out;
 }
