@@ -57,7 +57,9 @@ struct LocalBandSettings {
 // assumption's stability, or the needed one where it was breached), the
 // rate limit's kMaxRateErrorPpm * D / 2 beyond. Knots rise strictly: a
 // candidate whose centre does not rise above the previous one's is not used
-// (fewer candidates only lengthen the stretches the slack covers).
+// (fewer candidates only lengthen the stretches the slack covers). Then a
+// knot is dropped where the chord between its neighbours holds within their
+// bounds (at most `merge_reach` knots joined into one piece).
 LocalBandMap local_band_map(std::span<const model::Point> lower, std::span<const model::Point> upper,
                             const ClockStability& stability, const LocalBandSettings& settings = {});
 
