@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: EPL-2.0
 #include "hull/local_band.h"
 
+#include <algorithm>
+#include <cmath>
 #include <vector>
 
 namespace tracesync::hull {
@@ -26,8 +28,6 @@ Int128 cross(const Scaled& a, const Scaled& b, const Scaled& c) {
   return (b.d - a.d) * (c.z - a.z) - (b.z - a.z) * (c.d - a.d);
 }
 
-// The raised lower points (keep_lower) or the lowered upper points, in
-// order of d, reduced to their lower (resp. upper) hull.
 // R in thousandths of a ppm.
 constexpr Int128 kRateLimit = 1'000'000;
 
@@ -38,15 +38,68 @@ Int128 scaled_slack(Int128 d, int64_t milli_ppm, Nanoseconds horizon) {
   return Int128{milli_ppm} * horizon + (4 * kRateLimit - milli_ppm) * (distance - horizon);
 }
 
+// A point relative to t and zref, unscaled: d = x - t, z = y - x - zref
+// (both within 2^40 in magnitude).
+struct Raw {
+  int64_t d;
+  int64_t z;
+};
+
+// Which stretch of d a point is in: the relaxation is affine on each of
+// d < -S, -S <= d < 0, 0 <= d <= S and d > S (continuous at their ends).
+int stretch_of(int64_t d, Nanoseconds horizon) {
+  if (d < 0) return d < -horizon ? 0 : 1;
+  return d <= horizon ? 2 : 3;
+}
+
+// (b - a) x (c - a) of unscaled points: 41-bit differences, 83-bit products.
+Int128 raw_cross(const Raw& a, const Raw& b, const Raw& c) {
+  return Int128{b.d - a.d} * (c.z - a.z) - Int128{b.z - a.z} * (c.d - a.d);
+}
+
+// The raised lower points (keep_lower) or the lowered upper points, in
+// order of d, reduced to their lower (resp. upper) hull's vertices (no
+// collinear point kept).
+//
+// Done in two passes, for speed. On each stretch of d where the relaxation
+// is affine (stretch_of), it maps points by (d, z) -> (d, kScale z + a d + b)
+// with kScale > 0, which multiplies every orientation by kScale and keeps
+// the order of z at one d: so the relaxed points' hull vertices on that
+// stretch are the relaxed images of the unscaled points' hull vertices,
+// found first in 64-bit coordinates. A vertex of the whole hull is a vertex
+// of its stretch's hull, so the second pass, over those images only, gives
+// exactly the hull that one pass over every relaxed point gives.
 std::vector<Scaled> relaxed_hull(std::span<const Point> points, Nanoseconds t, Nanoseconds zref, int64_t milli_ppm,
                                  Nanoseconds horizon, bool lower) {
-  std::vector<Scaled> hull;
+  thread_local std::vector<Raw> raw;
+  raw.clear();
+  std::size_t stretch_start = 0;  // where the current stretch's hull begins in raw
+  int stretch = -1;
   for (const Point& p : points) {
-    const Int128 d = Int128{p.x} - t;
-    const Int128 z = (Int128{p.y} - p.x) - zref;
-    if (d <= -kLimit || d >= kLimit || z <= -kLimit || z >= kLimit) continue;  // dropped: only widens
-    const Int128 slack = scaled_slack(d, milli_ppm, horizon);
-    const Scaled s{d, LocalBand::kScale * z + (lower ? slack : -slack)};
+    const Int128 d128 = Int128{p.x} - t;
+    const Int128 z128 = (Int128{p.y} - p.x) - zref;
+    if (d128 <= -kLimit || d128 >= kLimit || z128 <= -kLimit || z128 >= kLimit) continue;  // dropped: only widens
+    const Raw r{static_cast<int64_t>(d128), static_cast<int64_t>(z128)};
+    const int here = stretch_of(r.d, horizon);
+    if (here != stretch) {
+      stretch = here;
+      stretch_start = raw.size();
+    }
+    if (raw.size() > stretch_start && raw.back().d == r.d) {
+      if (lower ? r.z >= raw.back().z : r.z <= raw.back().z) continue;
+      raw.pop_back();
+    }
+    while (raw.size() >= stretch_start + 2) {
+      const Int128 turn = raw_cross(raw[raw.size() - 2], raw.back(), r);
+      if (lower ? turn > 0 : turn < 0) break;
+      raw.pop_back();
+    }
+    raw.push_back(r);
+  }
+  std::vector<Scaled> hull;
+  for (const Raw& r : raw) {
+    const Int128 slack = scaled_slack(r.d, milli_ppm, horizon);
+    const Scaled s{r.d, LocalBand::kScale * r.z + (lower ? slack : -slack)};
     if (!hull.empty() && hull.back().d == s.d) {
       // One abscissa: only the lowest raised lower point (highest lowered
       // upper point) binds.
@@ -76,8 +129,15 @@ bool less(const Slope& a, const Slope& b) { return a.rise * b.run < b.rise * a.r
 // The value at d = 0 of the line through p with slope s: (Z_p run - rise d_p) / run.
 LocalBand::Value at_zero(const Scaled& p, const Slope& s) { return {p.z * s.run - s.rise * p.d, s.run}; }
 
-// Values are (< 2^115) / (< 2^41): compared through 256-bit products.
+// Values are (< 2^115) / (< 2^41): compared through 256-bit products,
+// unless their products in double precision (each within 2^-51 of the
+// exact one, relatively) already differ by far more than that.
 bool less(const LocalBand::Value& a, const LocalBand::Value& b) {
+  const double left = static_cast<double>(a.num) * static_cast<double>(b.den);
+  const double right = static_cast<double>(b.num) * static_cast<double>(a.den);
+  const double margin = 1e-12 * std::max(std::fabs(left), std::fabs(right));
+  if (left < right - margin) return true;
+  if (left > right + margin) return false;
   return Int256::product(a.num, b.den) < Int256::product(b.num, a.den);
 }
 
@@ -91,9 +151,17 @@ struct Extremes {
 
 // Every line through a hull vertex that meets all the constraints: for each
 // pivot, the interval of slopes it allows, and the values at 0 at its ends.
+//
+// Among the pivot's own hull, only its neighbours bind: the hull is strictly
+// convex (concave for the upper one), so the slopes to the vertices after
+// it rise (fall) strictly and those before it likewise, and the nearest
+// vertex on each side gives the tightest of them. The other hull is read
+// whole, after the pivot's own, as if the pivot's own were read whole:
+// among equal slopes the first one read is kept, so the fractions are the
+// same.
 Extremes solve(const std::vector<Scaled>& lower, const std::vector<Scaled>& upper) {
   Extremes out;
-  auto consider = [&](const Scaled& p) {
+  auto consider = [&](const Scaled& p, std::size_t index, bool on_lower) {
     Slope least;     // -infinity
     Slope greatest;  // +infinity
     auto at_most = [&](Int128 rise, Int128 run) {
@@ -104,19 +172,35 @@ Extremes solve(const std::vector<Scaled>& lower, const std::vector<Scaled>& uppe
       const Slope s{rise, run, false};
       if (least.infinite || less(least, s)) least = s;
     };
-    for (const Scaled& q : lower) {  // the line at q.d is at most q.z
+    // A lower point q: the line at q.d is at most q.z.
+    auto below = [&](const Scaled& q) {
       const Int128 dd = q.d - p.d;
       const Int128 dz = q.z - p.z;
       if (dd > 0) at_most(dz, dd);
       else if (dd < 0) at_least(-dz, -dd);
-      else if (dz < 0) return;
-    }
-    for (const Scaled& q : upper) {  // the line at q.d is at least q.z
+      return dd != 0 || dz >= 0;  // false: no line through p fits
+    };
+    // An upper point q: the line at q.d is at least q.z.
+    auto above = [&](const Scaled& q) {
       const Int128 dd = q.d - p.d;
       const Int128 dz = q.z - p.z;
       if (dd > 0) at_least(dz, dd);
       else if (dd < 0) at_most(-dz, -dd);
-      else if (dz > 0) return;
+      return dd != 0 || dz <= 0;
+    };
+    const std::vector<Scaled>& own = on_lower ? lower : upper;
+    if (on_lower) {
+      if (index > 0) below(own[index - 1]);
+      if (index + 1 < own.size()) below(own[index + 1]);
+      for (const Scaled& q : upper) {
+        if (!above(q)) return;
+      }
+    } else {
+      for (const Scaled& q : lower) {
+        if (!below(q)) return;
+      }
+      if (index > 0) above(own[index - 1]);
+      if (index + 1 < own.size()) above(own[index + 1]);
     }
     if (!least.infinite && !greatest.infinite && less(greatest, least)) return;
     out.feasible = true;
@@ -140,8 +224,8 @@ Extremes solve(const std::vector<Scaled>& lower, const std::vector<Scaled>& uppe
       offer(least, false);
     }
   };
-  for (const Scaled& p : lower) consider(p);
-  for (const Scaled& p : upper) consider(p);
+  for (std::size_t i = 0; i < lower.size(); ++i) consider(lower[i], i, true);
+  for (std::size_t i = 0; i < upper.size(); ++i) consider(upper[i], i, false);
   return out;
 }
 

@@ -146,6 +146,21 @@ std::vector<std::size_t> simplified(const std::vector<Candidate>& c, const Local
   return knots;
 }
 
+// The bound that holds over the piece from candidate a to candidate b: the
+// largest half-width plus distance from the chord over the candidates it
+// covers, plus the largest slack between two of them.
+Quad piece_bound(const std::vector<Candidate>& c, std::size_t a, std::size_t b, const LocalBandSettings& settings) {
+  const Quad slope = (c[b].centre - c[a].centre) / static_cast<Quad>(c[b].x - c[a].x);
+  Quad worst = 0;
+  Quad slack = 0;
+  for (std::size_t i = a; i <= b; ++i) {
+    const Quad on_line = c[a].centre + slope * static_cast<Quad>(c[i].x - c[a].x);
+    worst = std::max(worst, c[i].half_width + model::abs(on_line - c[i].centre));
+    if (i < b) slack = std::max(slack, chord_slack(c[i], c[i + 1], settings));
+  }
+  return worst + slack + kRoundingPad;
+}
+
 ClockMap knots_of(const std::vector<Candidate>& c, const std::vector<std::size_t>& chosen,
                   const LocalBandSettings& settings) {
   ClockMap out;
@@ -155,20 +170,49 @@ ClockMap knots_of(const std::vector<Candidate>& c, const std::vector<std::size_t
     return out;
   }
   for (std::size_t p = 0; p + 1 < chosen.size(); ++p) {
-    const std::size_t a = chosen[p];
-    const std::size_t b = chosen[p + 1];
-    const Quad slope = (c[b].centre - c[a].centre) / static_cast<Quad>(c[b].x - c[a].x);
-    Quad worst = 0;
-    Quad slack = 0;
-    for (std::size_t i = a; i <= b; ++i) {
-      const Quad on_line = c[a].centre + slope * static_cast<Quad>(c[i].x - c[a].x);
-      worst = std::max(worst, c[i].half_width + model::abs(on_line - c[i].centre));
-      if (i < b) slack = std::max(slack, chord_slack(c[i], c[i + 1], settings));
-    }
-    const Quad bound = worst + slack + kRoundingPad;
+    const Quad bound = piece_bound(c, chosen[p], chosen[p + 1], settings);
     out[p].bound = std::max(out[p].bound, bound);
     out[p + 1].bound = std::max(out[p + 1].bound, bound);
   }
+  return out;
+}
+
+// Neighbouring pieces joined where one chord holds within the bounds the
+// map already has at the joined piece's ends (docs/local-band.md, "Cost"):
+// a knot is dropped when the chord over its two neighbours' candidates has a
+// bound (piece_bound) no larger than either neighbour's. The bound is then
+// linear between the kept knots and at least the chord's everywhere, so it
+// is honest, and no bound anywhere exceeds the larger of the kept knots'.
+// Greedy from the left; a joined piece covers at most `merge_reach` knots,
+// which keeps the cost linear in the candidates.
+ClockMap merged(const std::vector<Candidate>& c, const std::vector<std::size_t>& chosen, const ClockMap& knots,
+                const LocalBandSettings& settings) {
+  if (knots.size() <= 2) return knots;
+  ClockMap out{knots.front()};
+  std::size_t from = 0;  // the last kept knot, in `chosen`
+  Quad slack = 0;        // the largest slack between candidates from chosen[from] to chosen[k + 1]
+  for (std::size_t i = chosen[0]; i < chosen[1]; ++i) slack = std::max(slack, chord_slack(c[i], c[i + 1], settings));
+  for (std::size_t k = 1; k + 1 < knots.size(); ++k) {
+    for (std::size_t i = chosen[k]; i < chosen[k + 1]; ++i) slack = std::max(slack, chord_slack(c[i], c[i + 1], settings));
+    // Drop knot k if the chord from the last kept knot to knot k + 1
+    // holds: piece_bound(c, a, b) <= limit, candidate by candidate (the
+    // same sums, so the same verdict), stopping at the first that fails.
+    const std::size_t a = chosen[from];
+    const std::size_t b = chosen[k + 1];
+    const Quad limit = std::min(knots[from].bound, knots[k + 1].bound);
+    bool holds = k + 1 - from <= settings.merge_reach && slack + kRoundingPad <= limit;
+    const Quad slope = (c[b].centre - c[a].centre) / static_cast<Quad>(c[b].x - c[a].x);
+    for (std::size_t i = a; holds && i <= b; ++i) {
+      const Quad on_line = c[a].centre + slope * static_cast<Quad>(c[i].x - c[a].x);
+      holds = c[i].half_width + model::abs(on_line - c[i].centre) + slack + kRoundingPad <= limit;
+    }
+    if (holds) continue;
+    out.push_back(knots[k]);
+    from = k;
+    slack = 0;
+    for (std::size_t i = chosen[k]; i < chosen[k + 1]; ++i) slack = std::max(slack, chord_slack(c[i], c[i + 1], settings));
+  }
+  out.push_back(knots.back());
   return out;
 }
 
@@ -224,7 +268,8 @@ LocalBandMap local_band_map(std::span<const Point> lower, std::span<const Point>
     candidates.push_back({t, centre, band.half_width(), used});
   }
   if (candidates.empty()) return out;
-  out.knots = knots_of(candidates, simplified(candidates, settings), settings);
+  const std::vector<std::size_t> chosen = simplified(candidates, settings);
+  out.knots = merged(candidates, chosen, knots_of(candidates, chosen, settings), settings);
   return out;
 }
 

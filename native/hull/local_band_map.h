@@ -43,6 +43,7 @@ struct LocalBandSettings {
   model::Nanoseconds gap_midpoint = 2'000'000;     // a gap longer than this gets a candidate in its middle
   double tau_fraction = 0.05;                      // simplification: a piece stays within tau of every centre,
   double least_tau_ns = 500;                       // tau = max(least_tau_ns, tau_fraction * the least half-width)
+  std::size_t merge_reach = 64;                    // knots one joined piece may cover at most
 };
 
 // The map of a's time onto b's from the local band at candidate instants
@@ -56,7 +57,9 @@ struct LocalBandSettings {
 // assumption's stability, or the needed one where it was breached), the
 // rate limit's kMaxRateErrorPpm * D / 2 beyond. Knots rise strictly: a
 // candidate whose centre does not rise above the previous one's is not used
-// (fewer candidates only lengthen the stretches the slack covers).
+// (fewer candidates only lengthen the stretches the slack covers). Then a
+// knot is dropped where the chord between its neighbours holds within their
+// bounds (at most `merge_reach` knots joined into one piece).
 LocalBandMap local_band_map(std::span<const model::Point> lower, std::span<const model::Point> upper,
                             const ClockStability& stability, const LocalBandSettings& settings = {});
 

@@ -240,27 +240,87 @@ std::vector<ReportedPiece> PiecewiseTransform::reported(model::Nanoseconds first
   return merged;
 }
 
+namespace {
+
+struct BoundedKnot {
+  Quad x, y, bound;
+};
+
+// Knots nearer than this (ns) to the hull below are kept: far more than the
+// quad rounding of the values the search computes (about 1e-16 ns).
+constexpr Quad kHullMargin = 1e-6;
+
+// The knots on or near the upper hull of the points (x, y + bound)
+// (`upper`), or the lower hull of (x, y - bound); `knots` by x. The hull is
+// taken over the highest value at each x; a knot more than kHullMargin
+// inside it (vertically) is never the extreme one for any slope, even as
+// rounded, so the search reading only the knots kept finds the line it
+// finds reading every knot. (A knot dropped lies that far below the chord
+// between two kept ones, which lie on or below the final chain; at one x,
+// every knot within the margin of the highest is kept.)
+std::vector<BoundedKnot> chain_of(const std::vector<BoundedKnot>& knots, bool upper) {
+  // The value, turned so that the upper hull is wanted in both cases.
+  const auto value = [&](const BoundedKnot& k) { return upper ? k.y + k.bound : -(k.y - k.bound); };
+  struct Column {
+    Quad x, v;               // the highest value at x
+    std::size_t first, end;  // its knots, [first, end) in `knots`
+  };
+  std::vector<Column> chain;
+  for (std::size_t i = 0; i < knots.size();) {
+    Column c{knots[i].x, value(knots[i]), i, i};
+    for (; c.end < knots.size() && knots[c.end].x == c.x; ++c.end) c.v = max_of(c.v, value(knots[c.end]));
+    i = c.end;
+    while (chain.size() >= 2) {
+      const Column& a = chain[chain.size() - 2];
+      const Column& b = chain.back();
+      // How far b lies below the chord from a to c, times (c.x - a.x).
+      const Quad below = (a.v - b.v) * (c.x - a.x) + (c.v - a.v) * (b.x - a.x);
+      if (!(below > kHullMargin * (c.x - a.x))) break;
+      chain.pop_back();
+    }
+    chain.push_back(c);
+  }
+  std::vector<BoundedKnot> out;
+  for (const Column& c : chain) {
+    for (std::size_t i = c.first; i < c.end; ++i) {
+      if (value(knots[i]) >= c.v - kHullMargin) out.push_back(knots[i]);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
 SingleLine best_single_line(const std::vector<ReportedPiece>& pieces) {
   if (pieces.size() == 1) {
     return {pieces[0].map, max_of(pieces[0].bound_first, pieces[0].bound_last), pieces[0].exact};
   }
-  struct Knot {
-    Quad x, y, bound;
-  };
+  using Knot = BoundedKnot;
   std::vector<Knot> knots;
   for (const ReportedPiece& p : pieces) {
     knots.push_back({static_cast<Quad>(p.first), p.map.apply(p.first), p.bound_first});
     knots.push_back({static_cast<Quad>(p.last), p.map.apply(p.last), p.bound_last});
   }
   const Quad x0 = knots.front().x;
+  // For a slope s, the highest of y + bound - s x over the knots is on the
+  // upper hull of the points (x, y + bound), the lowest of y - bound - s x
+  // on the lower hull of (x, y - bound): the search below reads only those
+  // (a few dozen, not one per piece).
+  const std::vector<Knot> tops = chain_of(knots, true);
+  const std::vector<Knot> bottoms = chain_of(knots, false);
   // For a slope s, the best offset centres the knots' residual band; the
   // worst error is half the band's width, convex in s.
   const auto band = [&](Quad s) {
     Quad high = 0, low = 0;
     bool any = false;
-    for (const Knot& k : knots) {
+    for (const Knot& k : tops) {
       const Quad r = k.y - s * (k.x - x0);
       if (!any || r + k.bound > high) high = r + k.bound;
+      any = true;
+    }
+    any = false;
+    for (const Knot& k : bottoms) {
+      const Quad r = k.y - s * (k.x - x0);
       if (!any || r - k.bound < low) low = r - k.bound;
       any = true;
     }

@@ -265,6 +265,13 @@ class Checker {
       if (l.contains("clock_map")) {
         for (const json& k : l["clock_map"]) {
           m.knots.push_back({Rational(integer(k, "x_ns", link_name(a, b))), decimal(k, "y", link_name(a, b))});
+          // The map is defined only if it rises on both clocks (and its
+          // pieces are then found by binary search).
+          const std::size_t n = m.knots.size();
+          if (n >= 2 && !(m.knots[n - 2].first < m.knots[n - 1].first && m.knots[n - 2].second < m.knots[n - 1].second)) {
+            fail(link_name(a, b) + ": its clock map does not rise at knot " + std::to_string(n - 1));
+            return;
+          }
         }
       }
       maps[{a, b}] = std::move(m);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: EPL-2.0
 #include "verify/exact_composition.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace tracesync::verify {
@@ -18,17 +19,35 @@ ExactLine chord(const Rational& x0, const Rational& y0, const Rational& x1, cons
   return {s, y0 - s * x0};
 }
 
+namespace {
+
+// The piece holding t: the first i (at most knots.size() - 2) whose next
+// knot lies after t (from t on when `right`, at or after t otherwise), by
+// binary search, as knots rise on both clocks (the report's maps are strictly
+// increasing; a report whose knots do not rise gets some piece, and the
+// composition it gives then disagrees with the report's).
+template <class Coordinate>
+std::size_t piece_index(const std::vector<std::pair<Rational, Rational>>& knots, const Rational& t, bool right,
+                        Coordinate c) {
+  const auto inner = knots.begin() + 1;
+  const auto end = knots.end() - 1;
+  const auto next = std::partition_point(inner, end, [&](const std::pair<Rational, Rational>& k) {
+    return right ? c(k) <= t : c(k) < t;
+  });
+  return static_cast<std::size_t>(next - inner);
+}
+
+}  // namespace
+
 ExactLine LinkMap::a_onto_b_at(const Rational& x, bool right) const {
   if (knots.size() < 2) return line;
-  std::size_t i = 0;
-  while (i + 2 < knots.size() && (right ? knots[i + 1].first <= x : knots[i + 1].first < x)) ++i;
+  const std::size_t i = piece_index(knots, x, right, [](const auto& k) -> const Rational& { return k.first; });
   return chord(knots[i].first, knots[i].second, knots[i + 1].first, knots[i + 1].second);
 }
 
 ExactLine LinkMap::b_onto_a_at(const Rational& y, bool right) const {
   if (knots.size() < 2) return inverse(line);
-  std::size_t i = 0;
-  while (i + 2 < knots.size() && (right ? knots[i + 1].second <= y : knots[i + 1].second < y)) ++i;
+  const std::size_t i = piece_index(knots, y, right, [](const auto& k) -> const Rational& { return k.second; });
   return inverse(chord(knots[i].first, knots[i].second, knots[i + 1].first, knots[i + 1].second));
 }
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: EPL-2.0
 #include "verify/trace_bounds.h"
 
+#include <algorithm>
+
 namespace tracesync::verify {
 
 using model::Rational;
@@ -23,10 +25,11 @@ Rational TraceBounds::link_bound(const std::vector<BoundKnot>& knots, bool on_a,
   const auto c = [&](const BoundKnot& k) { return on_a ? k.x : k.y; };
   if (t <= c(knots.front())) return knots.front().bound + growth_ * (c(knots.front()) - t);
   if (t >= c(knots.back())) return knots.back().bound + growth_ * (t - c(knots.back()));
-  std::size_t i = 0;
-  while (c(knots[i + 1]) < t) ++i;
-  const BoundKnot& k0 = knots[i];
-  const BoundKnot& k1 = knots[i + 1];
+  // The first knot at or after t (one exists: t is inside), found by
+  // binary search as the knots rise; the piece ends there.
+  const auto next = std::partition_point(knots.begin() + 1, knots.end(), [&](const BoundKnot& k) { return c(k) < t; });
+  const BoundKnot& k0 = *(next - 1);
+  const BoundKnot& k1 = *next;
   return k0.bound + (k1.bound - k0.bound) * (t - c(k0)) / (c(k1) - c(k0));
 }
 

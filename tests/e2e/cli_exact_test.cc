@@ -451,6 +451,31 @@ TEST_P(MutatedCertificateTest, ReportWithALinkBoundTheTracesDoNotSum) {
   expect_report_caught(report, "is not the sum of its links' bounds along its path there");
 }
 
+// A link's clock map whose knots do not rise defines no map: named, not
+// composed (verify finds a piece by binary search over the knots). A
+// clock that steps gives the link a clock map of many knots (at 2 messages
+// a second, so that it takes little time under the sanitizers).
+TEST(Verify, AClockMapThatDoesNotRiseIsNamed) {
+  testing::TempDir dir;
+  const auto sim = run_command(tracesync_binary(), {"simulate", "--quiet", "--no-traces", "--write-matches", "--output",
+                                                    dir.path(), "--hosts", "2", "--topology", "pairs", "--clock-model",
+                                                    "steps", "--duration", "20min", "--rate", "2", "--seed", "3"});
+  ASSERT_EQ(sim.exit_code, 0) << sim.err;
+  const auto r = run_command(tracesync_binary(), {"sync", "--format", "json", "--matches", dir.file("matches.txt"), "--output",
+                                                  dir.file("report.json"), "--certificate", dir.file("certificate.json")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  ASSERT_EQ(verify(dir.file("report.json"), dir.file("certificate.json")).exit_code, 0);
+  json report = json::parse(testing::read_file(dir.file("report.json")));
+  json& knots = report["links"][0]["clock_map"];
+  ASSERT_TRUE(knots.is_array());
+  ASSERT_GE(knots.size(), 3u);
+  std::swap(knots[knots.size() - 2]["x_ns"], knots[knots.size() - 1]["x_ns"]);
+  testing::write_file(dir.file("changed.json"), report.dump(1));
+  const auto v = verify(dir.file("changed.json"), dir.file("certificate.json"));
+  EXPECT_EQ(v.exit_code, 6) << v.out << v.err;
+  EXPECT_NE(v.err.find("its clock map does not rise at knot " + std::to_string(knots.size() - 1)), std::string::npos) << v.err;
+}
+
 // A link segment's bound narrowed at one end below what its cited messages
 // allow: caught under either assumption. (Narrowed alike at both ends under
 // an allowance, it looks like the local envelope's, which rests on messages

@@ -203,3 +203,44 @@ TEST(LocalBandMap, KnotsRiseAndStretchToTheSpanAlongTheEndPieces) {
 
 }  // namespace
 }  // namespace tracesync::hull
+
+namespace tracesync::hull {
+namespace {
+
+// Joining neighbouring pieces where one chord holds within the bounds the
+// map already has there: fewer knots, the truth still inside, no bound
+// larger than the largest before (a merge reach of 1 joins nothing).
+TEST(LocalBandMap, JoiningPiecesDropsKnotsAndRaisesNoLargestBound) {
+  SyntheticClock clock;
+  clock.wander = {0.3, 2 * 3600e9, 2.0};
+  clock.steps = {{2 * kMinute, 3.0}};
+  const TimeSpan span{clock.start_ns, clock.start_ns + 4 * kMinute};
+  const auto messages = generate_traffic(clock, dense(4 * kMinute, 7));
+  std::vector<model::Point> lower;
+  std::vector<model::Point> upper;
+  for (const auto& m : messages) (m.direction == Direction::kAtoB ? lower : upper).push_back(m.point);
+  std::sort(lower.begin(), lower.end());
+  std::sort(upper.begin(), upper.end());
+  LocalBandSettings unjoined;
+  unjoined.merge_reach = 1;
+  const LocalBandMap before = local_band_map(lower, upper, {ClockStability::kDefaultPpm}, unjoined);
+  const LocalBandMap after = local_band_map(lower, upper, {ClockStability::kDefaultPpm});
+  ASSERT_GT(before.knots.size(), 100u);
+  EXPECT_LT(after.knots.size(), before.knots.size());
+  // Every knot kept is one of the map's before, with a bound no larger.
+  for (const Knot& k : after.knots) {
+    const auto same = std::find_if(before.knots.begin(), before.knots.end(), [&](const Knot& b) { return b.x == k.x; });
+    ASSERT_NE(same, before.knots.end());
+    EXPECT_EQ(same->y, k.y);
+    EXPECT_EQ(same->bound, k.bound);
+  }
+  const Figures b = against_truth(clock, messages, fitted_to(before.knots, span), span);
+  const Figures a = against_truth(clock, messages, fitted_to(after.knots, span), span);
+  std::cout << "  " << before.knots.size() << " knots -> " << after.knots.size() << "; worst error " << b.worst_error
+            << " -> " << a.worst_error << " ns, largest bound " << b.worst_bound << " -> " << a.worst_bound << " ns\n";
+  EXPECT_EQ(a.violations, 0u);
+  EXPECT_LE(a.worst_bound, b.worst_bound);
+}
+
+}  // namespace
+}  // namespace tracesync::hull
