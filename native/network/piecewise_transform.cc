@@ -240,6 +240,13 @@ std::vector<ReportedPiece> PiecewiseTransform::reported(model::Nanoseconds first
   return merged;
 }
 
+PiecewiseTransform composed_onto_parent(const PiecewiseTransform& parent, const PiecewiseTransform& onto_parent,
+                                        Quad first, Quad last, Quad growth) {
+  const PiecewiseTransform hop =
+      onto_parent.over(min_of(first, onto_parent.first()), max_of(last, onto_parent.last()), growth);
+  return parent.after(hop, growth);
+}
+
 SingleLine best_single_line(const std::vector<ReportedPiece>& pieces) {
   if (pieces.size() == 1) {
     return {pieces[0].map, max_of(pieces[0].bound_first, pieces[0].bound_last), pieces[0].exact};
