@@ -243,14 +243,6 @@ ClockMap fitted_to(const ClockMap& knots, const TimeSpan& span) {
     const Quad g = static_cast<Quad>(span.last - k.x);
     stretched.push_back({span.last, k.y + last_slope * g, k.bound + rate_limit_around(last_slope) * g});
   }
-  // The end knots keep the stretch's bound (raising a bound is honest):
-  // with a steep bound slope on an end piece, the composition of trace
-  // transforms gave a bound below the sum of its links' at one trace's
-  // first instant (SimulatedExactTest random8_combined; cause not found).
-  if (stretched.size() >= 2) {
-    stretched[1].bound = std::max(stretched[1].bound, stretched[0].bound);
-    stretched[stretched.size() - 2].bound = std::max(stretched[stretched.size() - 2].bound, stretched.back().bound);
-  }
   ClockMap out;
   for (std::size_t i = 0; i < stretched.size(); ++i) {
     const Knot& k = stretched[i];

@@ -90,11 +90,7 @@ TEST(LocalBandMap, IsTightOnWanderingAndSteppingClocksWhereMessagesAreDense) {
     ASSERT_GT(estimator.segment_count(), 1u);  // one line does not fit: the local bands are used
     const auto map = estimator.clock_map(span);
     ASSERT_TRUE(map.has_value());
-    EXPECT_EQ(against_truth(clock, messages, *map, span).violations, 0u);
-    // The goal's figures away from the ends, where the map is stretched
-    // beyond the first and last instants with a band by the rate limit.
-    const Figures f = against_truth(clock, messages, *map, span,
-                                    {{span.first, span.first + kSecond}, {span.last - kSecond, span.last}});
+    const Figures f = against_truth(clock, messages, *map, span);
     std::cout << "  seed " << seed << ": " << map->size() << " knots, worst error " << f.worst_error / 1000
               << " us, largest bound " << f.worst_bound / 1000 << " us\n";
     EXPECT_EQ(f.violations, 0u);
