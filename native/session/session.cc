@@ -6,6 +6,7 @@
 
 #include "hull/quality.h"
 #include "network/best_bound_paths.h"
+#include "session/breach_problems.h"
 #include "session/contradiction_problems.h"
 #include "session/domain_transforms.h"
 #include "session/human_figures.h"
@@ -505,6 +506,10 @@ v1::Snapshot Session::snapshot() {
     if (out->quality() == v1::APPROXIMATE || out->quality() == v1::FAIL) {
       for (v1::Problem& p : contradiction_problems(v1::Quality_Name(out->quality()), link_end(link.a), link_end(link.b),
                                                    link.estimator->contradictions())) {
+        link_problems.push_back(std::move(p));
+      }
+      for (v1::Problem& p : breach_problems(link_end(link.a), link_end(link.b), options_.estimator.clock_stability_ppm,
+                                            link.estimator->breaches())) {
         link_problems.push_back(std::move(p));
       }
     }
