@@ -151,9 +151,10 @@ TEST(LocalBandMap, AFastSlewIsABreachAndTheLinkIsNotAccurate) {
 
 // At 0.2 messages a second, two or three messages fall within the 10 s
 // horizon: they cannot contradict the assumption there, so nothing is
-// flagged; but nothing is silently wrong either: the bounds, bridged by the
-// rate limit between sparse bands, hold everywhere (today's segments missed
-// the truth here while the link read ACCURATE).
+// flagged; but nothing is silently wrong either: too few to check the
+// assumption, the bands there rest on the rate limit alone, and hold
+// everywhere (the segments of before the local bands missed the truth here
+// while the link read ACCURATE).
 TEST(LocalBandMap, AFastSlewAtFewMessagesLeavesNoSilentViolation) {
   const Slew s = fast_slew(5e9);
   PiecewiseHullEstimator estimator;
