@@ -9,7 +9,7 @@
 
 namespace tracesync::session {
 
-// The problems of a link whose messages contradict the clock-stability
+// The problems of an APPROXIMATE link whose messages contradict the clock-stability
 // assumption somewhere (docs/local-band.md, "Breaches"; issue 33): one per
 // breach, naming the link, the span on its a end's clock and the stability
 // the messages need there (the bound there rests on that), or that none up

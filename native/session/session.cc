@@ -508,9 +508,12 @@ v1::Snapshot Session::snapshot() {
                                                    link.estimator->contradictions())) {
         link_problems.push_back(std::move(p));
       }
-      for (v1::Problem& p : breach_problems(link_end(link.a), link_end(link.b), options_.estimator.clock_stability_ppm,
-                                            link.estimator->breaches())) {
-        link_problems.push_back(std::move(p));
+      // A FAIL link is not used: its contradictions above say why.
+      if (out->quality() == v1::APPROXIMATE) {
+        for (v1::Problem& p : breach_problems(link_end(link.a), link_end(link.b),
+                                              options_.estimator.clock_stability_ppm, link.estimator->breaches())) {
+          link_problems.push_back(std::move(p));
+        }
       }
     }
   });
