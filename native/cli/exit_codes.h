@@ -34,7 +34,7 @@ inline constexpr std::array<ExitCodeMeaning, 8> kExitCodeMeanings = {{
     {kBadInput, "bad usage or bad input, or no trace could be read (what was read is still reported)"},
     {kTraceSkipped, "a trace could not be read, or only in part; the rest was synchronized"},
     {kNotSynchronized, "a trace is not synchronized with the rest (see the report and stderr)"},
-    {kTruthViolated, "check-truth only: the truth lies outside a reported bound somewhere"},
+    {kTruthViolated, "check-truth only: the truth lies outside a reported bound somewhere the report does not flag"},
     {kVerifyDisagrees, "verify only: the report disagrees with its certificate (the first disagreement is named)"},
     {kInterrupted, "interrupted by Ctrl-C; 128+N for signal N (SIGTERM 143, SIGHUP 129); the report covers what was read"},
 }};

@@ -44,6 +44,8 @@ struct LocalBandSettings {
   double tau_fraction = 0.05;                      // simplification: a piece stays within tau of every centre,
   double least_tau_ns = 500;                       // tau = max(least_tau_ns, tau_fraction * the least half-width)
   std::size_t merge_reach = 64;                    // knots one joined piece may cover at most
+  std::size_t checked_per_side = 2;                // messages of each direction on each side within S that
+                                                   // let the data check the stability assumption at t
 };
 
 // The map of a's time onto b's from the local band at candidate instants

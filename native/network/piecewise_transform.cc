@@ -291,6 +291,13 @@ std::vector<BoundedKnot> chain_of(const std::vector<BoundedKnot>& knots, bool up
 
 }  // namespace
 
+PiecewiseTransform composed_onto_parent(const PiecewiseTransform& parent, const PiecewiseTransform& onto_parent,
+                                        Quad first, Quad last, Quad growth) {
+  const PiecewiseTransform hop =
+      onto_parent.over(min_of(first, onto_parent.first()), max_of(last, onto_parent.last()), growth);
+  return parent.after(hop, growth);
+}
+
 SingleLine best_single_line(const std::vector<ReportedPiece>& pieces) {
   if (pieces.size() == 1) {
     return {pieces[0].map, max_of(pieces[0].bound_first, pieces[0].bound_last), pieces[0].exact};

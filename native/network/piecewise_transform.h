@@ -108,6 +108,16 @@ class PiecewiseTransform {
   std::vector<TransformPiece> pieces_;
 };
 
+// A domain's transform onto its island's reference: `onto_parent` (its
+// link's map onto the parent domain) then `parent` (the parent's transform).
+// It covers the domain's own span [first, last] and all of onto_parent's:
+// a child's image can fall anywhere the link map was measured, and there the
+// map's own pieces and bounds hold, not its end piece continued by `growth`
+// (that gave a bound below the sum of the links' bounds). verify and the
+// tests' exact recomputation continue maps by the same rule.
+PiecewiseTransform composed_onto_parent(const PiecewiseTransform& parent, const PiecewiseTransform& onto_parent,
+                                        model::Quad first, model::Quad last, model::Quad growth);
+
 // The best single line over a reported transform, with its honest bound:
 // the line that minimises max over knots of |line - map| + bound, and that
 // maximum (which holds everywhere: both terms are linear between knots).

@@ -35,7 +35,7 @@ std::vector<network::PiecewiseTransform> compose_domain_transforms(const DomainT
     }
     const network::PiecewiseTransform& b_onto_a = *link->computed->b_onto_a;
     const network::PiecewiseTransform onto_parent = link->b == d ? b_onto_a : b_onto_a.inverse();
-    out[d] = out[*parent].after(onto_parent.over(first, last, growth), growth);
+    out[d] = network::composed_onto_parent(out[*parent], onto_parent, first, last, growth);
   }
   return out;
 }

@@ -6,6 +6,7 @@
 
 #include "hull/quality.h"
 #include "network/best_bound_paths.h"
+#include "session/breach_problems.h"
 #include "session/contradiction_problems.h"
 #include "session/domain_transforms.h"
 #include "session/human_figures.h"
@@ -506,6 +507,13 @@ v1::Snapshot Session::snapshot() {
       for (v1::Problem& p : contradiction_problems(v1::Quality_Name(out->quality()), link_end(link.a), link_end(link.b),
                                                    link.estimator->contradictions())) {
         link_problems.push_back(std::move(p));
+      }
+      // A FAIL link is not used: its contradictions above say why.
+      if (out->quality() == v1::APPROXIMATE) {
+        for (v1::Problem& p : breach_problems(link_end(link.a), link_end(link.b),
+                                              options_.estimator.clock_stability_ppm, link.estimator->breaches())) {
+          link_problems.push_back(std::move(p));
+        }
       }
     }
   });

@@ -61,6 +61,59 @@ std::map<int64_t, std::string> island_references(const Json& root, const std::st
   return out;
 }
 
+// The tree's links ("in_tree") and the breaches each lists; a report
+// without links or breaches gives none.
+struct TreeLinks {
+  std::map<std::string, std::vector<std::string>> neighbours;
+  std::map<std::pair<std::string, std::string>, std::vector<ReportBreach>> breaches;  // by (a, b)
+};
+
+TreeLinks tree_links(const Json& root, const std::string& source) {
+  TreeLinks out;
+  const auto links = root.find("links");
+  if (links == root.end() || !links->is_array()) return out;
+  for (std::size_t i = 0; i < links->size(); ++i) {
+    const std::string where = source + ": link " + std::to_string(i);
+    const Json& l = (*links)[i];
+    if (!l.is_object() || !l.contains("in_tree") || !l["in_tree"].is_boolean() || !l["in_tree"].get<bool>()) continue;
+    const std::string a = string_field(l, "a", where);
+    const std::string b = string_field(l, "b", where);
+    out.neighbours[a].push_back(b);
+    out.neighbours[b].push_back(a);
+    const auto breaches = l.find("breaches");
+    if (breaches == l.end()) continue;
+    if (!breaches->is_array()) throw TruthError(where + ": \"breaches\" is not a list");
+    for (const Json& breach : *breaches) {
+      out.breaches[{a, b}].push_back(
+          {a, integer_field(breach, "from_ns", where + " breach"), integer_field(breach, "to_ns", where + " breach")});
+    }
+  }
+  return out;
+}
+
+// The breaches of the tree's links on the path from `domain` to `reference`.
+std::vector<ReportBreach> breaches_on_path(const TreeLinks& tree, const std::string& domain, const std::string& reference) {
+  std::map<std::string, std::string> parent{{reference, reference}};
+  std::vector<std::string> queue{reference};
+  for (std::size_t i = 0; i < queue.size(); ++i) {
+    const auto n = tree.neighbours.find(queue[i]);
+    if (n == tree.neighbours.end()) continue;
+    for (const std::string& next : n->second) {
+      if (parent.emplace(next, queue[i]).second) queue.push_back(next);
+    }
+  }
+  std::vector<ReportBreach> out;
+  if (!parent.count(domain)) return out;
+  for (std::string d = domain; d != reference; d = parent.at(d)) {
+    const std::string& up = parent.at(d);
+    for (const auto& key : {std::pair{d, up}, std::pair{up, d}}) {
+      const auto found = tree.breaches.find(key);
+      if (found != tree.breaches.end()) out.insert(out.end(), found->second.begin(), found->second.end());
+    }
+  }
+  return out;
+}
+
 ReportTrace parse_trace(const Json& t, const std::string& where, const std::map<int64_t, std::string>& references) {
   if (!t.is_object()) throw TruthError(where + " is not an object");
   ReportTrace trace;
@@ -152,10 +205,11 @@ std::vector<Nanoseconds> instants_of(const ReportTrace& trace, const TruthHost& 
   return out;
 }
 
-void note_violation(TraceVerdict& v, Nanoseconds t, double error, double bound) {
+void note_violation(TraceVerdict& v, Nanoseconds t, double error, double bound, bool in_breach) {
   const double excess = std::isfinite(bound) ? error - bound : error;
   const double worst_excess = v.violations == 0 ? -1 : v.worst_violation_error_ns - v.worst_violation_bound_ns;
   ++v.violations;
+  if (in_breach) ++v.violations_in_breaches;
   if (excess > worst_excess) {
     v.worst_violation_at = t;
     v.worst_violation_error_ns = error;
@@ -179,8 +233,19 @@ TraceVerdict check_trace(const ReportTrace& trace, const Truth& truth, const Tru
   for (const auto& s : trace.segments) {
     v.largest_bound_ns = std::max({v.largest_bound_ns, s.uncertainty_first_ns, s.uncertainty_last_ns});
   }
+  // The breaches on the trace's path, in true time, widened by their reach.
+  std::vector<std::pair<Quad, Quad>> flagged;
+  for (const ReportBreach& b : trace.breaches) {
+    const TruthHost* a = truth.host(b.a_domain);
+    if (a == nullptr) throw TruthError("trace " + trace.name + ": a breach's domain " + b.a_domain + " is not a host of the truth");
+    flagged.emplace_back(a->clock.true_at(static_cast<Quad>(b.from_ns)) - static_cast<Quad>(kBreachReach),
+                         a->clock.true_at(static_cast<Quad>(b.to_ns)) + static_cast<Quad>(kBreachReach));
+  }
   for (const Nanoseconds t : instants_of(trace, *host, *reference, truth, options)) {
-    const Quad truth_at_t = reference->clock.local_at(host->clock.true_at(static_cast<Quad>(t)));
+    const Quad true_t = host->clock.true_at(static_cast<Quad>(t));
+    const bool in_breach = std::any_of(flagged.begin(), flagged.end(),
+                                       [&](const std::pair<Quad, Quad>& f) { return f.first <= true_t && true_t <= f.second; });
+    const Quad truth_at_t = reference->clock.local_at(true_t);
     bool covered = false;
     for (const auto& s : trace.segments) {
       if (t < s.first_ns || t > s.last_ns) continue;
@@ -192,12 +257,12 @@ TraceVerdict check_trace(const ReportTrace& trace, const Truth& truth, const Tru
         v.worst_error_ns = error;
         v.worst_error_at = t;
       }
-      if (!(error <= bound + options.tolerance_ns)) note_violation(v, t, error, bound);
+      if (!(error <= bound + options.tolerance_ns)) note_violation(v, t, error, bound, in_breach);
     }
     if (!covered) {
       // The segments must cover the span: an instant without one has no bound.
       ++v.instants;
-      note_violation(v, t, 0, -1);
+      note_violation(v, t, 0, -1, false);
     }
   }
   return v;
@@ -223,9 +288,12 @@ std::vector<ReportTrace> parse_report(std::string_view text, const std::string& 
     throw TruthError(source + ": not a sync report ('tracesync sync --format json'): no \"traces\" list");
   }
   const std::map<int64_t, std::string> references = island_references(root, source);
+  const TreeLinks tree = tree_links(root, source);
   std::vector<ReportTrace> out;
   for (std::size_t i = 0; i < traces->size(); ++i) {
     out.push_back(parse_trace((*traces)[i], source + ": trace " + std::to_string(i), references));
+    ReportTrace& t = out.back();
+    if (t.synchronized) t.breaches = breaches_on_path(tree, t.domain, t.reference);
   }
   return out;
 }
@@ -248,6 +316,7 @@ TruthVerdict check_against_truth(const std::vector<ReportTrace>& report, const T
     } else {
       ++verdict.checked;
       verdict.violations += v.violations;
+      verdict.violations_in_breaches += v.violations_in_breaches;
       verdict.worst_error_ns = std::max(verdict.worst_error_ns, v.worst_error_ns);
       verdict.largest_bound_ns = std::max(verdict.largest_bound_ns, v.largest_bound_ns);
     }

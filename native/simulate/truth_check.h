@@ -25,6 +25,21 @@ struct ReportSegment {
   double bound_at(model::Nanoseconds t) const;
 };
 
+// A span where a link on a trace's path breached the clock-stability
+// assumption, as the report lists it (a link's "breaches"): [from_ns, to_ns]
+// of the link's a end's clock.
+struct ReportBreach {
+  std::string a_domain;
+  model::Nanoseconds from_ns = 0;
+  model::Nanoseconds to_ns = 0;
+};
+
+// How far around a breach the truth may be outside a bound that the breach
+// explains: twice the stability horizon (10 s, docs/local-band.md): a band
+// rests on the assumption over S either side of its instant, and a breach
+// is found wherever that reach meets the violation.
+inline constexpr model::Nanoseconds kBreachReach = 20'000'000'000;
+
 // A trace of a sync report, as far as its truth is concerned.
 struct ReportTrace {
   std::string name;
@@ -37,6 +52,8 @@ struct ReportTrace {
   // piecewise transforms), one segment made of the top-level line.
   std::vector<ReportSegment> segments;
   bool top_level_only = false;
+  // The breaches of the tree's links on its path to its island's reference.
+  std::vector<ReportBreach> breaches;
 };
 
 // Throws TruthError naming `source` and the trace when the report is not a
@@ -61,6 +78,7 @@ struct TraceVerdict {
   model::Nanoseconds worst_error_at = 0;
   double largest_bound_ns = 0;
   uint64_t violations = 0;       // instants where the truth is outside the bound, or no segment covers it
+  uint64_t violations_in_breaches = 0;  // of those, within kBreachReach of a breach on its path (flagged)
   model::Nanoseconds worst_violation_at = 0;  // where the truth is farthest outside
   double worst_violation_error_ns = 0;
   double worst_violation_bound_ns = 0;
@@ -71,8 +89,12 @@ struct TruthVerdict {
   uint64_t checked = 0;
   uint64_t skipped = 0;
   uint64_t violations = 0;
+  uint64_t violations_in_breaches = 0;  // flagged by the report: not silent
   double worst_error_ns = 0;
   double largest_bound_ns = 0;
+
+  // Violations the report does not flag: the truth outside a bound silently.
+  uint64_t silent_violations() const { return violations - violations_in_breaches; }
 };
 
 // For every synchronized trace, evaluates its transform and bound against
@@ -84,6 +106,8 @@ struct TruthVerdict {
 //   - every send and receive of the trace, when the truth lists messages,
 //     and the middle of its 100 longest silences between them.
 // All within the trace's span; the instants are integers of the trace's clock.
+// A violation within kBreachReach (true time) of a breach the report lists
+// on the trace's path is counted in violations_in_breaches too.
 // Throws TruthError when a trace's domain or reference is not a host of the truth.
 TruthVerdict check_against_truth(const std::vector<ReportTrace>& report, const Truth& truth,
                                  const TruthCheckOptions& options = {});

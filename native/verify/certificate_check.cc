@@ -261,7 +261,14 @@ class Checker {
     std::map<std::pair<std::string, std::string>, const json*> report_links;
     for (const json& l : field(report_, "links", "report")) {
       const std::string a = text(l, "a", "report link"), b = text(l, "b", "report link");
-      LinkMap m{a, b, {decimal(l, "alpha", link_name(a, b)), decimal(l, "beta", link_name(a, b))}, {}};
+      LinkMap m{a, b, {decimal(l, "alpha", link_name(a, b)), decimal(l, "beta", link_name(a, b))}, {}, 0, 0};
+      const json& span = field(l, "span_ns", link_name(a, b));
+      if (!span.is_array() || span.size() != 2 || !span[0].is_number_integer() || !span[1].is_number_integer()) {
+        fail(link_name(a, b) + ": its span_ns is not two integers");
+        return;
+      }
+      m.span_first = Rational(span[0].get<int64_t>());
+      m.span_last = Rational(span[1].get<int64_t>());
       if (l.contains("clock_map")) {
         for (const json& k : l["clock_map"]) {
           m.knots.push_back({Rational(integer(k, "x_ns", link_name(a, b))), decimal(k, "y", link_name(a, b))});
@@ -328,6 +335,7 @@ class Checker {
             return;
           }
           step.link = &maps.at(key);
+          std::tie(step.first, step.last) = composed_span(step.first, step.last, d, step.link);
         }
         const auto [it, fresh] = steps.try_emplace(d, step);
         if (!fresh && (it->second.next != step.next || it->second.first != step.first || it->second.last != step.last)) {
@@ -416,14 +424,13 @@ class Checker {
         }
         if (list.size() != link["clock_map"].size()) continue;
       } else {
-        // The single line's map: the ends of its a domain's span, both at
-        // the link's bound over that span.
+        // The single line's map: the ends of its a domain's span (the
+        // link's), both at the link's bound over that span.
         const json& u = field(link, "uncertainty_ns", name);
         if (!u.is_number()) continue;
-        const PathStep& a = steps.at(map.a);
         const Rational bound = of_double(u.get<double>());
-        list.push_back({a.first, map.line.at(a.first), bound});
-        if (a.last > a.first) list.push_back({a.last, map.line.at(a.last), bound});
+        list.push_back({map.span_first, map.line.at(map.span_first), bound});
+        if (map.span_last > map.span_first) list.push_back({map.span_last, map.line.at(map.span_last), bound});
       }
       knots[step.link] = std::move(list);
     }

@@ -51,6 +51,21 @@ ExactLine LinkMap::b_onto_a_at(const Rational& y, bool right) const {
   return inverse(chord(knots[i].first, knots[i].second, knots[i + 1].first, knots[i + 1].second));
 }
 
+std::pair<Rational, Rational> LinkMap::measured_on(const std::string& d) const {
+  const bool on_a = d == a;
+  if (knots.size() >= 2) {
+    return on_a ? std::pair{knots.front().first, knots.back().first} : std::pair{knots.front().second, knots.back().second};
+  }
+  return on_a ? std::pair{span_first, span_last} : std::pair{line.at(span_first), line.at(span_last)};
+}
+
+std::pair<Rational, Rational> composed_span(const Rational& first, const Rational& last, const std::string& d,
+                                            const LinkMap* link) {
+  if (link == nullptr) return {first, last};
+  const auto [from, to] = link->measured_on(d);
+  return {from < first ? from : first, to > last ? to : last};
+}
+
 ExactLine PathComposition::local(const std::string& d, const Rational& t, bool right) const {
   const auto found = steps_.find(d);
   if (found == steps_.end()) throw std::logic_error("no path step for domain " + d);

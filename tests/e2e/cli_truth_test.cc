@@ -13,8 +13,10 @@
 #include <iostream>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
+#include <vector>
 #include <nlohmann/json.hpp>
 
 #include "support/run_command.h"
@@ -53,7 +55,10 @@ json check_truth(const testing::TempDir& dir, const std::string& report, const s
   const auto r = run_command(tracesync_binary(),
                              {"check-truth", "--format", "json", dir.file("report.json"), dir.file(truth)});
   EXPECT_TRUE(r.exit_code == 0 || r.exit_code == 5) << r.err;
-  EXPECT_EQ(r.exit_code == 0, !r.out.empty() && json::parse(r.out)["violations"] == 0) << r.out;
+  // Exit 0 exactly when no violation is silent (outside the breaches the report flags).
+  EXPECT_EQ(r.exit_code == 0, !r.out.empty() && json::parse(r.out)["violations"].get<int64_t>() ==
+                                                    json::parse(r.out).value("violations_in_breaches", int64_t{0}))
+      << r.out;
   return r.out.empty() ? json() : json::parse(r.out);
 }
 
@@ -287,6 +292,74 @@ TEST(TruthCommands, BadOptionsAndInputsAreNamed) {
   const auto bad = run_command(tracesync_binary(), {"check-truth", dir.file("r.json"), dir.file("t.json")});
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_NE(bad.err.find("t.json: \"hosts\""), std::string::npos) << bad.err;
+}
+
+// Issue 33: where the messages contradict --clock-stability the report says
+// so: a problem naming the link and the span, the link APPROXIMATE, in JSON,
+// text and HTML; check-truth counts a violation there as flagged. A 500 ppm
+// slew at 2 messages a second is such a breach.
+TEST(TruthBreaches, AFastSlewIsAProblemNamingTheLinkAndItsSpan) {
+  testing::TempDir dir;
+  const auto sim = run_command(tracesync_binary(),
+                               {"simulate", "--quiet", "--no-traces", "--write-matches", "--output", dir.path(),
+                                "--clock-model", "slews", "--slew-rate", "500", "--slew-interval", "60s", "--rate", "2",
+                                "--duration", "5min", "--topology", "pairs", "--hosts", "2", "--seed", "1"});
+  ASSERT_EQ(sim.exit_code, 0) << sim.err;
+  const auto sync = sync_matches(dir, {});
+  ASSERT_EQ(sync.exit_code, 0) << sync.err;  // an APPROXIMATE link is usable: every trace synchronized
+  const json report = json::parse(sync.out);
+  const json& link = report["links"][0];
+  EXPECT_EQ(link["quality"], "APPROXIMATE");
+  ASSERT_TRUE(link.contains("breaches"));
+  ASSERT_FALSE(link["breaches"].empty());
+  // One problem per breach (at most five, then one counting the rest), each
+  // naming the link and its span as the breaches list gives it.
+  std::vector<std::string> breach_problems;
+  for (const json& p : report["problems"]) {
+    const std::string text = p["message"];
+    if (text.find("contradict --clock-stability") != std::string::npos) breach_problems.push_back(text);
+  }
+  ASSERT_EQ(breach_problems.size(), std::min<std::size_t>(link["breaches"].size(), 5) + (link["breaches"].size() > 5));
+  const json& first = link["breaches"][0];
+  const std::string span = "from " + std::to_string(first["from_ns"].get<int64_t>()) + " to " +
+                           std::to_string(first["to_ns"].get<int64_t>()) + " ns of host0";  // HTML escapes the ' after
+  EXPECT_NE(breach_problems[0].find("link host0 / host1 is APPROXIMATE: " + span + "'s clock"), std::string::npos)
+      << breach_problems[0];
+  // The text and HTML reports print the same problems.
+  for (const std::string format : {"text", "html"}) {
+    const auto other = run_command(tracesync_binary(), {"sync", "--format", format, "--matches", dir.file("matches.txt")});
+    ASSERT_EQ(other.exit_code, 0) << other.err;
+    EXPECT_NE(other.out.find(span), std::string::npos) << format;
+  }
+  // Whatever the truth does inside the flagged spans, nothing is silent.
+  const json verdict = check_truth(dir, sync.out);
+  EXPECT_EQ(verdict["violations"], verdict["violations_in_breaches"]) << verdict.dump();
+}
+
+// A 500 ppm slew at 0.2 messages a second: too few messages within the
+// stability horizon to contradict a 100 ppm band (a slew of 5 s falls
+// between two messages), so there the band rests on the rate limit alone,
+// what the data prove without the assumption; before that, its bounds
+// missed the truth with nothing flagged (14 silent violations on seed 1).
+TEST(TruthBreaches, AFastSlewAtFewMessagesIsNeverSilent) {
+#ifdef TRACESYNC_SANITIZED
+  const std::vector<std::string> seeds = {"1"};  // CI time: the sanitizers slow the local bands several times
+#else
+  const std::vector<std::string> seeds = {"1", "2", "3"};
+#endif
+  for (const std::string& seed : seeds) {
+    SCOPED_TRACE("seed " + seed);
+    testing::TempDir dir;
+    const auto sim = run_command(tracesync_binary(),
+                                 {"simulate", "--quiet", "--no-traces", "--write-matches", "--output", dir.path(),
+                                  "--clock-model", "slews", "--slew-rate", "500", "--rate", "0.2", "--duration", "1h",
+                                  "--topology", "pairs", "--hosts", "2", "--seed", seed});
+    ASSERT_EQ(sim.exit_code, 0) << sim.err;
+    const auto sync = sync_matches(dir, {});
+    ASSERT_EQ(sync.exit_code, 0) << sync.err;
+    const json verdict = check_truth(dir, sync.out);
+    EXPECT_EQ(verdict["violations"], verdict["violations_in_breaches"]) << verdict.dump();
+  }
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 
 #include <boost/multiprecision/cpp_int.hpp>
 
+#include <algorithm>
 #include <deque>
 #include <map>
 #include <optional>
@@ -43,6 +44,17 @@ struct LinkMap {
   std::string a, b;
   std::vector<std::pair<Rational, Rational>> knots;  // (x on a, y on b); empty: the line
   Line line;
+  Rational span_first, span_last;  // span_ns, on a
+
+  // Where the map holds on d's clock (d is a or b): its knots' ends, or the
+  // link's span (its image on b).
+  std::pair<Rational, Rational> measured_on(const std::string& d) const {
+    if (knots.size() >= 2) {
+      return d == a ? std::pair{knots.front().first, knots.back().first}
+                    : std::pair{knots.front().second, knots.back().second};
+    }
+    return d == a ? std::pair{span_first, span_last} : std::pair{line.at(span_first), line.at(span_last)};
+  }
 
   // The piece of a onto b holding x (from x on when x is a knot: `right`).
   Line a_onto_b_at(const Rational& x, bool right) const {
@@ -70,7 +82,8 @@ class Recomputation {
  public:
   explicit Recomputation(const json& report) {
     for (const json& l : report["links"]) {
-      LinkMap m{l["a"].get<std::string>(), l["b"].get<std::string>(), {}, {number(l["alpha"]), number(l["beta"])}};
+      LinkMap m{l["a"].get<std::string>(), l["b"].get<std::string>(), {}, {number(l["alpha"]), number(l["beta"])},
+                Rational(l["span_ns"][0].get<int64_t>()), Rational(l["span_ns"][1].get<int64_t>())};
       if (l.contains("clock_map")) {
         for (const json& k : l["clock_map"]) m.knots.push_back({Rational(k["x_ns"].get<int64_t>()), number(k["y"])});
       }
@@ -98,7 +111,10 @@ class Recomputation {
         for (const LinkMap* link : tree_) {
           const std::string other = link->a == d ? link->b : link->b == d ? link->a : std::string();
           if (other.empty() || domains_.count(other)) continue;
-          domains_[other] = Domain{spans_[other].first, spans_[other].second, d, link};
+          // A domain's transform covers its traces and all of its link's
+          // map on its clock: a child's image there meets the map itself.
+          const auto [from, to] = link->measured_on(other);
+          domains_[other] = Domain{std::min(spans_[other].first, from), std::max(spans_[other].second, to), d, link};
           queue.push_back(other);
         }
       }

@@ -90,11 +90,7 @@ TEST(LocalBandMap, IsTightOnWanderingAndSteppingClocksWhereMessagesAreDense) {
     ASSERT_GT(estimator.segment_count(), 1u);  // one line does not fit: the local bands are used
     const auto map = estimator.clock_map(span);
     ASSERT_TRUE(map.has_value());
-    EXPECT_EQ(against_truth(clock, messages, *map, span).violations, 0u);
-    // The goal's figures away from the ends, where the map is stretched
-    // beyond the first and last instants with a band by the rate limit.
-    const Figures f = against_truth(clock, messages, *map, span,
-                                    {{span.first, span.first + kSecond}, {span.last - kSecond, span.last}});
+    const Figures f = against_truth(clock, messages, *map, span);
     std::cout << "  seed " << seed << ": " << map->size() << " knots, worst error " << f.worst_error / 1000
               << " us, largest bound " << f.worst_bound / 1000 << " us\n";
     EXPECT_EQ(f.violations, 0u);
@@ -155,9 +151,10 @@ TEST(LocalBandMap, AFastSlewIsABreachAndTheLinkIsNotAccurate) {
 
 // At 0.2 messages a second, two or three messages fall within the 10 s
 // horizon: they cannot contradict the assumption there, so nothing is
-// flagged; but nothing is silently wrong either: the bounds, bridged by the
-// rate limit between sparse bands, hold everywhere (today's segments missed
-// the truth here while the link read ACCURATE).
+// flagged; but nothing is silently wrong either: too few to check the
+// assumption, the bands there rest on the rate limit alone, and hold
+// everywhere (the segments of before the local bands missed the truth here
+// while the link read ACCURATE).
 TEST(LocalBandMap, AFastSlewAtFewMessagesLeavesNoSilentViolation) {
   const Slew s = fast_slew(5e9);
   PiecewiseHullEstimator estimator;

@@ -207,6 +207,69 @@ TEST(PiecewiseTransform, ReportedPiecesHaveIntegerEndsAndHonestBounds) {
   }
 }
 
+// A bending map with knots every few seconds over [first, last]: slopes
+// within `ppm` of 1, bounds at its two ends rising outward at `steep` ns per
+// ns (faster than the growth beyond a span), inner bounds 50-550 ns.
+Knots bending_knots(std::mt19937_64& random, Quad first, Quad last, Quad shift, Quad ppm, Quad steep, Quad inner_first,
+                    Quad inner_last) {
+  std::uniform_real_distribution<double> unit(0, 1);
+  Knots k;
+  k.x = {first, inner_first};
+  for (Quad x = inner_first + 4e9Q; x < inner_last; x += 2e9Q + 4e9Q * static_cast<Quad>(unit(random))) k.x.push_back(x);
+  k.x.push_back(inner_last);
+  k.x.push_back(last);
+  k.y.push_back(first + shift);
+  for (std::size_t i = 1; i < k.x.size(); ++i) {
+    const Quad slope = 1 + (static_cast<Quad>(unit(random)) - 0.5Q) * 2 * ppm;
+    k.y.push_back(k.y.back() + slope * (k.x[i] - k.x[i - 1]));
+  }
+  for (std::size_t i = 0; i < k.x.size(); ++i) k.bound.push_back(50 + 500 * static_cast<Quad>(unit(random)));
+  k.bound.front() = k.bound[1] + steep * (inner_first - first);
+  k.bound.back() = k.bound[k.bound.size() - 2] + steep * (last - inner_last);
+  return k;
+}
+
+TEST(PiecewiseTransform, AChildsImageBeyondItsParentsTracesMeetsTheParentsLinkMap) {
+  // Reference R; parent P, whose link map onto R reaches 20 s beyond P's
+  // own traces on both sides (P is the link's b end: the map spans the
+  // image of R's span); child C, whose map onto P sends it up to 15 s
+  // beyond P's traces. There C's transform must be C's map, then P's link
+  // map (its own knots and bounds), then R's: a brute-force evaluation of
+  // the knots. Composing P's transform over P's traces only continued P's
+  // end piece at `growth` and lost the map's steeper bound there.
+  const Quad second = 1e9Q;
+  const Quad growth = 1e-4Q;  // 100 ppm
+  std::mt19937_64 random(31);
+  for (int round = 0; round < 12; ++round) {
+    const Quad p_first = kEpoch, p_last = kEpoch + 60 * second;
+    const Knots p_onto_r = bending_knots(random, p_first - 20 * second, p_last + 20 * second, 3e9Q, 200e-6Q, 1.087e-3Q,
+                                         p_first - 4 * second, p_last + 4 * second);
+    const Quad c_shift = -7e8Q;
+    const Knots c_onto_p = bending_knots(random, p_first - 15 * second - c_shift, p_last + 15 * second - c_shift, c_shift,
+                                         20e-6Q, 5e-6Q, p_first - 14 * second - c_shift, p_last + 14 * second - c_shift);
+    const Quad c_first = c_onto_p.x.front(), c_last = c_onto_p.x.back();
+    // The reference's traces cover every image: its transform adds nothing.
+    const PiecewiseTransform reference = PiecewiseTransform::identity(kEpoch - 60 * second, kEpoch + 120 * second);
+    const PiecewiseTransform parent = composed_onto_parent(reference, p_onto_r.transform(), p_first, p_last, growth);
+    const PiecewiseTransform child = composed_onto_parent(parent, c_onto_p.transform(), c_first, c_last, growth);
+    expect_contiguous(child);
+    std::size_t beyond_parents_traces = 0;
+    for (int i = 0; i <= 2000; ++i) {
+      const Quad t = c_first + (c_last - c_first) * i / 2000;
+      const auto [u, c_bound] = c_onto_p.at(t, growth);
+      const auto [expected, p_bound] = p_onto_r.at(u, growth);
+      if (u < p_first || u > p_last) ++beyond_parents_traces;
+      const TransformPiece& piece = piece_at(child, t);
+      EXPECT_LE(model::abs(piece.at(t) - expected), 1e-6Q) << round << " " << i;
+      // Equal to the sum of the links' bounds there, so it covers it.
+      EXPECT_LE(model::abs(piece.bound_at(t) - (c_bound + p_bound)), 1e-5Q)
+          << round << " " << i << ": " << model::to_double(piece.bound_at(t)) << " against "
+          << model::to_double(c_bound + p_bound) << " at " << model::to_double((u - p_first) / second) << " s of P";
+    }
+    EXPECT_GT(beyond_parents_traces, 500u);
+  }
+}
+
 TEST(PiecewiseTransform, BreakpointsBetweenIntegersMoveWithAnAllowance) {
   // Two pieces meeting at x = 10.5 with slopes 1 and 1.5.
   const PiecewiseTransform t({{0, 10.5Q, model::LinearTransform{1, 0}, 1, 1}, {10.5Q, 20, model::LinearTransform{1.5Q, -5.25Q}, 1, 1}});
