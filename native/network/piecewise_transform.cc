@@ -240,13 +240,71 @@ std::vector<ReportedPiece> PiecewiseTransform::reported(model::Nanoseconds first
   return merged;
 }
 
+namespace {
+
+struct Knot {
+  Quad x, y, bound;
+};
+
+// How far below (above) the chord of its neighbours a point must lie to
+// leave the upper (lower) hull: far beyond the rounding of a quad residual
+// (~1e-15 ns at 1e18 ns), so a point left out can never set the band.
+constexpr Quad kHullMargin = 1e-6Q;  // ns
+
+// The knots that can set the band's top, max of y + bound - s x, or its
+// bottom, min of y - bound - s x, for some slope s: those on the upper hull
+// of the points (x, y + bound) or on the lower hull of (x, y - bound)
+// (monotone chains over the knots, which come in time order). A map
+// pinned every second (simultaneous signals) has thousands of knots and a
+// few dozen such; the band over them is the band over all, bit for bit,
+// since the others lie kHullMargin inside.
+std::vector<Knot> band_setting_knots(const std::vector<Knot>& knots) {
+  std::vector<bool> kept(knots.size(), false);
+  for (const int side : {1, -1}) {
+    // side 1: the upper hull of (x, y + bound); -1: the lower hull of (x, y - bound), mirrored.
+    const auto point_y = [&](std::size_t i) { return side * knots[i].y + knots[i].bound; };
+    // Knots of one time (where two pieces meet) are one point of the
+    // chain, the highest; those within the margin of it are kept with it.
+    struct Group {
+      std::size_t begin, end;
+      Quad x, y;
+    };
+    std::vector<Group> chain;
+    for (std::size_t i = 0; i < knots.size();) {
+      Group g{i, i, knots[i].x, point_y(i)};
+      for (; g.end < knots.size() && knots[g.end].x == g.x; ++g.end) g.y = max_of(g.y, point_y(g.end));
+      i = g.end;
+      while (chain.size() >= 2) {
+        const Group& a = chain[chain.size() - 2];
+        const Group& b = chain.back();
+        // b below the chord from a to g by more than the margin (x grows
+        // strictly along the chain).
+        const Quad dx = g.x - a.x;
+        const Quad below = (g.y - a.y) * (b.x - a.x) - (b.y - a.y) * dx;
+        if (!(below > kHullMargin * dx)) break;
+        chain.pop_back();
+      }
+      chain.push_back(g);
+    }
+    for (const Group& g : chain) {
+      for (std::size_t i = g.begin; i < g.end; ++i) {
+        if (!(point_y(i) < g.y - kHullMargin)) kept[i] = true;
+      }
+    }
+  }
+  std::vector<Knot> out;
+  for (std::size_t i = 0; i < knots.size(); ++i) {
+    if (kept[i]) out.push_back(knots[i]);
+  }
+  return out;
+}
+
+}  // namespace
+
 SingleLine best_single_line(const std::vector<ReportedPiece>& pieces) {
   if (pieces.size() == 1) {
     return {pieces[0].map, max_of(pieces[0].bound_first, pieces[0].bound_last), pieces[0].exact};
   }
-  struct Knot {
-    Quad x, y, bound;
-  };
   std::vector<Knot> knots;
   for (const ReportedPiece& p : pieces) {
     knots.push_back({static_cast<Quad>(p.first), p.map.apply(p.first), p.bound_first});
@@ -255,10 +313,11 @@ SingleLine best_single_line(const std::vector<ReportedPiece>& pieces) {
   const Quad x0 = knots.front().x;
   // For a slope s, the best offset centres the knots' residual band; the
   // worst error is half the band's width, convex in s.
+  const std::vector<Knot> setting = band_setting_knots(knots);
   const auto band = [&](Quad s) {
     Quad high = 0, low = 0;
     bool any = false;
-    for (const Knot& k : knots) {
+    for (const Knot& k : setting) {
       const Quad r = k.y - s * (k.x - x0);
       if (!any || r + k.bound > high) high = r + k.bound;
       if (!any || r - k.bound < low) low = r - k.bound;
