@@ -65,6 +65,12 @@ EngineSettings parse_engine_options(std::string_view serialized) {
   ingest.domain_overrides.insert(options.domain_overrides().begin(), options.domain_overrides().end());
   for (const v1::MessageKind& kind : options.message_kinds()) ingest.messages.push_back(kind.spec());
   ingest.messages_files.assign(options.messages_files().begin(), options.messages_files().end());
+  ingest.simultaneous.assign(options.simultaneous().begin(), options.simultaneous().end());
+  ingest.simultaneous_files.assign(options.simultaneous_files().begin(), options.simultaneous_files().end());
+  for (const uint32_t port : options.probe_ports()) {
+    if (port == 0 || port > 65535) reject("a probe port must be 1 to 65535, not " + std::to_string(port));
+    ingest.probe_ports.push_back(static_cast<uint16_t>(port));
+  }
   // Traces are read in processes of their own whenever a tracesync program
   // is known: babeltrace2 aborting on a damaged trace must not end the JVM.
   if (const std::string& program = options.reading_program(); !program.empty()) {

@@ -5,6 +5,7 @@
 #include <boost/program_options.hpp>
 
 #include <iostream>
+#include <mutex>
 #include <span>
 #include <vector>
 
@@ -19,6 +20,7 @@
 #include "ingest/network_event_names.h"
 #include "ingest/signal_spec.h"
 #include "ingest/trace_discovery.h"
+#include "probe/peer_address.h"
 #include "snapshot/utf8.h"
 
 namespace tracesync::cli {
@@ -29,12 +31,34 @@ constexpr std::string_view kCommand = "check";
 namespace po = boost::program_options;
 
 // The events themselves are not needed: what check shows is in each
-// trace's TraceInfo (its network event census).
-class DroppingSink final : public ingest::EventSink {
+// trace's TraceInfo (its network event census), but for `--probe-port`:
+// how many of each trace's TCP events are from or to one of the ports.
+class ProbeSegmentSink final : public ingest::EventSink {
  public:
+  ProbeSegmentSink(std::size_t traces, std::vector<uint16_t> ports) : counts_(traces, 0), ports_(std::move(ports)) {}
   void trace_opened(match::TraceIndex, const ingest::TraceInfo&) override {}
-  void trace_events(match::TraceIndex, std::span<const match::PacketEvent>, model::Nanoseconds) override {}
+  void trace_events(match::TraceIndex trace, std::span<const match::PacketEvent> events, model::Nanoseconds) override {
+    if (ports_.empty()) return;
+    uint64_t found = 0;
+    for (const match::PacketEvent& e : events) {
+      if (e.kind != match::kTcpKind || e.layout != match::Layout::kTcp || !e.endpoints.present()) continue;
+      for (const uint16_t port : ports_) {
+        if (e.endpoints.source_port == port || e.endpoints.dest_port == port) {
+          ++found;
+          break;
+        }
+      }
+    }
+    const std::lock_guard lock(mutex_);
+    counts_.at(trace) += found;
+  }
   void trace_closed(match::TraceIndex) override {}
+  ProbeSegments counts() const { return ports_.empty() ? ProbeSegments() : counts_; }
+
+ private:
+  std::mutex mutex_;
+  ProbeSegments counts_;
+  const std::vector<uint16_t> ports_;
 };
 
 void print_help(const po::options_description& options) {
@@ -66,6 +90,7 @@ int run_check(const std::vector<std::string>& arguments) {
   std::vector<std::string> simultaneous;
   std::vector<std::string> simultaneous_files;
   std::string reader_name = "babeltrace2";
+  std::vector<std::string> probe_port_texts;
   po::options_description options("options");
   options.add_options()
       ("help,h", "print this help and exit")
@@ -82,7 +107,10 @@ int run_check(const std::vector<std::string>& arguments) {
       ("simultaneous", po::value(&simultaneous)->value_name("SPEC")->composing(),
        "also count a simultaneous signal's occurrences, as 'tracesync sync --simultaneous SPEC' reads them; repeatable")
       ("simultaneous-file", po::value(&simultaneous_files)->value_name("FILE")->composing(),
-       "read signal SPECs from FILE, one a line; repeatable");
+       "read signal SPECs from FILE, one a line; repeatable")
+      ("probe-port", po::value(&probe_port_texts)->value_name("PORT")->composing(),
+       "count each trace's TCP events from or to this port, the one 'tracesync probe --listen' used: the probe's "
+       "rounds in kernel traces (docs/probe.md); repeatable");
   po::variables_map vm;
   if (const std::string problem = parse_arguments(arguments, options, &paths, vm); !problem.empty()) {
     return usage_error(kCommand, problem);
@@ -110,6 +138,12 @@ int run_check(const std::vector<std::string>& arguments) {
     kinds = std::get<std::vector<ingest::MessageSpec>>(std::move(all));
   }
 
+  std::vector<uint16_t> probe_ports;
+  for (const std::string& text : probe_port_texts) {
+    const auto port = probe::parse_port(text);
+    if (const auto* why = std::get_if<std::string>(&port)) return usage_error(kCommand, "--probe-port: " + *why);
+    probe_ports.push_back(static_cast<uint16_t>(std::get<int>(port)));
+  }
   const auto reader = ingest::parse_reader_choice(reader_name);
   if (!reader) {
     return usage_error(kCommand, "--reader must be auto, scanner or babeltrace2, not '" +
@@ -129,7 +163,7 @@ int run_check(const std::vector<std::string>& arguments) {
   ingest::ReadOptions read;
   read.jobs = jobs;
   read.reader.reader = *reader;
-  read.reader.endpoints = false;
+  read.reader.endpoints = !probe_ports.empty();  // the ports, for --probe-port
   read.reader.selection = ingest::EventSelection(kinds);
   read.reader.offered_classes = true;
   if (!in_process) {
@@ -137,7 +171,7 @@ int run_check(const std::vector<std::string>& arguments) {
     if (!command) return usage_error(kCommand, "cannot find this program's own file to read traces with; try --in-process");
     read.reading_command = *command;
   }
-  DroppingSink sink;
+  ProbeSegmentSink sink(discovery.traces.size(), probe_ports);
   ProgressBar progress("reading traces");
   const ingest::ExperimentReport report = ingest::read_experiment(discovery.traces, read, sink, [&](const ingest::ReadProgress& p) {
     progress.update(p.bytes_read, p.bytes_total);
@@ -169,9 +203,9 @@ int run_check(const std::vector<std::string>& arguments) {
   if (readable == 0) code = worse(code, kBadInput);
 
   if (format == "json") {
-    std::cout << check_json(report.traces, kinds).dump(2) << "\n";
+    std::cout << check_json(report.traces, kinds, sink.counts()).dump(2) << "\n";
   } else {
-    print_check_text(std::cout, report.traces, kinds);
+    print_check_text(std::cout, report.traces, kinds, sink.counts());
     if (readable > 0) {
       std::size_t usable = 0;
       for (const ingest::TraceReport& t : report.traces) usable += check_trace(t, kinds).usable ? 1 : 0;

@@ -32,6 +32,7 @@
 #include "ingest/domain_overrides.h"
 #include "ingest/match_stream.h"
 #include "ingest/network_event_names.h"
+#include "probe/peer_address.h"
 #include "session/synchronization.h"
 #include "snapshot/json_report.h"
 #include "snapshot/people_order.h"
@@ -69,6 +70,7 @@ struct SyncArguments {
   std::vector<std::string> simultaneous;
   std::vector<std::string> simultaneous_files;
   std::string certificate;
+  std::vector<std::string> probe_ports;
 };
 
 // The options of `sync`; `apply` has them all but --matches (it needs
@@ -132,7 +134,10 @@ po::options_description sync_options(SyncArguments& a, const SyncExtension* exte
        "[name=NAME,]event=EVENT[,filter=FIELD==VALUE],jitter=DURATION[,clocks-within=DURATION] "
        "(e.g. event=gps:pps,jitter=1us); repeatable, one signal each")
       ("simultaneous-file", po::value(&a.simultaneous_files)->value_name("FILE")->composing(),
-       "read signal SPECs from FILE, one a line ('#' begins a comment); repeatable");
+       "read signal SPECs from FILE, one a line ('#' begins a comment); repeatable")
+      ("probe-port", po::value(&a.probe_ports)->value_name("PORT")->composing(),
+       "the TCP port 'tracesync probe --listen' used: kernel traces' segments from or to it are counted as the "
+       "probe's rounds in the report (docs/probe.md); repeatable");
   return options;
 }
 
@@ -188,6 +193,11 @@ std::string to_options(const SyncArguments& a, session::SessionOptions& options,
   ingest.messages_files = a.messages_files;
   ingest.simultaneous = a.simultaneous;
   ingest.simultaneous_files = a.simultaneous_files;
+  for (const std::string& text : a.probe_ports) {
+    const auto port = probe::parse_port(text);
+    if (const auto* why = std::get_if<std::string>(&port)) return "--probe-port: " + *why;
+    ingest.probe_ports.push_back(static_cast<uint16_t>(std::get<int>(port)));
+  }
   for (const std::string& text : a.domains) {
     const auto pair = ingest::parse_domain_override(text);
     if (!pair) return "--domain '" + text + "' is not TRACE=ID";

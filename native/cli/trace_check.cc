@@ -110,16 +110,25 @@ bool records_probe_rounds(const ingest::TraceReport& t, const std::vector<ingest
   return false;
 }
 
+uint64_t probe_segments_of(const std::vector<ingest::TraceReport>& traces, const ingest::TraceReport* trace,
+                           const ProbeSegments& probe_segments) {
+  const auto index = static_cast<std::size_t>(trace - traces.data());
+  return index < probe_segments.size() ? probe_segments[index] : 0;
+}
+
 }  // namespace
 
-TraceCheck check_trace(const ingest::TraceReport& t, const std::vector<ingest::MessageSpec>& kinds) {
+TraceCheck check_trace(const ingest::TraceReport& t, const std::vector<ingest::MessageSpec>& kinds,
+                       uint64_t probe_segments) {
   TraceCheck check;
   if (t.status == ingest::TraceStatus::kSkipped) {
     check.verdict = (t.out_of_memory ? "not read: " : "unreadable: ") + t.problem;
     return check;
   }
   check.read = true;
-  check.probe_rounds = records_probe_rounds(t, kinds);
+  check.probe_events = records_probe_rounds(t, kinds);
+  check.probe_segments = probe_segments;
+  check.probe_rounds = check.probe_events || probe_segments > 0;
   const NetworkEventCensus& census = t.info.network_census;
   const bool sends =
       ingest::tcp_events(census, Direction::kSend) + app_events(t.info.app_census, kinds, Direction::kSend) > 0;
@@ -140,7 +149,7 @@ TraceCheck check_trace(const ingest::TraceReport& t, const std::vector<ingest::M
   }
   if (!kinds.empty() && !check.usable) {
     check.verdict += " (nor application messages of the --messages specs)";
-  } else if (!check.usable && check.probe_rounds) {
+  } else if (!check.usable && check.probe_events) {
     check.verdict += " (it records tracesync probe's rounds: sync with --messages probe)";
   } else if (!check.usable && !t.info.offered_classes.empty()) {
     check.verdict += " (its user-space events may serve as messages: see --messages)";
@@ -158,13 +167,14 @@ TraceCheck check_trace(const ingest::TraceReport& t, const std::vector<ingest::M
 }
 
 void print_check_text(std::ostream& out, const std::vector<ingest::TraceReport>& traces,
-                      const std::vector<ingest::MessageSpec>& kinds) {
+                      const std::vector<ingest::MessageSpec>& kinds, const ProbeSegments& probe_segments) {
   using snapshot::readable_text;
   std::size_t name_width = 0;
   for (const auto& event : kNetworkEventNames) name_width = std::max(name_width, event.name.size());
   for (const ingest::TraceReport* trace : for_people(traces)) {
     const ingest::TraceReport& t = *trace;
-    const TraceCheck check = check_trace(t, kinds);
+    const uint64_t segments = probe_segments_of(traces, trace, probe_segments);
+    const TraceCheck check = check_trace(t, kinds, segments);
     out << readable_text(t.info.path) << ": " << readable_text(check.verdict) << "\n";
     if (!check.read) continue;
     out << "  host " << (t.info.hostname.empty() ? "-" : readable_text(t.info.hostname)) << ", clock domain "
@@ -189,9 +199,13 @@ void print_check_text(std::ostream& out, const std::vector<ingest::TraceReport>&
       if (!tally.missing.empty()) out << "; lacks TCP fields: " << readable_text(tally.missing);
       out << "\n";
     }
-    if (check.probe_rounds) {
+    if (check.probe_events) {
       out << "  probe rounds: tracesync probe's events (tracesync_probe:round_send, round_recv); "
              "--messages probe pairs them\n";
+    }
+    if (check.probe_segments > 0) {
+      out << "  probe rounds: " << check.probe_segments << " TCP events from or to a --probe-port; sync with the same "
+             "--probe-port counts them apart\n";
     }
     for (std::size_t k = 0; k < kinds.size() && k < t.info.app_census.size(); ++k) {
       if (kinds[k].is_signal()) {
@@ -216,7 +230,8 @@ void print_check_text(std::ostream& out, const std::vector<ingest::TraceReport>&
   }
 }
 
-ordered_json check_json(const std::vector<ingest::TraceReport>& traces, const std::vector<ingest::MessageSpec>& kinds) {
+ordered_json check_json(const std::vector<ingest::TraceReport>& traces, const std::vector<ingest::MessageSpec>& kinds,
+                        const ProbeSegments& probe_segments) {
   ordered_json root;
   root["format"] = "tracesync-check/1";
   ordered_json names = ordered_json::array();
@@ -229,7 +244,8 @@ ordered_json check_json(const std::vector<ingest::TraceReport>& traces, const st
   std::size_t usable = 0;
   for (const ingest::TraceReport* trace : for_people(traces)) {
     const ingest::TraceReport& t = *trace;
-    const TraceCheck check = check_trace(t, kinds);
+    const uint64_t segments = probe_segments_of(traces, trace, probe_segments);
+    const TraceCheck check = check_trace(t, kinds, segments);
     read += check.read ? 1 : 0;
     usable += check.usable ? 1 : 0;
     ordered_json j;
@@ -254,6 +270,7 @@ ordered_json check_json(const std::vector<ingest::TraceReport>& traces, const st
     j["reader_reason"] = t.info.reader_reason.empty() ? ordered_json(nullptr) : snapshot::readable_json(t.info.reader_reason);
     j["metadata_format"] = t.info.metadata_format.empty() ? ordered_json(nullptr) : ordered_json(t.info.metadata_format);
     j["probe_rounds"] = check.probe_rounds;
+    if (!probe_segments.empty()) j["probe_segments"] = check.probe_segments;
     j["tcp_sends"] = ingest::tcp_events(t.info.network_census, Direction::kSend);
     j["tcp_receives"] = ingest::tcp_events(t.info.network_census, Direction::kReceive);
     ordered_json by_name = ordered_json::array();

@@ -43,7 +43,8 @@ ExperimentResult match_experiment(const std::vector<TraceSource>& traces, const 
   SignalOccurrences signals(options.first_signal_kind);
   MatchingSink sink(matcher, callbacks.on_trace_opened, &signals);
   ReadOptions read = options.read;
-  read.reader.endpoints = options.match.key == match::KeyKind::kStrict;
+  // Ports too when tracesync probe's rounds are told apart by them.
+  read.reader.endpoints = options.match.key == match::KeyKind::kStrict || !options.match.probe_ports.empty();
   // With a horizon, a trace far ahead of the others waits for them rather
   // than fill the matcher (a second at least, so that traces are still read
   // in parallel when the horizon is tiny).

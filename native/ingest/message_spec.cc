@@ -1,30 +1,16 @@
 // SPDX-License-Identifier: EPL-2.0
 #include "ingest/message_spec.h"
 
-#include <fstream>
 #include <map>
 
 #include "ingest/network_event_names.h"
+#include "ingest/spec_text.h"
 #include "match/packet_event.h"
 
 namespace tracesync::ingest {
 
 namespace {
 
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
-  while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\r')) text.remove_suffix(1);
-  return text;
-}
-
-// Event and field names: printable, no separator of the spec syntax.
-bool is_name(std::string_view text) {
-  if (text.empty()) return false;
-  for (const char c : text) {
-    if (c <= ' ' || c == ',' || c == '=' || c == '+' || c == 0x7f) return false;
-  }
-  return true;
-}
 
 std::variant<KeyField, std::string> parse_field(std::string_view text) {
   KeyField field;
@@ -36,8 +22,8 @@ std::variant<KeyField, std::string> parse_field(std::string_view text) {
       break;
     }
   }
-  text = trim(text);
-  if (!is_name(text)) return "a key field must be a name, not '" + std::string(text) + "'";
+  text = trim_spec_text(text);
+  if (!is_spec_name(text)) return "a key field must be a name, not '" + std::string(text) + "'";
   field.name = std::string(text);
   return field;
 }
@@ -60,7 +46,7 @@ std::string MessageSpec::canonical() const {
 }
 
 std::variant<MessageSpec, std::string> parse_message_spec(std::string_view text) {
-  if (trim(text) == kProbePreset) {
+  if (trim_spec_text(text) == kProbePreset) {
     auto spec = parse_message_spec(kProbeSpec);
     std::get<MessageSpec>(spec).text = std::string(kProbePreset);
     return spec;
@@ -68,12 +54,12 @@ std::variant<MessageSpec, std::string> parse_message_spec(std::string_view text)
   const std::string quoted = "'" + std::string(text) + "'";
   auto fail = [&](const std::string& why) { return "the message spec " + quoted + " " + why; };
   MessageSpec spec;
-  spec.text = std::string(trim(text));
+  spec.text = std::string(trim_spec_text(text));
   std::map<std::string, std::string> seen;
   std::string_view rest = text;
   while (!rest.empty()) {
     const std::size_t comma = rest.find(',');
-    const std::string_view item = trim(rest.substr(0, comma));
+    const std::string_view item = trim_spec_text(rest.substr(0, comma));
     rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
     if (item.empty()) {
       if (comma == std::string_view::npos) break;  // a trailing comma
@@ -83,8 +69,8 @@ std::variant<MessageSpec, std::string> parse_message_spec(std::string_view text)
     if (equals == std::string_view::npos) {
       return fail("has an item without '=': '" + std::string(item) + "' (items are send=, recv=, key= and name=)");
     }
-    std::string word(trim(item.substr(0, equals)));
-    const std::string_view value = trim(item.substr(equals + 1));
+    std::string word(trim_spec_text(item.substr(0, equals)));
+    const std::string_view value = trim_spec_text(item.substr(equals + 1));
     if (word == "receive") word = "recv";
     if (word != "send" && word != "recv" && word != "key" && word != "name") {
       return fail("has an unknown item '" + word + "=' (items are send=, recv=, key= and name=)");
@@ -95,13 +81,13 @@ std::variant<MessageSpec, std::string> parse_message_spec(std::string_view text)
       std::string_view fields = value;
       while (true) {
         const std::size_t plus = fields.find('+');
-        auto field = parse_field(trim(fields.substr(0, plus)));
+        auto field = parse_field(trim_spec_text(fields.substr(0, plus)));
         if (auto* why = std::get_if<std::string>(&field)) return fail("has a bad key: " + *why);
         spec.key.push_back(std::get<KeyField>(std::move(field)));
         if (plus == std::string_view::npos) break;
         fields = fields.substr(plus + 1);
       }
-    } else if (!is_name(value)) {
+    } else if (!is_spec_name(value)) {
       return fail("needs a name after " + word + "=, not '" + std::string(value) + "'");
     } else if (word == "send") {
       spec.send_event = std::string(value);
@@ -128,36 +114,19 @@ std::variant<MessageSpec, std::string> parse_message_spec(std::string_view text)
   return spec;
 }
 
+namespace {
+std::variant<MessageSpec, std::string> parse_one(std::string_view text) { return parse_message_spec(text); }
+}  // namespace
+
 std::variant<std::vector<MessageSpec>, std::string> read_message_specs_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return "cannot read the message specs file '" + path + "'";
-  std::vector<MessageSpec> specs;
-  std::string line;
-  for (std::size_t number = 1; std::getline(in, line); ++number) {
-    const std::string_view text = trim(line);
-    if (text.empty() || text.front() == '#') continue;
-    auto spec = parse_message_spec(text);
-    if (auto* why = std::get_if<std::string>(&spec)) return path + ":" + std::to_string(number) + ": " + *why;
-    specs.push_back(std::get<MessageSpec>(std::move(spec)));
-  }
-  if (in.bad()) return "cannot read the message specs file '" + path + "'";
-  if (specs.empty()) return "the message specs file '" + path + "' holds no spec";
-  return specs;
+  return read_spec_file<MessageSpec>(path, "message specs", parse_one);
 }
 
 std::variant<std::vector<MessageSpec>, std::string> parse_message_specs(const std::vector<std::string>& texts,
                                                                         const std::vector<std::string>& files) {
-  std::vector<MessageSpec> specs;
-  for (const std::string& text : texts) {
-    auto spec = parse_message_spec(text);
-    if (auto* why = std::get_if<std::string>(&spec)) return *why;
-    specs.push_back(std::get<MessageSpec>(std::move(spec)));
-  }
-  for (const std::string& file : files) {
-    auto more = read_message_specs_file(file);
-    if (auto* why = std::get_if<std::string>(&more)) return *why;
-    for (MessageSpec& spec : std::get<std::vector<MessageSpec>>(more)) specs.push_back(std::move(spec));
-  }
+  auto gathered = gather_specs<MessageSpec>(texts, files, "message specs", parse_one);
+  if (std::holds_alternative<std::string>(gathered)) return gathered;
+  std::vector<MessageSpec> specs = std::get<std::vector<MessageSpec>>(std::move(gathered));
   if (std::string problem = check_message_specs(specs); !problem.empty()) return problem;
   return specs;
 }

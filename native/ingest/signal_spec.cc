@@ -2,29 +2,16 @@
 #include "ingest/signal_spec.h"
 
 #include <charconv>
-#include <fstream>
 #include <map>
 
 #include "ingest/network_event_names.h"
+#include "ingest/spec_text.h"
 #include "match/packet_event.h"
 
 namespace tracesync::ingest {
 
 namespace {
 
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
-  while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\r')) text.remove_suffix(1);
-  return text;
-}
-
-bool is_name(std::string_view text) {
-  if (text.empty()) return false;
-  for (const char c : text) {
-    if (c <= ' ' || c == ',' || c == '=' || c == '+' || c == 0x7f) return false;
-  }
-  return true;
-}
 
 constexpr std::string_view kItems = "(items are event=, filter=, jitter=, clocks-within= and name=)";
 
@@ -55,7 +42,7 @@ std::optional<int64_t> parse_signed(std::string_view text) {
 }  // namespace
 
 std::optional<model::Nanoseconds> parse_signal_duration(std::string_view text) {
-  text = trim(text);
+  text = trim_spec_text(text);
   std::size_t digits = 0;
   while (digits < text.size() && ((text[digits] >= '0' && text[digits] <= '9') || text[digits] == '.')) ++digits;
   const std::string_view number = text.substr(0, digits);
@@ -135,12 +122,12 @@ std::variant<SignalSpec, std::string> parse_signal_spec(std::string_view text) {
   const std::string quoted = "'" + std::string(text) + "'";
   auto fail = [&](const std::string& why) { return "the signal spec " + quoted + " " + why; };
   SignalSpec spec;
-  spec.text = std::string(trim(text));
+  spec.text = std::string(trim_spec_text(text));
   std::map<std::string, bool> seen;
   std::string_view rest = text;
   while (!rest.empty()) {
     const std::size_t comma = rest.find(',');
-    const std::string_view item = trim(rest.substr(0, comma));
+    const std::string_view item = trim_spec_text(rest.substr(0, comma));
     rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
     if (item.empty()) {
       if (comma == std::string_view::npos) break;  // a trailing comma
@@ -150,8 +137,8 @@ std::variant<SignalSpec, std::string> parse_signal_spec(std::string_view text) {
     if (equals == std::string_view::npos) {
       return fail("has an item without '=': '" + std::string(item) + "' " + std::string(kItems));
     }
-    const std::string word(trim(item.substr(0, equals)));
-    const std::string_view value = trim(item.substr(equals + 1));
+    const std::string word(trim_spec_text(item.substr(0, equals)));
+    const std::string_view value = trim_spec_text(item.substr(equals + 1));
     if (word != "event" && word != "filter" && word != "jitter" && word != "clocks-within" && word != "name") {
       return fail("has an unknown item '" + word + "=' " + std::string(kItems));
     }
@@ -160,8 +147,8 @@ std::variant<SignalSpec, std::string> parse_signal_spec(std::string_view text) {
     if (word == "filter") {
       const std::size_t same = value.find("==");
       if (same == std::string_view::npos) return fail("needs filter=FIELD==VALUE, not '" + std::string(value) + "'");
-      std::string_view field = trim(value.substr(0, same));
-      const std::string_view wanted = trim(value.substr(same + 2));
+      std::string_view field = trim_spec_text(value.substr(0, same));
+      const std::string_view wanted = trim_spec_text(value.substr(same + 2));
       KeyField key;
       for (const auto& [prefix, scope] : {std::pair<std::string_view, FieldScope>{"payload.", FieldScope::kPayload},
                                           std::pair<std::string_view, FieldScope>{"context.", FieldScope::kContext}}) {
@@ -171,7 +158,7 @@ std::variant<SignalSpec, std::string> parse_signal_spec(std::string_view text) {
           break;
         }
       }
-      if (!is_name(field)) return fail("has a filter field that is not a name: '" + std::string(field) + "'");
+      if (!is_spec_name(field)) return fail("has a filter field that is not a name: '" + std::string(field) + "'");
       if (wanted.empty() || wanted.find(',') != std::string_view::npos) {
         return fail("has a filter without a value (filter=FIELD==VALUE)");
       }
@@ -189,7 +176,7 @@ std::variant<SignalSpec, std::string> parse_signal_spec(std::string_view text) {
       } else {
         spec.clocks_within = *duration;
       }
-    } else if (!is_name(value)) {
+    } else if (!is_spec_name(value)) {
       return fail("needs a name after " + word + "=, not '" + std::string(value) + "'");
     } else if (word == "event") {
       spec.event = std::string(value);
@@ -203,36 +190,19 @@ std::variant<SignalSpec, std::string> parse_signal_spec(std::string_view text) {
   return spec;
 }
 
+namespace {
+std::variant<SignalSpec, std::string> parse_one(std::string_view text) { return parse_signal_spec(text); }
+}  // namespace
+
 std::variant<std::vector<SignalSpec>, std::string> read_signal_specs_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return "cannot read the signal specs file '" + path + "'";
-  std::vector<SignalSpec> specs;
-  std::string line;
-  for (std::size_t number = 1; std::getline(in, line); ++number) {
-    const std::string_view text = trim(line);
-    if (text.empty() || text.front() == '#') continue;
-    auto spec = parse_signal_spec(text);
-    if (auto* why = std::get_if<std::string>(&spec)) return path + ":" + std::to_string(number) + ": " + *why;
-    specs.push_back(std::get<SignalSpec>(std::move(spec)));
-  }
-  if (in.bad()) return "cannot read the signal specs file '" + path + "'";
-  if (specs.empty()) return "the signal specs file '" + path + "' holds no spec";
-  return specs;
+  return read_spec_file<SignalSpec>(path, "signal specs", parse_one);
 }
 
 std::variant<std::vector<SignalSpec>, std::string> parse_signal_specs(const std::vector<std::string>& texts,
                                                                       const std::vector<std::string>& files) {
-  std::vector<SignalSpec> specs;
-  for (const std::string& text : texts) {
-    auto spec = parse_signal_spec(text);
-    if (auto* why = std::get_if<std::string>(&spec)) return *why;
-    specs.push_back(std::get<SignalSpec>(std::move(spec)));
-  }
-  for (const std::string& file : files) {
-    auto more = read_signal_specs_file(file);
-    if (auto* why = std::get_if<std::string>(&more)) return *why;
-    for (SignalSpec& spec : std::get<std::vector<SignalSpec>>(more)) specs.push_back(std::move(spec));
-  }
+  auto gathered = gather_specs<SignalSpec>(texts, files, "signal specs", parse_one);
+  if (std::holds_alternative<std::string>(gathered)) return gathered;
+  std::vector<SignalSpec> specs = std::get<std::vector<SignalSpec>>(std::move(gathered));
   std::map<std::string, const SignalSpec*> names;
   for (const SignalSpec& spec : specs) {
     if (const auto [at, fresh] = names.emplace(spec.name, &spec); !fresh) {

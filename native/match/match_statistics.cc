@@ -18,6 +18,7 @@ MatchStatistics& MatchStatistics::operator+=(const MatchStatistics& other) {
   tc_key_fallback += other.tc_key_fallback;
   late += other.late;
   key_too_long += other.key_too_long;
+  probe_matches += other.probe_matches;
   return *this;
 }
 

@@ -28,6 +28,7 @@ struct MatchStatistics {
   uint64_t tc_key_fallback = 0;     // strict key asked, event without addresses: matched by the tc key
   uint64_t late = 0;                // events older than their trace's announced progress (reader fault)
   uint64_t key_too_long = 0;        // application events whose key does not fit in an AppKey: not matched
+  uint64_t probe_matches = 0;       // of the matches, TCP segments of tracesync probe's (MatchOptions::probe_ports)
 
   MatchStatistics& operator+=(const MatchStatistics& other);
   friend bool operator==(const MatchStatistics&, const MatchStatistics&) = default;

@@ -30,10 +30,14 @@ struct PacketKey {
   TcpFields tcp;        // TCP only
   Endpoints endpoints;  // TCP only; all zero under the tc key
   AppKey app;           // application kinds only
+  // TCP only: a segment of tracesync probe's (to or from one of
+  // MatchOptions::probe_ports; set by the matcher). A probe segment never
+  // matches another one.
+  bool probe = false;
 
   friend bool operator==(const PacketKey& a, const PacketKey& b) {
     return a.kind == b.kind && a.tcp.seq == b.tcp.seq && a.tcp.ack_seq == b.tcp.ack_seq &&
-           a.tcp.flags == b.tcp.flags && a.endpoints == b.endpoints && a.app == b.app;
+           a.tcp.flags == b.tcp.flags && a.endpoints == b.endpoints && a.app == b.app && a.probe == b.probe;
   }
 };
 

@@ -53,8 +53,17 @@ void PacketMatcher::set_domain(TraceIndex trace, const std::string& domain_id) {
 
 PacketMatcher::HashedKey PacketMatcher::hashed(const PacketEvent& event) const {
   HashedKey out{make_key(event, options_.key), 0};
+  out.key.probe = probe_segment(event);
   out.hash = static_cast<uint32_t>(PacketKeyHash{}(out.key) >> 32);
   return out;
+}
+
+bool PacketMatcher::probe_segment(const PacketEvent& event) const {
+  if (event.kind != kTcpKind || !event.endpoints.present()) return false;
+  for (const uint16_t port : options_.probe_ports) {
+    if (event.endpoints.source_port == port || event.endpoints.dest_port == port) return true;
+  }
+  return false;
 }
 
 bool PacketMatcher::same_key(uint32_t number, const PacketKey& key) const {
@@ -62,7 +71,7 @@ bool PacketMatcher::same_key(uint32_t number, const PacketKey& key) const {
   if (record.kind != key.kind) return false;
   if (key.kind != kTcpKind) return app_keys_[number] == key.app;
   return record.tcp.seq == key.tcp.seq && record.tcp.ack_seq == key.tcp.ack_seq && record.tcp.flags == key.tcp.flags &&
-         (options_.key != KeyKind::kStrict || endpoints_[number] == key.endpoints);
+         record.probe == key.probe && (options_.key != KeyKind::kStrict || endpoints_[number] == key.endpoints);
 }
 
 MatchStatistics& PacketMatcher::of_kind(MessageKind kind) {
@@ -129,6 +138,7 @@ uint32_t PacketMatcher::create(const HashedKey& hashed_key, model::Nanoseconds t
   record = Record{};
   record.kind = hashed_key.key.kind;
   record.tcp = hashed_key.key.tcp;
+  record.probe = hashed_key.key.probe;
   record.hash = hashed_key.hash;
   record.generation = generation;
   record.live = true;
@@ -395,6 +405,11 @@ void PacketMatcher::emit(Record& record) {
   const Counter counter = same ? &MatchStatistics::same_domain : &MatchStatistics::matches;
   count(send.trace, record.kind, counter);
   if (receive.trace != send.trace) ++(per_trace_[receive.trace].*counter);
+  if (record.probe && !same) {
+    count(send.trace, record.kind, &MatchStatistics::probe_matches);
+    if (receive.trace != send.trace) ++per_trace_[receive.trace].probe_matches;
+    ++link->probe_matches;
+  }
   if (same) return;
   ++link->matches;
   link->sends += record.sends;

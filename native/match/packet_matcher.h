@@ -25,6 +25,10 @@ struct MatchOptions {
   // kUnbounded keeps every entry to the end.
   model::Nanoseconds horizon = 600'000'000'000;  // 10 minutes
   static constexpr model::Nanoseconds kUnbounded = INT64_MAX;
+  // The TCP ports tracesync probe listened on (`--probe-port`, docs/probe.md):
+  // a segment from or to one of them is one of the probe's rounds, counted
+  // apart (MatchStatistics::probe_matches). Needs the events' endpoints.
+  std::vector<uint16_t> probe_ports = {};
 };
 
 // A matched message: the kept send and the kept receive of one key.
@@ -182,9 +186,10 @@ class PacketMatcher {
   // is queued again, so stale settle queue items are seen.
   struct Record {
     TcpFields tcp;
-    bool queued = false;   // waits in settle_queue_
-    bool emitted = false;  // its message was emitted (or counted same-domain)
-    bool live = false;     // its number is in use (stale expiry items see it)
+    bool queued : 1 = false;   // waits in settle_queue_
+    bool emitted : 1 = false;  // its message was emitted (or counted same-domain)
+    bool live : 1 = false;     // its number is in use (stale expiry items see it)
+    bool probe : 1 = false;    // a segment of tracesync probe's (MatchOptions::probe_ports)
     MessageKind kind = kTcpKind;
     uint32_t hash = 0;
     uint32_t generation = 0;
@@ -221,6 +226,7 @@ class PacketMatcher {
     uint32_t hash = 0;
   };
   HashedKey hashed(const PacketEvent& event) const;
+  bool probe_segment(const PacketEvent& event) const;
   bool same_key(uint32_t number, const PacketKey& key) const;
   void add_hashed(const PacketEvent& event, const HashedKey& key);
   uint32_t entry_for(const HashedKey& key, model::Nanoseconds time, bool& settles_earlier);

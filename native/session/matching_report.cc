@@ -17,6 +17,7 @@ v1::MatchingStatistics matching_report(const match::MatchStatistics& m) {
   out.set_same_domain(m.same_domain);
   out.set_non_tcp(m.non_tcp);
   out.set_key_too_long(m.key_too_long);
+  out.set_probe_matches(m.probe_matches);
   return out;
 }
 

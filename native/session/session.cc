@@ -314,6 +314,11 @@ void Session::set_message_kinds(std::vector<v1::MessageKind> kinds) {
   message_kinds_ = std::move(kinds);
 }
 
+void Session::set_probe_ports(std::vector<uint16_t> ports) {
+  ++revision_;
+  probe_ports_ = std::move(ports);
+}
+
 void Session::add_kind_matching(match::MessageKind kind, const match::MatchStatistics& statistics) {
   ++revision_;
   if (kind_totals_.size() <= kind) kind_totals_.resize(std::size_t{kind} + 1);
@@ -389,6 +394,7 @@ v1::Snapshot Session::snapshot() {
   for (const v1::MessageKind& kind : message_kinds_) *o->add_message_kinds() = kind;
   o->set_match_horizon_ns(match_horizon_);
   o->set_jobs(jobs_);
+  for (const uint16_t port : probe_ports_) o->add_probe_ports(port);
   o->set_reading_program(reading_program_);
   o->set_in_process_reason(in_process_reason_);
   o->set_open_timeout_ns(open_timeout_);

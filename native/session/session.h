@@ -70,6 +70,8 @@ class Session {
   // The application message kinds (kinds 1.., in order): reports then show
   // the matching of every kind, and the kinds of each link's messages.
   void set_message_kinds(std::vector<v1::MessageKind> kinds);
+  // `--probe-port`: stated in the report's options (EngineOptions::probe_ports).
+  void set_probe_ports(std::vector<uint16_t> ports);
   // Matching statistics of one kind (0: TCP), and of one kind on one link.
   void add_kind_matching(match::MessageKind kind, const match::MatchStatistics& statistics);
   void add_link_kind_matches(const std::string& one, const std::string& other, match::MessageKind kind,
@@ -140,6 +142,7 @@ class Session {
   std::string match_key_;
   model::Nanoseconds match_horizon_ = 0;
   unsigned jobs_ = 0;
+  std::vector<uint16_t> probe_ports_;
   std::string reading_program_;
   model::Nanoseconds open_timeout_ = 0;
   std::string in_process_reason_;

@@ -70,6 +70,7 @@ Synchronization::Synchronization(SessionOptions session, IngestOptions ingest)
   session_.set_message_kinds(reported_kinds(message_kinds_));
   // The report states every option, whichever front end set it.
   session_.set_matching_options(ingest_.match_key, ingest_.match_horizon, ingest_.jobs);
+  session_.set_probe_ports(ingest_.probe_ports);
   session_.set_domain_overrides(ingest_.domain_overrides);
   session_.set_reading_program(ingest_.reading_command.empty() ? std::string() : ingest_.reading_command.front(),
                                ingest_.open_timeout,
@@ -125,6 +126,7 @@ RunOutcome Synchronization::run(const ProgressCallback& progress, const std::ato
   options.read.open_timeout = std::chrono::milliseconds((ingest_.open_timeout + 999'999) / 1'000'000);
   options.match.key = *match::parse_key_kind(ingest_.match_key);
   options.match.horizon = ingest_.match_horizon;
+  options.match.probe_ports = ingest_.probe_ports;
   options.read.reader.stream_ranges = static_cast<bool>(progress);
   options.read.reader.selection = ingest::EventSelection(reading_kinds_);
   if (!signals_.empty()) options.first_signal_kind = static_cast<match::MessageKind>(message_kinds_.size() + 1);  // finer progress, only when someone listens
@@ -218,7 +220,8 @@ std::string Synchronization::follow(const FollowOptions& options, const LiveLoop
   LiveIngestOptions ingest;
   ingest.match.key = *match::parse_key_kind(ingest_.match_key);
   ingest.match.horizon = ingest_.match_horizon;
-  ingest.reader.endpoints = ingest.match.key == match::KeyKind::kStrict;
+  ingest.match.probe_ports = ingest_.probe_ports;
+  ingest.reader.endpoints = ingest.match.key == match::KeyKind::kStrict || !ingest.match.probe_ports.empty();
   ingest.message_kinds = message_kinds_;
   ingest.join_window = std::chrono::milliseconds(options.wait / 1'000'000);
   ingest.quiet_end = std::chrono::milliseconds(options.quiet / 1'000'000);

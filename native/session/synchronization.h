@@ -41,6 +41,10 @@ struct IngestOptions {
   // Without a reading command: why, for the report (empty: not said).
   std::string in_process_reason;
   ingest::ReaderChoice reader = ingest::ReaderChoice::kBabeltrace2;  // `--reader`
+  // The TCP ports tracesync probe listened on (`--probe-port`,
+  // docs/probe.md): kernel traces' segments from or to them are counted as
+  // the probe's rounds (match::MatchOptions::probe_ports).
+  std::vector<uint16_t> probe_ports;
 };
 
 struct RunProgress {

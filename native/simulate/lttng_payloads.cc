@@ -174,8 +174,11 @@ void LttngPayloads::fill_tcp(bt_field* header, const Transmission& m) const {
   using namespace tcp_member;
   const SimulatedLink& link = experiment_.links[m.link];
   const bool from_client = m.from_client(link);
-  set_unsigned(header, kSourcePort, from_client ? link.client_port : link.server_port);
-  set_unsigned(header, kDestPort, from_client ? link.server_port : link.client_port);
+  // tracesync probe's connection: its own client port, the probe's server port.
+  const uint16_t client_port = m.probe ? static_cast<uint16_t>(link.client_port + 1) : link.client_port;
+  const uint16_t server_port = m.probe ? kSimulatedProbePort : link.server_port;
+  set_unsigned(header, kSourcePort, from_client ? client_port : server_port);
+  set_unsigned(header, kDestPort, from_client ? server_port : client_port);
   set_unsigned(header, kSeq, m.seq);
   set_unsigned(header, kAckSeq, m.ack_seq);
   set_unsigned(header, kDataOffset, kTcpDataOffsetWords);

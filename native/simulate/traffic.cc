@@ -30,7 +30,8 @@ class LinkTraffic {
         options_(options),
         link_index_(link_index),
         link_(experiment.links[link_index]),
-        random_(Random::stream(options.seed, stream, link_index)) {}
+        random_(Random::stream(options.seed, stream, link_index)),
+        probe_(stream == "probe") {}
 
   std::vector<Transmission> generate() {
     if (options_.message_rate <= 0) return std::move(out_);
@@ -188,6 +189,7 @@ class LinkTraffic {
     m.ip_id = ip_id_[from]++;
     m.window = static_cast<uint16_t>(window_[from] + random_.below(64));
     m.retransmission = retransmission;
+    m.probe = probe_;
     m.lost = random_.chance(options_.loss_rate);
     const Nanoseconds arrival = t + delay(from, t);
     if (m.lost) return std::nullopt;
@@ -219,6 +221,7 @@ class LinkTraffic {
   uint16_t ip_id_[2] = {0, 0};
   uint16_t window_[2] = {0, 0};
   std::vector<Transmission> out_;
+  bool probe_ = false;  // tracesync probe's connection
 };
 
 }  // namespace

@@ -16,6 +16,10 @@ enum TcpFlag : uint16_t { kTcpFin = 0x01, kTcpSyn = 0x02, kTcpPsh = 0x08, kTcpAc
 // (net_dev_queue) at local_send; unless it is lost, the receiver's trace
 // gets a receive event (net_if_receive_skb) at local_receive. A
 // retransmission carries the same (seq, ack_seq, flags) as an earlier one.
+// The port the simulated tracesync probe listens on (its server end): its
+// segments are told apart by it (`sync --probe-port 7300`, docs/probe.md).
+inline constexpr uint16_t kSimulatedProbePort = 7300;
+
 struct Transmission {
   uint32_t link = 0;  // index into Experiment::links
   uint32_t sender = 0;
@@ -32,6 +36,7 @@ struct Transmission {
   uint16_t window = 0;
   bool lost = false;
   bool retransmission = false;
+  bool probe = false;  // on tracesync probe's connection (--probe-rounds): to or from kSimulatedProbePort
 
   bool from_client(const SimulatedLink& l) const { return sender == l.hosts.a; }
 };

@@ -17,8 +17,9 @@ ordered_json quality_name(v1::Quality q) {
   return q == v1::QUALITY_UNSPECIFIED ? ordered_json("UNKNOWN") : ordered_json(name);
 }
 
-// `key_too_long`: with application message kinds (it counts their events only).
-ordered_json matching_json(const v1::MatchingStatistics& m, bool key_too_long = false) {
+// `key_too_long`: with application message kinds (it counts their events
+// only); `probe_matches`: with `--probe-port` (docs/probe.md).
+ordered_json matching_json(const v1::MatchingStatistics& m, bool key_too_long, bool probe_matches) {
   ordered_json j = {{"sends", m.sends()},
           {"receives", m.receives()},
           {"matches", m.matches()},
@@ -31,6 +32,7 @@ ordered_json matching_json(const v1::MatchingStatistics& m, bool key_too_long = 
           {"same_domain", m.same_domain()},
           {"non_tcp", m.non_tcp()}};
   if (key_too_long) j["key_too_long"] = m.key_too_long();
+  if (probe_matches) j["probe_matches"] = m.probe_matches();
   return j;
 }
 
@@ -127,7 +129,9 @@ ordered_json link_json(const v1::Link& link, const v1::EngineOptions& options) {
                        {"E_ij", r.e_ij().exact()},
                        {"E_D0", r.e_d0().exact()}};
   }
-  if (detail.has_matching()) j["matching"] = matching_json(detail.matching());
+  if (detail.has_matching()) {
+    j["matching"] = matching_json(detail.matching(), false, options.probe_ports_size() > 0);
+  }
   if (link.message_kinds_size() > 0) {
     ordered_json kinds = ordered_json::array();
     for (const v1::KindMessages& k : link.message_kinds()) {
@@ -207,6 +211,10 @@ std::string to_json(const v1::Snapshot& s, int indent) {
     }
     options["message_kinds"] = std::move(kinds);
   }
+  if (o.probe_ports_size() > 0) {
+    options["probe_ports"] = ordered_json::array();
+    for (const uint32_t port : o.probe_ports()) options["probe_ports"].push_back(port);
+  }
   root["options"] = options;
 
   ordered_json traces = ordered_json::array();
@@ -258,11 +266,12 @@ std::string to_json(const v1::Snapshot& s, int indent) {
   root["islands"] = std::move(islands);
   root["messages"] = s.messages();
   const bool app_kinds = o.message_kinds_size() > 0;
-  if (s.has_matching()) root["matching"] = matching_json(s.matching(), app_kinds);
+  const bool probe_ports = o.probe_ports_size() > 0;
+  if (s.has_matching()) root["matching"] = matching_json(s.matching(), app_kinds, probe_ports);
   if (app_kinds) {
     ordered_json kinds = ordered_json::array();
     for (const v1::KindMatching& k : s.matching_by_kind()) {
-      kinds.push_back({{"kind", k.kind()}, {"name", readable_json(k.name())}, {"matching", matching_json(k.matching(), true)}});
+      kinds.push_back({{"kind", k.kind()}, {"name", readable_json(k.name())}, {"matching", matching_json(k.matching(), true, probe_ports && k.kind() == 0)}});
     }
     root["matching_by_kind"] = std::move(kinds);
   }

@@ -17,6 +17,11 @@ LinkEvidenceSummary link_evidence_summary(const v1::Link& link, const v1::Engine
   for (const v1::MessageKind& k : options.message_kinds()) {
     if (k.send_event() == kProbeSendEvent) probe_kinds.insert(k.kind());
   }
+  if (options.probe_ports_size() > 0) {
+    // Kernel traces' TCP segments of tracesync probe, told by their port.
+    v1::LinkDetail detail;
+    if (detail.ParseFromString(link.detail())) evidence.probe_messages += detail.matching().probe_matches();
+  }
   if (link.message_kinds_size() == 0) {
     // No --messages: every message is a TCP segment.
     if (link.messages() > 0) evidence.messages.push_back({"tcp", link.messages()});

@@ -6,7 +6,8 @@
 // - simulate --probe-rounds: two hosts with nothing but a burst of 50 round
 //   trips at the start and at the end of an hour, linear clocks:
 //   synchronized, the truth inside the bound everywhere, and the bound at the
-//   bursts within twice their minimum one-way delay.
+//   bursts within twice their minimum one-way delay;
+// - kernel traces' probe segments told apart by --probe-port (sync, check).
 
 #include <gtest/gtest.h>
 #include <netinet/in.h>
@@ -161,6 +162,67 @@ TEST(CliProbe, TheHtmlReportSaysWhatEachLinkRestsOn) {
   ASSERT_EQ(html.exit_code, 0) << html.err;
   // A handshake (3 segments) and two bursts of 10 round trips.
   EXPECT_NE(html.out.find("<p class=\"evidence\">Evidence: 43 tcp message(s).</p>"), std::string::npos);
+}
+
+// In kernel traces the probe's round trips are TCP segments: --probe-port
+// (the port it listened on) tells them apart, in sync's evidence and check.
+TEST(CliProbe, KernelTracesProbeSegmentsAreToldApartByTheProbePort) {
+  testing::TempDir dir;
+  const std::string out = dir.file("exp");
+  // Other traffic beside the probe's connection (the simulated probe
+  // listens on 7300), no loss: a handshake and two bursts of 10 round trips.
+  ASSERT_EQ(run_command(tracesync_binary(), {"simulate", "-o", out, "--hosts", "2", "--rate", "4", "--duration",
+                                             "1min", "--probe-rounds", "10", "--loss", "0", "--retransmit", "0",
+                                             "--quiet"})
+                .exit_code,
+            0);
+  constexpr int kProbeSegments = 3 + 2 * 10 * 2;
+  for (const bool told : {false, true}) {
+    SCOPED_TRACE(told ? "--probe-port 7300" : "no --probe-port");
+    std::vector<std::string> sync = {"sync", "--format", "json", out};
+    if (told) sync.insert(sync.end(), {"--probe-port", "7300"});
+    const auto synced = run_command(tracesync_binary(), sync);
+    ASSERT_EQ(synced.exit_code, 0) << synced.err;
+    const json report = json::parse(synced.out);
+    ASSERT_EQ(report["links"].size(), 1u);
+    const json& link = report["links"][0];
+    EXPECT_GT(link["messages"].get<int>(), kProbeSegments);  // the other traffic too
+    EXPECT_EQ(link["evidence"]["probe_messages"], told ? kProbeSegments : 0);
+    EXPECT_EQ(link["evidence"]["messages"][0]["kind"], "tcp");
+    EXPECT_EQ(link["evidence"]["messages"][0]["messages"], link["messages"]);
+    EXPECT_EQ(report["options"].contains("probe_ports"), told);
+    EXPECT_EQ(link["matching"].contains("probe_matches"), told);
+    if (told) {
+      EXPECT_EQ(report["options"]["probe_ports"], json::array({7300}));
+      EXPECT_EQ(link["matching"]["probe_matches"], kProbeSegments);
+      EXPECT_EQ(report["matching"]["probe_matches"], kProbeSegments);
+    }
+
+    std::vector<std::string> check = {"check", "--format", "json", out};
+    if (told) check.insert(check.end(), {"--probe-port", "7300"});
+    const auto checked = run_command(tracesync_binary(), check);
+    ASSERT_EQ(checked.exit_code, 0) << checked.err;
+    const json traces = json::parse(checked.out)["traces"];
+    ASSERT_EQ(traces.size(), 2u);
+    for (const json& t : traces) {
+      EXPECT_EQ(t["probe_rounds"], told) << t["name"];
+      EXPECT_EQ(t.contains("probe_segments"), told) << t["name"];
+      // Each segment is a send on one host and a receive on the other.
+      if (told) {
+        EXPECT_EQ(t["probe_segments"], kProbeSegments) << t["name"];
+      }
+    }
+  }
+  const auto html = run_command(tracesync_binary(), {"sync", "--format", "html", "--probe-port", "7300", out});
+  ASSERT_EQ(html.exit_code, 0) << html.err;
+  EXPECT_NE(html.out.find("; 43 of tracesync probe&#39;s rounds.</p>"), std::string::npos)
+      << html.out.substr(html.out.find("class=\"evidence\""), 200);
+  for (const std::string command : {"sync", "check"}) {
+    const auto bad = run_command(tracesync_binary(), {command, "--probe-port", "70000", out});
+    EXPECT_EQ(bad.exit_code, 2) << command;
+    EXPECT_NE(bad.err.find("--probe-port: "), std::string::npos) << command << ": " << bad.err;
+    EXPECT_NE(bad.err.find("70000"), std::string::npos) << command << ": " << bad.err;
+  }
 }
 
 TEST(CliProbe, SimulateRefusesProbeOptionsThatMakeNoSense) {

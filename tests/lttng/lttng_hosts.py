@@ -389,3 +389,51 @@ def monotonic_ns():
 
 def write_json(path, value):
     pathlib.Path(path).write_text(json.dumps(value, indent=1))
+
+
+# ---- After the fact: what the sync tests share (lttng_ust_sync, lttng_probe_sync).
+
+def fresh_work_dir(work):
+    """Why the test cannot run here (then skip, exit 77), or None once `work`
+    is an empty directory."""
+    missing = what_is_missing()
+    if missing:
+        return missing
+    shutil.rmtree(work, ignore_errors=True)
+    pathlib.Path(work).mkdir(parents=True)
+    return None
+
+
+def sync_report(tracesync, options, traces, work, failures):
+    """`tracesync sync --format json OPTIONS TRACES`, its report kept in
+    WORK/sync.json: the report, or None (and a failure) when it failed."""
+    sync = subprocess.run([tracesync, "sync", "--format", "json"] + options + traces,
+                          capture_output=True, timeout=300)
+    (pathlib.Path(work) / "sync.json").write_bytes(sync.stdout)
+    if sync.returncode != 0:
+        failures.append("tracesync sync exited %d: %s" % (sync.returncode, sync.stderr.decode(errors="replace")))
+        return None
+    report = json.loads(sync.stdout)
+    print("%d messages matched; links: %s" % (report["messages"], [
+        (l["a_hostname"], l["b_hostname"], l["quality"], l["messages"]) for l in report["links"]]))
+    return report
+
+
+def check_truth(tracesync, work, failures):
+    """`tracesync check-truth` of WORK/sync.json against WORK/truth.json: a
+    failure unless the truth lies inside every bound at some instants."""
+    check = subprocess.run([tracesync, "check-truth", "--format", "json", str(pathlib.Path(work) / "sync.json"),
+                            str(pathlib.Path(work) / "truth.json")], capture_output=True, timeout=120)
+    verdict = json.loads(check.stdout) if check.stdout else {}
+    print(json.dumps(verdict, indent=1))
+    instants = sum(t.get("instants", 0) for t in verdict.get("traces", []))
+    if check.returncode != 0 or instants == 0:
+        failures.append("check-truth exited %d: the truth is outside a bound, or nothing was checked: %s" % (
+            check.returncode, check.stderr.decode(errors="replace")))
+
+
+def verdict_of(failures):
+    """Each failure printed; the test's exit code."""
+    for failure in failures:
+        print("FAIL: " + failure)
+    return 1 if failures else 0

@@ -16,7 +16,6 @@ usage: probe_sync_test.py TRACESYNC CLOCK_PLUGIN PROVIDER WORK_DIR
 
 import json
 import pathlib
-import shutil
 import subprocess
 import sys
 import time
@@ -41,15 +40,13 @@ def wait_for_line(path, prefix, timeout):
 def main():
     tracesync, plugin, provider, work = sys.argv[1:5]
     work = pathlib.Path(work)
-    missing = lh.what_is_missing()
-    if missing:
-        print("skipped: " + missing)
-        return 77
     if not pathlib.Path(provider).exists():
         print("skipped: tracesync's lttng-ust provider %s was not built" % provider)
         return 77
-    shutil.rmtree(work, ignore_errors=True)
-    work.mkdir(parents=True)
+    missing = lh.fresh_work_dir(work)
+    if missing:
+        print("skipped: " + missing)
+        return 77
     port = lh.free_ports(1)[0]
     # --ust on: a provider that does not load fails the test instead of
     # recording nothing.
@@ -84,16 +81,9 @@ def main():
     if check.returncode != 0 or len(checked["traces"]) != 2 or not all(
             t["probe_rounds"] and t["usable"] for t in checked["traces"]):
         failures.append("check should find probe rounds in both traces, usable with --messages probe")
-    sync = subprocess.run([tracesync, "sync", "--format", "json", "--messages", "probe"] + traces,
-                          capture_output=True, timeout=300)
-    (work / "sync.json").write_bytes(sync.stdout)
-    if sync.returncode != 0:
-        failures.append("tracesync sync exited %d: %s" % (sync.returncode, sync.stderr.decode(errors="replace")))
-    else:
-        report = json.loads(sync.stdout)
+    report = lh.sync_report(tracesync, ["--messages", "probe"], traces, work, failures)
+    if report is not None:
         links = report["links"]
-        print("%d messages matched; links: %s" % (report["messages"], [
-            (l["a_hostname"], l["b_hostname"], l["quality"], l["messages"]) for l in links]))
         # Two bursts of ROUNDS round trips, two messages each.
         if len(links) != 1 or links[0]["messages"] != 4 * ROUNDS or links[0]["quality"] != "ACCURATE":
             failures.append("expected one ACCURATE link of %d probe messages" % (4 * ROUNDS))
@@ -104,18 +94,8 @@ def main():
             failures.append("the link's evidence should be its %d probe messages" % (4 * ROUNDS))
         if not all(t["synchronized"] for t in report["traces"]):
             failures.append("expected both traces synchronized")
-        check = subprocess.run([tracesync, "check-truth", "--format", "json", str(work / "sync.json"),
-                                str(work / "truth.json")], capture_output=True, timeout=120)
-        verdict = json.loads(check.stdout) if check.stdout else {}
-        print(json.dumps(verdict, indent=1))
-        instants = sum(t.get("instants", 0) for t in verdict.get("traces", []))
-        if check.returncode != 0 or instants == 0:
-            failures.append("check-truth exited %d: the truth is outside a bound, or nothing was checked: %s" % (
-                check.returncode, check.stderr.decode(errors="replace")))
-    for failure in failures:
-        print("FAIL: " + failure)
-    return 1 if failures else 0
-
+        lh.check_truth(tracesync, work, failures)
+    return lh.verdict_of(failures)
 
 if __name__ == "__main__":
     sys.exit(main())

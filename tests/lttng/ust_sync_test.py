@@ -12,10 +12,7 @@ cannot run here.
 usage: ust_sync_test.py TRACESYNC TSAPP CLOCK_PLUGIN WORK_DIR
 """
 
-import json
 import pathlib
-import shutil
-import subprocess
 import sys
 
 import lttng_hosts as lh
@@ -26,12 +23,10 @@ MESSAGES = "send=tsapp:msg_send,recv=tsapp:msg_recv,key=msg_id"
 def main():
     tracesync, tsapp, plugin, work = sys.argv[1:5]
     work = pathlib.Path(work)
-    missing = lh.what_is_missing()
+    missing = lh.fresh_work_dir(work)
     if missing:
         print("skipped: " + missing)
         return 77
-    shutil.rmtree(work, ignore_errors=True)
-    work.mkdir(parents=True)
     port = lh.free_ports(1)[0]
     with lh.Hosts(work / "hosts", tsapp, plugin) as hosts:
         hosts.add("alpha", ["serve", port, 2, 1, 60])
@@ -45,30 +40,13 @@ def main():
         hosts.wait(60)
         lh.write_json(work / "truth.json", lh.truth_json(hosts, start, lh.monotonic_ns()))
         traces = [str(hosts.trace_dir(h)) for h in hosts.hosts]
-    sync = subprocess.run([tracesync, "sync", "--format", "json", "--messages", MESSAGES] + traces,
-                          capture_output=True, timeout=300)
-    (work / "sync.json").write_bytes(sync.stdout)
     failures = []
-    if sync.returncode != 0:
-        failures.append("tracesync sync exited %d: %s" % (sync.returncode, sync.stderr.decode(errors="replace")))
-    else:
-        report = json.loads(sync.stdout)
-        print("%d messages matched; links: %s" % (report["messages"], [
-            (l["a_hostname"], l["b_hostname"], l["quality"], l["messages"]) for l in report["links"]]))
+    report = lh.sync_report(tracesync, ["--messages", MESSAGES], traces, work, failures)
+    if report is not None:
         if len(report["links"]) != 2 or not all(t["synchronized"] for t in report["traces"]):
             failures.append("expected two links and every trace synchronized")
-        check = subprocess.run([tracesync, "check-truth", "--format", "json", str(work / "sync.json"),
-                                str(work / "truth.json")], capture_output=True, timeout=120)
-        verdict = json.loads(check.stdout) if check.stdout else {}
-        print(json.dumps(verdict, indent=1))
-        instants = sum(t.get("instants", 0) for t in verdict.get("traces", []))
-        if check.returncode != 0 or instants == 0:
-            failures.append("check-truth exited %d: the truth is outside a bound, or nothing was checked: %s" % (
-                check.returncode, check.stderr.decode(errors="replace")))
-    for failure in failures:
-        print("FAIL: " + failure)
-    return 1 if failures else 0
-
+        lh.check_truth(tracesync, work, failures)
+    return lh.verdict_of(failures)
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: EPL-2.0
-# The Debian package: cpack builds it from the build tree, it unpacks into a
-# scratch root, and what it installed works there (the command, its manual,
+# The Debian packages: cpack builds them from the build tree, they unpack into a
+# scratch root, and what they installed works there (the command, its manual,
 # its completion, and with Java the JNI library and the bridge jar).
+# tracesync needs no lttng-ust: tracesync probe's lttng-ust provider, where it
+# was built, is the package tracesync-probe-lttng, which tracesync Recommends,
+# and tracesync probe loads it once it is installed beside it.
 #   deb_package_test.sh BUILD_DIR SOURCE_DIR JAVA(ON|OFF)
 set -euo pipefail
 build=$1 source=$2 java=$3
@@ -21,6 +24,21 @@ for library in libbabeltrace2 libprotobuf libstdc++6; do
   [[ $depends == *"$library"* ]] || fail "Depends does not name $library"
 done
 [[ $(dpkg-deb -f "$deb" Architecture) == amd64 ]] || fail "not an amd64 package"
+[[ $depends != *lttng* ]] || fail "tracesync Depends on lttng-ust: it must install without it"
+[[ $(dpkg-deb -c "$deb") != *libtracesync-probe-lttng* ]] || fail "tracesync holds the lttng-ust provider"
+
+probe_deb=$(find "$work/out" -maxdepth 1 -name 'tracesync-probe-lttng_*.deb' | head -n 1)
+if [[ -e $build/lib/tracesync/libtracesync-probe-lttng.so ]]; then
+  [[ -n $probe_deb ]] || fail "the provider was built but cpack wrote no tracesync-probe-lttng_*.deb"
+  probe_depends=$(dpkg-deb -f "$probe_deb" Depends)
+  echo "tracesync-probe-lttng Depends: $probe_depends"
+  [[ $probe_depends == *liblttng-ust1* ]] || fail "tracesync-probe-lttng does not Depend on liblttng-ust1"
+  version=$(dpkg-deb -f "$deb" Version)
+  [[ $probe_depends == *"tracesync (= $version)"* ]] || fail "tracesync-probe-lttng does not Depend on tracesync (= $version)"
+  [[ $(dpkg-deb -f "$deb" Recommends) == *tracesync-probe-lttng* ]] || fail "tracesync does not Recommend tracesync-probe-lttng"
+else
+  [[ -z $probe_deb ]] || fail "no provider was built, yet cpack wrote $probe_deb"
+fi
 
 root=$work/root
 dpkg-deb -x "$deb" "$root"
@@ -50,4 +68,19 @@ grep -q '"quality": "ACCURATE"' "$work/report.json" || fail "the installed trace
   || fail "the installed tracesync could not simulate"
 "$tracesync" sync "$work/experiment" --format json > "$work/traces.json" || fail "the installed tracesync failed on traces"
 grep -q '"quality": "ACCURATE"' "$work/traces.json" || fail "no ACCURATE link from the installed tracesync's traces"
+
+# tracesync probe without its provider: it runs, and says why it records no
+# lttng-ust events; `--ust on` is refused (exit 2).
+probe() { env -u TRACESYNC_PROBE_LTTNG timeout 20 "$tracesync" probe --listen 0 --duration 0.2s "$@"; }
+probe > "$work/probe.out" 2> "$work/probe.err" || { cat "$work/probe.err"; fail "tracesync probe failed without its provider"; }
+grep -q 'no lttng-ust events' "$work/probe.err" || fail "tracesync probe did not say it records no lttng-ust events"
+status=0; probe --ust on > /dev/null 2> "$work/probe.err" || status=$?
+[[ $status == 2 ]] || fail "tracesync probe --ust on without its provider exited $status, not 2"
+if [[ -n $probe_deb ]]; then
+  # Installed beside it, the provider is found and loaded.
+  dpkg-deb -x "$probe_deb" "$root"
+  probe --ust on > /dev/null 2> "$work/probe.err" || { cat "$work/probe.err"; fail "tracesync probe --ust on failed with tracesync-probe-lttng installed"; }
+  grep -q "lttng-ust events from $root/usr/lib/.*libtracesync-probe-lttng.so" "$work/probe.err" \
+    || { cat "$work/probe.err"; fail "tracesync probe did not load the installed provider"; }
+fi
 echo "1 passed, 0 failed"

@@ -4,10 +4,12 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <string>
 #include <variant>
 
 #include "ingest/signal_spec.h"
+#include "simulate/temp_directory.h"
 
 namespace tracesync::ingest {
 namespace {
@@ -150,6 +152,38 @@ TEST(SignalSpec, TheFilterComparesByTheFieldsType) {
 
   const SignalSpec all = parsed("event=e:v,jitter=1us");
   EXPECT_TRUE(all.passes(match::AppKey{})) << "no filter: every occurrence";
+}
+
+TEST(SignalSpec, AFileHoldsOneSpecALineAndErrorsNameItsLine) {
+  const simulate::testing::TempDirectory dir;
+  const std::string good = dir / "signals.txt";
+  std::ofstream(good) << "# the lab's lines\n\nname=pps,event=gps:pps,jitter=1us\n  event=irq_handler_entry,filter=irq==199,jitter=2us\n";
+  auto specs = parse_signal_specs({"event=trigger:fire,jitter=5us"}, {good});
+  ASSERT_TRUE(std::holds_alternative<std::vector<SignalSpec>>(specs)) << std::get<std::string>(specs);
+  const auto& list = std::get<std::vector<SignalSpec>>(specs);
+  ASSERT_EQ(list.size(), 3u);  // --simultaneous first, then the file's, in order
+  EXPECT_EQ(list[0].name, "trigger:fire");
+  EXPECT_EQ(list[1].name, "pps");
+  EXPECT_EQ(list[2].event, "irq_handler_entry");
+
+  const std::string bad = dir / "bad.txt";
+  std::ofstream(bad) << "event=gps:pps,jitter=1us\nevent=irq_handler_entry,jitter=2\n";
+  specs = parse_signal_specs({}, {bad});
+  ASSERT_TRUE(std::holds_alternative<std::string>(specs));
+  EXPECT_EQ(std::get<std::string>(specs).rfind(bad + ":2: the signal spec 'event=irq_handler_entry,jitter=2'", 0), 0u)
+      << std::get<std::string>(specs);
+  specs = parse_signal_specs({}, {dir / "absent.txt"});
+  ASSERT_TRUE(std::holds_alternative<std::string>(specs));
+  EXPECT_EQ(std::get<std::string>(specs), "cannot read the signal specs file '" + (dir / "absent.txt") + "'");
+  const std::string empty = dir / "empty.txt";
+  std::ofstream(empty) << "# nothing\n";
+  specs = parse_signal_specs({}, {empty});
+  ASSERT_TRUE(std::holds_alternative<std::string>(specs));
+  EXPECT_EQ(std::get<std::string>(specs), "the signal specs file '" + empty + "' holds no spec");
+  // One name across the option and the file.
+  specs = parse_signal_specs({"name=pps,event=other:pps,jitter=1us"}, {good});
+  ASSERT_TRUE(std::holds_alternative<std::string>(specs));
+  EXPECT_NE(std::get<std::string>(specs).find("two signals are named 'pps'"), std::string::npos);
 }
 
 }  // namespace

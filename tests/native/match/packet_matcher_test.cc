@@ -179,6 +179,63 @@ TEST(PacketMatcher, StrictKeyFallsBackToTcFieldsForEventsWithoutAddresses) {
   EXPECT_EQ(h.matcher.total().unmatched_receives, 1u);
 }
 
+TEST(PacketMatcher, CountsSegmentsFromOrToAProbePortAsProbeMatches) {
+  // tracesync probe's rounds in kernel traces: told by the port it listened
+  // on, in either direction; a segment of its connection never pairs with
+  // one of another that happens to share (seq, ack_seq, flags).
+  Harness h({"A", "B", "C"}, {.probe_ports = {7300}});
+  PacketEvent request = send(0, 100, 1);
+  request.endpoints = ipv4(1, 2, 40000, 7300);
+  PacketEvent request_in = receive(1, 150, 1);
+  request_in.endpoints = ipv4(1, 2, 40000, 7300);
+  PacketEvent answer = send(1, 160, 2);
+  answer.endpoints = ipv4(2, 1, 7300, 40000);
+  PacketEvent answer_in = receive(0, 210, 2);
+  answer_in.endpoints = ipv4(2, 1, 7300, 40000);
+  PacketEvent other = send(0, 300, 3);
+  other.endpoints = ipv4(1, 2, 40001, 22);
+  PacketEvent other_in = receive(1, 350, 3);
+  other_in.endpoints = ipv4(1, 2, 40001, 22);
+  PacketEvent same_key_elsewhere = receive(2, 140, 1);  // the request's key, on another connection
+  same_key_elsewhere.endpoints = ipv4(1, 3, 40002, 22);
+  for (const PacketEvent& e : {request, request_in, answer, answer_in, other, other_in, same_key_elsewhere}) {
+    h.matcher.add(e);
+  }
+  h.matcher.finish();
+  ASSERT_EQ(h.emitted.size(), 3u);
+  std::sort(h.emitted.begin(), h.emitted.end());
+  EXPECT_EQ(h.emitted[0], (MatchedMessage{0, 100, 1, 150}));  // not C's earlier receive
+  const MatchStatistics& total = h.matcher.total();
+  EXPECT_EQ(total.matches, 3u);
+  EXPECT_EQ(total.probe_matches, 2u);
+  EXPECT_EQ(total.unmatched_receives, 1u);
+  EXPECT_EQ(h.matcher.trace_statistics(0).probe_matches, 2u);
+  EXPECT_EQ(h.matcher.trace_statistics(1).probe_matches, 2u);
+  EXPECT_EQ(h.matcher.trace_statistics(2).probe_matches, 0u);
+  EXPECT_EQ(h.matcher.link_statistics().at({"A", "B"}).probe_matches, 2u);
+  EXPECT_EQ(h.matcher.link_statistics().at({"A", "B"}).matches, 3u);
+  EXPECT_EQ(h.matcher.kind_statistics().at(kTcpKind).probe_matches, 2u);
+}
+
+TEST(PacketMatcher, WithoutProbePortsOrAddressesNoSegmentIsTheProbes) {
+  for (const bool ports : {false, true}) {
+    MatchOptions options;
+    if (ports) options.probe_ports = {7300};
+    Harness h({"A", "B"}, options);
+    PacketEvent s = send(0, 100, 1);
+    PacketEvent r = receive(1, 150, 1);
+    if (!ports) {
+      s.endpoints = ipv4(1, 2, 40000, 7300);
+      r.endpoints = ipv4(1, 2, 40000, 7300);
+    }  // with ports: events without addresses (lttng-modules 2.1 addons)
+    h.matcher.add(s);
+    h.matcher.add(r);
+    h.matcher.finish();
+    EXPECT_EQ(h.matcher.total().matches, 1u);
+    EXPECT_EQ(h.matcher.total().probe_matches, 0u);
+  }
+}
+
 TEST(PacketMatcher, EmitsOnceEveryOpenTraceHasPassedBothEnds) {
   constexpr model::Nanoseconds kSlice = PacketMatcher::kSettleSlice;
   Harness h({"A", "B", "C"});

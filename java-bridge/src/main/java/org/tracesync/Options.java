@@ -211,6 +211,46 @@ public final class Options {
       return this;
     }
 
+    /**
+     * Also uses a signal every host records at one true instant, as {@code tracesync sync
+     * --simultaneous SPEC}: {@code
+     * [name=NAME,]event=EVENT[,filter=FIELD==VALUE],jitter=DURATION[,clocks-within=DURATION]}, for
+     * example {@code event=irq_handler_entry,filter=irq==199,jitter=1us} (the engine's
+     * docs/signals.md). Repeatable, one signal each; then those of {@link
+     * #simultaneousFile(Path)}. A spec that does not parse makes {@link TraceSync#open} throw an
+     * {@link IllegalArgumentException} naming it; what the signal paired is in each link's {@code
+     * signals}.
+     */
+    public Builder simultaneous(String spec) {
+      proto.addSimultaneous(Objects.requireNonNull(spec, "simultaneous"));
+      return this;
+    }
+
+    /**
+     * Reads signal specs (see {@link #simultaneous(String)}) from a file, one a line; blank lines
+     * and lines beginning with {@code #} are skipped. Repeatable.
+     */
+    public Builder simultaneousFile(Path file) {
+      proto.addSimultaneousFiles(
+          Objects.requireNonNull(file, "simultaneousFile").toAbsolutePath().normalize().toString());
+      return this;
+    }
+
+    /**
+     * The TCP port {@code tracesync probe --listen} used, as {@code tracesync sync --probe-port}:
+     * kernel traces' segments from or to it are counted as the probe's rounds (each link's
+     * evidence, the matching's {@code probe_matches}; the engine's docs/probe.md). Repeatable.
+     *
+     * @throws IllegalArgumentException when the port is not 1 to 65535
+     */
+    public Builder probePort(int port) {
+      if (port < 1 || port > 65535) {
+        throw new IllegalArgumentException("a probe port must be 1 to 65535, not " + port);
+      }
+      proto.addProbePorts(port);
+      return this;
+    }
+
     /** Puts this trace (its path or name) in this clock domain, whatever its metadata says. */
     public Builder domainOverride(String trace, String domain) {
       proto.putDomainOverrides(

@@ -150,6 +150,61 @@ class OptionsTest {
     assertRejected(
         Options.builder().messagesFile(Path.of("/nonexistent/kinds.txt")).build(),
         "cannot read the message specs file '/nonexistent/kinds.txt'");
+    assertRejected(
+        Options.builder().simultaneous("event=gps:pps,jitter=2").build(),
+        "the signal spec 'event=gps:pps,jitter=2' has jitter='2', not a duration");
+    assertRejected(
+        Options.builder().simultaneousFile(Path.of("/nonexistent/signals.txt")).build(),
+        "cannot read the signal specs file '/nonexistent/signals.txt'");
+    assertRejected(
+        Options.builder().simultaneous("event=net_dev_queue,jitter=1us").build(),
+        "a kernel network event tracesync reads as TCP already");
+  }
+
+  /**
+   * Simultaneous signals and the probe's port through the Java API, as {@code sync --simultaneous}
+   * and {@code --probe-port}: two simulated hosts that exchange nothing but a pulse every second
+   * and tracesync probe's bursts (on port 7300) are synchronized, and the snapshot says what the
+   * link rests on.
+   */
+  @Test
+  void signalsAndTheProbePortReachTheEngine(@TempDir Path temporary) throws Exception {
+    Path experiment = temporary.resolve("experiment");
+    Process simulate =
+        new ProcessBuilder(
+                TestEnvironment.cli().toString(), "simulate", "-q", "-o", experiment.toString(),
+                "--hosts", "2", "--duration", "30s", "--rate", "0", "--probe-rounds", "5",
+                "--signal-rate", "1", "--signal-jitter", "1", "--loss", "0", "--retransmit", "0")
+            .redirectErrorStream(true)
+            .start();
+    String output = new String(simulate.getInputStream().readAllBytes());
+    assertEquals(0, simulate.waitFor(), output);
+    Path signals = Files.writeString(temporary.resolve("signals.txt"),
+        "# the simulated PPS line\nname=pps,event=irq_handler_entry,filter=irq==199,jitter=1us\n");
+    try (TraceSync sync =
+        TraceSync.open(
+            Options.builder()
+                .readingProgram(TestEnvironment.cli())
+                .simultaneousFile(signals)
+                .probePort(7300)
+                .build())) {
+      sync.addTrace(experiment);
+      sync.run(null);
+      Snapshot snapshot = sync.snapshot();
+      assertEquals(List.of(7300), snapshot.getOptions().getProbePortsList());
+      assertEquals(1, snapshot.getLinksCount());
+      org.tracesync.proto.Link link = snapshot.getLinks(0);
+      assertEquals(1, link.getSignalsCount(), link.toString());
+      assertEquals("pps", link.getSignals(0).getName());
+      assertEquals("messages", link.getSignals(0).getAlignedBy());
+      assertTrue(link.getSignals(0).getPairs() >= 25, link.getSignals(0).toString());
+      org.tracesync.proto.LinkDetail detail =
+          org.tracesync.proto.LinkDetail.parseFrom(link.getDetail());
+      // A handshake and two bursts of 5 round trips, all on port 7300.
+      assertEquals(23, detail.getMatching().getProbeMatches());
+    }
+    assertThrows(IllegalArgumentException.class, () -> Options.builder().probePort(0));
+    assertThrows(IllegalArgumentException.class, () -> Options.builder().probePort(65536));
   }
 
   @Test
@@ -199,6 +254,11 @@ class OptionsTest {
     assertEquals("messages", assertThrows(NullPointerException.class, () -> builder.messages(null)).getMessage());
     assertEquals(
         "messagesFile", assertThrows(NullPointerException.class, () -> builder.messagesFile(null)).getMessage());
+    assertEquals(
+        "simultaneous", assertThrows(NullPointerException.class, () -> builder.simultaneous(null)).getMessage());
+    assertEquals(
+        "simultaneousFile",
+        assertThrows(NullPointerException.class, () -> builder.simultaneousFile(null)).getMessage());
   }
 
   @Test
