@@ -268,6 +268,9 @@ TEST(PiecewiseTransform, AChildsImageBeyondItsParentsTracesMeetsTheParentsLinkMa
           << model::to_double(c_bound + p_bound) << " at " << model::to_double((u - p_first) / second) << " s of P";
     }
     EXPECT_GT(beyond_parents_traces, 500u);
+  }
+}
+
 // The search over every knot, as best_single_line did before it kept only
 // the knots that can set the band (hull vertices): the oracle.
 SingleLine single_line_over_every_knot(const std::vector<ReportedPiece>& pieces) {
