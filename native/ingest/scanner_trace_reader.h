@@ -47,12 +47,6 @@ class ScannerTraceReader final : public ResumableTraceReader {
   // not cover its trace fails at its first step with that problem).
   bool covered() const { return plan_.has_value(); }
   const std::string& not_covered() const { return not_covered_; }
-  // Makes the reader fail at its first step with `why` (a CTF 2 trace that
-  // only the scanner reads, asked for what it cannot give).
-  void refuse(std::string why) {
-    plan_.reset();
-    not_covered_ = std::move(why);
-  }
 
   State step(std::size_t rounds) override;
   void resume_after(ResumePoint delivered) override { resume_from_ = std::move(delivered); }

@@ -16,6 +16,7 @@
 #include "ingest/reader_differential.h"
 #include "ingest/message_spec.h"
 #include "ingest/reader_protocol.h"
+#include "ingest/signal_spec.h"
 #include "simulate/simulate.h"
 
 namespace tracesync::ingest::testing {
@@ -131,6 +132,43 @@ TEST(ReaderDifferential, ApplicationMessagesReadTheSameWithBothReaders) {
     }
   }
   EXPECT_GT(traces, 0);
+  fs::remove_all(root);
+}
+
+// Simultaneous signals (`--simultaneous`, issue 37): their occurrences'
+// typed keys (a word naming the filter field's type, then its value) come
+// out of both readers alike, with the filter field an integer of the
+// payload, and with none.
+TEST(ReaderDifferential, SimultaneousSignalsReadTheSameWithBothReaders) {
+  const fs::path root = fs::temp_directory_path() / ("tracesync-differential-pps-" + std::to_string(getpid()));
+  simulate::SimulationOptions options;
+  options.output_dir = (root / "sim").string();
+  options.overwrite = true;
+  options.hosts = 2;
+  options.duration_s = 3;
+  options.seed = 37;
+  options.signal_rate_hz = 5;
+  options.signal_extra_per_s = 1;
+  const simulate::SimulationSummary summary = simulate::run(options);
+  int occurrences = 0;
+  for (const char* text : {"event=irq_handler_entry,filter=irq==199,jitter=1us", "event=irq_handler_entry,jitter=1us"}) {
+    const auto signal = parse_signal_spec(text);
+    ASSERT_TRUE(std::holds_alternative<SignalSpec>(signal)) << text;
+    ReaderOptions reader;
+    reader.selection = EventSelection({std::get<SignalSpec>(signal).reading_kind()});
+    for (const simulate::HostSummary& host : summary.hosts) {
+      const ReadOutcome oracle = read_with_babeltrace2(host.trace_path, reader);
+      const ReadOutcome scanner = read_with_scanner(host.trace_path, reader);
+      expect_same(std::string(text) + ": " + host.trace_path, oracle, scanner);
+      for (const match::PacketEvent& event : scanner.events) {
+        if (event.kind != 1) continue;
+        ++occurrences;
+        const bool filtered = std::string_view(text).find("filter=") != std::string_view::npos;
+        EXPECT_EQ(event.app.size, filtered ? 2u : 0u) << text;  // the type word and the value
+      }
+    }
+  }
+  EXPECT_GT(occurrences, 20);
   fs::remove_all(root);
 }
 
