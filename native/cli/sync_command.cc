@@ -107,7 +107,8 @@ po::options_description sync_options(SyncArguments& a, const SyncExtension* exte
        "make this clock domain (id, hostname or trace name) the reference of its island; repeatable")
       ("history", po::bool_switch(&a.history),
        "print each link's state after every message (JSON Lines with --format json), then the report")
-      ("jobs,j", po::value(&a.jobs)->value_name("N"), "traces read at once (default: the number of cores)")
+      ("jobs,j", po::value(&a.jobs)->value_name("N"), "traces read at once (default: the number of cores); with fewer traces, their stream files are scanned "
+       "on the cores left idle")
       ("open-timeout", po::value(&a.open_timeout)->value_name("DURATION"),
        "skip a trace babeltrace2 is still opening after DURATION (it loops on some damaged traces; a large trace "
        "may also take long): its reading process is killed, the others go on (default: no limit)")

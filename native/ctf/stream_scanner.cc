@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -104,15 +105,23 @@ bool StreamScanner::next_packet(EventVisitor& visitor, PacketSummary& summary, s
   const CapturedField& content_size = context_captures_[packet_context_slot::kContentSize];
   const uint64_t packet_bits = packet_size.present ? packet_size.value : left;
   const uint64_t content_bits = content_size.present ? content_size.value : packet_bits;
-  if (packet_bits == 0 || packet_bits % 8 != 0) {
-    return fail(problem, begin, packet + ": packet size of " + std::to_string(packet_bits) + " bits (not a whole number of bytes above 0)");
+  // Packets begin on a byte: a packet size that is not a whole number of
+  // bytes (a damaged one, by a few bits) ends the packet at its last whole
+  // byte, as babeltrace2 2.0 reads it. Nothing unchecked comes of it: the
+  // content is read up to its own size, and the next packet must still show
+  // its magic number, trace UUID and a declared stream class. The last
+  // packet's bits past the end of the file fail the stream once its events
+  // are read (babeltrace2 fails there too, skipping its padding).
+  const uint64_t packet_bytes = packet_bits / 8;
+  if (packet_bytes == 0) {
+    return fail(problem, begin, packet + ": packet size of " + std::to_string(packet_bits) + " bits (less than a byte)");
   }
   if (content_bits > packet_bits) {
     return fail(problem, begin, packet + ": content size " + std::to_string(content_bits) + " bits exceeds its packet size " +
                                     std::to_string(packet_bits) + " bits");
   }
-  if (packet_bits > left) {
-    return fail(problem, begin, packet + ": packet size " + std::to_string(packet_bits / 8) + " bytes runs past the end of the file (" +
+  if (packet_bytes > left / 8) {
+    return fail(problem, begin, packet + ": packet size " + std::to_string(packet_bytes) + " bytes runs past the end of the file (" +
                                     std::to_string(left / 8) + " bytes left: cut short?)");
   }
   if (cursor.position - begin > content_bits) {
@@ -130,7 +139,9 @@ bool StreamScanner::next_packet(EventVisitor& visitor, PacketSummary& summary, s
     discarded_before_ = discarded.value;
   }
 
-  cursor.limit = begin + content_bits;
+  // Never past the mapping (a content size in a packet size's last bits
+  // may reach a few bits beyond its whole bytes).
+  cursor.limit = std::min(begin + content_bits, size_ * 8);
   CapturedField header_id;
   uint64_t latest = summary.begin_clock.value_or(0);
   while (cursor.position < cursor.limit) {
@@ -170,7 +181,11 @@ bool StreamScanner::next_packet(EventVisitor& visitor, PacketSummary& summary, s
     summary.last_clock = state.clock;
     if (event->selected) visitor.selected_event(*event, *stream, state.clock, event_captures_.data());
   }
-  offset_ += packet_bits / 8;
+  if (packet_bits > left) {
+    return fail(problem, size_ * 8, packet + ": packet size " + std::to_string(packet_bits) + " bits runs " +
+                                        std::to_string(packet_bits - left) + " bits past the end of the file");
+  }
+  offset_ += packet_bytes;
   return true;
 }
 

@@ -70,6 +70,10 @@ struct ReaderOptions {
   // time checks (StreamTimeCheck) cost: a trace read without them takes
   // damaged time as it comes. Not carried to reading processes.
   bool check_time = true;
+  // Threads that scan one trace's stream files (the scanner; ScanAhead):
+  // 1, the reading thread alone. read_experiment gives a trace the cores
+  // the other traces leave idle, so that one big trace uses them all.
+  unsigned scan_threads = 1;
 };
 
 // Reads one CTF trace with babeltrace2: a graph of `src.ctf.fs` (no muxer)

@@ -5,10 +5,12 @@
 #include "ingest/extract_trace_reader.h"
 #include "ingest/left_out_stream_files.h"
 #include "ingest/process_trace_reader.h"
+#include "ingest/reader_protocol.h"
 #include "ingest/reading_lane.h"
 #include "ingest/trace_being_read.h"
 #include "ingest/trace_discovery.h"
 
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <memory>
@@ -234,6 +236,14 @@ ExperimentReport read_experiment(const std::vector<TraceSource>& traces, const R
       lanes.push_back(std::make_unique<ReadingLane>(options.reading_command));
     }
   }
+  // Cores the traces leave idle go to their stream files: with fewer traces
+  // than jobs, each trace's scanner scans on several threads (ScanAhead).
+  ReaderOptions reader_options = options.reader;
+  if (reader_options.scan_threads <= 1 && traces_to_read > 0) {
+    const std::size_t wanted = options.jobs == 0 ? cores : options.jobs;
+    reader_options.scan_threads =
+        static_cast<unsigned>(std::clamp<std::size_t>(wanted / traces_to_read, 1, reader_protocol::kMaxScanThreads));
+  }
   std::vector<std::unique_ptr<TraceReader>> readers;
   std::size_t next_lane = 0;
   for (std::size_t i = 0; i < traces.size(); ++i) {
@@ -241,11 +251,11 @@ ExperimentReport read_experiment(const std::vector<TraceSource>& traces, const R
     if (traces[i].extract) {
       readers.push_back(std::make_unique<ExtractTraceReader>(traces[i], index, sink));
     } else if (lanes.empty()) {
-      readers.push_back(make_trace_reader(traces[i], index, options.reader, sink));
+      readers.push_back(make_trace_reader(traces[i], index, reader_options, sink));
     } else {
       const std::size_t lane = next_lane++ % lanes.size();
       readers.push_back(
-          std::make_unique<ProcessTraceReader>(traces[i], index, options.reader, *lanes[lane], lane, sink));
+          std::make_unique<ProcessTraceReader>(traces[i], index, reader_options, *lanes[lane], lane, sink));
     }
   }
   TurnScheduler scheduler(readers, options.max_lead);

@@ -266,6 +266,7 @@ std::vector<std::byte> encode(const OpenRequest& request) {
   put(w, o.selection);
   w.put(o.offered_classes);
   put(w, request.resume);
+  w.put(static_cast<uint32_t>(o.scan_threads));
   return w.take();
 }
 
@@ -292,6 +293,10 @@ std::optional<OpenRequest> decode_open(std::span<const std::byte> payload) {
   }
   o.reader = choice;
   get(r, request.resume);
+  uint32_t scan_threads = 1;
+  r.get(scan_threads);
+  if (scan_threads == 0 || scan_threads > kMaxScanThreads) return std::nullopt;
+  o.scan_threads = scan_threads;
   if (!r.complete()) return std::nullopt;
   return request;
 }

@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: EPL-2.0
 #include "ingest/resumable_trace_reader.h"
 
-#include <algorithm>
 #include <filesystem>
-#include <vector>
 
 #include "ctf/trace_metadata.h"
 #include "ingest/ctf_trace_reader.h"
@@ -19,10 +17,6 @@ std::unique_ptr<ResumableTraceReader> make_trace_reader(TraceSource source, matc
   // problem saying why.
   if (ctf::metadata_file_format(std::filesystem::path(source.path) / "metadata") == ctf::MetadataFormat::kCtf2) {
     auto scanner = std::make_unique<ScannerTraceReader>(source, index, options, sink);
-    if (options.selection.has_app_kinds()) {
-      scanner->refuse("application messages (--messages) in a CTF 2 trace: the scanner does not decode them yet "
-                      "and babeltrace2 2.0 cannot read CTF 2");
-    }
     scanner->say_reader("scanner", std::string("--reader ") + std::string(to_string(options.reader)) +
                                        ": the trace is CTF 2, which babeltrace2 2.0 cannot read");
     return scanner;
@@ -30,16 +24,6 @@ std::unique_ptr<ResumableTraceReader> make_trace_reader(TraceSource source, matc
   if (options.reader == ReaderChoice::kBabeltrace2) {
     auto reader = std::make_unique<CtfTraceReader>(std::move(source), index, options, sink);
     reader->say_reader("babeltrace2", "--reader babeltrace2");
-    return reader;
-  }
-  // The scanner decodes TCP events and application messages' keys (its
-  // ScannerAppPlan); the typed keys of simultaneous signals (AppEventDecoder)
-  // are babeltrace2's for now.
-  const std::vector<MessageSpec>& kinds = options.selection.kinds();
-  if (std::any_of(kinds.begin(), kinds.end(), [](const MessageSpec& kind) { return kind.is_signal(); })) {
-    auto reader = std::make_unique<CtfTraceReader>(std::move(source), index, options, sink);
-    reader->say_reader("babeltrace2", std::string(options.reader == ReaderChoice::kScanner ? "--reader scanner" : "--reader auto") +
-                                          ": simultaneous signals (--simultaneous) are decoded by babeltrace2 only, for now");
     return reader;
   }
   auto scanner = std::make_unique<ScannerTraceReader>(source, index, options, sink);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: EPL-2.0
 #include "ingest/scanner_app_plan.h"
 
+#include "ingest/signal_spec.h"
+
 namespace tracesync::ingest {
 
 namespace {
@@ -62,6 +64,7 @@ std::optional<ScannerAppPlan> ScannerAppPlan::for_class(const ctf::EventClass& e
   if (!role) return std::nullopt;
   ScannerAppPlan plan;
   plan.role_ = *role;
+  plan.typed_key_ = selection.spec(role->kind).is_signal();
   const std::string& name = event_class.name;
   for (const KeyField& field : selection.spec(role->kind).key) {
     const ctf::Member* member = nullptr;
@@ -119,6 +122,12 @@ void ScannerAppPlan::decode(const ctf::CapturedField* captured, match::PacketEve
   match::AppKeyBuilder key(out.app);
   for (std::size_t i = 0; i < types_.size(); ++i) {
     const ctf::CapturedField& field = captured[i];
+    if (typed_key_) {
+      const SignalFieldType type = types_[i] == Type::kString   ? SignalFieldType::kString
+                                   : types_[i] == Type::kSigned ? SignalFieldType::kSigned
+                                                                : SignalFieldType::kUnsigned;
+      key.add_integer(static_cast<uint64_t>(type));
+    }
     const bool fits =
         types_[i] == Type::kString
             ? key.add_string(std::string_view(reinterpret_cast<const char*>(field.text), static_cast<std::size_t>(field.value)))

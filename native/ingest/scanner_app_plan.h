@@ -51,6 +51,10 @@ class ScannerAppPlan {
   std::string problem_;
   std::string not_covered_;
   std::vector<Type> types_;  // of requests_, in order
+  // A simultaneous signal's kind (MessageSpec::is_signal): each key field's
+  // value follows a word naming its type (SignalFieldType), as
+  // AppEventDecoder makes it, so that the filter compares exactly.
+  bool typed_key_ = false;
   std::vector<ctf::FieldRequest> requests_;
 };
 

@@ -51,8 +51,14 @@ bool ends_packets_at_their_last_event(const ctf::TraceClass& trace) {
 }  // namespace
 
 struct ScannerTraceReader::Stream {
-  Stream(const ctf::ScanPlan& plan, std::string path) : scanner(plan, std::move(path)) {}
+  Stream(const ctf::ScanPlan& plan, std::string path, std::size_t place)
+      : scanner(plan, std::move(path)), number(place) {}
+  // Scanned by one thread at a time (ScanAhead): the scanner and the
+  // selected events it met so far, delivered or not.
   ctf::StreamScanner scanner;
+  uint64_t scan_position = 0;
+  // The rest is the reader's (taking the packets in order).
+  std::size_t number;  // among the trace's streams
   bool ended = false;
   bool began = false;
   bool saw_event = false;
@@ -78,44 +84,59 @@ struct ScannerTraceReader::Stream {
   model::Nanoseconds settled() const { return waiting.empty() ? reached : std::min(reached, waiting.front().time - 1); }
 };
 
-// Hears of the network events of one packet and gives them to the reader's batch.
+// What scanning one packet of a stream gave, for the reader to take in order
+// (ScanAhead): the scanner's summary and verdict, and the selected events
+// not yet delivered by a predecessor, decoded.
+struct ScannerTraceReader::ScannedPacket {
+  ctf::PacketSummary summary;
+  bool fine = true;
+  std::string problem;
+  bool bad_time = false;  // a selected event's time does not fit in nanoseconds
+  uint64_t end_offset = 0;  // the scanner's offset after it
+  bool at_end = false;
+  uint64_t selected = 0;  // selected events met (network events), delivered ones included
+  model::Nanoseconds reached = INT64_MIN;  // the latest of their times
+  std::vector<match::PacketEvent> events;
+  std::vector<uint64_t> at;       // each event's number among the packet's events
+  std::vector<std::size_t> classes;  // each event's selected class (selected_)
+};
+
+// Hears of the selected events of one packet and decodes them into a
+// ScannedPacket. Runs on a scanning thread: it reads only what the reader
+// never changes while reading (its plans, options and resume point).
 class ScannerTraceReader::Collector final : public ctf::EventVisitor {
  public:
-  Collector(ScannerTraceReader& reader, Stream& stream, std::size_t number, const ctf::PacketSummary& summary)
-      : reader_(reader), stream_(stream), number_(number), summary_(summary) {}
+  Collector(const ScannerTraceReader& reader, Stream& stream, ScannedPacket& out)
+      : reader_(reader), stream_(stream), out_(out) {}
   void selected_event(const ctf::ScanPlan::EventPlan& event, const ctf::ScanPlan::StreamPlan& stream_plan,
                       uint64_t clock, const ctf::CapturedField* captures) override {
-    if (bad_time_) return;
+    if (out_.bad_time) return;
     const auto time = stream_plan.time.ns_from_origin(clock);
     if (!time) {
-      bad_time_ = true;
+      out_.bad_time = true;
       return;
     }
-    stream_.reached = std::max(stream_.reached, *time);
-    ++reader_.info_.network_events;
-    const uint64_t position = stream_.network_read++;
-    if (!reader_.resume_from_.empty() && reader_.resume_from_.delivered(number_, position, *time)) return;
+    out_.reached = std::max(out_.reached, *time);
+    ++out_.selected;
+    const uint64_t position = stream_.scan_position++;
+    if (!reader_.resume_from_.empty() && reader_.resume_from_.delivered(stream_.number, position, *time)) return;
     const SelectedClass& selected = reader_.selected_[event.user];
-    match::PacketEvent& out = stream_.current.emplace_back();
-    stream_.current_at.push_back(summary_.events - 1);  // the scanner counted it before telling
+    match::PacketEvent& out = out_.events.emplace_back();
+    out_.at.push_back(out_.summary.events - 1);  // the scanner counted it before telling
+    out_.classes.push_back(event.user);
     out.trace = reader_.index_;
     out.time = *time;
     if (selected.app) {
       selected.app->decode(captures, out);
-      reader_.info_.app_census[out.kind - 1u].count(out);
-      return;
+    } else {
+      selected.network->decode(captures, out, reader_.options_.endpoints);
     }
-    selected.network->decode(captures, out, reader_.options_.endpoints);
-    reader_.info_.network_census[selected.network->name_index()].count(out.layout);
   }
-  bool bad_time() const { return bad_time_; }
 
  private:
-  ScannerTraceReader& reader_;
+  const ScannerTraceReader& reader_;
   Stream& stream_;
-  std::size_t number_;
-  const ctf::PacketSummary& summary_;
-  bool bad_time_ = false;
+  ScannedPacket& out_;
 };
 
 ScannerTraceReader::ScannerTraceReader(TraceSource source, match::TraceIndex index, ReaderOptions options,
@@ -210,6 +231,7 @@ void ScannerTraceReader::fail(std::string problem) {
   update_progress();
   flush_up_to(read_to_);
   held_.clear();
+  scan_ahead_.reset();  // its helpers scan the streams
   streams_.clear();
   sink_.trace_closed(index_);
 }
@@ -225,6 +247,7 @@ TraceReader::State ScannerTraceReader::step(std::size_t rounds) {
     if (!compose_problem(problem_, "internal error while reading: ", e.what())) out_of_memory_ = true;
   }
   state_ = State::kFailed;
+  scan_ahead_.reset();  // its helpers scan the streams
   streams_.clear();
   try {
     sink_.trace_closed(index_);
@@ -256,7 +279,7 @@ bool ScannerTraceReader::open() {
   std::sort(files.begin(), files.end());
   info_.bytes = stream_file_bytes(source_.path);
   for (std::string& file : files) {
-    auto stream = std::make_unique<Stream>(*plan_, std::move(file));
+    auto stream = std::make_unique<Stream>(*plan_, std::move(file), streams_.size());
     std::string problem;
     if (!stream->scanner.open(problem)) {
       fail("cannot be opened: " + problem);
@@ -334,16 +357,51 @@ void ScannerTraceReader::announce(const ctf::ScanPlan::StreamPlan& stream) {
   sink_.trace_opened(index_, info_);
 }
 
+// Scans a stream's next packet (on any thread: ScanAhead); whether the
+// stream goes on after it.
+bool ScannerTraceReader::scan_packet(Stream& stream, ScannedPacket& out, int64_t& reached) const {
+  const ReadingTrace marked(source_.path.c_str());
+  Collector collector(*this, stream, out);
+  out.fine = stream.scanner.next_packet(collector, out.summary, out.problem);
+  out.end_offset = stream.scanner.offset();
+  out.at_end = stream.scanner.at_end();
+  reached = out.reached;
+  if (out.summary.stream != nullptr) {
+    const auto& summary = out.summary;
+    const auto last = summary.last_clock ? summary.last_clock : summary.begin_clock;
+    if (last) reached = std::max(reached, summary.stream->time.ns_from_origin(*last).value_or(INT64_MAX));
+  }
+  return out.fine && !out.bad_time && !out.at_end;
+}
+
 bool ScannerTraceReader::read_packet(Stream& stream) {
-  const std::size_t number = static_cast<std::size_t>(
-      std::find_if(streams_.begin(), streams_.end(), [&](const auto& s) { return s.get() == &stream; }) -
-      streams_.begin());
-  ctf::PacketSummary summary;
-  Collector collector(*this, stream, number, summary);
-  std::string problem;
-  stream.current.clear();
-  stream.current_at.clear();
-  const bool fine = stream.scanner.next_packet(collector, summary, problem);
+  if (!scan_ahead_) {
+    // Helpers only where there is something to overlap (several streams),
+    // and no more than streams to scan.
+    const std::size_t helpers =
+        streams_.size() > 1 ? std::min<std::size_t>(std::max(1u, options_.scan_threads) - 1, streams_.size()) : 0;
+    scan_ahead_ = std::make_unique<ScanAhead<ScannedPacket>>(
+        streams_.size(), helpers, kPacketsScannedAhead,
+        [this](std::size_t s, ScannedPacket& out, int64_t& reached) { return scan_packet(*streams_[s], out, reached); });
+  }
+  ScannedPacket scanned = scan_ahead_->next(stream.number);
+  const ctf::PacketSummary& summary = scanned.summary;
+  const bool fine = scanned.fine;
+  const std::string& problem = scanned.problem;
+  stream.current = std::move(scanned.events);
+  stream.current_at = std::move(scanned.at);
+  stream.reached = std::max(stream.reached, scanned.reached);
+  info_.network_events += scanned.selected;
+  stream.network_read += scanned.selected;
+  for (std::size_t i = 0; i < stream.current.size(); ++i) {
+    const match::PacketEvent& event = stream.current[i];
+    const SelectedClass& selected = selected_[scanned.classes[i]];
+    if (selected.app) {
+      info_.app_census[event.kind - 1u].count(event);
+    } else {
+      info_.network_census[selected.network->name_index()].count(event.layout);
+    }
+  }
   if (summary.stream != nullptr && !stream.began) {
     stream.began = true;
     if (summary.stream->clock->frequency > kMaxClockFrequency) {
@@ -368,7 +426,7 @@ bool ScannerTraceReader::read_packet(Stream& stream) {
   }
   info_.events += summary.events;
   info_.discarded_events += summary.discarded;
-  if (collector.bad_time()) {
+  if (scanned.bad_time) {
     stream.current.clear();
     fail(kTimeTooLarge);
     return false;
@@ -399,12 +457,12 @@ bool ScannerTraceReader::read_packet(Stream& stream) {
     batch_.insert(batch_.end(), stream.current.begin(), stream.current.end());
     stream.current.clear();
   }
-  bytes_read_.fetch_add(stream.scanner.offset() - summary.offset, std::memory_order_relaxed);
+  bytes_read_.fetch_add(scanned.end_offset - summary.offset, std::memory_order_relaxed);
   if (!fine) {
     fail("reading stopped after " + std::to_string(info_.events) + " events: " + problem);
     return false;
   }
-  if (stream.scanner.at_end()) {
+  if (scanned.at_end) {
     stream.ended = true;
     if (stream.checks_time) judge(stream, stream.time_check.end_stream(), stream.waiting, stream.waiting_offset);
   }
@@ -501,6 +559,7 @@ TraceReader::State ScannerTraceReader::read_some(std::size_t rounds) {
       bytes_read_.store(info_.bytes, std::memory_order_relaxed);
       state_ = State::kDone;
       flush_up_to(INT64_MAX);
+      scan_ahead_.reset();  // its helpers scan the streams
       streams_.clear();
       sink_.trace_closed(index_);
       return state_;

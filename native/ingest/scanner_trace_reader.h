@@ -12,6 +12,7 @@
 #include "ingest/ctf_trace_reader.h"
 #include "ingest/event_sink.h"
 #include "ingest/resume_point.h"
+#include "ingest/scan_ahead.h"
 #include "ingest/scanner_app_plan.h"
 #include "ingest/scanner_network_plan.h"
 #include "ingest/stream_time_check.h"
@@ -47,12 +48,6 @@ class ScannerTraceReader final : public ResumableTraceReader {
   // not cover its trace fails at its first step with that problem).
   bool covered() const { return plan_.has_value(); }
   const std::string& not_covered() const { return not_covered_; }
-  // Makes the reader fail at its first step with `why` (a CTF 2 trace that
-  // only the scanner reads, asked for what it cannot give).
-  void refuse(std::string why) {
-    plan_.reset();
-    not_covered_ = std::move(why);
-  }
 
   State step(std::size_t rounds) override;
   void resume_after(ResumePoint delivered) override { resume_from_ = std::move(delivered); }
@@ -73,11 +68,15 @@ class ScannerTraceReader final : public ResumableTraceReader {
 
  private:
   struct Stream;
+  struct ScannedPacket;
   class Collector;
+  // Packets a stream may have scanned ahead of the reader (ScanAhead).
+  static constexpr std::size_t kPacketsScannedAhead = 4;
   void compile_plans();
 
   State read_some(std::size_t rounds);
   bool open();
+  bool scan_packet(Stream& stream, ScannedPacket& out, int64_t& reached) const;
   bool read_packet(Stream& stream);
   void check_time(Stream& stream, const ctf::PacketSummary& summary, bool whole);
   void judge(Stream& stream, PacketVerdict verdict, std::vector<match::PacketEvent>& events, uint64_t offset);
@@ -112,6 +111,8 @@ class ScannerTraceReader final : public ResumableTraceReader {
   bool out_of_memory_ = false;
   bool announced_ = false;
   std::vector<std::unique_ptr<Stream>> streams_;
+  // Destroyed before streams_ (its helpers scan them).
+  std::unique_ptr<ScanAhead<ScannedPacket>> scan_ahead_;
   std::vector<match::PacketEvent> batch_, held_;
   model::Nanoseconds read_to_ = INT64_MIN;
   model::Nanoseconds progress_ = INT64_MIN;
