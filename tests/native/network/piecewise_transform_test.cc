@@ -271,89 +271,6 @@ TEST(PiecewiseTransform, AChildsImageBeyondItsParentsTracesMeetsTheParentsLinkMa
   }
 }
 
-// The search over every knot, as best_single_line did before it kept only
-// the knots that can set the band (hull vertices): the oracle.
-SingleLine single_line_over_every_knot(const std::vector<ReportedPiece>& pieces) {
-  struct Knot {
-    Quad x, y, bound;
-  };
-  std::vector<Knot> knots;
-  for (const ReportedPiece& p : pieces) {
-    knots.push_back({static_cast<Quad>(p.first), p.map.apply(p.first), p.bound_first});
-    knots.push_back({static_cast<Quad>(p.last), p.map.apply(p.last), p.bound_last});
-  }
-  const Quad x0 = knots.front().x;
-  const auto band = [&](Quad s) {
-    Quad high = 0, low = 0;
-    bool any = false;
-    for (const Knot& k : knots) {
-      const Quad r = k.y - s * (k.x - x0);
-      if (!any || r + k.bound > high) high = r + k.bound;
-      if (!any || r - k.bound < low) low = r - k.bound;
-      any = true;
-    }
-    return std::pair{high, low};
-  };
-  Quad lo = pieces.front().map.slope, hi = lo;
-  for (const ReportedPiece& p : pieces) {
-    lo = std::min(lo, p.map.slope);
-    hi = std::max(hi, p.map.slope);
-  }
-  for (int i = 0; i < 200 && lo < hi; ++i) {
-    const Quad m1 = lo + (hi - lo) / 3;
-    const Quad m2 = hi - (hi - lo) / 3;
-    const auto [h1, l1] = band(m1);
-    const auto [h2, l2] = band(m2);
-    if (h1 - l1 <= h2 - l2) {
-      hi = m2;
-    } else {
-      lo = m1;
-    }
-  }
-  const Quad slope = (lo + hi) / 2;
-  const auto [high, low] = band(slope);
-  const Quad at_x0 = (high + low) / 2;
-  SingleLine line{{slope, at_x0 - slope * x0}, 0, std::nullopt};
-  for (const Knot& k : knots) {
-    line.bound = std::max(line.bound, model::abs(line.map.slope * k.x + line.map.offset - k.y) + k.bound);
-  }
-  return line;
-}
-
-TEST(PiecewiseTransform, TheBestSingleLineOverHullKnotsIsTheOneOverEveryKnot) {
-  // A clock map pinned every second for an hour (simultaneous signals on a
-  // wandering clock): thousands of pieces, the rate wandering by tens of
-  // ppm, bounds of a few us, equal times where pieces meet; and a few
-  // pieces only. The line, its offset and its bound are the same to the bit.
-  std::mt19937_64 random(37);
-  for (const int count : {2, 3, 7, 3600}) {
-    std::vector<ReportedPiece> pieces;
-    model::Nanoseconds x = 1'700'000'000'000'000'000;
-    Quad y = kEpoch + 3.25e9Q;
-    Quad bound = 2000;
-    for (int i = 0; i < count; ++i) {
-      const model::Nanoseconds step = 1'000'000'000 + static_cast<model::Nanoseconds>(random() % 1000);
-      const Quad slope = 1 + static_cast<Quad>(static_cast<double>(random() % 100'000) - 50'000.0) * 1e-9Q;
-      const Quad next_bound = 1000 + static_cast<Quad>(static_cast<double>(random() % 3000));
-      ReportedPiece p;
-      p.first = x;
-      p.last = x + step;
-      p.map = {slope, y - slope * static_cast<Quad>(x)};
-      p.bound_first = bound;
-      p.bound_last = next_bound;
-      pieces.push_back(p);
-      x = p.last;
-      y = p.map.apply(x);
-      bound = next_bound;
-    }
-    const SingleLine fast = best_single_line(pieces);
-    const SingleLine every = single_line_over_every_knot(pieces);
-    EXPECT_EQ(fast.map.slope, every.map.slope) << count;
-    EXPECT_EQ(fast.map.offset, every.map.offset) << count;
-    EXPECT_EQ(fast.bound, every.bound) << count;
-  }
-}
-
 TEST(PiecewiseTransform, BreakpointsBetweenIntegersMoveWithAnAllowance) {
   // Two pieces meeting at x = 10.5 with slopes 1 and 1.5.
   const PiecewiseTransform t({{0, 10.5Q, model::LinearTransform{1, 0}, 1, 1}, {10.5Q, 20, model::LinearTransform{1.5Q, -5.25Q}, 1, 1}});
@@ -411,6 +328,40 @@ SingleLine best_single_line_over_every_knot(const std::vector<ReportedPiece>& pi
   SingleLine line{{slope, (high + low) / 2 - slope * x0}, 0, std::nullopt};
   for (const Knot& k : knots) line.bound = std::max(line.bound, model::abs(line.map.slope * k.x + line.map.offset - k.y) + k.bound);
   return line;
+}
+
+TEST(PiecewiseTransform, TheBestSingleLineOverHullKnotsIsTheOneOverEveryKnot) {
+  // A clock map pinned every second for an hour (simultaneous signals on a
+  // wandering clock): thousands of pieces, the rate wandering by tens of
+  // ppm, bounds of a few us, equal times where pieces meet; and a few
+  // pieces only. The line, its offset and its bound are the same to the bit.
+  std::mt19937_64 random(37);
+  for (const int count : {2, 3, 7, 3600}) {
+    std::vector<ReportedPiece> pieces;
+    model::Nanoseconds x = 1'700'000'000'000'000'000;
+    Quad y = kEpoch + 3.25e9Q;
+    Quad bound = 2000;
+    for (int i = 0; i < count; ++i) {
+      const model::Nanoseconds step = 1'000'000'000 + static_cast<model::Nanoseconds>(random() % 1000);
+      const Quad slope = 1 + static_cast<Quad>(static_cast<double>(random() % 100'000) - 50'000.0) * 1e-9Q;
+      const Quad next_bound = 1000 + static_cast<Quad>(static_cast<double>(random() % 3000));
+      ReportedPiece p;
+      p.first = x;
+      p.last = x + step;
+      p.map = {slope, y - slope * static_cast<Quad>(x)};
+      p.bound_first = bound;
+      p.bound_last = next_bound;
+      pieces.push_back(p);
+      x = p.last;
+      y = p.map.apply(x);
+      bound = next_bound;
+    }
+    const SingleLine fast = best_single_line(pieces);
+    const SingleLine every = best_single_line_over_every_knot(pieces);
+    EXPECT_EQ(fast.map.slope, every.map.slope) << count;
+    EXPECT_EQ(fast.map.offset, every.map.offset) << count;
+    EXPECT_EQ(fast.bound, every.bound) << count;
+  }
 }
 
 // Reading only the knots on the hulls of (x, y + bound) and (x, y - bound)
