@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: EPL-2.0
 #include "ctf/ctf2_writer.h"
 #include "ctf/ctf2_metadata.h"
+#include "ctf/field_path_lookup.h"
 
 #include <nlohmann/json.hpp>
 
@@ -337,32 +338,8 @@ class Writer {
     return j;
   }
 
-  // The integer a reference names: from its scope's root, or (relative) from
-  // the innermost enclosing structure that has its first name.
-  const FC* resolve(const FieldPath& path) const {
-    if (path.names.empty()) return nullptr;
-    const FC* at = nullptr;
-    if (path.absolute) {
-      switch (path.scope) {
-        case Scope::kPacketHeader: at = trace_.packet_header.get(); break;
-        case Scope::kPacketContext: at = stream_ ? stream_->packet_context.get() : nullptr; break;
-        case Scope::kEventHeader: at = stream_ ? stream_->event_header.get() : nullptr; break;
-        case Scope::kStreamEventContext: at = stream_ ? stream_->event_context.get() : nullptr; break;
-        case Scope::kEventContext: at = event_ ? event_->context.get() : nullptr; break;
-        case Scope::kEventPayload: at = event_ ? event_->payload.get() : nullptr; break;
-      }
-    } else {
-      for (auto frame = frames_.rbegin(); frame != frames_.rend() && at == nullptr; ++frame) {
-        if ((*frame)->member(path.names[0]) != nullptr) at = *frame;
-      }
-    }
-    for (const std::string& name : path.names) {
-      if (at == nullptr) return nullptr;
-      const Member* member = at->member(name);
-      at = member ? member->type.get() : nullptr;
-    }
-    return at;
-  }
+  // The integer a reference names.
+  const FC* resolve(const FieldPath& path) const { return lookup_field_path(path, trace_, stream_, event_, frames_); }
 
   const TraceClass& trace_;
   const StreamClass* stream_ = nullptr;

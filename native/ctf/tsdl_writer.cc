@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: EPL-2.0
 #include "ctf/tsdl_writer.h"
+#include "ctf/field_path_lookup.h"
 
 #include <algorithm>
 #include <map>
@@ -250,31 +251,8 @@ class Writer {
     return text;
   }
 
-  // The integer a reference names (as the read plans find it).
-  const FC* resolve(const FieldPath& path) const {
-    if (path.names.empty()) return nullptr;
-    const FC* at = nullptr;
-    if (path.absolute) {
-      switch (path.scope) {
-        case Scope::kPacketHeader: at = trace_.packet_header.get(); break;
-        case Scope::kPacketContext: at = stream_ ? stream_->packet_context.get() : nullptr; break;
-        case Scope::kEventHeader: at = stream_ ? stream_->event_header.get() : nullptr; break;
-        case Scope::kStreamEventContext: at = stream_ ? stream_->event_context.get() : nullptr; break;
-        case Scope::kEventContext: at = event_ ? event_->context.get() : nullptr; break;
-        case Scope::kEventPayload: at = event_ ? event_->payload.get() : nullptr; break;
-      }
-    } else {
-      for (auto frame = frames_.rbegin(); frame != frames_.rend() && at == nullptr; ++frame) {
-        if ((*frame)->member(path.names[0]) != nullptr) at = *frame;
-      }
-    }
-    for (const std::string& n : path.names) {
-      if (at == nullptr) return nullptr;
-      const Member* m = at->member(n);
-      at = m ? m->type.get() : nullptr;
-    }
-    return at;
-  }
+  // The integer a reference names.
+  const FC* resolve(const FieldPath& path) const { return lookup_field_path(path, trace_, stream_, event_, frames_); }
 
   // CTF 1.8 picks a variant's option by its selector's mapping of the
   // option's name: CTF 2's ranges must say the same.
