@@ -56,18 +56,27 @@ struct LinkMap {
     return d == a ? std::pair{span_first, span_last} : std::pair{line.at(span_first), line.at(span_last)};
   }
 
+  // The chord i (knots i, i + 1) holding v on the coordinate `at` reads: the
+  // inner knots at or before v (before v unless `right`), found by binary
+  // search since the knots rise (a scan per segment made the test quadratic).
+  template <class At>
+  std::size_t piece_holding(const Rational& v, bool right, At at) const {
+    const auto inner = knots.begin() + 1;
+    const auto end = knots.end() - 1;
+    return static_cast<std::size_t>(
+        std::partition_point(inner, end, [&](const auto& k) { return right ? at(k) <= v : at(k) < v; }) - inner);
+  }
+
   // The piece of a onto b holding x (from x on when x is a knot: `right`).
   Line a_onto_b_at(const Rational& x, bool right) const {
     if (knots.size() < 2) return line;
-    std::size_t i = 0;
-    while (i + 2 < knots.size() && (right ? knots[i + 1].first <= x : knots[i + 1].first < x)) ++i;
+    const std::size_t i = piece_holding(x, right, [](const auto& k) -> const Rational& { return k.first; });
     return chord(knots[i].first, knots[i].second, knots[i + 1].first, knots[i + 1].second);
   }
   // The piece of b onto a holding y.
   Line b_onto_a_at(const Rational& y, bool right) const {
     if (knots.size() < 2) return line.inverse();
-    std::size_t i = 0;
-    while (i + 2 < knots.size() && (right ? knots[i + 1].second <= y : knots[i + 1].second < y)) ++i;
+    const std::size_t i = piece_holding(y, right, [](const auto& k) -> const Rational& { return k.second; });
     return chord(knots[i].first, knots[i].second, knots[i + 1].first, knots[i + 1].second).inverse();
   }
 };
