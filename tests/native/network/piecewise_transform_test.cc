@@ -345,15 +345,10 @@ TEST(PiecewiseTransform, TheBestSingleLineOverHullKnotsIsTheOneOverEveryKnot) {
       const model::Nanoseconds step = 1'000'000'000 + static_cast<model::Nanoseconds>(random() % 1000);
       const Quad slope = 1 + static_cast<Quad>(static_cast<double>(random() % 100'000) - 50'000.0) * 1e-9Q;
       const Quad next_bound = 1000 + static_cast<Quad>(static_cast<double>(random() % 3000));
-      ReportedPiece p;
-      p.first = x;
-      p.last = x + step;
-      p.map = {slope, y - slope * static_cast<Quad>(x)};
-      p.bound_first = bound;
-      p.bound_last = next_bound;
-      pieces.push_back(p);
-      x = p.last;
-      y = p.map.apply(x);
+      const model::LinearTransform map{slope, y - slope * static_cast<Quad>(x)};
+      pieces.push_back({x, x + step, map, bound, next_bound, {}});
+      x += step;
+      y = map.apply(x);
       bound = next_bound;
     }
     const SingleLine fast = best_single_line(pieces);
