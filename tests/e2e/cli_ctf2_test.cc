@@ -176,28 +176,39 @@ TEST(CliCtf2, ApplyCopiesCtf2AsCtf2OrSaysWhatItCannotWrite) {
   EXPECT_FALSE(fs::exists(dir.file("refused")));
 }
 
-TEST(CliCtf2, SimulateWritesCtf2ThatSyncsAsItsCtf18Twin) {
-  const testing::TempDir dir;
-  const std::vector<std::string> common = {"simulate", "--quiet", "--hosts", "3", "--duration", "2s", "--seed", "7"};
-  auto simulate = [&](const std::string& out, bool ctf2) {
-    std::vector<std::string> args = common;
-    args.insert(args.end(), {"--output", dir.file(out)});
+// Simulates the same experiment twice into `dir`, as CTF 2 (simtwo) and as
+// CTF 1.8 (simone), with `options`.
+void simulate_twins(const testing::TempDir& dir, const std::vector<std::string>& options) {
+  for (const auto& [out, ctf2] : {std::pair<std::string, bool>{"simtwo", true}, {"simone", false}}) {
+    std::vector<std::string> args = {"simulate", "--quiet", "--output", dir.file(out)};
+    args.insert(args.end(), options.begin(), options.end());
     if (ctf2) args.push_back("--ctf2");
     const CommandResult r = run_command(tracesync_binary(), args);
     ASSERT_EQ(r.exit_code, 0) << r.err;
-  };
-  simulate("simtwo", true);
-  simulate("simone", false);
+  }
+}
+
+// The CTF 2 twin's report (read by the scanner) is the CTF 1.8 twin's (read
+// by babeltrace2) but for the lines naming the reader, and the truth lies
+// inside every bound of it.
+void expect_twins_agree_and_hold_the_truth(const testing::TempDir& dir, const CommandResult& ctf2,
+                                           const CommandResult& ctf18) {
+  EXPECT_EQ(testing::without_readers(replaced(ctf2.out, "simtwo/", "simone/"), "scanner"),
+            testing::without_readers(ctf18.out, "babeltrace2"));
+  testing::write_file(dir.file("report.json"), ctf2.out);
+  const CommandResult checked =
+      run_command(tracesync_binary(), {"check-truth", dir.file("report.json"), dir.file("simtwo/truth.json")});
+  EXPECT_EQ(checked.exit_code, 0) << checked.out << checked.err;
+}
+
+TEST(CliCtf2, SimulateWritesCtf2ThatSyncsAsItsCtf18Twin) {
+  const testing::TempDir dir;
+  ASSERT_NO_FATAL_FAILURE(simulate_twins(dir, {"--hosts", "3", "--duration", "2s", "--seed", "7"}));
   EXPECT_EQ(read_file(dir.file("simtwo/host0/kernel/metadata")).substr(0, 1), "\x1e");
   const CommandResult a = run_command(tracesync_binary(), {"sync", "--format", "json", dir.file("simtwo")});
   const CommandResult b = run_command(tracesync_binary(), {"sync", "--format", "json", dir.file("simone")});
   ASSERT_EQ(a.exit_code, 0) << a.err;
-  EXPECT_EQ(testing::without_readers(replaced(a.out, "simtwo/", "simone/"), "scanner"),
-            testing::without_readers(b.out, "babeltrace2"));
-  testing::write_file(dir.file("report.json"), a.out);
-  const CommandResult checked =
-      run_command(tracesync_binary(), {"check-truth", dir.file("report.json"), dir.file("simtwo/truth.json")});
-  EXPECT_EQ(checked.exit_code, 0) << checked.out << checked.err;
+  expect_twins_agree_and_hold_the_truth(dir, a, b);
 }
 
 // The scanner decodes application keys in CTF 2 as in CTF 1.8: `--messages`
@@ -205,16 +216,7 @@ TEST(CliCtf2, SimulateWritesCtf2ThatSyncsAsItsCtf18Twin) {
 // babeltrace2), and the truth lies inside every bound.
 TEST(CliCtf2, ApplicationMessagesInCtf2SyncAsTheirCtf18Twin) {
   const testing::TempDir dir;
-  auto simulate = [&](const std::string& out, bool ctf2) {
-    std::vector<std::string> args = {"simulate", "--quiet",      "--hosts", "2",           "--duration",
-                                     "1s",       "--user-space", "--seed",  "29",          "--output",
-                                     dir.file(out)};
-    if (ctf2) args.push_back("--ctf2");
-    const CommandResult r = run_command(tracesync_binary(), args);
-    ASSERT_EQ(r.exit_code, 0) << r.err;
-  };
-  simulate("simtwo", true);
-  simulate("simone", false);
+  ASSERT_NO_FATAL_FAILURE(simulate_twins(dir, {"--hosts", "2", "--duration", "1s", "--user-space", "--seed", "29"}));
   const std::string spec = "send=tsapp:msg_send,recv=tsapp:msg_recv,key=channel+msg_id";
   const CommandResult a = run_command(tracesync_binary(), {"sync", "--format", "json", "--messages", spec, dir.file("simtwo")});
   const CommandResult b = run_command(
@@ -224,12 +226,7 @@ TEST(CliCtf2, ApplicationMessagesInCtf2SyncAsTheirCtf18Twin) {
   const nlohmann::json report = nlohmann::json::parse(a.out);
   ASSERT_EQ(report["matching_by_kind"].size(), 2u);
   EXPECT_GT(report["matching_by_kind"][1]["matching"]["matches"].get<uint64_t>(), 0u) << a.out;
-  EXPECT_EQ(testing::without_readers(replaced(a.out, "simtwo/", "simone/"), "scanner"),
-            testing::without_readers(b.out, "babeltrace2"));
-  testing::write_file(dir.file("report.json"), a.out);
-  const CommandResult checked =
-      run_command(tracesync_binary(), {"check-truth", dir.file("report.json"), dir.file("simtwo/truth.json")});
-  EXPECT_EQ(checked.exit_code, 0) << checked.out << checked.err;
+  expect_twins_agree_and_hold_the_truth(dir, a, b);
 }
 
 TEST(CliCtf2, ToCtf2SaysWhatIsWrong) {
