@@ -40,7 +40,7 @@ import sys
 import time
 
 import lttng_hosts as lh
-from live_test import LineReader, check_truth, essence, widest_bound
+from live_test import LineReader, check_results, essence
 
 MESSAGES = "send=tsapp:msg_send,recv=tsapp:msg_recv,key=msg_id"
 RATE = 100          # messages a second from each client
@@ -103,47 +103,7 @@ def main():
         elif rotate and "ended %s: its trace chunk" % folder not in stderr:
             failures.append("%s did not end with its last archived trace chunk" % folder)
 
-    results = [(at, json.loads(line)) for at, line in out.lines if line.strip()]
-    running = [r for at, r in results if at < sessions_ended and not r["complete"] and r["links"]]
-    print("%d results printed, %d of them with links while the hosts recorded" % (len(results), len(running)))
-    if len(running) < 2:
-        failures.append("fewer than two results with links were printed while the hosts recorded")
-    if not results or not results[-1][1]["complete"]:
-        failures.append("the last result is not complete")
-
-    schema_path = pathlib.Path(__file__).resolve().parents[2] / "docs/schema/tracesync-sync-1.schema.json"
-    try:
-        import jsonschema
-        validator = jsonschema.Draft202012Validator(json.loads(schema_path.read_text()))
-        invalid = [i for i, (_, r) in enumerate(results) if not validator.is_valid(r)]
-        print("%d results checked against %s, %d invalid" % (len(results), schema_path.name, len(invalid)))
-        if invalid:
-            failures.append("results %s do not follow the report's schema: %s" % (
-                invalid, next(validator.iter_errors(results[invalid[0]][1])).message))
-    except ImportError:
-        print("not checked against the schema: python3-jsonschema is not installed")
-    # Every result carries the matching statistics so far, as the final one.
-    for i, (_, result) in enumerate(results):
-        matching = result.get("matching")
-        if result["links"] and (matching is None or matching["matches"] < result["messages"] or
-                                any("matching" not in link for link in result["links"]) or
-                                sum(link["matching"]["matches"] for link in result["links"]) != matching["matches"]):
-            failures.append("result %d: no matching statistics, or they do not add up: %s" % (i, matching))
-    print("matches counted result by result: %s" % " ".join(
-        str(r["matching"]["matches"]) for _, r in results if r.get("matching")))
-    for i, (_, result) in enumerate(results):
-        path = work / ("result-%03d.json" % i)
-        path.write_text(json.dumps(result))
-        if not result["links"]:
-            continue
-        verdict = check_truth(tracesync, path, work / "truth.json")
-        instants = sum(t.get("instants", 0) for t in verdict["traces"])
-        print("result %d: %d messages, widest bound %.0f ns, worst error %.0f ns, %d traces and %d instants checked, "
-              "%d violations" % (i, result["messages"], widest_bound(result) or -1, verdict["worst_error_ns"],
-                                 verdict["checked"], instants, verdict["violations"]))
-        if verdict["violations"] != 0 or instants == 0:
-            failures.append("result %d: the truth is outside its bound (%d violations) or nothing was checked" % (
-                i, verdict["violations"]))
+    results = check_results(tracesync, out.lines, sessions_ended, work, failures, "the hosts recorded")
 
     sync = subprocess.run([tracesync, "sync", "--format", "json", "--messages", MESSAGES] + traces,
                           capture_output=True, timeout=300)

@@ -81,6 +81,57 @@ def widest_bound(report):
                default=None)
 
 
+def check_results(tracesync, lines, sessions_ended, work, failures, during):
+    """Checks the results `tracesync live` printed (`lines`: (time, line)):
+    at least two with links before `sessions_ended` (while `during`), the
+    last complete, each of the report's schema, with matching statistics
+    that add up, and the truth (work/truth.json) inside every bound. Adds
+    what fails to `failures`; returns the results as (time, report)."""
+    results = [(at, json.loads(line)) for at, line in lines if line.strip()]
+    running = [r for at, r in results if at < sessions_ended and not r["complete"] and r["links"]]
+    print("%d results printed, %d of them with links while %s" % (len(results), len(running), during))
+    if len(running) < 2:
+        failures.append("fewer than two results with links were printed while " + during)
+    if not results or not results[-1][1]["complete"]:
+        failures.append("the last result is not complete")
+
+    # Every line is a report of `sync --format json`'s schema.
+    schema_path = pathlib.Path(__file__).resolve().parents[2] / "docs/schema/tracesync-sync-1.schema.json"
+    try:
+        import jsonschema
+        validator = jsonschema.Draft202012Validator(json.loads(schema_path.read_text()))
+        invalid = [i for i, (_, r) in enumerate(results) if not validator.is_valid(r)]
+        print("%d results checked against %s, %d invalid" % (len(results), schema_path.name, len(invalid)))
+        if invalid:
+            failures.append("results %s do not follow the report's schema: %s" % (
+                invalid, next(validator.iter_errors(results[invalid[0]][1])).message))
+    except ImportError:
+        print("not checked against the schema: python3-jsonschema is not installed")
+    # Every result carries the matching statistics so far, as the final one.
+    for i, (_, result) in enumerate(results):
+        matching = result.get("matching")
+        if result["links"] and (matching is None or matching["matches"] < result["messages"] or
+                                any("matching" not in link for link in result["links"]) or
+                                sum(link["matching"]["matches"] for link in result["links"]) != matching["matches"]):
+            failures.append("result %d: no matching statistics, or they do not add up: %s" % (i, matching))
+    print("matches counted result by result: %s" % " ".join(
+        str(r["matching"]["matches"]) for _, r in results if r.get("matching")))
+    for i, (_, result) in enumerate(results):
+        path = work / ("result-%03d.json" % i)
+        path.write_text(json.dumps(result))
+        if not result["links"]:
+            continue
+        verdict = check_truth(tracesync, path, work / "truth.json")
+        instants = sum(t.get("instants", 0) for t in verdict["traces"])
+        print("result %d: %d messages, widest bound %.0f ns, worst error %.0f ns, %d traces and %d instants checked, "
+              "%d violations" % (i, result["messages"], widest_bound(result) or -1, verdict["worst_error_ns"],
+                                 verdict["checked"], instants, verdict["violations"]))
+        if verdict["violations"] != 0 or instants == 0:
+            failures.append("result %d: the truth is outside its bound (%d violations) or nothing was checked" % (
+                i, verdict["violations"]))
+    return results
+
+
 def bound_at(report, domain, instant):
     """The bound a report gives a domain's trace at `instant` (its own
     clock): linear over the segment holding it; None when none does."""
@@ -152,48 +203,7 @@ def main():
         if "following " + url not in stderr or "ended " + url not in stderr:
             failures.append("stderr does not say %s was followed, then ended" % url)
 
-    results = [(at, json.loads(line)) for at, line in out.lines if line.strip()]
-    running = [r for at, r in results if at < sessions_ended and not r["complete"] and r["links"]]
-    print("%d results printed, %d of them with links while the sessions ran" % (len(results), len(running)))
-    if len(running) < 2:
-        failures.append("fewer than two results with links were printed while the sessions ran")
-    if not results or not results[-1][1]["complete"]:
-        failures.append("the last result is not complete")
-
-    # Every line is a report of `sync --format json`'s schema.
-    schema_path = pathlib.Path(__file__).resolve().parents[2] / "docs/schema/tracesync-sync-1.schema.json"
-    try:
-        import jsonschema
-        validator = jsonschema.Draft202012Validator(json.loads(schema_path.read_text()))
-        invalid = [i for i, (_, r) in enumerate(results) if not validator.is_valid(r)]
-        print("%d results checked against %s, %d invalid" % (len(results), schema_path.name, len(invalid)))
-        if invalid:
-            failures.append("results %s do not follow the report's schema: %s" % (
-                invalid, next(validator.iter_errors(results[invalid[0]][1])).message))
-    except ImportError:
-        print("not checked against the schema: python3-jsonschema is not installed")
-    # Every result carries the matching statistics so far, as the final one.
-    for i, (_, result) in enumerate(results):
-        matching = result.get("matching")
-        if result["links"] and (matching is None or matching["matches"] < result["messages"] or
-                                any("matching" not in link for link in result["links"]) or
-                                sum(link["matching"]["matches"] for link in result["links"]) != matching["matches"]):
-            failures.append("result %d: no matching statistics, or they do not add up: %s" % (i, matching))
-    print("matches counted result by result: %s" % " ".join(
-        str(r["matching"]["matches"]) for _, r in results if r.get("matching")))
-    for i, (_, result) in enumerate(results):
-        path = work / ("result-%03d.json" % i)
-        path.write_text(json.dumps(result))
-        if not result["links"]:
-            continue
-        verdict = check_truth(tracesync, path, work / "truth.json")
-        instants = sum(t.get("instants", 0) for t in verdict["traces"])
-        print("result %d: %d messages, widest bound %.0f ns, worst error %.0f ns, %d traces and %d instants checked, "
-              "%d violations" % (i, result["messages"], widest_bound(result) or -1, verdict["worst_error_ns"],
-                                 verdict["checked"], instants, verdict["violations"]))
-        if verdict["violations"] != 0 or instants == 0:
-            failures.append("result %d: the truth is outside its bound (%d violations) or nothing was checked" % (
-                i, verdict["violations"]))
+    results = check_results(tracesync, out.lines, sessions_ended, work, failures, "the sessions ran")
     # Convergence: each link's drift bound, result by result.
     with_links = [r for _, r in results if r["links"]]
     drift_bounds = {}
