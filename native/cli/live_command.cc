@@ -23,7 +23,9 @@
 #include "cli/exit_codes.h"
 #include "cli/interrupt_guard.h"
 #include "ingest/message_spec.h"
+#include "ingest/signal_spec.h"
 #include "match/packet_key.h"
+#include "probe/peer_address.h"
 #include "session/live_follower.h"
 #include "session/live_loop.h"
 #include "snapshot/html_report.h"
@@ -49,6 +51,9 @@ struct LiveArguments {
   std::vector<std::string> references;
   std::vector<std::string> messages;
   std::vector<std::string> messages_files;
+  std::vector<std::string> simultaneous;
+  std::vector<std::string> simultaneous_files;
+  std::vector<std::string> probe_ports;
 };
 
 po::options_description live_options(LiveArguments& a) {
@@ -71,6 +76,15 @@ po::options_description live_options(LiveArguments& a) {
        "repeatable (docs/app-messages.md)")
       ("messages-file", po::value(&a.messages_files)->value_name("FILE")->composing(),
        "read more message specs from FILE, one per line, as `sync --messages-file`")
+      ("simultaneous", po::value(&a.simultaneous)->value_name("SPEC")->composing(),
+       "also use a signal every host records at one true instant, as `sync --simultaneous`: "
+       "[name=NAME,]event=EVENT[,filter=FIELD==VALUE],jitter=DURATION[,clocks-within=DURATION]; repeatable "
+       "(docs/signals.md). Paired at each result over the occurrences read so far")
+      ("simultaneous-file", po::value(&a.simultaneous_files)->value_name("FILE")->composing(),
+       "read more signal specs from FILE, one per line, as `sync --simultaneous-file`")
+      ("probe-port", po::value(&a.probe_ports)->value_name("PORT")->composing(),
+       "the TCP port 'tracesync probe --listen' used: kernel traces' segments from or to it are counted as the "
+       "probe's rounds, as `sync --probe-port` (docs/probe.md); repeatable")
       ("clock-model", po::value(&a.clock_model)->value_name("MODEL"),
        "piecewise (default): each link in segments, with bounds at every instant; linear: one line per link")
       ("reference,r", po::value(&a.references)->value_name("ID")->composing(),
@@ -101,6 +115,9 @@ void print_help(const po::options_description& options) {
                "A per-CPU stream file that records nothing holds a folder's results back until its session\n"
                "ends: give the session a rotation schedule (`lttng enable-rotation --timer 1s`) and follow\n"
                "its output folder; each rotation moves a quiet stream on, and results wait at most a period.\n"
+               "--simultaneous pairs a signal's occurrences read so far at each result and folds into the links\n"
+               "the pairs no later occurrence can change; the final result pairs them as `tracesync sync`\n"
+               "does (docs/signals.md). --probe-port counts tracesync probe's rounds as `sync` does.\n"
             << "Durations take a unit: " << kDurationUnits << " (e.g. 30s, 500ms, 5min).\n"
             << "\n" << exit_codes_help();
 }
@@ -192,7 +209,13 @@ int run_live(const std::vector<std::string>& arguments) {
   const auto key = match::parse_key_kind(a.match_key);
   if (!key) return usage_error(kCommand, "--match-key must be 'tc' or 'strict', not '" + a.match_key + "'");
   ingest.match.key = *key;
-  ingest.reader.endpoints = *key == match::KeyKind::kStrict;
+  for (const std::string& text : a.probe_ports) {
+    const auto port = probe::parse_port(text);
+    if (const auto* why = std::get_if<std::string>(&port)) return usage_error(kCommand, "--probe-port: " + *why);
+    ingest.match.probe_ports.push_back(static_cast<uint16_t>(std::get<int>(port)));
+  }
+  // The ports are read with the addresses (--match-key strict, --probe-port).
+  ingest.reader.endpoints = *key == match::KeyKind::kStrict || !ingest.match.probe_ports.empty();
   if (a.clock_model == "piecewise") {
     session_options.estimator.clock_model = hull::ClockModel::kPiecewise;
   } else if (a.clock_model == "linear") {
@@ -205,6 +228,13 @@ int run_live(const std::vector<std::string>& arguments) {
     auto specs = ingest::parse_message_specs(a.messages, a.messages_files);
     if (const auto* why = std::get_if<std::string>(&specs)) return usage_error(kCommand, *why);
     ingest.message_kinds = std::get<std::vector<ingest::MessageSpec>>(std::move(specs));
+  }
+  if (!a.simultaneous.empty() || !a.simultaneous_files.empty()) {
+    auto signals = ingest::parse_signal_specs(a.simultaneous, a.simultaneous_files);
+    if (const auto* why = std::get_if<std::string>(&signals)) return usage_error(kCommand, *why);
+    ingest.signals = std::get<std::vector<ingest::SignalSpec>>(std::move(signals));
+    const auto kinds = ingest::reading_kinds(ingest.message_kinds, ingest.signals);
+    if (const auto* why = std::get_if<std::string>(&kinds)) return usage_error(kCommand, *why);
   }
   // The HTML report's latency proof keeps every message (16 bytes each).
   session_options.keep_latency_evidence = !a.output.empty();
@@ -240,6 +270,15 @@ int run_live(const std::vector<std::string>& arguments) {
   const v1::Snapshot& final_result = end.final_result;
   output_failed = !emit(final_result, a.output) || output_failed;
   if (output_failed) return kInternalError;
+  // As `sync` tells them: what the signals could not serve is bad input.
+  const session::SignalProblems& signal_problems = follower.signal_problems();
+  for (const auto* list : {&signal_problems.input, &signal_problems.pairing}) {
+    for (const v1::Problem& p : *list) {
+      std::cerr << "tracesync: " << (p.source().empty() ? "" : snapshot::readable_text(p.source()) + ": ")
+                << snapshot::readable_text(p.message()) << "\n";
+    }
+  }
+  if (!signal_problems.input.empty()) exit_code = worse(exit_code, kBadInput);
   for (const v1::Trace& t : final_result.traces()) {
     if (t.synchronized()) continue;
     std::cerr << "tracesync: " << snapshot::readable_text(t.name())

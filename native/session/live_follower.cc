@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: EPL-2.0
 #include "session/live_follower.h"
 
+#include <algorithm>
+#include <iterator>
+
 #include "ingest/growing_trace_reader.h"
 #include "match/packet_key.h"
 #include "session/message_kinds.h"
@@ -20,8 +23,17 @@ class LiveFollower::Sink final : public ingest::EventSink {
   }
   void trace_events(match::TraceIndex trace, std::span<const match::PacketEvent> events,
                     model::Nanoseconds progress) override {
-    follower_.matcher_->add(events);
-    if (progress != INT64_MIN) follower_.matcher_->advance(trace, progress);
+    if (follower_.signal_split_) {  // the signals' occurrences are paired, not matched
+      rest_.clear();
+      follower_.signal_split_->split(trace, events, rest_);
+      follower_.matcher_->add(rest_);
+    } else {
+      follower_.matcher_->add(events);
+    }
+    if (progress != INT64_MIN) {
+      follower_.matcher_->advance(trace, progress);
+      follower_.promised_[trace] = std::max(follower_.promised_[trace], progress);
+    }
   }
   void trace_closed(match::TraceIndex trace) override {
     // A session not found may be looked for again (a host joining late):
@@ -39,13 +51,29 @@ class LiveFollower::Sink final : public ingest::EventSink {
  private:
   LiveFollower& follower_;
   std::vector<match::TraceIndex> opened_;
+  std::vector<match::PacketEvent> rest_;
 };
 
 LiveFollower::LiveFollower(SessionOptions session, LiveIngestOptions ingest)
     : ingest_(std::move(ingest)), session_(std::move(session)) {
-  ingest_.reader.selection = ingest::EventSelection(ingest_.message_kinds);
+  std::vector<ingest::MessageSpec> reading = ingest_.message_kinds;
+  if (!ingest_.signals.empty()) {
+    auto kinds = ingest::reading_kinds(ingest_.message_kinds, ingest_.signals);
+    if (const auto* why = std::get_if<std::string>(&kinds)) {  // the front end did not validate
+      v1::Problem p;
+      p.set_message(*why + "; no simultaneous signal was used");
+      session_.add_problem(p);
+      ingest_.signals.clear();
+    } else {
+      reading = std::get<std::vector<ingest::MessageSpec>>(std::move(kinds));
+      signal_split_ = std::make_unique<ingest::SignalOccurrences>(
+          static_cast<match::MessageKind>(ingest_.message_kinds.size() + 1));
+    }
+  }
+  ingest_.reader.selection = ingest::EventSelection(reading);
   session_.set_message_kinds(reported_kinds(ingest_.message_kinds));
   session_.set_matching_options(std::string(match::to_string(ingest_.match.key)), ingest_.match.horizon, 1);
+  session_.set_probe_ports(ingest_.match.probe_ports);
   session_.set_reading_program({}, 0, "live sessions are read in this process");
 }
 
@@ -75,6 +103,7 @@ void LiveFollower::start() {
   reported_.assign(sources_.size(), false);
   waiting_told_.assign(sources_.size(), false);
   held_open_.assign(sources_.size(), false);
+  promised_.assign(sources_.size(), INT64_MIN);
   started_ = std::chrono::steady_clock::now();
   retry_at_.assign(sources_.size(), started_);
   for (std::size_t i = 0; i < sources_.size(); ++i) readers_.push_back(make_reader(i));
@@ -206,8 +235,33 @@ void LiveFollower::add_matching() {
   }
 }
 
+model::Nanoseconds LiveFollower::complete_until(TraceIndex trace) const {
+  model::Nanoseconds until = INT64_MAX;
+  for (std::size_t i = 0; i < readers_.size(); ++i) {
+    if (!session_trace_[i] || !session_.same_domain(*session_trace_[i], trace)) continue;
+    using State = ingest::TraceReader::State;
+    const State state = readers_[i]->state();
+    if (state != State::kDone && state != State::kFailed) until = std::min(until, promised_[i]);  // else all is read
+  }
+  return until;
+}
+
+SignalProblems LiveFollower::fold_signals() {
+  if (!signal_split_) return {};
+  for (auto& [key, list] : signal_split_->take()) {
+    std::vector<ingest::SignalOccurrence>& all = occurrences_[key];
+    all.insert(all.end(), std::make_move_iterator(list.begin()), std::make_move_iterator(list.end()));
+  }
+  folding_.complete_until = [this](TraceIndex trace) { return complete_until(trace); };
+  return add_signals(session_, ingest_.signals, ingest_.message_kinds.size() + 1, occurrences_, trace_reports(),
+                     session_trace_, &folding_);
+}
+
 v1::Snapshot LiveFollower::snapshot() {
-  if (matcher_) add_matching();
+  if (matcher_) {
+    add_matching();
+    fold_signals();  // after the messages: they align the pairing (its problems wait for the end)
+  }
   v1::Snapshot s = session_.snapshot();
   s.set_complete(false);  // the sessions are still being recorded
   return s;
@@ -222,6 +276,10 @@ v1::Snapshot LiveFollower::finish(bool cut_short) {
     add_matching();
     if (!ingest_.message_kinds.empty()) {
       for (const v1::Problem& p : message_problems(ingest_.message_kinds, trace_reports())) session_.add_problem(p);
+    }
+    signal_problems_ = fold_signals();
+    for (const auto* list : {&signal_problems_.input, &signal_problems_.pairing}) {
+      for (const v1::Problem& p : *list) session_.add_problem(p);
     }
     if (cut_short) {
       session_.add_problem(problem("", "following was stopped before every live session ended", false));

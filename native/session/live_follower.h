@@ -12,8 +12,11 @@
 #include "ingest/followed_trace_reader.h"
 #include "ingest/live_trace_reader.h"
 #include "ingest/message_spec.h"
+#include "ingest/signal_occurrences.h"
+#include "ingest/signal_spec.h"
 #include "match/packet_matcher.h"
 #include "session/session.h"
+#include "session/signal_links.h"
 
 namespace tracesync::session {
 
@@ -24,6 +27,9 @@ struct LiveIngestOptions {
   ingest::ReaderOptions reader;
   // The application message kinds of `--messages` (kinds 1.., in order).
   std::vector<ingest::MessageSpec> message_kinds;
+  // The simultaneous signals of `--simultaneous` (kinds after the messages'):
+  // paired at each result over the occurrences read so far (docs/signals.md).
+  std::vector<ingest::SignalSpec> signals;
   std::size_t rounds_per_turn = 64;  // a session's turn: this many batches of messages
   // A session the relay does not have yet (its host joins late) is looked
   // for again, every retry_every, until this long after the first read().
@@ -98,6 +104,9 @@ class LiveFollower {
   v1::Snapshot finish(bool cut_short);
 
   Session& session() { return session_; }
+  // After finish(): what the signals could not serve (bad input) and what
+  // their pairing left out, as `sync` tells them.
+  const SignalProblems& signal_problems() const { return signal_problems_; }
 
  private:
   class Sink;
@@ -111,6 +120,11 @@ class LiveFollower {
   bool look_again(std::size_t reader);
   std::vector<ingest::TraceReport> trace_reports() const;  // as read_experiment reports traces
   bool in_join_window() const;
+  // The signals' occurrences read so far, paired; the settled pairs not
+  // folded before go to the links.
+  SignalProblems fold_signals();
+  // Every occurrence of `trace`'s domain before this has been read.
+  model::Nanoseconds complete_until(TraceIndex trace) const;
 
   LiveIngestOptions ingest_;
   Session session_;
@@ -125,6 +139,11 @@ class LiveFollower {
   std::vector<std::chrono::steady_clock::time_point> retry_at_;  // when it is looked for next
   std::chrono::steady_clock::time_point started_;
   bool finished_matching_ = false;
+  std::unique_ptr<ingest::SignalOccurrences> signal_split_;  // with signals only
+  ingest::SignalOccurrences::ByTrace occurrences_;          // every one read so far
+  std::vector<model::Nanoseconds> promised_;                // per reader: nothing earlier will come
+  SignalFolding folding_;
+  SignalProblems signal_problems_;
 };
 
 }  // namespace tracesync::session

@@ -211,7 +211,14 @@ void Session::add_link_signal(TraceIndex one, TraceIndex other, v1::LinkSignal s
     signal.set_unpaired_a(signal.unpaired_b());
     signal.set_unpaired_b(unpaired_a);
   }
-  link.signals.push_back(std::move(signal));
+  // A signal told again (`tracesync live`, result after result) replaces its entry.
+  const auto same = std::find_if(link.signals.begin(), link.signals.end(),
+                                 [&](const v1::LinkSignal& s) { return s.name() == signal.name(); });
+  if (same != link.signals.end()) {
+    *same = std::move(signal);
+  } else {
+    link.signals.push_back(std::move(signal));
+  }
   ++link.version;
 }
 

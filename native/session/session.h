@@ -50,7 +50,8 @@ class Session {
   std::optional<std::pair<model::Nanoseconds, model::Nanoseconds>> message_offset(TraceIndex one, TraceIndex other,
                                                                                   model::Nanoseconds at);
   // What a signal gave the link between two traces' domains (a as
-  // `signal.unpaired_a` means: `one`'s domain when it sorts first).
+  // `signal.unpaired_a` means: `one`'s domain when it sorts first); a
+  // signal of the same name given again replaces it.
   void add_link_signal(TraceIndex one, TraceIndex other, v1::LinkSignal signal);
   // Whether two traces are in one clock domain.
   bool same_domain(TraceIndex one, TraceIndex other) const { return traces_[one].domain == traces_[other].domain; }

@@ -38,12 +38,38 @@ std::string refusal_text(const v1::LinkSignal& s, const std::string& a, const st
   return out;
 }
 
+// The session's first trace of `trace`'s clock domain: names the domain
+// whichever of its traces delivered occurrences first.
+TraceIndex first_of_domain(const Session& session, TraceIndex trace) {
+  for (TraceIndex t = 0; t < trace; ++t) {
+    if (session.same_domain(t, trace)) return t;
+  }
+  return trace;
+}
+
+// Folds the pairs of one pairing not folded before, in order, up to the
+// first one not settled; returns how many pairs the link holds.
+uint64_t fold(Session& session, SignalFolding& folding, std::size_t signal, TraceIndex one, TraceIndex other,
+              const std::vector<SignalPair>& pairs, model::Nanoseconds jitter) {
+  const TraceIndex first_one = first_of_domain(session, one), first_other = first_of_domain(session, other);
+  const model::Nanoseconds one_until = folding.complete_until(one), other_until = folding.complete_until(other);
+  uint64_t& held = folding.held[{signal, first_one, first_other}];
+  for (const SignalPair& pair : pairs) {
+    const model::Nanoseconds margin = settle_margin(pair.window);
+    if (pair.a + margin > one_until || pair.b + margin > other_until) break;
+    if (!folding.folded.insert({signal, first_one, first_other, pair.a, pair.b}).second) continue;
+    session.add_signal_pair(one, pair.a, other, pair.b, jitter);
+    ++held;
+  }
+  return held;
+}
+
 }  // namespace
 
 SignalProblems add_signals(Session& session, const std::vector<ingest::SignalSpec>& signals, std::size_t first_kind,
                            const ingest::SignalOccurrences::ByTrace& occurrences,
                            const std::vector<ingest::TraceReport>& traces,
-                           const std::vector<std::optional<TraceIndex>>& session_trace) {
+                           const std::vector<std::optional<TraceIndex>>& session_trace, SignalFolding* folding) {
   SignalProblems out;
   for (std::size_t s = 0; s < signals.size(); ++s) {
     const ingest::SignalSpec& spec = signals[s];
@@ -101,6 +127,10 @@ SignalProblems add_signals(Session& session, const std::vector<ingest::SignalSpe
     for (DomainOccurrences& d : domains) {
       std::sort(d.times.begin(), d.times.end());
       d.times.erase(std::unique(d.times.begin(), d.times.end()), d.times.end());
+      if (folding != nullptr) {  // only what is complete
+        const model::Nanoseconds until = folding->complete_until(d.trace);
+        d.times.erase(std::lower_bound(d.times.begin(), d.times.end(), until), d.times.end());
+      }
     }
     const model::Nanoseconds jitter = pair_jitter(spec.jitter);
     for (std::size_t i = 0; i < domains.size(); ++i) {
@@ -113,10 +143,15 @@ SignalProblems add_signals(Session& session, const std::vector<ingest::SignalSpe
           return Alignment{offset->first, offset->second};
         };
         const PairingOutcome paired = pair_signal(one.times, other.times, jitter, from_messages, spec.clocks_within);
-        for (const SignalPair& pair : paired.pairs) session.add_signal_pair(one.trace, pair.a, other.trace, pair.b, jitter);
+        uint64_t pairs = paired.pairs.size();
+        if (folding != nullptr) {
+          pairs = fold(session, *folding, s, one.trace, other.trace, paired.pairs, jitter);
+        } else {
+          for (const SignalPair& pair : paired.pairs) session.add_signal_pair(one.trace, pair.a, other.trace, pair.b, jitter);
+        }
         v1::LinkSignal report;
         report.set_name(spec.name);
-        report.set_pairs(paired.pairs.size());
+        report.set_pairs(pairs);
         report.set_unpaired_a(paired.unpaired_a);
         report.set_unpaired_b(paired.unpaired_b);
         report.set_ambiguous(paired.ambiguous);
@@ -133,7 +168,7 @@ SignalProblems add_signals(Session& session, const std::vector<ingest::SignalSpe
                                                 refused + (notes.empty() ? "" : " (" + notes + ", on " + one.host +
                                                                                     "'s clock)")));
         }
-        if (!paired.pairs.empty()) session.add_link_signal(one.trace, other.trace, std::move(report));
+        if (pairs > 0) session.add_link_signal(one.trace, other.trace, std::move(report));
       }
     }
   }

@@ -33,6 +33,8 @@ model::Nanoseconds pair_jitter(model::Nanoseconds jitter) {
   return twice + (twice + 999) / 1000;  // 1 + kRateAllowance, rounded up
 }
 
+model::Nanoseconds settle_margin(model::Nanoseconds window) { return 2 * window + drift(4 * window) + 1; }
+
 std::optional<Alignment> align_by_spacing(std::span<const model::Nanoseconds> a, std::size_t first,
                                           std::span<const model::Nanoseconds> b, model::Nanoseconds pair_jitter) {
   const std::size_t count = std::min(kVote, a.size() - std::min(first, a.size()));
@@ -126,7 +128,7 @@ PairingOutcome pair_signal(std::span<const model::Nanoseconds> a, std::span<cons
     }
     const model::Nanoseconds window = known + pj + drift(t - anchor);
     // A window this wide could reach the partner of a neighbour.
-    const model::Nanoseconds reach = 2 * window + drift(4 * window);
+    const model::Nanoseconds reach = settle_margin(window) - 1;
     const model::Nanoseconds nearest = std::min(i > 0 ? t - a[i - 1] : kFar, i + 1 < a.size() ? a[i + 1] - t : kFar);
     if (nearest <= reach) {
       if (paired_since_aligned) {
@@ -157,7 +159,7 @@ PairingOutcome pair_signal(std::span<const model::Nanoseconds> a, std::span<cons
       continue;
     }
     b_paired[j] = true;
-    out.pairs.push_back({t, b[j]});
+    out.pairs.push_back({t, b[j], window});
     offset = b[j] - t;
     known = pj;
     anchor = t;

@@ -41,6 +41,7 @@ using AlignmentSource = std::function<std::optional<Alignment>(model::Nanosecond
 struct SignalPair {
   model::Nanoseconds a = 0;
   model::Nanoseconds b = 0;
+  model::Nanoseconds window = 0;  // the half-width of a's window that found b (settle_margin)
 };
 
 struct PairingOutcome {
@@ -66,6 +67,13 @@ PairingOutcome pair_signal(std::span<const model::Nanoseconds> a, std::span<cons
 // nearly as many (an irregular signal); nullopt for a regular one.
 std::optional<Alignment> align_by_spacing(std::span<const model::Nanoseconds> a, std::size_t first,
                                           std::span<const model::Nanoseconds> b, model::Nanoseconds pair_jitter);
+
+// How far past a pair, on either clock, the occurrences that decided it
+// may lie: a's neighbours within reach of its window, b's candidates
+// within the window. Once both hosts' occurrences are complete that far
+// past the pair, no later occurrence can change the decision (`tracesync
+// live` folds only such pairs while the hosts record).
+model::Nanoseconds settle_margin(model::Nanoseconds window);
 
 // The pair jitter of a signal recorded within +-jitter of its true instant
 // by every host: two hosts' records are 2 * jitter apart at most in true

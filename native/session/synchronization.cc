@@ -223,6 +223,7 @@ std::string Synchronization::follow(const FollowOptions& options, const LiveLoop
   ingest.match.probe_ports = ingest_.probe_ports;
   ingest.reader.endpoints = ingest.match.key == match::KeyKind::kStrict || !ingest.match.probe_ports.empty();
   ingest.message_kinds = message_kinds_;
+  ingest.signals = signals_;
   ingest.join_window = std::chrono::milliseconds(options.wait / 1'000'000);
   ingest.quiet_end = std::chrono::milliseconds(options.quiet / 1'000'000);
   LiveFollower follower(session_options_, ingest);

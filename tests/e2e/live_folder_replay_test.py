@@ -22,8 +22,15 @@ from before any holds a trace (--wait). The test checks:
   - the same traces with CTF 2 metadata (LTTng 2.15's default: `tracesync
     to-ctf2`'s, in LTTng's metadata packets, fragments cut by their ends)
     over the same stream files, written again the same way without the
-    pause, end in the same result as `sync` on the CTF 1.8 originals.
-Exit 77 (skipped) when the shared fixtures are absent.
+    pause, end in the same result as `sync` on the CTF 1.8 originals;
+  - `live --simultaneous` and `live --probe-port` (issue 37), on a
+    `tracesync simulate` experiment with a PPS line and probe bursts (its
+    traces given LTTng index files here) written again the same way:
+    results with signal pairs on the links come while the folders are
+    written, the truth lies inside every bound of every result, and the
+    final result equals `sync` with the same options (the pairs folded
+    while recording are the pairs sync makes), probe rounds counted alike.
+Exit 77 (skipped) when the shared fixtures are absent (after the simulated part).
 
 usage: live_folder_replay_test.py TRACESYNC SHARED_DIR WORK_DIR
 """
@@ -37,7 +44,7 @@ import sys
 import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "lttng"))
-from live_test import LineReader, essence  # noqa: E402
+from live_test import LineReader, check_truth, essence  # noqa: E402
 
 SET = "fixtures/lttng-modules-2.4-addons/django-vote-v1"
 
@@ -65,6 +72,24 @@ def metadata_packets(metadata):
     return out
 
 
+def write_lttng_index(trace):
+    """LTTng index files for a `tracesync simulate` kernel trace, whose
+    packets have a fixed layout: header magic, uuid, stream_id,
+    stream_instance_id; context packet_size, content_size, timestamp_begin,
+    timestamp_end, events_discarded, packet_seq_num, cpu_id (little-endian)."""
+    (trace / "index").mkdir(exist_ok=True)
+    for stream in sorted(trace.glob("channel*")):
+        data = stream.read_bytes()
+        entries, at = [], 0
+        while at < len(data):
+            stream_id, instance = struct.unpack_from("<QQ", data, at + 20)
+            bits, content, begin, end, discarded, seq = struct.unpack_from("<6Q", data, at + 36)
+            entries.append(struct.pack(">9Q", at, bits, content, begin, end, discarded, stream_id, instance, seq))
+            at += bits // 8
+        (trace / "index" / (stream.name + ".idx")).write_bytes(
+            struct.pack(">4I", 0xC1F1DCC1, 1, 1, 72) + b"".join(entries))
+
+
 def replay(sources, targets, pause_at=None, until=None, damage=None):
     """Writes every source trace into its target folder as LTTng would;
     after `pause_at` (a share of the packets), waits until `until()` or 4 s.
@@ -72,6 +97,11 @@ def replay(sources, targets, pause_at=None, until=None, damage=None):
     to pause."""
     for source, target in zip(sources, targets):
         (target / "index").mkdir(parents=True)
+        text = (source / "metadata").read_bytes()
+        if text.startswith(b"/* CTF"):  # plain text (simulate's): whole, at once
+            (target / "metadata.tmp").write_bytes(text)
+            (target / "metadata.tmp").rename(target / "metadata")
+            continue
         with open(target / "metadata", "wb") as out:  # its first packet in two halves
             pieces = metadata_packets((source / "metadata").read_bytes())
             out.write(pieces[0][:len(pieces[0]) // 2])
@@ -135,18 +165,104 @@ def run_live(tracesync, folders, timeout=120):
                           capture_output=True, timeout=timeout)
 
 
+SIGNAL = "event=irq_handler_entry,filter=irq==199,jitter=1us,clocks-within=250ms"
+
+
+def signals_and_probe_rounds(tracesync, work, failures):
+    """`live --simultaneous` and `--probe-port` on a simulated experiment
+    written again packet by packet (issue 37)."""
+    simulated = work / "simulated"
+    subprocess.run([tracesync, "simulate", "--quiet", "--output", str(simulated), "--hosts", "3", "--seed", "37",
+                    "--duration", "60s", "--rate", "5", "--offset-max", "100ms", "--clock-model", "wander",
+                    "--signal-rate", "1", "--signal-jitter", "1", "--signal-missed", "0.05", "--signal-extra", "0.05",
+                    "--probe-rounds", "10", "--probe-every", "10s", "--filler-ratio", "200"],
+                   check=True, timeout=120)
+    sources = sorted(p.parent for p in simulated.rglob("metadata"))
+    for source in sources:
+        write_lttng_index(source)
+    targets = [work / "simulated-hosts" / s.parent.name / "kernel" for s in sources]
+    # A horizon shorter than the default's 10 min, so that TCP segments are
+    # matched while the folders are written, but longer than a packet (10 s
+    # of this experiment): none expires before its other end is read.
+    options = ["--match-horizon", "30s", "--simultaneous", SIGNAL, "--probe-port", "7300"]
+
+    def pairs(result):
+        return sum(s["pairs"] for l in result["links"] for s in l.get("evidence", {}).get("signals", []))
+
+    live = subprocess.Popen([tracesync, "live", "--interval", "100ms", "--wait", "30s", "--quiet", "2s"] + options +
+                            [str(t) for t in targets], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            start_new_session=True)
+    try:
+        out, err = LineReader(live.stdout), LineReader(live.stderr)
+        out.start()
+        err.start()
+        time.sleep(0.5)
+        replay(sources, targets, 0.5, lambda: any(pairs(json.loads(line)) > 0 for _, line in out.lines if line.strip()))
+        written = time.monotonic()
+        code = live.wait(120)
+        out.join(10)
+        err.join(10)
+    finally:
+        if live.poll() is None:
+            live.kill()
+            live.wait(10)
+    print("simulated: tracesync live %s exited %d; stderr:\n%s" % (" ".join(options), code,
+                                                                  "".join(line for _, line in err.lines)))
+    results = [(at, json.loads(line)) for at, line in out.lines if line.strip()]
+    during = [r for at, r in results if at < written and pairs(r) > 0]
+    print("simulated: %d results, %d with signal pairs while the folders were written; pairs result by result: %s" % (
+        len(results), len(during), " ".join(str(pairs(r)) for _, r in results)))
+    if code != 0 or not results:
+        failures.append("simulated: tracesync live %s exited %d" % (" ".join(options), code))
+        return
+    if not during:
+        failures.append("simulated: no result with signal pairs was printed while the folders were written")
+    for i, (_, result) in enumerate(results):
+        if not result["links"]:
+            continue
+        path = work / ("simulated-result-%03d.json" % i)
+        path.write_text(json.dumps(result))
+        verdict = check_truth(tracesync, path, simulated / "truth.json")
+        print("simulated result %d: %d signal pairs, worst error %.0f ns, %d violations" % (
+            i, pairs(result), verdict["worst_error_ns"], verdict["violations"]))
+        if verdict["violations"] != 0 or verdict["checked"] == 0:
+            failures.append("simulated result %d: the truth is outside its bound (%d violations) or nothing was "
+                            "checked" % (i, verdict["violations"]))
+    sync = subprocess.run([tracesync, "sync", "--format", "json"] + options + [str(simulated)], capture_output=True,
+                          timeout=120)
+    final = results[-1][1]
+    if sync.returncode != 0:
+        failures.append("simulated: sync exited %d: %s" % (sync.returncode, sync.stderr.decode(errors="replace")))
+        return
+    expected = json.loads(sync.stdout)
+    if essence(final) != essence(expected):
+        failures.append("simulated: the final live result differs from sync %s:\nlive %r\nsync %r" % (
+            " ".join(options), essence(final), essence(expected)))
+    probe = [l["evidence"]["probe_messages"] for l in final["links"]]
+    if (final["options"].get("probe_ports") != [7300] or not any(probe) or
+            probe != [l["evidence"]["probe_messages"] for l in expected["links"]] or
+            final["matching"].get("probe_matches") != expected["matching"].get("probe_matches")):
+        failures.append("simulated: --probe-port's rounds are not counted as sync counts them: live %r, sync %r" % (
+            probe, [l["evidence"]["probe_messages"] for l in expected["links"]]))
+    print("simulated: final pairs %d (sync %d), probe messages per link %s, probe matches %s" % (
+        pairs(final), pairs(expected), probe, final["matching"].get("probe_matches")))
+
+
 def main():
     tracesync, shared, work = sys.argv[1:4]
-    fixtures = pathlib.Path(shared) / SET
-    if not fixtures.is_dir():
-        print("skipped: %s is absent" % fixtures)
-        return 77
     work = pathlib.Path(work)
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
+    failures = []
+    signals_and_probe_rounds(tracesync, work, failures)
+    fixtures = pathlib.Path(shared) / SET
+    if not fixtures.is_dir():
+        for failure in failures:
+            print("FAIL: " + failure)
+        print("skipped: %s is absent" % fixtures)
+        return 1 if failures else 77
     sources = sorted(p.parent for p in fixtures.rglob("metadata"))
     targets = [work / "hosts" / s.parent.parent.name / "kernel" for s in sources]
-    failures = []
 
     live = subprocess.Popen([tracesync, "live", "--interval", "100ms", "--wait", "30s", "--quiet", "5s"] +
                             [str(t.parent) for t in targets],
