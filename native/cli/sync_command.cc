@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <csignal>
@@ -33,6 +34,7 @@
 #include "ingest/match_stream.h"
 #include "ingest/network_event_names.h"
 #include "probe/peer_address.h"
+#include "session/signal_links.h"
 #include "session/synchronization.h"
 #include "snapshot/json_report.h"
 #include "snapshot/people_order.h"
@@ -245,14 +247,21 @@ void raise_open_file_limit() {
 
 // Feeds a match stream to the session; on a malformed line, records the
 // problem and returns false (what was read before it is kept).
-bool read_matches(const std::string& name, std::istream& in, uint64_t size, session::Session& session) {
+// Its signal lines go to `signals`, folded once the whole stream is read.
+bool read_matches(const std::string& name, std::istream& in, uint64_t size, session::Session& session,
+                  session::StreamSignals& signals) {
   ProgressBar progress("reading " + name);
   uint64_t lines = 0;
-  const auto error = ingest::read_match_stream(in, [&](const ingest::StreamMessage& m) {
-    session.add_host_message(std::string(m.sender), m.send, std::string(m.receiver), m.receive);
-    // Only a file's position means something (a pipe has none).
-    if (progress.enabled() && size > 0 && ++lines % 65536 == 0) progress.update(static_cast<uint64_t>(in.tellg()), size);
-  });
+  const auto error = ingest::read_match_stream(
+      in,
+      [&](const ingest::StreamMessage& m) {
+        session.add_host_message(std::string(m.sender), m.send, std::string(m.receiver), m.receive);
+        // Only a file's position means something (a pipe has none).
+        if (progress.enabled() && size > 0 && ++lines % 65536 == 0) progress.update(static_cast<uint64_t>(in.tellg()), size);
+      },
+      [&](const ingest::StreamSignal& line) {
+        signals[std::string(line.name)][std::string(line.host)].push_back(line.time);
+      });
   progress.finish();
   if (!error) return true;
   std::cerr << "tracesync: " << snapshot::readable_text(name) << ":" << error->line << ": "
@@ -263,6 +272,36 @@ bool read_matches(const std::string& name, std::istream& in, uint64_t size, sess
   problem.set_message(error->message);
   session.add_problem(problem);
   return false;
+}
+
+// The match stream's signal lines, paired as the --simultaneous specs say
+// (after every message: they align the pairing); what is left out is said
+// on stderr, specs the lines cannot serve are bad input. Lines of a signal
+// no spec names are said unused.
+ExitCode fold_stream_signals(const SyncArguments& a, const session::StreamSignals& lines, session::Session& session) {
+  auto specs = ingest::parse_signal_specs(a.simultaneous, a.simultaneous_files);  // valid: to_options read them
+  const auto* signals = std::get_if<std::vector<ingest::SignalSpec>>(&specs);
+  if (signals == nullptr) return kBadInput;
+  for (const auto& [name, hosts] : lines) {
+    const bool named = std::any_of(signals->begin(), signals->end(),
+                                   [&](const ingest::SignalSpec& spec) { return spec.event == name; });
+    if (named) continue;
+    std::size_t count = 0;
+    for (const auto& [host, times] : hosts) count += times.size();
+    std::cerr << "tracesync: " << snapshot::readable_text(a.matches) << ": " << count << " signal lines of '"
+              << snapshot::readable_text(name) << "' not used: name them with --simultaneous 'event="
+              << snapshot::readable_text(name) << ",jitter=...' (docs/signals.md)\n";
+  }
+  if (signals->empty()) return kSuccess;
+  const session::SignalProblems problems = session::add_stream_signals(session, *signals, lines, a.matches);
+  for (const auto* list : {&problems.input, &problems.pairing}) {
+    for (const v1::Problem& p : *list) {
+      std::cerr << "tracesync: " << (p.source().empty() ? "" : snapshot::readable_text(p.source()) + ": ")
+                << snapshot::readable_text(p.message()) << "\n";
+      session.add_problem(p);
+    }
+  }
+  return problems.input.empty() ? kSuccess : kBadInput;
 }
 
 // Says on stderr what a reader of the report must not miss: a trace without
@@ -417,8 +456,9 @@ int run_sync_command(const std::vector<std::string>& arguments, const SyncExtens
     if (outcome.cancelled) interrupted_exit = interrupt.signal() != 0 ? interrupt.exit_code() : kInterrupted;
   }
   if (!a.matches.empty()) {
+    session::StreamSignals signal_lines;
     if (a.matches == "-") {
-      if (!read_matches("<stdin>", std::cin, 0, session)) note_exit(kBadInput);
+      if (!read_matches("<stdin>", std::cin, 0, session, signal_lines)) note_exit(kBadInput);
     } else {
       // Any kind of stream: `--matches <(cmd)` is a pipe, and a pipe cannot
       // seek, so the size (for progress) comes from stat, for files only.
@@ -435,8 +475,9 @@ int run_sync_command(const std::vector<std::string>& arguments, const SyncExtens
         return kBadInput;
       }
       const uint64_t size = S_ISREG(status.st_mode) ? static_cast<uint64_t>(status.st_size) : 0;
-      if (!read_matches(a.matches, in, size, session)) note_exit(kBadInput);
+      if (!read_matches(a.matches, in, size, session, signal_lines)) note_exit(kBadInput);
     }
+    note_exit(fold_stream_signals(a, signal_lines, session));
   }
   session.finish();
 

@@ -32,6 +32,13 @@ std::optional<std::string> parse_time(std::string_view text, const char* what, m
   return std::nullopt;
 }
 
+// Whether `text` reads as a time does (an optional sign, digits): a
+// message's second field, never a signal's name.
+bool is_whole_number(std::string_view text) {
+  if (!text.empty() && (text.front() == '-' || text.front() == '+')) text.remove_prefix(1);
+  return !text.empty() && text.find_first_not_of("0123456789") == std::string_view::npos;
+}
+
 // Lines of an input stream of any kind (file, pipe, terminal), none longer
 // than kMaxMatchLineBytes: input without newlines must not grow without bound.
 class LineReader {
@@ -90,7 +97,8 @@ std::string quoted_excerpt(std::string_view text) {
 }
 
 std::optional<StreamError> read_match_stream(std::istream& in,
-                                             const std::function<void(const StreamMessage&)>& on_message) {
+                                             const std::function<void(const StreamMessage&)>& on_message,
+                                             const std::function<void(const StreamSignal&)>& on_signal) {
   LineReader lines(in);
   std::string line;
   uint64_t number = 0;
@@ -107,6 +115,15 @@ std::optional<StreamError> read_match_stream(std::istream& in,
     const std::size_t first = text.find_first_not_of(kSpaces);
     if (first == std::string_view::npos || text[first] == '#') continue;
     const auto fields = split(text);
+    if (fields.size() == 4 && fields[0] == "signal" && !is_whole_number(fields[1])) {
+      if (!on_signal) {
+        return StreamError{number, "a signal line ('signal NAME HOST TIME_NS'), where only messages are read"};
+      }
+      StreamSignal signal{fields[1], fields[2], 0, number};
+      if (auto problem = parse_time(fields[3], "TIME_NS", signal.time)) return StreamError{number, *problem};
+      on_signal(signal);
+      continue;
+    }
     if (fields.size() != 4) {
       return StreamError{number, "expected 4 fields 'SENDER SEND_NS RECEIVER RECV_NS', found " +
                                      std::to_string(fields.size())};

@@ -21,6 +21,17 @@ struct StreamMessage {
   uint64_t line = 0;  // 1-based
 };
 
+// A signal line of a match stream: `signal NAME HOST TIME_NS`, one
+// occurrence of the simultaneous signal NAME recorded by HOST at TIME_NS
+// on its clock (docs/signals.md, `simulate --no-traces`). NAME is not a
+// whole number, so the line is never a message's (whose second field is).
+struct StreamSignal {
+  std::string_view name;
+  std::string_view host;
+  model::Nanoseconds time = 0;
+  uint64_t line = 0;  // 1-based
+};
+
 struct StreamError {
   uint64_t line = 0;
   std::string message;
@@ -40,7 +51,10 @@ constexpr std::size_t kMaxMatchLineBytes = 65536;
 // a bad field may be megabytes long.
 std::string quoted_excerpt(std::string_view text);
 
+// Signal lines go to `on_signal`; without one, a signal line is an error
+// naming it.
 std::optional<StreamError> read_match_stream(std::istream& in,
-                                             const std::function<void(const StreamMessage&)>& on_message);
+                                             const std::function<void(const StreamMessage&)>& on_message,
+                                             const std::function<void(const StreamSignal&)>& on_signal = {});
 
 }  // namespace tracesync::ingest

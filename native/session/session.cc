@@ -106,14 +106,15 @@ TraceIndex Session::add_trace(const TraceDescription& trace) {
   return index;
 }
 
+TraceIndex Session::add_host(const std::string& name) {
+  const auto [it, inserted] = hosts_.try_emplace(name, 0);
+  if (inserted) it->second = add_trace({name, "", name, name});
+  return it->second;
+}
+
 void Session::add_host_message(const std::string& sender, model::Nanoseconds send, const std::string& receiver,
                                model::Nanoseconds receive) {
-  auto host = [&](const std::string& name) {
-    const auto [it, inserted] = hosts_.try_emplace(name, 0);
-    if (inserted) it->second = add_trace({name, "", name, name});
-    return it->second;
-  };
-  add_trace_message(host(sender), send, host(receiver), receive);
+  add_trace_message(add_host(sender), send, add_host(receiver), receive);
 }
 
 void Session::add_trace_message(TraceIndex sender, model::Nanoseconds send, TraceIndex receiver,

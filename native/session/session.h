@@ -34,6 +34,10 @@ class Session {
   void add_host_message(const std::string& sender, model::Nanoseconds send, const std::string& receiver,
                         model::Nanoseconds receive);
 
+  // A match stream's host (a trace and a clock domain of its own), made
+  // when first named: what add_host_message uses.
+  TraceIndex add_host(const std::string& name);
+
   // Trace input: register the traces, then their matched messages.
   TraceIndex add_trace(const TraceDescription& trace);
   void add_trace_message(TraceIndex sender, model::Nanoseconds send, TraceIndex receiver, model::Nanoseconds receive);

@@ -175,4 +175,54 @@ SignalProblems add_signals(Session& session, const std::vector<ingest::SignalSpe
   return out;
 }
 
+SignalProblems add_stream_signals(Session& session, const std::vector<ingest::SignalSpec>& signals,
+                                  const StreamSignals& lines, const std::string& source) {
+  SignalProblems out;
+  // The stream as an experiment of one trace a host, each recording the
+  // signals it has lines of (the census add_signals reads).
+  std::vector<ingest::SignalSpec> usable;
+  for (const ingest::SignalSpec& spec : signals) {
+    if (!spec.filter_field) {
+      usable.push_back(spec);
+      continue;
+    }
+    out.input.push_back(problem(source, "signal '" + spec.name + "': a match stream's signal lines carry no " +
+                                            "fields: filter=" + spec.filter_field->text() + "==" + spec.filter_value +
+                                            " cannot apply (its spec: '" + spec.text + "')"));
+  }
+  std::map<std::string, std::size_t> host_index;
+  std::vector<ingest::TraceReport> traces;
+  std::vector<std::optional<TraceIndex>> session_trace;
+  ingest::SignalOccurrences::ByTrace occurrences;
+  for (std::size_t s = 0; s < usable.size(); ++s) {
+    const auto named = lines.find(usable[s].event);
+    if (named == lines.end()) continue;
+    for (const auto& [host, times] : named->second) {
+      auto [at, inserted] = host_index.try_emplace(host, traces.size());
+      if (inserted) {
+        ingest::TraceReport& t = traces.emplace_back();
+        t.info.path = source;
+        t.info.hostname = host;
+        t.info.domain_id = host;
+        t.info.app_census.resize(usable.size());
+        session_trace.push_back(session.add_host(host));
+      }
+      traces[at->second].info.app_census[s].send_recorded = true;
+      std::vector<ingest::SignalOccurrence>& list = occurrences[{static_cast<match::TraceIndex>(at->second), s}];
+      for (const model::Nanoseconds t : times) list.push_back({t, {}});
+    }
+  }
+  if (traces.empty() && !usable.empty()) {  // add_signals says nothing where nothing was read
+    ingest::TraceReport& t = traces.emplace_back();
+    t.info.path = source;
+    session_trace.push_back(std::nullopt);
+  }
+  SignalProblems paired = add_signals(session, usable, 1, occurrences, traces, session_trace);
+  for (auto* list : {&paired.input, &paired.pairing}) {
+    std::vector<v1::Problem>& to = list == &paired.input ? out.input : out.pairing;
+    for (v1::Problem& p : *list) to.push_back(std::move(p));
+  }
+  return out;
+}
+
 }  // namespace tracesync::session

@@ -5,6 +5,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <string>
 #include <tuple>
 #include <vector>
 
@@ -42,6 +43,17 @@ SignalProblems add_signals(Session& session, const std::vector<ingest::SignalSpe
                            const std::vector<ingest::TraceReport>& traces,
                            const std::vector<std::optional<TraceIndex>>& session_trace,
                            SignalFolding* folding = nullptr);
+
+// A match stream's signal lines (`signal NAME HOST TIME_NS`), by name,
+// then by host, in the order read.
+using StreamSignals = std::map<std::string, std::map<std::string, std::vector<model::Nanoseconds>>>;
+
+// Folds them into the session as add_signals folds a trace's occurrences
+// (each host a clock domain, `Session::add_host`); a spec's `event=` names
+// the lines' NAME. `source` (the match file) is where problems point. A
+// spec with a filter is bad input: the lines carry no fields.
+SignalProblems add_stream_signals(Session& session, const std::vector<ingest::SignalSpec>& signals,
+                                  const StreamSignals& lines, const std::string& source);
 
 // What a live session has folded so far, and where its occurrences are
 // complete.

@@ -237,6 +237,17 @@ uint64_t write_matches(const std::string& path, const SimulationOptions& options
     out.integer(match.first_receive->local_receive) << '\n';
     ++written;
   }
+  if (options.signal_rate_hz > 0) {
+    // The simultaneous signal's records, as traces would hold them (docs/signals.md).
+    out << "# signal NAME HOST TIME_NS: the simultaneous signal (sync --simultaneous 'event=" << kSignalIrqName
+        << ",jitter=...')\n";
+    for (const auto& host : experiment.hosts) {
+      for (const model::Nanoseconds t : draw_signals(experiment, options, host.index).local) {
+        out << "signal " << kSignalIrqName << ' ' << host.name << ' ';
+        out.integer(t) << '\n';
+      }
+    }
+  }
   out.close();
   return written;
 }

@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -127,6 +128,82 @@ TEST(Signals, BesideMessagesAStatedStabilityKeepsTwoMicrosecondsAcrossMissedPuls
       EXPECT_LE(verdict["worst_error_ns"].get<double>(), 2000.0) << "issue 37's goal, the clocks' stability stated";
     }
   }
+}
+
+// The signal in a match stream (docs/signals.md, "Simulated signals"):
+// `simulate --write-matches` writes each host's records as `signal pps HOST
+// TIME_NS` lines, and `sync --matches --simultaneous event=pps` pairs them
+// as it pairs the traces' irq_handler_entry: the same pairs, link by link,
+// and the truth inside every bound; --no-traces needs no CTF at all.
+TEST(Signals, AMatchStreamCarriesThemAsTheTracesDo) {
+  testing::TempDir dir;
+  simulate(dir, {"--rate", "5", "--offset-max", "100ms", "--clock-model", "wander", "--signal-missed", "0.05",
+                 "--signal-extra", "0.05", "--write-matches"});
+  const std::string matches = dir.file("matches.txt");
+  EXPECT_NE(testing::read_file(matches).find("\nsignal pps host0 "), std::string::npos);
+  const auto from_traces = run_command(tracesync_binary(), {"sync", "--format", "json", "--simultaneous",
+                                                            std::string(kPps) + ",clocks-within=250ms", dir.path()});
+  ASSERT_EQ(from_traces.exit_code, 0) << from_traces.err;
+  const auto from_stream = run_command(tracesync_binary(), {"sync", "--format", "json", "--matches", matches,
+                                                            "--simultaneous", "event=pps,jitter=1us,clocks-within=250ms"});
+  ASSERT_EQ(from_stream.exit_code, 0) << from_stream.err;
+  // Per pair of hosts, what the signal gave (the sides as the hostnames sort).
+  const auto signals_by_hosts = [](const json& report) {
+    std::map<std::string, std::vector<uint64_t>> out;
+    for (const json& link : report["links"]) {
+      if (!link.contains("evidence") || !link["evidence"].contains("signals")) continue;
+      const json& s = link["evidence"]["signals"][0];
+      std::string a = link["a_hostname"], b = link["b_hostname"];
+      uint64_t unpaired_a = s["unpaired_a"], unpaired_b = s["unpaired_b"];
+      if (b < a) {
+        std::swap(a, b);
+        std::swap(unpaired_a, unpaired_b);
+      }
+      out[a + " " + b] = {s["pairs"], unpaired_a, unpaired_b, s["ambiguous"], s["cuts"], s["not_aligned"]};
+    }
+    return out;
+  };
+  const json traces_report = json::parse(from_traces.out), stream_report = json::parse(from_stream.out);
+  const auto expected = signals_by_hosts(traces_report);
+  EXPECT_EQ(expected.size(), 3u) << from_traces.out;
+  EXPECT_EQ(signals_by_hosts(stream_report), expected);
+  EXPECT_EQ(stream_report["messages"], traces_report["messages"]) << "the same messages, and the same pairs";
+  EXPECT_NE(from_stream.err.find("without a partner"), std::string::npos) << from_stream.err;
+  EXPECT_EQ(check_truth(dir, from_stream.out)["violations"], 0);
+
+  // --no-traces: the same match stream, no CTF.
+  testing::TempDir bare;
+  const auto sim = run_command(tracesync_binary(),
+                               {"simulate", "--quiet", "--no-traces", "--write-matches", "--output", bare.path(),
+                                "--hosts", "3", "--seed", "37", "--duration", "120s", "--signal-rate", "1",
+                                "--signal-jitter", "1", "--rate", "5", "--offset-max", "100ms", "--clock-model",
+                                "wander", "--signal-missed", "0.05", "--signal-extra", "0.05"});
+  ASSERT_EQ(sim.exit_code, 0) << sim.err;
+  EXPECT_EQ(testing::read_file(bare.file("matches.txt")), testing::read_file(matches));
+}
+
+TEST(Signals, AMatchStreamsSignalLinesThatCannotServeAreNamed) {
+  testing::TempDir dir;
+  testing::write_file(dir.file("m.txt"), "alpha 100 beta 200\nbeta 300 alpha 400\nalpha 500 beta 600\n"
+                                         "beta 700 alpha 800\nsignal pps alpha 1000\nsignal pps beta 1100\n");
+  // No spec names them: said, not an error.
+  auto r = run_command(tracesync_binary(), {"sync", "--matches", dir.file("m.txt")});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("2 signal lines of 'pps' not used"), std::string::npos) << r.err;
+  // A filter cannot apply: the lines carry no fields.
+  r = run_command(tracesync_binary(), {"sync", "--matches", dir.file("m.txt"), "--simultaneous",
+                                       "event=pps,filter=irq==199,jitter=1us"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("signal lines carry no fields: filter=irq==199 cannot apply"), std::string::npos) << r.err;
+  // A signal no line names.
+  r = run_command(tracesync_binary(), {"sync", "--matches", dir.file("m.txt"), "--simultaneous", "event=gps,jitter=1us"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("signal 'gps': no trace records its event gps"), std::string::npos) << r.err;
+  // A bad time names its line; what came before is reported.
+  testing::write_file(dir.file("bad.txt"), "alpha 100 beta 200\nsignal pps alpha 12x\n");
+  r = run_command(tracesync_binary(), {"sync", "--matches", dir.file("bad.txt"), "--simultaneous", "event=pps,jitter=1us"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("bad.txt:2: TIME_NS '12x' is not a whole number of nanoseconds"), std::string::npos) << r.err;
 }
 
 TEST(Signals, ApplyWritesCopiesFromSignalsAlone) {

@@ -246,6 +246,17 @@ def signals_and_probe_rounds(tracesync, work, failures):
             probe, [l["evidence"]["probe_messages"] for l in expected["links"]]))
     print("simulated: final pairs %d (sync %d), probe messages per link %s, probe matches %s" % (
         pairs(final), pairs(expected), probe, final["matching"].get("probe_matches")))
+    # Bad specs: one that does not parse, before anything is read; one the
+    # traces cannot serve, at the end; exit 2 and a message naming it both times.
+    for spec, said in (("event=irq_handler_entry,jitter=2", "jitter='2', not a duration"),
+                       ("event=gps:pps,jitter=1us", "signal 'gps:pps': no trace records its event gps:pps")):
+        bad = subprocess.run([tracesync, "live", "--quiet", "1s", "--simultaneous", spec] + [str(s) for s in sources],
+                             capture_output=True, timeout=60)
+        err = bad.stderr.decode(errors="replace")
+        print("simulated: --simultaneous '%s': exit %d, %s" % (spec, bad.returncode, err.strip().splitlines()[-1:]))
+        if bad.returncode != 2 or said not in err:
+            failures.append("simulated: the bad spec '%s' was not a clear error (exit %d): %s" % (spec, bad.returncode,
+                                                                                                 err))
 
 
 def main():
