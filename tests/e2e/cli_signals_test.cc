@@ -170,6 +170,12 @@ TEST(Signals, AMatchStreamCarriesThemAsTheTracesDo) {
   EXPECT_EQ(stream_report["messages"], traces_report["messages"]) << "the same messages, and the same pairs";
   EXPECT_NE(from_stream.err.find("without a partner"), std::string::npos) << from_stream.err;
   EXPECT_EQ(check_truth(dir, from_stream.out)["violations"], 0);
+  // The HTML report's table of what each signal gave each link.
+  const auto html = run_command(tracesync_binary(), {"sync", "--format", "html", "--matches", matches, "--simultaneous",
+                                                     "event=pps,jitter=1us,clocks-within=250ms"});
+  ASSERT_EQ(html.exit_code, 0) << html.err;
+  EXPECT_NE(html.out.find("<h3>Simultaneous signals</h3><table id=\"signals\">"), std::string::npos);
+  EXPECT_NE(html.out.find("<td>pps</td>"), std::string::npos);
 
   // --no-traces: the same match stream, no CTF.
   testing::TempDir bare;

@@ -7,7 +7,9 @@
 
 #include <cstdlib>
 
+#include "ingest/signal_spec.h"
 #include "session/session.h"
+#include "session/signal_links.h"
 
 namespace tracesync::session {
 namespace {
@@ -99,6 +101,49 @@ TEST(SignalSession, TheReportSaysWhatEachSignalGaveTheLink) {
   EXPECT_EQ(snapshot.links(0).a(), "domain-a");
   EXPECT_EQ(snapshot.links(0).signals(0).unpaired_a(), 4u);
   EXPECT_EQ(snapshot.links(0).signals(0).unpaired_b(), 3u);
+}
+
+// `tracesync live` pairs everything read so far at each result: the
+// pairs settled so far go to the link once each, a later call adds only
+// the new ones, and the link's report counts the pairs it holds (replaced,
+// not repeated).
+TEST(SignalSession, FoldingWhileRecordingAddsEachSettledPairOnce) {
+  Session s({});
+  const TraceIndex a = s.add_trace({"a", "/a", "a", "domain-a"});
+  const TraceIndex b = s.add_trace({"b", "/b", "b", "domain-b"});
+  const auto spec = ingest::parse_signal_spec("name=pps,event=gps:pps,jitter=1us,clocks-within=100ms");
+  ASSERT_TRUE(std::holds_alternative<ingest::SignalSpec>(spec));
+  ingest::SignalOccurrences::ByTrace occurrences;
+  std::vector<ingest::TraceReport> traces(2);
+  for (const TraceIndex t : {a, b}) {
+    traces[t].info.hostname = t == a ? "a" : "b";
+    traces[t].info.app_census.resize(1);
+    traces[t].info.app_census[0].send_recorded = true;
+  }
+  for (int k = 0; k < 20; ++k) {
+    const Nanoseconds t = kStart + k * Nanoseconds{1'000'000'000};
+    occurrences[{0, 0}].push_back({t, {}});
+    occurrences[{1, 0}].push_back({on_b(t), {}});
+  }
+  Nanoseconds until = kStart + 10'500'000'000;  // a's and b's occurrences complete to 10.5 s
+  SignalFolding folding;
+  folding.complete_until = [&](TraceIndex t) { return until == INT64_MAX || t == a ? until : on_b(until); };
+  const std::vector<ingest::SignalSpec> signals{std::get<ingest::SignalSpec>(spec)};
+  add_signals(s, signals, 1, occurrences, traces, {a, b}, &folding);
+  v1::Snapshot snapshot = s.snapshot();
+  ASSERT_EQ(snapshot.links_size(), 1);
+  EXPECT_EQ(snapshot.links(0).lower_messages(), 11u) << "the pulses at 0..10 s, settled";
+  ASSERT_EQ(snapshot.links(0).signals_size(), 1);
+  EXPECT_EQ(snapshot.links(0).signals(0).pairs(), 11u);
+  add_signals(s, signals, 1, occurrences, traces, {a, b}, &folding);  // nothing new read
+  EXPECT_EQ(s.snapshot().links(0).lower_messages(), 11u) << "no pair folded twice";
+  until = INT64_MAX;  // every trace ended
+  add_signals(s, signals, 1, occurrences, traces, {a, b}, &folding);
+  snapshot = s.snapshot();
+  EXPECT_EQ(snapshot.links(0).lower_messages(), 20u);
+  EXPECT_EQ(snapshot.links(0).upper_messages(), 20u);
+  ASSERT_EQ(snapshot.links(0).signals_size(), 1) << "the signal's entry replaced, not repeated";
+  EXPECT_EQ(snapshot.links(0).signals(0).pairs(), 20u);
 }
 
 }  // namespace
