@@ -283,8 +283,9 @@ ExitCode fold_stream_signals(const SyncArguments& a, const session::StreamSignal
   const auto* signals = std::get_if<std::vector<ingest::SignalSpec>>(&specs);
   if (signals == nullptr) return kBadInput;
   for (const auto& [name, hosts] : lines) {
+    const std::string& line_name = name;  // (clang 14: no structured binding in a lambda)
     const bool named = std::any_of(signals->begin(), signals->end(),
-                                   [&](const ingest::SignalSpec& spec) { return spec.event == name; });
+                                   [&](const ingest::SignalSpec& spec) { return spec.event == line_name; });
     if (named) continue;
     std::size_t count = 0;
     for (const auto& [host, times] : hosts) count += times.size();
