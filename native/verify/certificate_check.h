@@ -33,6 +33,13 @@ struct Verdict {
   bool traces_checked = false;
   std::size_t traces_read = 0;
   std::size_t messages_in_traces = 0;
+  // Completeness, with the traces or a match file (AllowedSides): the
+  // messages found on the allowed side of their segment's lines, those in
+  // segments that are not ACCURATE, and those on no link of the report.
+  bool sides_checked = false;
+  std::size_t messages_on_allowed_side = 0;
+  std::size_t messages_in_unbounded_segments = 0;
+  std::size_t messages_on_no_link = 0;
   // The first disagreement, empty when everything agrees.
   std::string disagreement;
   // What the certificate cannot vouch for (a segment that is not ACCURATE,
