@@ -52,6 +52,8 @@ void print(const verify::Verdict& v, const std::string& format) {
     j["messages"] = v.messages;
     j["link_bounds"] = v.link_bounds;
     j["link_bounds_resting_on_uncited_messages"] = v.bounds_resting_on_stability;
+    j["link_bounds_from_every_message"] = v.sides_checked ? nlohmann::ordered_json(v.link_bounds_from_every_message)
+                                                          : nlohmann::ordered_json(nullptr);
     j["trace_segments"] = v.trace_segments;
     j["trace_bounds"] = v.trace_bounds;
     j["traces_read"] = v.traces_checked ? nlohmann::ordered_json(v.traces_read) : nlohmann::ordered_json(nullptr);
@@ -72,8 +74,11 @@ void print(const verify::Verdict& v, const std::string& format) {
     return;
   }
   std::cout << "agrees: " << v.link_segments << " link segments re-derived from " << v.messages
-            << " cited messages, " << v.link_bounds << " link bounds covering what their cited messages allow, "
-            << v.trace_segments << " trace segments equal to the exact composition to the last digit, "
+            << " cited messages, " << v.link_bounds << " link bounds covering what their cited messages allow"
+            << (v.link_bounds_from_every_message > 0
+                    ? " (" + std::to_string(v.link_bounds_from_every_message) + " segments' from every message)"
+                    : std::string())
+            << ", " << v.trace_segments << " trace segments equal to the exact composition to the last digit, "
             << v.trace_bounds << " trace bounds equal to the exact sum of their links'";
   if (v.traces_checked) {
     std::cout << "; all " << v.messages_in_traces << " cited messages found in the " << v.traces_read
@@ -111,6 +116,7 @@ std::string check_traces(const std::vector<std::string>& paths, const nlohmann::
                          verify::Verdict& verdict) {
   const std::vector<verify::CitedMessage> messages = verify::cited_messages(certificate);
   verify::AllowedSides sides(certificate);
+  sides.keep_messages_for(verdict.envelope_claims);
   auto reading = read_cited_events(paths, report, messages, options, sides);
   if (auto* error = std::get_if<std::string>(&reading)) throw verify::VerifyInputError(*error);
   const CitedEventReading& found = std::get<CitedEventReading>(reading);
@@ -124,7 +130,7 @@ std::string check_traces(const std::vector<std::string>& paths, const nlohmann::
   if (!missing.empty()) return missing;
   verdict.messages_in_traces = messages.size();
   count_sides(sides, verdict);
-  return sides.disagreement();
+  return !sides.disagreement().empty() ? sides.disagreement() : sides.check_envelopes(verdict);
 }
 
 // Every message of a match file (`simulate --write-matches`, what `sync
@@ -132,6 +138,7 @@ std::string check_traces(const std::vector<std::string>& paths, const nlohmann::
 // malformed line is bad input naming the file and line.
 std::string check_matches(const std::string& path, const nlohmann::json& certificate, verify::Verdict& verdict) {
   verify::AllowedSides sides(certificate);
+  sides.keep_messages_for(verdict.envelope_claims);
   std::ifstream in(path, std::ios::binary);
   if (!in) throw verify::VerifyInputError("cannot read the match file '" + path + "'");
   std::string sender, receiver;
@@ -147,7 +154,7 @@ std::string check_matches(const std::string& path, const nlohmann::json& certifi
   });
   if (error) throw verify::VerifyInputError(path + ":" + std::to_string(error->line) + ": " + error->message);
   count_sides(sides, verdict);
-  return sides.disagreement();
+  return !sides.disagreement().empty() ? sides.disagreement() : sides.check_envelopes(verdict);
 }
 
 }  // namespace
@@ -229,7 +236,7 @@ int run_verify(const std::vector<std::string>& arguments) {
     if (!verdict.disagreement.empty()) {
       std::cerr << "tracesync verify: "
                 << (!certificate_agrees                 ? "the report disagrees with its certificate: "
-                    : verdict.sides_checked                 ? "a message contradicts the report's lines: "
+                    : verdict.sides_checked                 ? "the messages contradict the report: "
                                                             : "the certificate cites a message the traces do not hold: ")
                 << verdict.disagreement << "\n";
       return kVerifyDisagrees;

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "verify/certificate_check.h"
+#include "verify/cone_envelope.h"
 #include "verify/json_fields.h"
 
 namespace tracesync::verify {
@@ -90,7 +91,7 @@ void AllowedSides::check(const Route& route, int64_t send, int64_t receive) {
     ++on_no_link_;
     return;
   }
-  const Link& link = links_[static_cast<std::size_t>(route.link)];
+  Link& link = links_[static_cast<std::size_t>(route.link)];
   // As a point (x on a's clock, y on b's): a -> b messages must lie on or
   // above every allowed line, b -> a ones on or below.
   const MessagePoint p = route.a_to_b ? MessagePoint{send, receive} : MessagePoint{receive, send};
@@ -115,6 +116,7 @@ void AllowedSides::check(const Route& route, int64_t send, int64_t receive) {
     const bool below_lmax = side_of(p, k->lmax.first, k->lmax.second) * wanted < 0;
     if (!below_lmin && !below_lmax) {
       ++on_their_side_;
+      if (k->keep) (route.a_to_b ? k->a_to_b : k->b_to_a).push_back(p);
       return;
     }
     if (wrong_side == nullptr) {
@@ -132,6 +134,37 @@ void AllowedSides::check(const Route& route, int64_t send, int64_t receive) {
   disagreement_ = where(link, route.a_to_b, send, receive) + " lies " + (route.a_to_b ? "below" : "above") +
                   " segment " + std::to_string(index) + "'s " + wrong_line +
                   ": no message may, and the certificate does not cite it";
+}
+
+void AllowedSides::keep_messages_for(const std::vector<EnvelopeClaim>& claims) {
+  for (const EnvelopeClaim& c : claims) {
+    const Route r = route(c.a, c.b);
+    if (r.link < 0 || c.segment >= links_[static_cast<std::size_t>(r.link)].segments.size()) continue;
+    links_[static_cast<std::size_t>(r.link)].segments[c.segment].keep = true;
+  }
+}
+
+std::string AllowedSides::check_envelopes(Verdict& verdict) const {
+  for (const EnvelopeClaim& c : verdict.envelope_claims) {
+    const Route r = route(c.a, c.b);
+    if (r.link < 0 || c.segment >= links_[static_cast<std::size_t>(r.link)].segments.size()) continue;
+    const Segment& s = links_[static_cast<std::size_t>(r.link)].segments[c.segment];
+    if (!s.keep || s.a_to_b.empty() || s.b_to_a.empty()) continue;
+    const model::Quad needed = envelope_peak(s.a_to_b, s.b_to_a, {c.alpha, c.beta}, c.cone_rate, c.first, c.last);
+    // The bound is printed as a double: allow its rounding.
+    const model::Quad reported = c.reported;
+    if (reported + model::abs(reported) / 1'000'000'000'000 + static_cast<model::Quad>(1e-6) < needed) {
+      return c.name + ": its bound, " + model::to_fixed(reported, 6) + " ns at both ends, is narrower than what " +
+             "every message of the segment allows (" + model::to_fixed(needed, 6) + " ns, the lowest of the cones " +
+             "their " + std::to_string(s.a_to_b.size() + s.b_to_a.size()) + " messages give, sloped at " +
+             model::rounded_decimal(c.cone_rate, 12) + ")";
+    }
+    --verdict.bounds_resting_on_stability;
+    verdict.link_bounds += 2;
+    ++verdict.link_bounds_from_every_message;
+  }
+  say_unverified_envelopes(verdict);
+  return {};
 }
 
 }  // namespace tracesync::verify

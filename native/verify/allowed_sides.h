@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "verify/certificate_check.h"
 #include "verify/message_lines.h"
 
 namespace tracesync::verify {
@@ -47,6 +48,16 @@ class AllowedSides {
     check(route(sender, receiver), send, receive);
   }
 
+  // Keeps the messages of the segments these claims are about (before the
+  // messages are checked), so that check_envelopes can use them.
+  void keep_messages_for(const std::vector<EnvelopeClaim>& claims);
+  // After every message: each claimed envelope bound must cover the
+  // envelope of every message kept for its segment (cone_envelope.h),
+  // within the printed double's rounding; each that does moves from
+  // verdict.bounds_resting_on_stability to link_bounds_from_every_message.
+  // The first that does not is the disagreement, named with both numbers.
+  std::string check_envelopes(Verdict& verdict) const;
+
   std::size_t on_their_side() const { return on_their_side_; }
   // Messages in a segment that is not ACCURATE (no line to be on a side of).
   std::size_t in_unbounded_segments() const { return in_unbounded_segments_; }
@@ -61,6 +72,8 @@ class AllowedSides {
     bool accurate = false;
     // Lmin and Lmax, each through an a -> b point and a b -> a point.
     std::pair<MessagePoint, MessagePoint> lmin, lmax;
+    bool keep = false;  // for check_envelopes
+    std::vector<MessagePoint> a_to_b, b_to_a;
   };
   struct Link {
     std::string name;

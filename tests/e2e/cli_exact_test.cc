@@ -547,7 +547,7 @@ TEST_P(MutatedCertificateTest, AnUncitedMessageOfTheMatchFileOnTheWrongSide) {
   const auto v = run_command(tracesync_binary(), {"verify", "--matches", dir_.file("moved.txt"),
                                                   dir_.file("report.json"), dir_.file("certificate.json")});
   EXPECT_EQ(v.exit_code, 6) << v.out << v.err;
-  EXPECT_NE(v.err.find("a message contradicts the report's lines"), std::string::npos) << v.err;
+  EXPECT_NE(v.err.find("the messages contradict the report"), std::string::npos) << v.err;
   EXPECT_NE(v.err.find("a -> b message " + moved + " lies below segment 0's L"), std::string::npos) << v.err;
 }
 
@@ -584,6 +584,42 @@ TEST_P(MutatedCertificateTest, ASyncThatLeftOutAPinningMessage) {
   EXPECT_EQ(v.exit_code, 6) << v.out << v.err;
   EXPECT_NE(v.err.find("the certificate does not cite it"), std::string::npos) << v.err;
   EXPECT_NE(v.err.find("sent at " + std::to_string(pin["send_ns"].get<int64_t>()) + " ns"), std::string::npos) << v.err;
+}
+
+// Default-allowance bounds: the local envelope's bound of a segment (the
+// same at both ends, tighter than its cited messages allow) is checked
+// against every message of the match file, and 1 ns less at both ends
+// must be caught there (the certificate alone cannot tell). Under linear
+// clocks every link bound is checked from the cited messages alone.
+TEST_P(MutatedCertificateTest, EnvelopeBoundsAreCheckedAgainstEveryMessage) {
+  const auto whole = run_command(tracesync_binary(), {"verify", "--format", "json", "--matches", dir_.file("matches.txt"),
+                                                      dir_.file("report.json"), dir_.file("certificate.json")});
+  ASSERT_EQ(whole.exit_code, 0) << whole.out << whole.err;
+  const json verdict = json::parse(whole.out);
+  EXPECT_EQ(verdict["link_bounds_resting_on_uncited_messages"].get<std::size_t>(), 0u) << verdict.dump();
+  EXPECT_EQ(verdict["link_bounds"].get<std::size_t>(), 2 * verdict["link_segments"].get<std::size_t>());
+  EXPECT_TRUE(verdict["unverified"].empty()) << verdict.dump();
+  if (!GetParam().empty()) {
+    EXPECT_EQ(verdict["link_bounds_from_every_message"].get<std::size_t>(), 0u);
+    return;
+  }
+  ASSERT_GT(verdict["link_bounds_from_every_message"].get<std::size_t>(), 0u) << verdict.dump();
+  json report = report_;
+  json& segment = report["links"][0]["segments"][0];
+  ASSERT_EQ(segment["uncertainty_first_ns"], segment["uncertainty_last_ns"]) << "an envelope bound";
+  const double narrowed = segment["uncertainty_first_ns"].get<double>() - 1;
+  segment["uncertainty_first_ns"] = narrowed;
+  segment["uncertainty_last_ns"] = narrowed;
+  testing::write_file(dir_.file("narrowed.json"), report.dump(1));
+  const auto alone = verify(dir_.file("narrowed.json"), dir_.file("certificate.json"));
+  EXPECT_EQ(alone.exit_code, 0) << alone.out << alone.err;
+  EXPECT_EQ(json::parse(alone.out)["link_bounds_resting_on_uncited_messages"].get<std::size_t>(),
+            verdict["link_bounds_from_every_message"].get<std::size_t>());
+  const auto v = run_command(tracesync_binary(), {"verify", "--matches", dir_.file("matches.txt"),
+                                                  dir_.file("narrowed.json"), dir_.file("certificate.json")});
+  EXPECT_EQ(v.exit_code, 6) << v.out << v.err;
+  EXPECT_NE(v.err.find("segment 0: its bound"), std::string::npos) << v.err;
+  EXPECT_NE(v.err.find("is narrower than what every message of the segment allows"), std::string::npos) << v.err;
 }
 
 TEST_P(MutatedCertificateTest, ReportWithALinkSegmentBoundNarrowedAtOneEnd) {
