@@ -5,10 +5,14 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdlib>
+
 #include <nlohmann/json.hpp>
 
 #include "verify/allowed_sides.h"
 #include "verify/certificate_check.h"
+#include "verify/cone_envelope.h"
 #include "verify/message_lines.h"
 
 namespace tracesync::verify {
@@ -133,6 +137,51 @@ TEST(AllowedSides, AMalformedCertificateIsBadInput) {
   nlohmann::json uncited = kSides;
   uncited["links"][0]["segments"][0]["lmax"]["a_to_b"] = 7;
   EXPECT_THROW(AllowedSides{uncited}, VerifyInputError);
+}
+
+
+// The cones' envelope: by hand, and against a scan of every nanosecond.
+TEST(ConeEnvelope, LargestLowestConeByHand) {
+  const ExactLine diagonal{1, 0};
+  // a -> b messages 10 and 20 ns above y = x at 0 and 100; cones of slope 1/10.
+  const std::vector<MessagePoint> above = {{100, 120}, {0, 10}};
+  const std::vector<MessagePoint> below = {{50, 49}};  // 1 ns below at 50
+  // Between 0 and 100 the cones meet at 50, at 15 + 5 = 20; at 200 the cone of (100, 120) is 30.
+  EXPECT_EQ(static_cast<double>(envelope_peak(above, below, diagonal, Rational(1, 10), 0, 100)), 20.0);
+  EXPECT_EQ(static_cast<double>(envelope_peak(above, below, diagonal, Rational(1, 10), 0, 200)), 30.0);
+  // Below: 1 + 5 at 0 and 100, 1 + 15 at 200; above dominates.
+  EXPECT_EQ(static_cast<double>(envelope_peak({{0, 0}}, below, diagonal, Rational(1, 10), 0, 200)), 20.0);
+}
+
+TEST(ConeEnvelope, EqualsTheLargestOverEveryInstant) {
+  uint64_t state = 12345;
+  const auto next = [&](int64_t n) {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<int64_t>((state >> 33) % static_cast<uint64_t>(n));
+  };
+  for (int round = 0; round < 20; ++round) {
+    std::vector<MessagePoint> above, below;
+    for (int i = 0; i < 12; ++i) {
+      const int64_t x = next(2000);
+      above.push_back({x, x + 5 + next(300)});
+      const int64_t u = next(2000);
+      below.push_back({u, u - 5 - next(300)});
+    }
+    const ExactLine line{Rational(1), Rational(0)};
+    const Rational c(1, 8);
+    const int64_t first = -50, last = 2050;
+    double scanned = 0;
+    for (int64_t x = first; x <= last; ++x) {
+      double up = 1e300, down = 1e300;
+      for (const MessagePoint& p : above) up = std::min(up, (p.y - p.x) + 0.125 * std::abs(x - p.x));
+      for (const MessagePoint& p : below) down = std::min(down, (p.x - p.y) + 0.125 * std::abs(x - p.x));
+      scanned = std::max({scanned, up, down});
+    }
+    const double peak = static_cast<double>(envelope_peak(above, below, line, c, first, last));
+    // The peak may fall between two whole nanoseconds: at most c / 2 above the scan.
+    EXPECT_GE(peak, scanned);
+    EXPECT_LE(peak, scanned + 0.0625);
+  }
 }
 
 }  // namespace
