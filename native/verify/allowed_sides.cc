@@ -56,8 +56,10 @@ AllowedSides::AllowedSides(const json& certificate) {
     for (std::size_t k = 0; k < segments.size(); ++k) {
       const json& s = segments[k];
       const std::string where = link.name + " segment " + std::to_string(k);
-      Segment segment{integer(s, "first_ns", where), integer(s, "last_ns", where),
-                      text(s, "quality", where) == "ACCURATE", {}, {}};
+      Segment segment;
+      segment.first = integer(s, "first_ns", where);
+      segment.last = integer(s, "last_ns", where);
+      segment.accurate = text(s, "quality", where) == "ACCURATE";
       if (segment.accurate) {
         segment.lmin = {cited_point(s, "lmin", true, where), cited_point(s, "lmin", false, where)};
         segment.lmax = {cited_point(s, "lmax", true, where), cited_point(s, "lmax", false, where)};

@@ -173,8 +173,11 @@ TEST(ConeEnvelope, EqualsTheLargestOverEveryInstant) {
     double scanned = 0;
     for (int64_t x = first; x <= last; ++x) {
       double up = 1e300, down = 1e300;
-      for (const MessagePoint& p : above) up = std::min(up, (p.y - p.x) + 0.125 * std::abs(x - p.x));
-      for (const MessagePoint& p : below) down = std::min(down, (p.x - p.y) + 0.125 * std::abs(x - p.x));
+      const auto cone = [x](int64_t residual, int64_t at) {
+        return static_cast<double>(residual) + 0.125 * static_cast<double>(std::abs(x - at));
+      };
+      for (const MessagePoint& p : above) up = std::min(up, cone(p.y - p.x, p.x));
+      for (const MessagePoint& p : below) down = std::min(down, cone(p.x - p.y, p.x));
       scanned = std::max({scanned, up, down});
     }
     const double peak = static_cast<double>(envelope_peak(above, below, line, c, first, last));
