@@ -8,6 +8,7 @@
 #include <unordered_set>
 
 #include "ingest/event_sink.h"
+#include "ingest/experiment_matching.h"
 #include "ingest/trace_discovery.h"
 #include "verify/json_fields.h"
 
@@ -87,7 +88,8 @@ void CitedEventIndex::add(const std::string& trace, bool send, int64_t time_ns, 
 std::variant<CitedEventReading, std::string> read_cited_events(const std::vector<std::string>& paths,
                                                                const json& report,
                                                                const std::vector<verify::CitedMessage>& messages,
-                                                               const ingest::ReadOptions& options) {
+                                                               const ingest::ReadOptions& options,
+                                                               verify::AllowedSides& sides) {
   // The instants each trace of the report must hold.
   std::map<std::string, WantedInstants> wanted;
   for (const verify::CitedMessage& m : messages) {
@@ -95,9 +97,11 @@ std::variant<CitedEventReading, std::string> read_cited_events(const std::vector
     for (const std::string& t : m.receiver_traces) wanted[t].receives.insert(m.receive_ns);
   }
   std::map<std::string, std::string> report_trace_at;  // same_file(path) -> name
+  std::map<std::string, std::string> domain_of;        // the report's trace name -> its domain
   for (const json& t : verify::field(report, "traces", "report")) {
     const std::string name = verify::text(t, "name", "report trace");
     report_trace_at[same_file(verify::text(t, "path", "report trace " + name))] = name;
+    domain_of[name] = verify::text(t, "domain", "report trace " + name);
   }
 
   ingest::Discovery discovery = ingest::discover_traces(paths);
@@ -105,11 +109,13 @@ std::variant<CitedEventReading, std::string> read_cited_events(const std::vector
     return discovery.problems.front().source + ": " + discovery.problems.front().message;
   }
   std::vector<const WantedInstants*> per_trace(discovery.traces.size(), nullptr);
+  std::vector<std::string> trace_domain(discovery.traces.size());  // empty: not the report's
   std::set<std::string> given;
   for (std::size_t i = 0; i < discovery.traces.size(); ++i) {
     const auto name = report_trace_at.find(same_file(discovery.traces[i].path));
     if (name == report_trace_at.end()) continue;  // not in the report: nothing is cited on it
     given.insert(name->second);
+    trace_domain[i] = domain_of.at(name->second);
     if (const auto w = wanted.find(name->second); w != wanted.end()) {
       w->second.name = name->second;
       per_trace[i] = &w->second;
@@ -123,7 +129,24 @@ std::variant<CitedEventReading, std::string> read_cited_events(const std::vector
 
   CitedEventReading out;
   CitedEventSink sink(per_trace, out.events);
-  const ingest::ExperimentReport read = ingest::read_experiment(discovery.traces, options, sink);
+  // Every message between two traces of the report, to its link's sides;
+  // the route of each pair of traces is found once.
+  std::mutex sides_mutex;
+  std::map<std::pair<match::TraceIndex, match::TraceIndex>, verify::AllowedSides::Route> routes;
+  ingest::ExperimentOptions matching;
+  matching.read = options;
+  ingest::ExperimentCallbacks callbacks;
+  callbacks.beside = &sink;
+  callbacks.on_match = [&](const match::MatchedMessage& m) {
+    const std::string& sender = trace_domain.at(m.send_trace);
+    const std::string& receiver = trace_domain.at(m.receive_trace);
+    if (sender.empty() || receiver.empty()) return;
+    const std::lock_guard<std::mutex> lock(sides_mutex);
+    auto [route, fresh] = routes.try_emplace({m.send_trace, m.receive_trace});
+    if (fresh) route->second = sender == receiver ? verify::AllowedSides::Route{} : sides.route(sender, receiver);
+    sides.check(route->second, m.send, m.receive);
+  };
+  const ingest::ExperimentReport read = ingest::match_experiment(discovery.traces, matching, callbacks).read;
   for (std::size_t i = 0; i < read.traces.size(); ++i) {
     if (per_trace[i] == nullptr) continue;
     const ingest::TraceReport& t = read.traces[i];

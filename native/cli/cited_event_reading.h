@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "ingest/experiment_reader.h"
+#include "verify/allowed_sides.h"
 #include "verify/cited_messages.h"
 
 namespace tracesync::cli {
@@ -42,11 +43,15 @@ struct CitedEventReading {
 // `options.reading_command` is set, and keeps every send and receive event
 // at an instant some cited message names, on the trace the certificate
 // names for it (a trace is the report's when their paths are the same file).
+// Meanwhile it matches the traces' messages as `sync` does by default (the
+// default key and horizon) and hands each one between traces of the report
+// to `sides`, by the report's domains of its two traces.
 // An error, in words, when a trace the cited messages need is not among the
 // paths or cannot be read at all: that is bad input, not a disagreement.
 std::variant<CitedEventReading, std::string> read_cited_events(const std::vector<std::string>& paths,
                                                                const nlohmann::json& report,
                                                                const std::vector<verify::CitedMessage>& messages,
-                                                               const ingest::ReadOptions& options);
+                                                               const ingest::ReadOptions& options,
+                                                               verify::AllowedSides& sides);
 
 }  // namespace tracesync::cli

@@ -17,6 +17,7 @@
 #include "cli/command_line.h"
 #include "cli/exit_codes.h"
 #include "cli/reading_process_command.h"
+#include "ingest/match_stream.h"
 #include "ingest/message_spec.h"
 #include "verify/certificate_check.h"
 #include "verify/cited_messages.h"
@@ -51,12 +52,20 @@ void print(const verify::Verdict& v, const std::string& format) {
     j["messages"] = v.messages;
     j["link_bounds"] = v.link_bounds;
     j["link_bounds_resting_on_uncited_messages"] = v.bounds_resting_on_stability;
+    j["link_bounds_from_every_message"] = v.sides_checked ? nlohmann::ordered_json(v.link_bounds_from_every_message)
+                                                          : nlohmann::ordered_json(nullptr);
     j["trace_segments"] = v.trace_segments;
     j["trace_bounds"] = v.trace_bounds;
     j["traces_read"] = v.traces_checked ? nlohmann::ordered_json(v.traces_read) : nlohmann::ordered_json(nullptr);
     j["messages_in_traces"] =
         v.traces_checked ? nlohmann::ordered_json(v.messages_in_traces) : nlohmann::ordered_json(nullptr);
     j["unverified"] = v.unverified;
+    const auto if_checked = [&](std::size_t n) {
+      return v.sides_checked ? nlohmann::ordered_json(n) : nlohmann::ordered_json(nullptr);
+    };
+    j["messages_on_allowed_side"] = if_checked(v.messages_on_allowed_side);
+    j["messages_in_unbounded_segments"] = if_checked(v.messages_in_unbounded_segments);
+    j["messages_on_no_link"] = if_checked(v.messages_on_no_link);
     std::cout << j.dump(2) << "\n";
     return;
   }
@@ -65,25 +74,50 @@ void print(const verify::Verdict& v, const std::string& format) {
     return;
   }
   std::cout << "agrees: " << v.link_segments << " link segments re-derived from " << v.messages
-            << " cited messages, " << v.link_bounds << " link bounds covering what their cited messages allow, "
-            << v.trace_segments << " trace segments equal to the exact composition to the last digit, "
+            << " cited messages, " << v.link_bounds << " link bounds covering what their cited messages allow"
+            << (v.link_bounds_from_every_message > 0
+                    ? " (" + std::to_string(v.link_bounds_from_every_message) + " segments' from every message)"
+                    : std::string())
+            << ", " << v.trace_segments << " trace segments equal to the exact composition to the last digit, "
             << v.trace_bounds << " trace bounds equal to the exact sum of their links'";
   if (v.traces_checked) {
     std::cout << "; all " << v.messages_in_traces << " cited messages found in the " << v.traces_read
               << " traces re-read (send and receive events at their times, with one key)";
   }
+  if (v.sides_checked) {
+    std::cout << "; all " << v.messages_on_allowed_side << " messages of the "
+              << (v.traces_checked ? "traces" : "match file") << " in ACCURATE segments on the allowed side of their lines";
+  }
   std::cout << "\n";
+  if (v.sides_checked && v.messages_in_unbounded_segments > 0) {
+    std::cout << "not verified: " << v.messages_in_unbounded_segments
+              << " messages in segments that are not ACCURATE (no line to be on a side of)\n";
+  }
+  if (v.sides_checked && v.messages_on_no_link > 0) {
+    std::cout << "not verified: " << v.messages_on_no_link
+              << " messages between domains the report has no link for, or within one domain\n";
+  }
   for (const std::string& u : v.unverified) std::cout << "not verified: " << u << "\n";
 }
 
+void count_sides(const verify::AllowedSides& sides, verify::Verdict& verdict) {
+  verdict.sides_checked = true;
+  verdict.messages_on_allowed_side = sides.on_their_side();
+  verdict.messages_in_unbounded_segments = sides.in_unbounded_segments();
+  verdict.messages_on_no_link = sides.on_no_link();
+}
+
 // Re-reads the traces and finds every message the certificate cites in
-// them: a disagreement when one is missing; an error (bad input) when the
+// them, and every message they hold on its allowed side: a disagreement
+// when one is missing or on the wrong side; an error (bad input) when the
 // traces cannot serve. Fills the verdict's trace counts.
 std::string check_traces(const std::vector<std::string>& paths, const nlohmann::json& report,
                          const nlohmann::json& certificate, const ingest::ReadOptions& options,
                          verify::Verdict& verdict) {
   const std::vector<verify::CitedMessage> messages = verify::cited_messages(certificate);
-  auto reading = read_cited_events(paths, report, messages, options);
+  verify::AllowedSides sides(certificate);
+  sides.keep_messages_for(verdict.envelope_claims);
+  auto reading = read_cited_events(paths, report, messages, options, sides);
   if (auto* error = std::get_if<std::string>(&reading)) throw verify::VerifyInputError(*error);
   const CitedEventReading& found = std::get<CitedEventReading>(reading);
   for (const std::string& p : found.partial) std::cerr << "tracesync verify: read in part: " << p << "\n";
@@ -93,8 +127,34 @@ std::string check_traces(const std::vector<std::string>& paths, const nlohmann::
       messages, [&](const std::string& trace, bool send, int64_t time) -> const std::vector<verify::RecordedEvent>& {
         return found.events.at(trace, send, time);
       });
-  if (missing.empty()) verdict.messages_in_traces = messages.size();
-  return missing;
+  if (!missing.empty()) return missing;
+  verdict.messages_in_traces = messages.size();
+  count_sides(sides, verdict);
+  return !sides.disagreement().empty() ? sides.disagreement() : sides.check_envelopes(verdict);
+}
+
+// Every message of a match file (`simulate --write-matches`, what `sync
+// --matches` read) on its allowed side: a disagreement when one is not; a
+// malformed line is bad input naming the file and line.
+std::string check_matches(const std::string& path, const nlohmann::json& certificate, verify::Verdict& verdict) {
+  verify::AllowedSides sides(certificate);
+  sides.keep_messages_for(verdict.envelope_claims);
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw verify::VerifyInputError("cannot read the match file '" + path + "'");
+  std::string sender, receiver;
+  verify::AllowedSides::Route route;
+  const auto error = ingest::read_match_stream(in, [&](const ingest::StreamMessage& m) {
+    // Consecutive lines mostly join the same two hosts: find the route once.
+    if (m.sender != sender || m.receiver != receiver) {
+      sender = m.sender;
+      receiver = m.receiver;
+      route = sender == receiver ? verify::AllowedSides::Route{} : sides.route(sender, receiver);
+    }
+    sides.check(route, m.send, m.receive);
+  });
+  if (error) throw verify::VerifyInputError(path + ":" + std::to_string(error->line) + ": " + error->message);
+  count_sides(sides, verdict);
+  return !sides.disagreement().empty() ? sides.disagreement() : sides.check_envelopes(verdict);
 }
 
 }  // namespace
@@ -104,6 +164,7 @@ int run_verify(const std::vector<std::string>& arguments) {
   unsigned jobs = 0;
   bool in_process = false;
   std::vector<std::string> messages, messages_files;
+  std::string matches;
   po::options_description options("options");
   options.add_options()
       ("help,h", "print this help and exit")
@@ -114,14 +175,16 @@ int run_verify(const std::vector<std::string>& arguments) {
       ("messages", po::value(&messages)->value_name("SPEC")->composing(),
        "with TRACES: the application message specs the sync was given (the same, in the same order)")
       ("messages-file", po::value(&messages_files)->value_name("FILE")->composing(),
-       "with TRACES: the message spec files the sync was given");
+       "with TRACES: the message spec files the sync was given")
+      ("matches,m", po::value(&matches)->value_name("FILE"),
+       "the match file the sync read (sync --matches): every message in it must lie on its allowed side");
   std::vector<std::string> files;
   po::variables_map vm;
   if (const std::string problem = parse_arguments(arguments, options, &files, vm); !problem.empty()) {
     return usage_error(kCommand, problem);
   }
   if (vm.count("help")) {
-    std::cout << "usage: tracesync verify [options] REPORT.json CERTIFICATE.json [TRACE_DIR...]\n\n"
+    std::cout << "usage: tracesync verify [options] REPORT.json CERTIFICATE.json [TRACE_DIR... | --matches FILE]\n\n"
                  "Checks a report of 'tracesync sync --format json' against the certificate written beside it\n"
                  "(sync --certificate FILE), in exact rational arithmetic, with code that shares nothing with\n"
                  "the engine's hulls: every ACCURATE link segment's Lmin and Lmax re-derived from the messages\n"
@@ -129,7 +192,10 @@ int run_verify(const std::vector<std::string>& arguments) {
                  "transform recomputed as the exact composition of its links along the certified path, to the\n"
                  "last printed digit. Given the traces (or extracts) the sync read, it re-reads them and finds\n"
                  "every cited message in them: a send event at its send time on a trace of its sender, a\n"
-                 "receive event at its receive time on a trace of its receiver, with one message key.\n"
+                 "receive event at its receive time on a trace of its receiver, with one message key; and it\n"
+                 "matches their messages as sync does by default and checks that every one lies on the allowed\n"
+                 "side of its link segment's Lmin and Lmax (completeness: no uncited message contradicts them).\n"
+                 "Given the match file the sync read (--matches FILE), it checks every message of it the same way.\n"
                  "Stops at the first disagreement and names it. What this proves and assumes: docs/verify.md.\n"
                  "exit codes: 0 everything agrees, 6 a disagreement (not 1: 1 is an internal error of any\n"
                  "command, such as memory running out while re-reading traces), 2 bad usage or input\n\n"
@@ -139,6 +205,7 @@ int run_verify(const std::vector<std::string>& arguments) {
   if (format != "text" && format != "json") return usage_error(kCommand, "--format must be text or json");
   if (files.size() < 2) return usage_error(kCommand, "expected REPORT.json CERTIFICATE.json [TRACE_DIR...]");
   const std::vector<std::string> traces(files.begin() + 2, files.end());
+  if (!traces.empty() && !matches.empty()) return usage_error(kCommand, "give TRACES or --matches FILE, not both");
   if (traces.empty() && (jobs != 0 || in_process || !messages.empty() || !messages_files.empty())) {
     return usage_error(kCommand, "--jobs, --in-process, --messages and --messages-file are for re-reading TRACES");
   }
@@ -164,11 +231,13 @@ int run_verify(const std::vector<std::string>& arguments) {
     if (certificate_agrees && !traces.empty()) {
       verdict.disagreement = check_traces(traces, report, certificate, read, verdict);
     }
+    if (certificate_agrees && !matches.empty()) verdict.disagreement = check_matches(matches, certificate, verdict);
     print(verdict, format);
     if (!verdict.disagreement.empty()) {
       std::cerr << "tracesync verify: "
-                << (certificate_agrees ? "the certificate cites a message the traces do not hold: "
-                                       : "the report disagrees with its certificate: ")
+                << (!certificate_agrees                 ? "the report disagrees with its certificate: "
+                    : verdict.sides_checked                 ? "the messages contradict the report: "
+                                                            : "the certificate cites a message the traces do not hold: ")
                 << verdict.disagreement << "\n";
       return kVerifyDisagrees;
     }

@@ -8,6 +8,29 @@ namespace tracesync::ingest {
 
 namespace {
 constexpr model::Nanoseconds kMinimumLead = 1'000'000'000;
+
+// Hands every trace and event to the matching sink, then to another.
+class BothSinks final : public EventSink {
+ public:
+  BothSinks(EventSink& first, EventSink& second) : first_(first), second_(second) {}
+  void trace_opened(match::TraceIndex trace, const TraceInfo& info) override {
+    first_.trace_opened(trace, info);
+    second_.trace_opened(trace, info);
+  }
+  void trace_events(match::TraceIndex trace, std::span<const match::PacketEvent> events,
+                    model::Nanoseconds progress) override {
+    first_.trace_events(trace, events, progress);
+    second_.trace_events(trace, events, progress);
+  }
+  void trace_closed(match::TraceIndex trace) override {
+    first_.trace_closed(trace);
+    second_.trace_closed(trace);
+  }
+
+ private:
+  EventSink& first_;
+  EventSink& second_;
+};
 }  // namespace
 
 MatchingSink::MatchingSink(match::ConcurrentMatcher& matcher, TraceOpened on_trace_opened, SignalOccurrences* signals)
@@ -53,7 +76,12 @@ ExperimentResult match_experiment(const std::vector<TraceSource>& traces, const 
     read.reader.step_span = std::min(read.reader.step_span, read.max_lead);
   }
   ExperimentResult result;
-  result.read = read_experiment(traces, read, sink, progress, cancel);
+  if (callbacks.beside != nullptr) {
+    BothSinks both(sink, *callbacks.beside);
+    result.read = read_experiment(traces, read, both, progress, cancel);
+  } else {
+    result.read = read_experiment(traces, read, sink, progress, cancel);
+  }
   matcher.finish();
   result.total = matcher.total();
   for (match::TraceIndex t = 0; t < traces.size(); ++t) result.per_trace.push_back(matcher.trace_statistics(t));

@@ -56,6 +56,9 @@ struct ExperimentOptions {
 struct ExperimentCallbacks {
   MatchingSink::TraceOpened on_trace_opened;
   match::PacketMatcher::MatchCallback on_match;
+  // Optional: a sink that gets every event and trace too, after the matcher
+  // (verify keeps the events its certificate cites).
+  EventSink* beside = nullptr;
 };
 
 struct ExperimentResult {

@@ -72,7 +72,10 @@ std::string certificate_json(const v1::Snapshot& s, int indent) {
       {"causality", "every message is received after it is sent, each time read on its own host's clock"},
       {"clock_model", o.clock_model().empty() ? "piecewise" : o.clock_model()},
       {"linear_within_segment", "within one link segment the two clocks are related by a line"},
-      {"clock_stability_ppm", o.has_clock_stability_ppm() ? o.clock_stability_ppm() : 100.0}};
+      {"clock_stability_ppm", o.has_clock_stability_ppm() ? o.clock_stability_ppm() : 100.0},
+      // hull::ClockStability::kMaxRateErrorPpm (a constant of the engine, not
+      // an option): the local envelope's cones are capped by it.
+      {"rate_limit_ppm", 1000.0}};
 
   std::map<std::string, std::vector<std::string>> traces_of;
   for (const v1::Trace& t : s.traces()) traces_of[t.domain()].push_back(t.name());

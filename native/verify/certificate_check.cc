@@ -3,6 +3,7 @@
 
 #include <boost/multiprecision/cpp_int.hpp>
 
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <set>
@@ -87,18 +88,16 @@ class Checker {
     if (!ppm.is_number()) throw VerifyInputError("certificate: clock_stability_ppm is not a number");
     if (ppm.get<double>() < 0) throw VerifyInputError("certificate: clock_stability_ppm is negative");
     stability_ppm_ = of_double(ppm.get<double>());
+    const json& assumptions = field(certificate_, "assumptions", "certificate");
+    if (assumptions.contains("rate_limit_ppm") && assumptions["rate_limit_ppm"].is_number()) {
+      rate_limit_ppm_ = of_double(assumptions["rate_limit_ppm"].get<double>());
+    }
     index_certificate_links();
     for (const json& link : field(report_, "links", "report")) {
       if (!check_link(link)) return verdict_;
     }
     check_traces();
-    if (verdict_.bounds_resting_on_stability > 0) {
-      verdict_.unverified.push_back(std::to_string(verdict_.bounds_resting_on_stability) +
-                                    " link segments' bounds are tighter than the band their cited messages and the "
-                                    "clock-stability assumption allow: they rest on messages near the segment the "
-                                    "certificate does not cite (the local envelope; sync --clock-stability 0 makes "
-                                    "every bound checkable)");
-    }
+    say_unverified_envelopes(verdict_);
     return verdict_;
   }
 
@@ -127,6 +126,9 @@ class Checker {
                   std::to_string(cited_segments.size()));
     }
     for (std::size_t k = 0; k < segments.size(); ++k) {
+      current_a_ = a;
+      current_b_ = b;
+      current_segment_ = k;
       if (!check_segment(name + " segment " + std::to_string(k), segments[k], cited_segments[k])) return false;
     }
     if (segments.size() == 1 && text(link, "alpha", name) != text(segments[0], "alpha", name)) {
@@ -184,7 +186,7 @@ class Checker {
       return fail(name + ": its alpha and beta are not the middle of Lmin and Lmax");
     }
     ++verdict_.link_segments;
-    return check_link_bounds(name, segment, lower, upper, alpha, beta);
+    return check_link_bounds(name, segment, lower, upper, alpha, beta, *lines);
   }
 
   // The bound at each end must cover every value the truth may take there
@@ -201,7 +203,8 @@ class Checker {
   // bound is counted as resting on them, unverified. Any other bound below
   // the cited messages' is a disagreement.
   bool check_link_bounds(const std::string& name, const json& segment, const std::vector<MessagePoint>& lower,
-                         const std::vector<MessagePoint>& upper, const Rational& alpha, const Rational& beta) {
+                         const std::vector<MessagePoint>& upper, const Rational& alpha, const Rational& beta,
+                         const ExtremeLines& lines) {
     const int64_t first = integer(segment, "first_ns", name), last = integer(segment, "last_ns", name);
     const json& first_bound = field(segment, "uncertainty_first_ns", name);
     const json& last_bound = field(segment, "uncertainty_last_ns", name);
@@ -237,6 +240,17 @@ class Checker {
                           ends[0].reported < std::max(ends[0].needed, ends[1].needed);
     if (envelope) {
       ++verdict_.bounds_resting_on_stability;
+      if (rate_limit_ppm_) {
+        // The truth's mean rate between the messages pinning Lmin (Lmax) is
+        // at least (at most) its slope, and the allowance keeps every rate
+        // within P of every mean rate; the rate limit caps it too.
+        const Rational band = stability_ppm_ / 1'000'000;
+        const Rational from_band = std::max(Rational(lines.lmax.slope + band - alpha), Rational(alpha - lines.lmin.slope + band));
+        const Rational limit = *rate_limit_ppm_ / 1'000'000 + magnitude(alpha - 1);
+        verdict_.envelope_claims.push_back({name, current_a_, current_b_, current_segment_,
+                                            integer(segment, "first_ns", name), integer(segment, "last_ns", name),
+                                            alpha, beta, std::min(from_band, limit), ends[0].reported.convert_to<double>()});
+      }
       return true;
     }
     const End& e = covers(ends[0]) ? ends[1] : ends[0];
@@ -441,10 +455,27 @@ class Checker {
   const json& certificate_;
   std::map<std::pair<std::string, std::string>, const json*> certificate_links_;
   Rational stability_ppm_ = 0;  // the certificate's clock-stability allowance
+  std::optional<Rational> rate_limit_ppm_;  // its rate limit (certificates before it was stated: none)
+  // The link segment being checked.
+  std::string current_a_, current_b_;
+  std::size_t current_segment_ = 0;
   Verdict verdict_;
 };
 
 }  // namespace
+
+void say_unverified_envelopes(Verdict& verdict) {
+  const std::string tail = " link segments' bounds are tighter than the band their cited messages and the";
+  verdict.unverified.erase(std::remove_if(verdict.unverified.begin(), verdict.unverified.end(),
+                                          [&](const std::string& u) { return u.find(tail) != std::string::npos; }),
+                           verdict.unverified.end());
+  if (verdict.bounds_resting_on_stability == 0) return;
+  verdict.unverified.push_back(std::to_string(verdict.bounds_resting_on_stability) + tail +
+                               " clock-stability assumption allow: they rest on messages near the segment the "
+                               "certificate does not cite (the local envelope: give verify the traces or --matches "
+                               "to check them against every message; sync --clock-stability 0 makes every bound "
+                               "checkable from the certificate alone)");
+}
 
 Verdict check_certificate(const json& report, const json& certificate) {
   try {

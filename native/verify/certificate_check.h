@@ -8,6 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "model/rational.h"
+
 namespace tracesync::verify {
 
 // A report or certificate that cannot be read as one (a missing field, a
@@ -15,6 +17,21 @@ namespace tracesync::verify {
 class VerifyInputError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
+};
+
+// A link segment whose bound is tighter than its cited messages allow, the
+// same at both ends, as the engine's local envelope is: what checking it
+// against every message of the segment needs (AllowedSides::check_envelopes).
+struct EnvelopeClaim {
+  std::string name;  // "link A / B segment k"
+  std::string a, b;
+  std::size_t segment = 0;
+  int64_t first = 0, last = 0;
+  model::Rational alpha, beta;  // the estimate, as printed
+  // How fast the truth may leave the estimate: within the band the allowance
+  // puts around the mean rates Lmin and Lmax prove, and within the rate limit.
+  model::Rational cone_rate;
+  double reported = 0;  // the bound at both ends
 };
 
 // What checking a report against its certificate found.
@@ -26,6 +43,10 @@ struct Verdict {
   // envelope is (one bound for both ends): they rest on messages the
   // certificate does not cite, and are not verified (see below).
   std::size_t bounds_resting_on_stability = 0;
+  // Those, for checking against every message when the traces or the match
+  // file are given; and how many of them that check verified.
+  std::vector<EnvelopeClaim> envelope_claims;
+  std::size_t link_bounds_from_every_message = 0;
   std::size_t trace_segments = 0;   // trace segments recomputed as exact compositions
   std::size_t trace_bounds = 0;     // trace segment-end bounds checked against their links'
   // With the traces given (verify REPORT CERTIFICATE TRACES...): the traces
@@ -33,6 +54,13 @@ struct Verdict {
   bool traces_checked = false;
   std::size_t traces_read = 0;
   std::size_t messages_in_traces = 0;
+  // Completeness, with the traces or a match file (AllowedSides): the
+  // messages found on the allowed side of their segment's lines, those in
+  // segments that are not ACCURATE, and those on no link of the report.
+  bool sides_checked = false;
+  std::size_t messages_on_allowed_side = 0;
+  std::size_t messages_in_unbounded_segments = 0;
+  std::size_t messages_on_no_link = 0;
   // The first disagreement, empty when everything agrees.
   std::string disagreement;
   // What the certificate cannot vouch for (a segment that is not ACCURATE,
@@ -61,5 +89,9 @@ struct Verdict {
 //   double's rounding.
 // Throws VerifyInputError when either document is malformed.
 Verdict check_certificate(const nlohmann::json& report, const nlohmann::json& certificate);
+
+// The "not verified" line of the bounds resting on messages the certificate
+// does not cite, (re)written for verdict.bounds_resting_on_stability.
+void say_unverified_envelopes(Verdict& verdict);
 
 }  // namespace tracesync::verify

@@ -12,6 +12,8 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <set>
+#include <sstream>
 #include <nlohmann/json.hpp>
 
 #include "e2e/exact_composition.h"
@@ -34,6 +36,24 @@ testing::CommandResult verify(const std::string& report, const std::string& cert
   return run_command(tracesync_binary(), args);
 }
 
+// Completeness: every message the sync used (as many as its links count)
+// was found on its allowed side, or in a segment without lines, by verify
+// given the traces or the match file.
+void expect_every_message_on_its_side(const json& verdict, const json& report) {
+  std::size_t used = 0;
+  bool accurate = false;
+  for (const json& l : report["links"]) {
+    used += l["messages"].get<std::size_t>();
+    for (const json& segment : l["segments"]) accurate = accurate || segment["quality"] == "ACCURATE";
+  }
+  ASSERT_FALSE(verdict["messages_on_allowed_side"].is_null()) << verdict.dump();
+  if (accurate) EXPECT_GT(verdict["messages_on_allowed_side"].get<std::size_t>(), 0u);
+  EXPECT_EQ(verdict["messages_on_allowed_side"].get<std::size_t>() +
+                verdict["messages_in_unbounded_segments"].get<std::size_t>(),
+            used);
+  EXPECT_EQ(verdict["messages_on_no_link"].get<std::size_t>(), 0u);
+}
+
 std::size_t cited_messages(const json& certificate) {
   std::size_t n = 0;
   for (const json& l : certificate["links"]) {
@@ -52,6 +72,7 @@ void expect_found_in_traces(const std::string& report, const std::string& certif
   EXPECT_GT(cited, 0u);
   EXPECT_EQ(verdict["messages_in_traces"].get<std::size_t>(), cited);
   EXPECT_GE(verdict["traces_read"].get<std::size_t>(), 2u);
+  expect_every_message_on_its_side(verdict, json::parse(testing::read_file(report)));
 }
 
 // Syncs with a certificate, which `verify` must accept: every sync of this
@@ -89,6 +110,15 @@ json sync(std::vector<std::string> args, const std::vector<std::string>& traces 
                   verdict["link_bounds_resting_on_uncited_messages"].get<std::size_t>(),
               accurate);
     EXPECT_TRUE(verdict["messages_in_traces"].is_null());  // not asked
+    EXPECT_TRUE(verdict["messages_on_allowed_side"].is_null());
+  }
+  // A sync of a match file: every message of it on its allowed side.
+  for (std::size_t i = 0; i + 1 < args.size(); ++i) {
+    if (args[i] != "--matches" || v.exit_code != 0) continue;
+    const auto complete = run_command(tracesync_binary(), {"verify", "--format", "json", "--matches", args[i + 1],
+                                                           dir.file("report.json"), dir.file("certificate.json")});
+    EXPECT_EQ(complete.exit_code, 0) << complete.out << complete.err;
+    if (complete.exit_code == 0) expect_every_message_on_its_side(json::parse(complete.out), report);
   }
   if (!traces.empty()) expect_found_in_traces(dir.file("report.json"), dir.file("certificate.json"), traces);
   return report;
@@ -481,6 +511,117 @@ TEST(Verify, AClockMapThatDoesNotRiseIsNamed) {
 // an allowance, it looks like the local envelope's, which rests on messages
 // the certificate does not cite: that is listed as unverified, not caught;
 // docs/verify.md.)
+// Completeness: a message of the match file that the certificate does not
+// cite, moved 1 ms below the lines (received earlier than any allowed line
+// says it can be), must be caught by `verify --matches`, naming it; the
+// certificate alone cannot tell.
+TEST_P(MutatedCertificateTest, AnUncitedMessageOfTheMatchFileOnTheWrongSide) {
+  const json& link = certificate_["links"][0];
+  const std::string a = link["a"], b = link["b"];
+  std::set<int64_t> cited;
+  for (const json& s : link["segments"]) {
+    for (const json& m : s["a_to_b"]) cited.insert(m["send_ns"].get<int64_t>());
+  }
+  const json& segment = report_["links"][0]["segments"][0];
+  const long double alpha = std::stold(segment["alpha"].get<std::string>());
+  const long double beta = std::stold(segment["beta"].get<std::string>());
+  std::istringstream in(testing::read_file(dir_.file("matches.txt")));
+  std::ostringstream out;
+  std::string line, moved;
+  while (std::getline(in, line)) {
+    std::istringstream fields(line);
+    std::string sender, receiver;
+    int64_t send = 0, receive = 0;
+    if (moved.empty() && line[0] != '#' && (fields >> sender >> send >> receiver >> receive) && sender == a &&
+        receiver == b && !cited.count(send) && send > segment["first_ns"].get<int64_t>() &&
+        send < segment["last_ns"].get<int64_t>()) {
+      receive = static_cast<int64_t>(alpha * send + beta) - 1'000'000;
+      moved = "sent at " + std::to_string(send) + " ns and received at " + std::to_string(receive) + " ns";
+      line = sender + " " + std::to_string(send) + " " + receiver + " " + std::to_string(receive);
+    }
+    out << line << "\n";
+  }
+  ASSERT_FALSE(moved.empty()) << "an uncited a -> b message in segment 0";
+  testing::write_file(dir_.file("moved.txt"), out.str());
+  EXPECT_EQ(verify(dir_.file("report.json"), dir_.file("certificate.json")).exit_code, 0);
+  const auto v = run_command(tracesync_binary(), {"verify", "--matches", dir_.file("moved.txt"),
+                                                  dir_.file("report.json"), dir_.file("certificate.json")});
+  EXPECT_EQ(v.exit_code, 6) << v.out << v.err;
+  EXPECT_NE(v.err.find("the messages contradict the report"), std::string::npos) << v.err;
+  EXPECT_NE(v.err.find("a -> b message " + moved + " lies below segment 0's L"), std::string::npos) << v.err;
+}
+
+// Completeness: a sync that left out the message pinning a segment's Lmin
+// writes a report and certificate that agree with each other, with a
+// smaller Lmin slope; the message left out lies below that line, and
+// `verify --matches` with the whole match file must say so.
+TEST_P(MutatedCertificateTest, ASyncThatLeftOutAPinningMessage) {
+  const json& link = certificate_["links"][0];
+  const json& segment = link["segments"][0];
+  const json& pin = segment["a_to_b"][segment["lmin"]["a_to_b"].get<std::size_t>()];
+  const std::string left_out = link["a"].get<std::string>() + " " + std::to_string(pin["send_ns"].get<int64_t>()) +
+                               " " + link["b"].get<std::string>() + " " +
+                               std::to_string(pin["receive_ns"].get<int64_t>());
+  std::istringstream in(testing::read_file(dir_.file("matches.txt")));
+  std::ostringstream out;
+  bool found = false;
+  for (std::string line; std::getline(in, line);) {
+    if (line == left_out) {
+      found = true;
+      continue;
+    }
+    out << line << "\n";
+  }
+  ASSERT_TRUE(found) << left_out;
+  testing::write_file(dir_.file("fewer.txt"), out.str());
+  std::vector<std::string> args = {"sync", "--format", "json", "--matches", dir_.file("fewer.txt"), "--output",
+                                   dir_.file("fewer.json"), "--certificate", dir_.file("fewer-certificate.json")};
+  args.insert(args.end(), GetParam().begin(), GetParam().end());
+  ASSERT_EQ(run_command(tracesync_binary(), args).exit_code, 0);
+  EXPECT_EQ(verify(dir_.file("fewer.json"), dir_.file("fewer-certificate.json")).exit_code, 0);
+  const auto v = run_command(tracesync_binary(), {"verify", "--matches", dir_.file("matches.txt"),
+                                                  dir_.file("fewer.json"), dir_.file("fewer-certificate.json")});
+  EXPECT_EQ(v.exit_code, 6) << v.out << v.err;
+  EXPECT_NE(v.err.find("the certificate does not cite it"), std::string::npos) << v.err;
+  EXPECT_NE(v.err.find("sent at " + std::to_string(pin["send_ns"].get<int64_t>()) + " ns"), std::string::npos) << v.err;
+}
+
+// Default-allowance bounds: the local envelope's bound of a segment (the
+// same at both ends, tighter than its cited messages allow) is checked
+// against every message of the match file, and 1 ns less at both ends
+// must be caught there (the certificate alone cannot tell). Under linear
+// clocks every link bound is checked from the cited messages alone.
+TEST_P(MutatedCertificateTest, EnvelopeBoundsAreCheckedAgainstEveryMessage) {
+  const auto whole = run_command(tracesync_binary(), {"verify", "--format", "json", "--matches", dir_.file("matches.txt"),
+                                                      dir_.file("report.json"), dir_.file("certificate.json")});
+  ASSERT_EQ(whole.exit_code, 0) << whole.out << whole.err;
+  const json verdict = json::parse(whole.out);
+  EXPECT_EQ(verdict["link_bounds_resting_on_uncited_messages"].get<std::size_t>(), 0u) << verdict.dump();
+  EXPECT_EQ(verdict["link_bounds"].get<std::size_t>(), 2 * verdict["link_segments"].get<std::size_t>());
+  EXPECT_TRUE(verdict["unverified"].empty()) << verdict.dump();
+  if (!GetParam().empty()) {
+    EXPECT_EQ(verdict["link_bounds_from_every_message"].get<std::size_t>(), 0u);
+    return;
+  }
+  ASSERT_GT(verdict["link_bounds_from_every_message"].get<std::size_t>(), 0u) << verdict.dump();
+  json report = report_;
+  json& segment = report["links"][0]["segments"][0];
+  ASSERT_EQ(segment["uncertainty_first_ns"], segment["uncertainty_last_ns"]) << "an envelope bound";
+  const double narrowed = segment["uncertainty_first_ns"].get<double>() - 1;
+  segment["uncertainty_first_ns"] = narrowed;
+  segment["uncertainty_last_ns"] = narrowed;
+  testing::write_file(dir_.file("narrowed.json"), report.dump(1));
+  const auto alone = verify(dir_.file("narrowed.json"), dir_.file("certificate.json"));
+  EXPECT_EQ(alone.exit_code, 0) << alone.out << alone.err;
+  EXPECT_EQ(json::parse(alone.out)["link_bounds_resting_on_uncited_messages"].get<std::size_t>(),
+            verdict["link_bounds_from_every_message"].get<std::size_t>());
+  const auto v = run_command(tracesync_binary(), {"verify", "--matches", dir_.file("matches.txt"),
+                                                  dir_.file("narrowed.json"), dir_.file("certificate.json")});
+  EXPECT_EQ(v.exit_code, 6) << v.out << v.err;
+  EXPECT_NE(v.err.find("segment 0: its bound"), std::string::npos) << v.err;
+  EXPECT_NE(v.err.find("is narrower than what every message of the segment allows"), std::string::npos) << v.err;
+}
+
 TEST_P(MutatedCertificateTest, ReportWithALinkSegmentBoundNarrowedAtOneEnd) {
   json report = report_;
   json& segment = report["links"][0]["segments"][0];

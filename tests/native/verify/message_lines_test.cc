@@ -1,9 +1,18 @@
 // SPDX-License-Identifier: EPL-2.0
 // verify's own derivation of a link's lines from its messages, on a case
-// worked by hand: b = a + 5, two messages each way.
+// worked by hand: b = a + 5, two messages each way; and its check that
+// every other message lies on the allowed side of those lines.
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdlib>
+
+#include <nlohmann/json.hpp>
+
+#include "verify/allowed_sides.h"
+#include "verify/certificate_check.h"
+#include "verify/cone_envelope.h"
 #include "verify/message_lines.h"
 
 namespace tracesync::verify {
@@ -60,6 +69,122 @@ TEST(MessageLines, NoLineOrNoBoundIsSaid) {
   // Slopes crossing: the least allowed exceeds the greatest.
   EXPECT_FALSE(extreme_lines({{0, 10}, {10, 10}}, {{5, 12}}, &why));
   EXPECT_NE(why.find("no line"), std::string::npos);
+}
+
+
+// The hand case as a certificate: link A / B, segment 0 (from -5e18 to 14,
+// ACCURATE, the messages above with Lmin through a -> b 0 and b -> a 1, Lmax
+// through a -> b 1 and b -> a 0), a gap, then segment 1 (20 to 30) that no
+// line fits. At x = 5, Lmin is 7 + 55/14 (10.93) and Lmax 28/3 (9.33).
+const nlohmann::json kSides = nlohmann::json::parse(R"({"links": [{"a": "A", "b": "B", "segments": [
+  {"first_ns": -5000000000000000000, "last_ns": 14, "quality": "ACCURATE",
+   "a_to_b": [{"send_ns": 0, "receive_ns": 7}, {"send_ns": 10, "receive_ns": 16}],
+   "b_to_a": [{"send_ns": 8, "receive_ns": 4}, {"send_ns": 18, "receive_ns": 14}],
+   "lmin": {"a_to_b": 0, "b_to_a": 1}, "lmax": {"a_to_b": 1, "b_to_a": 0}},
+  {"first_ns": 20, "last_ns": 30, "quality": "APPROXIMATE", "a_to_b": [], "b_to_a": []}]}]})");
+
+TEST(AllowedSides, MessagesOnOrBeyondBothLinesAgree) {
+  AllowedSides sides(kSides);
+  sides.check("A", 0, "B", 7);     // pins Lmin: on it
+  sides.check("A", 5, "B", 12);    // above both lines
+  sides.check("B", 9, "A", 7);     // received on A at 7, sent on B at 9: below both (12.5 and 12)
+  sides.check("A", 25, "B", 0);    // in the segment without lines
+  sides.check("A", 1, "C", 2);     // no link
+  sides.check("B", 3, "B", 4);     // within one domain
+  EXPECT_EQ(sides.disagreement(), "");
+  EXPECT_EQ(sides.on_their_side(), 3u);
+  EXPECT_EQ(sides.in_unbounded_segments(), 1u);
+  EXPECT_EQ(sides.on_no_link(), 2u);
+}
+
+TEST(AllowedSides, TheFirstMessageOnTheWrongSideIsNamed) {
+  AllowedSides below(kSides);
+  below.check("A", 5, "B", 10);  // under Lmin (10.93), over Lmax
+  below.check("A", 5, "B", 9);   // under both: not the first
+  EXPECT_EQ(below.disagreement(),
+            "link A / B: the a -> b message sent at 5 ns and received at 10 ns lies below segment 0's Lmin: no message "
+            "may, and the certificate does not cite it");
+  EXPECT_EQ(below.on_their_side(), 0u);
+  AllowedSides above(kSides);
+  above.check("B", 13, "A", 7);  // x = 7, y = 13: over Lmin (12.5) and Lmax (12)
+  EXPECT_NE(above.disagreement().find("the b -> a message sent at 13 ns and received at 7 ns lies above segment 0's Lmin"),
+            std::string::npos)
+      << above.disagreement();
+}
+
+TEST(AllowedSides, AMessageInNoSegmentIsLeftOutByTheReport) {
+  AllowedSides sides(kSides);
+  sides.check("A", 17, "B", 30);  // between segment 0 (to 14) and segment 1 (from 20)
+  EXPECT_NE(sides.disagreement().find("lies in none of the link's segments (at 17 ns on a's clock)"), std::string::npos)
+      << sides.disagreement();
+}
+
+// Differences beyond 2^62 are compared in arbitrary precision: at x = -4.7e18
+// Lmin is about -3.69e18 and Lmax about -6.27e18.
+TEST(AllowedSides, FarTimesAreComparedExactly) {
+  AllowedSides sides(kSides);
+  sides.check("A", -4'700'000'000'000'000'000, "B", -3'000'000'000'000'000'000);
+  EXPECT_EQ(sides.disagreement(), "");
+  EXPECT_EQ(sides.on_their_side(), 1u);
+  sides.check("A", -4'700'000'000'000'000'000, "B", -5'000'000'000'000'000'000);
+  EXPECT_NE(sides.disagreement().find("lies below segment 0's Lmin"), std::string::npos) << sides.disagreement();
+}
+
+TEST(AllowedSides, AMalformedCertificateIsBadInput) {
+  nlohmann::json vertical = kSides;
+  vertical["links"][0]["segments"][0]["b_to_a"][1] = {{"send_ns", 18}, {"receive_ns", 0}};  // x 0, as a -> b 0
+  EXPECT_THROW(AllowedSides{vertical}, VerifyInputError);
+  nlohmann::json uncited = kSides;
+  uncited["links"][0]["segments"][0]["lmax"]["a_to_b"] = 7;
+  EXPECT_THROW(AllowedSides{uncited}, VerifyInputError);
+}
+
+
+// The cones' envelope: by hand, and against a scan of every nanosecond.
+TEST(ConeEnvelope, LargestLowestConeByHand) {
+  const ExactLine diagonal{1, 0};
+  // a -> b messages 10 and 20 ns above y = x at 0 and 100; cones of slope 1/10.
+  const std::vector<MessagePoint> above = {{100, 120}, {0, 10}};
+  const std::vector<MessagePoint> below = {{50, 49}};  // 1 ns below at 50
+  // Between 0 and 100 the cones meet at 50, at 15 + 5 = 20; at 200 the cone of (100, 120) is 30.
+  EXPECT_EQ(static_cast<double>(envelope_peak(above, below, diagonal, Rational(1, 10), 0, 100)), 20.0);
+  EXPECT_EQ(static_cast<double>(envelope_peak(above, below, diagonal, Rational(1, 10), 0, 200)), 30.0);
+  // Below: 1 + 5 at 0 and 100, 1 + 15 at 200; above dominates.
+  EXPECT_EQ(static_cast<double>(envelope_peak({{0, 0}}, below, diagonal, Rational(1, 10), 0, 200)), 20.0);
+}
+
+TEST(ConeEnvelope, EqualsTheLargestOverEveryInstant) {
+  uint64_t state = 12345;
+  const auto next = [&](int64_t n) {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<int64_t>((state >> 33) % static_cast<uint64_t>(n));
+  };
+  for (int round = 0; round < 20; ++round) {
+    std::vector<MessagePoint> above, below;
+    for (int i = 0; i < 12; ++i) {
+      const int64_t x = next(2000);
+      above.push_back({x, x + 5 + next(300)});
+      const int64_t u = next(2000);
+      below.push_back({u, u - 5 - next(300)});
+    }
+    const ExactLine line{Rational(1), Rational(0)};
+    const Rational c(1, 8);
+    const int64_t first = -50, last = 2050;
+    double scanned = 0;
+    for (int64_t x = first; x <= last; ++x) {
+      double up = 1e300, down = 1e300;
+      const auto cone = [x](int64_t residual, int64_t at) {
+        return static_cast<double>(residual) + 0.125 * static_cast<double>(std::abs(x - at));
+      };
+      for (const MessagePoint& p : above) up = std::min(up, cone(p.y - p.x, p.x));
+      for (const MessagePoint& p : below) down = std::min(down, cone(p.x - p.y, p.x));
+      scanned = std::max({scanned, up, down});
+    }
+    const double peak = static_cast<double>(envelope_peak(above, below, line, c, first, last));
+    // The peak may fall between two whole nanoseconds: at most c / 2 above the scan.
+    EXPECT_GE(peak, scanned);
+    EXPECT_LE(peak, scanned + 0.0625);
+  }
 }
 
 }  // namespace
