@@ -156,6 +156,7 @@ ScannerTraceReader::ScannerTraceReader(TraceSource source, match::TraceIndex ind
   } catch (const std::bad_alloc&) {
     plan_.reset();
     not_covered_ = kOutOfMemory;
+    out_of_memory_ = true;  // not the trace's fault: no other reader is tried (make_trace_reader)
   }
 }
 
@@ -284,7 +285,7 @@ TraceReader::State ScannerTraceReader::step(std::size_t rounds) {
 
 bool ScannerTraceReader::open() {
   if (!plan_) {
-    fail("the scanner cannot read it: " + not_covered_);
+    fail(out_of_memory_ ? std::string(kOutOfMemory) : "the scanner cannot read it: " + not_covered_);
     return false;
   }
   std::error_code error;
@@ -439,7 +440,7 @@ bool ScannerTraceReader::read_packet(Stream& stream) {
     }
     ++info_.streams;
     stream.stream_plan = summary.stream;
-    stream.checks_time = options_.decode && summary.begin_clock && summary.end_clock;
+    stream.checks_time = options_.check_time && options_.decode && summary.begin_clock && summary.end_clock;
     if (stream.checks_time) {
       stream.time_check = StreamTimeCheck::for_clock(kPacketStepBackTolerance, summary.stream->clock->frequency);
     }
