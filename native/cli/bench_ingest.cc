@@ -257,12 +257,13 @@ int run_bench_ingest(const IngestBenchOptions& options) {
 
 namespace {
 
-// The babeltrace2 reader as sync uses it (network events decoded, time
-// checked or not), in this process, into a sink that drops what it gets.
-Run reader_alone(const std::vector<ingest::TraceSource>& traces, unsigned jobs, bool check_time) {
+// One reader as sync uses it (network events decoded, time checked or not),
+// in this process, into a sink that drops what it gets.
+Run reader_alone(const std::vector<ingest::TraceSource>& traces, unsigned jobs, bool check_time,
+                 ingest::ReaderChoice reader) {
   ingest::ReadOptions options;
   options.jobs = jobs;
-  options.reader.reader = ingest::ReaderChoice::kBabeltrace2;  // its time checks are what is measured
+  options.reader.reader = reader;  // its time checks are what is measured
   options.reader.stream_ranges = false;
   options.reader.endpoints = false;  // as sync with its default key
   options.reader.check_time = check_time;
@@ -286,35 +287,37 @@ int run_bench_time_check_cost(const IngestBenchOptions& options) {
   std::printf("time-check cost: %zu traces, %d pairs of runs (checked, unchecked; the order swapped every other "
               "pair), medians, %u cores, in this process\n",
               discovery.traces.size(), options.repeat, std::thread::hardware_concurrency());
-  std::printf("%6s | %10s %10s | %10s %10s | %s\n", "jobs", "checked s", "cpu s", "unchecked", "cpu s",
+  std::printf("%-11s %6s | %10s %10s | %10s %10s | %s\n", "reader", "jobs", "checked s", "cpu s", "unchecked", "cpu s",
               "checked / unchecked CPU (median of pair ratios; range)");
-  for (const unsigned jobs : options.jobs) {
-    std::optional<CpuPin> pin;
-    if (jobs == 1 && options.pin_single_job) pin.emplace();
-    reader_alone(discovery.traces, jobs, true);  // into the page cache
-    std::vector<double> on_s, on_cpu, off_s, off_cpu, ratio;
-    uint64_t events = 0;
-    for (int i = 0; i < options.repeat; ++i) {
-      Run on, off;
-      if (i % 2 == 0) {
-        on = reader_alone(discovery.traces, jobs, true);
-        off = reader_alone(discovery.traces, jobs, false);
-      } else {
-        off = reader_alone(discovery.traces, jobs, false);
-        on = reader_alone(discovery.traces, jobs, true);
+  for (const ingest::ReaderChoice reader : {ingest::ReaderChoice::kBabeltrace2, ingest::ReaderChoice::kScanner}) {
+    for (const unsigned jobs : options.jobs) {
+      std::optional<CpuPin> pin;
+      if (jobs == 1 && options.pin_single_job) pin.emplace();
+      reader_alone(discovery.traces, jobs, true, reader);  // into the page cache
+      std::vector<double> on_s, on_cpu, off_s, off_cpu, ratio;
+      uint64_t events = 0;
+      for (int i = 0; i < options.repeat; ++i) {
+        Run on, off;
+        if (i % 2 == 0) {
+          on = reader_alone(discovery.traces, jobs, true, reader);
+          off = reader_alone(discovery.traces, jobs, false, reader);
+        } else {
+          off = reader_alone(discovery.traces, jobs, false, reader);
+          on = reader_alone(discovery.traces, jobs, true, reader);
+        }
+        on_s.push_back(on.seconds);
+        on_cpu.push_back(on.cpu);
+        off_s.push_back(off.seconds);
+        off_cpu.push_back(off.cpu);
+        ratio.push_back(on.cpu / off.cpu);
+        events = on.events;
       }
-      on_s.push_back(on.seconds);
-      on_cpu.push_back(on.cpu);
-      off_s.push_back(off.seconds);
-      off_cpu.push_back(off.cpu);
-      ratio.push_back(on.cpu / off.cpu);
-      events = on.events;
+      const unsigned shown = jobs == 0 ? std::thread::hardware_concurrency() : jobs;
+      std::printf("%-11s %6u | %10.3f %10.3f | %10.3f %10.3f | %.4f (%.4f .. %.4f), %llu events\n",
+                  std::string(ingest::to_string(reader)).c_str(), shown, median(on_s), median(on_cpu), median(off_s),
+                  median(off_cpu), median(ratio), *std::min_element(ratio.begin(), ratio.end()),
+                  *std::max_element(ratio.begin(), ratio.end()), static_cast<unsigned long long>(events));
     }
-    const unsigned shown = jobs == 0 ? std::thread::hardware_concurrency() : jobs;
-    std::printf("%6u | %10.3f %10.3f | %10.3f %10.3f | %.4f (%.4f .. %.4f), %llu events\n", shown, median(on_s),
-                median(on_cpu), median(off_s), median(off_cpu), median(ratio),
-                *std::min_element(ratio.begin(), ratio.end()), *std::max_element(ratio.begin(), ratio.end()),
-                static_cast<unsigned long long>(events));
   }
   return kSuccess;
 }

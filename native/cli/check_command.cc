@@ -89,7 +89,7 @@ int run_check(const std::vector<std::string>& arguments) {
   std::vector<std::string> messages_files;
   std::vector<std::string> simultaneous;
   std::vector<std::string> simultaneous_files;
-  std::string reader_name = "babeltrace2";
+  std::string reader_name = "auto";
   std::vector<std::string> probe_port_texts;
   po::options_description options("options");
   options.add_options()
@@ -97,8 +97,8 @@ int run_check(const std::vector<std::string>& arguments) {
       ("format,f", po::value(&format)->value_name("FORMAT"), "text (default) or json")
       ("jobs,j", po::value(&jobs)->value_name("N"), "traces read at once (default: the number of cores)")
       ("reader", po::value(&reader_name)->value_name("READER"),
-       "babeltrace2 (default), scanner (tracesync's own CTF 1.8 reader) or auto (the scanner when it can read a "
-       "trace, babeltrace2 otherwise)")
+       "auto (default: tracesync's own scanner when it can read a trace, babeltrace2 otherwise), scanner "
+       "(tracesync's own CTF reader) or babeltrace2")
       ("in-process", po::bool_switch(&in_process), "read traces in this process, not each in a process of its own")
       ("messages", po::value(&messages)->value_name("SPEC")->composing(),
        "also check application messages, as 'tracesync sync --messages SPEC' reads them; repeatable")

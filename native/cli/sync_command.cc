@@ -62,7 +62,7 @@ struct SyncArguments {
   bool history = false;
   unsigned jobs = 0;
   bool in_process = false;
-  std::string reader = "babeltrace2";
+  std::string reader = "auto";
   std::string open_timeout;
   std::string match_key = "tc";
   std::string match_horizon = "10min";
@@ -115,8 +115,8 @@ po::options_description sync_options(SyncArguments& a, const SyncExtension* exte
        "skip a trace babeltrace2 is still opening after DURATION (it loops on some damaged traces; a large trace "
        "may also take long): its reading process is killed, the others go on (default: no limit)")
       ("reader", po::value(&a.reader)->value_name("READER"),
-       "which reader reads the traces: babeltrace2 (default), scanner (tracesync's own CTF 1.8 reader, several "
-       "times faster) or auto (the scanner when it can read a trace, babeltrace2 otherwise); the report says which "
+       "which reader reads the traces: auto (default: tracesync's own scanner when it can read a trace, babeltrace2 "
+       "otherwise), scanner (tracesync's own CTF reader, several times faster) or babeltrace2; the report says which "
        "read each trace and why")
       ("in-process", po::bool_switch(&a.in_process),
        "read traces in this process, not each in a process of its own (babeltrace2 aborting on a damaged trace "

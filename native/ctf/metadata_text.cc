@@ -63,7 +63,14 @@ std::optional<std::string> read_metadata_text(const std::filesystem::path& file,
     *error = file.string() + ": cannot be opened";
     return std::nullopt;
   }
-  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string bytes;
+  try {
+    // libstdc++'s file buffer throws where a read fails (a directory: EISDIR).
+    bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  } catch (const std::ios_base::failure&) {
+    *error = file.string() + ": cannot be read" + (std::filesystem::is_directory(file) ? " (a directory, not a file)" : "");
+    return std::nullopt;
+  }
   if (in.bad()) {
     *error = file.string() + ": cannot be read";
     return std::nullopt;

@@ -178,6 +178,7 @@ bool StreamScanner::next_packet(EventVisitor& visitor, PacketSummary& summary, s
     }
     ++summary.events;
     if (!summary.first_clock) summary.first_clock = state.clock;
+    summary.clock_before_last = summary.last_clock;
     summary.last_clock = state.clock;
     if (event->selected) visitor.selected_event(*event, *stream, state.clock, event_captures_.data());
   }

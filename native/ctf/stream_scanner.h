@@ -38,6 +38,10 @@ struct PacketSummary {
     uint64_t latest = 0;  // the latest time before it (timestamp_begin or an event's)
   };
   std::optional<StepBack> step_back;
+  // The time of the event before the last one (at a selected event, when
+  // the EventVisitor hears of it: of the one before it), if any: where a
+  // reader cuts a stream before an event whose time is damaged.
+  std::optional<uint64_t> clock_before_last;
   uint64_t discarded = 0;  // events the tracer lost since the stream's previous packet
 };
 

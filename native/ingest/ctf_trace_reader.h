@@ -65,10 +65,11 @@ struct ReaderOptions {
   // TraceInfo::offered_classes (`tracesync check`).
   bool offered_classes = false;
   // Which reader reads a trace (make_trace_reader).
-  ReaderChoice reader = ReaderChoice::kBabeltrace2;
+  ReaderChoice reader = ReaderChoice::kAuto;
   // false only for `bench ingest --time-check-cost`, which measures what the
-  // time checks (StreamTimeCheck) cost: a trace read without them takes
-  // damaged time as it comes. Not carried to reading processes.
+  // time checks (StreamTimeCheck) cost, in either reader: a trace read
+  // without them takes damaged time as it comes. Not carried to reading
+  // processes.
   bool check_time = true;
   // Threads that scan one trace's stream files (the scanner; ScanAhead):
   // 1, the reading thread alone. read_experiment gives a trace the cores

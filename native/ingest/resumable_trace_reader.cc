@@ -35,6 +35,12 @@ std::unique_ptr<ResumableTraceReader> make_trace_reader(TraceSource source, matc
     scanner->say_reader("scanner", "--reader auto: the scanner's plans cover the trace");
     return scanner;
   }
+  if (scanner->out_of_memory()) {
+    // Memory ran out compiling its plans: that says nothing of the trace,
+    // and the trace is reported out of memory, as babeltrace2's would be.
+    scanner->say_reader("scanner", "--reader auto");
+    return scanner;
+  }
   const std::string why = "--reader auto: the scanner cannot read it (" + scanner->not_covered() + ")";
   scanner.reset();
   auto reader = std::make_unique<CtfTraceReader>(std::move(source), index, options, sink);

@@ -60,6 +60,7 @@ struct ScannerTraceReader::Stream {
   // The rest is the reader's (taking the packets in order).
   std::size_t number;  // among the trace's streams
   bool ended = false;
+  bool stopped = false;  // damaged: read no further (stop)
   bool began = false;
   bool saw_event = false;
   model::Nanoseconds reached = INT64_MIN;
@@ -114,6 +115,10 @@ class ScannerTraceReader::Collector final : public ctf::EventVisitor {
     const auto time = stream_plan.time.ns_from_origin(clock);
     if (!time) {
       out_.bad_time = true;
+      // The stream reached the event before it: the trace is cut there.
+      if (const auto before = out_.summary.clock_before_last) {
+        out_.reached = std::max(out_.reached, stream_plan.time.ns_from_origin(*before).value_or(INT64_MIN));
+      }
       return;
     }
     out_.reached = std::max(out_.reached, *time);
@@ -151,6 +156,7 @@ ScannerTraceReader::ScannerTraceReader(TraceSource source, match::TraceIndex ind
   } catch (const std::bad_alloc&) {
     plan_.reset();
     not_covered_ = kOutOfMemory;
+    out_of_memory_ = true;  // not the trace's fault: no other reader is tried (make_trace_reader)
   }
 }
 
@@ -236,6 +242,27 @@ void ScannerTraceReader::fail(std::string problem) {
   sink_.trace_closed(index_);
 }
 
+// A stream is damaged: the trace ends there, cut at one time (fail()).
+// CtfTraceReader interleaves its streams in batches of a few events, so the
+// other streams have been read nearly as far as the damage when it is met;
+// this reader reads packet by packet, so that the others may not have begun
+// yet (an early packet damaged). So first the other streams are read on up
+// to the damaged one's time (a stream damaged in turn stops where it is),
+// then the trace is cut where they all reached: at the damage, at or after
+// where babeltrace2's batches cut it.
+void ScannerTraceReader::stop(Stream& damaged, std::string problem) {
+  damaged.stopped = true;
+  if (cutting_) return;  // damage met while reading on: that stream stops there
+  cutting_ = true;
+  for (const auto& stream : streams_) {
+    while (!stream->ended && !stream->stopped && stream->reached < damaged.reached) {
+      if (!read_packet(*stream)) break;
+    }
+  }
+  cutting_ = false;
+  fail(std::move(problem));
+}
+
 TraceReader::State ScannerTraceReader::step(std::size_t rounds) {
   const ReadingTrace marked(source_.path.c_str());
   try {
@@ -258,7 +285,7 @@ TraceReader::State ScannerTraceReader::step(std::size_t rounds) {
 
 bool ScannerTraceReader::open() {
   if (!plan_) {
-    fail("the scanner cannot read it: " + not_covered_);
+    fail(out_of_memory_ ? std::string(kOutOfMemory) : "the scanner cannot read it: " + not_covered_);
     return false;
   }
   std::error_code error;
@@ -405,14 +432,15 @@ bool ScannerTraceReader::read_packet(Stream& stream) {
   if (summary.stream != nullptr && !stream.began) {
     stream.began = true;
     if (summary.stream->clock->frequency > kMaxClockFrequency) {
-      fail("its clock `" + summary.stream->clock->name + "` runs at " + std::to_string(summary.stream->clock->frequency) +
-           " Hz, over a thousand ticks a nanosecond, as no tracer's clock does (damaged metadata?): its times in "
-           "nanoseconds would be meaningless");
+      stop(stream, "its clock `" + summary.stream->clock->name + "` runs at " +
+                       std::to_string(summary.stream->clock->frequency) +
+                       " Hz, over a thousand ticks a nanosecond, as no tracer's clock does (damaged metadata?): its "
+                       "times in nanoseconds would be meaningless");
       return false;
     }
     ++info_.streams;
     stream.stream_plan = summary.stream;
-    stream.checks_time = options_.decode && summary.begin_clock && summary.end_clock;
+    stream.checks_time = options_.check_time && options_.decode && summary.begin_clock && summary.end_clock;
     if (stream.checks_time) {
       stream.time_check = StreamTimeCheck::for_clock(kPacketStepBackTolerance, summary.stream->clock->frequency);
     }
@@ -426,9 +454,17 @@ bool ScannerTraceReader::read_packet(Stream& stream) {
   }
   info_.events += summary.events;
   info_.discarded_events += summary.discarded;
+  // Where a time does not fit, the stream reached its packet's beginning
+  // and the event before (CtfTraceReader's stream reached them too): the
+  // trace is cut there, and the network events before it stand.
+  const auto reach = [&](std::optional<uint64_t> clock) {
+    if (clock && summary.stream != nullptr) {
+      stream.reached = std::max(stream.reached, summary.stream->time.ns_from_origin(*clock).value_or(INT64_MIN));
+    }
+  };
   if (scanned.bad_time) {
-    stream.current.clear();
-    fail(kTimeTooLarge);
+    reach(summary.begin_clock);
+    stop(stream, kTimeTooLarge);
     return false;
   }
   if (summary.stream != nullptr) {
@@ -438,7 +474,9 @@ bool ScannerTraceReader::read_packet(Stream& stream) {
     if (summary.last_clock) last = time.ns_from_origin(*summary.last_clock);
     if (summary.begin_clock) begin = time.ns_from_origin(*summary.begin_clock);
     if ((summary.first_clock && !first) || (summary.last_clock && !last) || (summary.begin_clock && !begin)) {
-      fail(kTimeTooLarge);
+      reach(summary.begin_clock);
+      if (summary.last_clock && !last) reach(summary.clock_before_last);
+      stop(stream, kTimeTooLarge);
       return false;
     }
     if (begin) stream.reached = std::max(stream.reached, *begin);
@@ -459,7 +497,7 @@ bool ScannerTraceReader::read_packet(Stream& stream) {
   }
   bytes_read_.fetch_add(scanned.end_offset - summary.offset, std::memory_order_relaxed);
   if (!fine) {
-    fail("reading stopped after " + std::to_string(info_.events) + " events: " + problem);
+    stop(stream, "reading stopped after " + std::to_string(info_.events) + " events: " + problem);
     return false;
   }
   if (scanned.at_end) {

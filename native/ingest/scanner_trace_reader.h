@@ -83,6 +83,7 @@ class ScannerTraceReader final : public ResumableTraceReader {
   void announce(const ctf::ScanPlan::StreamPlan& stream);
   void update_progress();
   void flush_up_to(model::Nanoseconds limit);
+  void stop(Stream& damaged, std::string problem);
   void fail(std::string problem);
 
   TraceSource source_;
@@ -110,6 +111,7 @@ class ScannerTraceReader final : public ResumableTraceReader {
   std::string problem_;
   bool out_of_memory_ = false;
   bool announced_ = false;
+  bool cutting_ = false;  // reading the other streams on to a damaged one's time (stop)
   std::vector<std::unique_ptr<Stream>> streams_;
   // Destroyed before streams_ (its helpers scan them).
   std::unique_ptr<ScanAhead<ScannedPacket>> scan_ahead_;

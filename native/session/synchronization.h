@@ -40,7 +40,7 @@ struct IngestOptions {
   model::Nanoseconds open_timeout = 0;
   // Without a reading command: why, for the report (empty: not said).
   std::string in_process_reason;
-  ingest::ReaderChoice reader = ingest::ReaderChoice::kBabeltrace2;  // `--reader`
+  ingest::ReaderChoice reader = ingest::ReaderChoice::kAuto;  // `--reader`
   // The TCP ports tracesync probe listened on (`--probe-port`,
   // docs/probe.md): kernel traces' segments from or to them are counted as
   // the probe's rounds (match::MatchOptions::probe_ports).

@@ -69,7 +69,7 @@ TEST(CliCtf2, FixturesGivenCtf2MetadataSyncToTheSameReport) {
     const testing::TempDir dir;
     const fs::path copy = ctf2_copy(set, dir.path());
     for (const std::vector<std::string>& options : std::vector<std::vector<std::string>>{
-             {"--format", "json"}, {"--format", "text"}, {"--format", "json", "--reader", "scanner"}}) {
+             {"--format", "json"}, {"--format", "text"}, {"--format", "json", "--reader", "babeltrace2"}}) {
       const CommandResult ctf2 = sync(copy, options);
       ASSERT_EQ(ctf2.exit_code, 0) << ctf2.err;
       const CommandResult expected = sync(set, options);
@@ -77,7 +77,7 @@ TEST(CliCtf2, FixturesGivenCtf2MetadataSyncToTheSameReport) {
       // The copies' paths aside, byte for byte, but for the lines naming the
       // reader: the scanner reads CTF 2 whatever --reader says.
       EXPECT_NE(ctf2.out.find("the trace is CTF 2"), std::string::npos) << ctf2.out;
-      const std::string reader = options.back() == "scanner" ? "scanner" : "babeltrace2";
+      const std::string reader = options.back() == "babeltrace2" ? "babeltrace2" : "scanner";  // auto: the scanner
       EXPECT_EQ(testing::without_readers(replaced(ctf2.out, copy.string(), set.string()), "scanner"),
                 testing::without_readers(expected.out, reader))
           << options.back();
@@ -127,7 +127,8 @@ TEST(CliCtf2, ApplyCopiesCtf2AsCtf2OrSaysWhatItCannotWrite) {
   }
   // The copies, CTF 2 and CTF 1.8, synchronize alike: the same clocks.
   const CommandResult a = run_command(tracesync_binary(), {"sync", "--format", "json", dir.file("out2")});
-  const CommandResult b = run_command(tracesync_binary(), {"sync", "--format", "json", dir.file("out18")});
+  const CommandResult b = run_command(tracesync_binary(),
+                                       {"sync", "--format", "json", "--reader", "babeltrace2", dir.file("out18")});
   ASSERT_EQ(a.exit_code, 0) << a.err;
   EXPECT_EQ(testing::without_readers(replaced(a.out, "out2/", "out18/"), "scanner"),
             testing::without_readers(b.out, "babeltrace2"));
@@ -151,7 +152,8 @@ TEST(CliCtf2, ApplyCopiesCtf2AsCtf2OrSaysWhatItCannotWrite) {
     EXPECT_EQ(left.size(), 2u);
   }
   const CommandResult c = run_command(tracesync_binary(), {"sync", "--format", "json", dir.file("rewritten2")});
-  const CommandResult d = run_command(tracesync_binary(), {"sync", "--format", "json", dir.file("rewritten18")});
+  const CommandResult d = run_command(tracesync_binary(),
+                                       {"sync", "--format", "json", "--reader", "babeltrace2", dir.file("rewritten18")});
   ASSERT_EQ(c.exit_code, 0) << c.err;
   EXPECT_EQ(testing::without_readers(replaced(c.out, "rewritten2/", "rewritten18/"), "scanner"),
             testing::without_readers(d.out, "babeltrace2"));
@@ -206,7 +208,8 @@ TEST(CliCtf2, SimulateWritesCtf2ThatSyncsAsItsCtf18Twin) {
   ASSERT_NO_FATAL_FAILURE(simulate_twins(dir, {"--hosts", "3", "--duration", "2s", "--seed", "7"}));
   EXPECT_EQ(read_file(dir.file("simtwo/host0/kernel/metadata")).substr(0, 1), "\x1e");
   const CommandResult a = run_command(tracesync_binary(), {"sync", "--format", "json", dir.file("simtwo")});
-  const CommandResult b = run_command(tracesync_binary(), {"sync", "--format", "json", dir.file("simone")});
+  const CommandResult b = run_command(tracesync_binary(),
+                                       {"sync", "--format", "json", "--reader", "babeltrace2", dir.file("simone")});
   ASSERT_EQ(a.exit_code, 0) << a.err;
   expect_twins_agree_and_hold_the_truth(dir, a, b);
 }

@@ -143,12 +143,19 @@ TEST_P(BadInput, ATruncatedStreamFile) {
   testing::write_trace(root() / "truncated", host("T", "dddddddd-0000-0000-0000-000000000004"), events);
   const fs::path stream = root() / "truncated" / "channel0_0";
   fs::resize_file(stream, fs::file_size(stream) / 2);
-  const Outcome out = read(root() / "truncated");
-  expect_good_pair_intact(out, kMessages);
-  const TraceReport& bad = out.result.read.traces[1];
-  EXPECT_EQ(bad.status, TraceStatus::kSkipped);
-  EXPECT_NE(bad.problem.find(stream.string()), std::string::npos) << bad.problem;  // names the file
-  EXPECT_NE(bad.problem.find("truncated or corrupt"), std::string::npos) << bad.problem;
+  // Each reader in its words: the scanner (the default) and babeltrace2.
+  for (const ReaderChoice reader : {ReaderChoice::kAuto, ReaderChoice::kBabeltrace2}) {
+    ReadOptions options = read_options();
+    options.reader.reader = reader;
+    const Outcome out = read_with(root(), root() / "truncated", options);
+    expect_good_pair_intact(out, kMessages);
+    const TraceReport& bad = out.result.read.traces[1];
+    EXPECT_EQ(bad.status, TraceStatus::kSkipped);
+    EXPECT_NE(bad.problem.find(stream.string()), std::string::npos) << bad.problem;  // names the file
+    EXPECT_NE(bad.problem.find(reader == ReaderChoice::kAuto ? "runs past the end of the file" : "truncated or corrupt"),
+              std::string::npos)
+        << bad.problem;
+  }
 }
 
 TEST_P(BadInput, ACorruptEventMidStreamKeepsWhatCameBefore) {

@@ -48,10 +48,12 @@ struct SortedReading {
   std::vector<match::PacketEvent> events;
 };
 
-inline SortedReading read_sorted(const std::string& trace, bool in_process) {
+inline SortedReading read_sorted(const std::string& trace, bool in_process,
+                                 ReaderChoice reader = ReaderOptions{}.reader) {
   SortedEventSink sink;
   ReadOptions options;
   options.jobs = 1;
+  options.reader.reader = reader;
   if (!in_process) options.reading_command = {TRACESYNC_TEST_READ_TRACE};
   ExperimentReport report = read_experiment({{trace, "trace", {}}}, options, sink);
   return {std::move(report.traces.at(0)), sink.sorted()};

@@ -96,9 +96,19 @@ TEST(ReadingOutOfMemory, InProcessTheTraceIsReportedAsOutOfMemoryAndTheOthersAre
   // Each in turn (86 of them when written: babeltrace2 allocates with
   // GLib, whose failures abort, named by the command's signal handler).
   ASSERT_LT(allocations, 10'000) << "too many to fail each in turn: fail a spread of them";
+  long read_by_babeltrace2 = 0;
   for (long k = 0; k < allocations; ++k) {
     const std::string where = "allocation " + std::to_string(k) + " of " + std::to_string(allocations);
     const ReadingRun r = run(dir.path(), k);
+    if (r.outcome.out_of_memory.empty()) {
+      // The default reader (`auto`) could not open the trace's metadata
+      // for the scanner (a stream's buffer not allocated reads as a file
+      // that cannot be opened) and read it with babeltrace2: whole.
+      ++read_by_babeltrace2;
+      EXPECT_TRUE(r.outcome.skipped.empty() && r.outcome.damaged.empty()) << where;
+      EXPECT_EQ(events_of(r.snapshot, victim_path), 800u) << where;
+      continue;
+    }
     ASSERT_EQ(r.outcome.out_of_memory.size(), 1u) << where;
     const v1::Problem& problem = r.outcome.out_of_memory[0];
     EXPECT_EQ(problem.source(), victim_path) << where;
@@ -113,6 +123,8 @@ TEST(ReadingOutOfMemory, InProcessTheTraceIsReportedAsOutOfMemoryAndTheOthersAre
       EXPECT_EQ(events_of(r.snapshot, other), events_of(whole.snapshot, other)) << where << ": " << other;
     }
   }
+  RecordProperty("read_by_babeltrace2", static_cast<int>(read_by_babeltrace2));
+  EXPECT_LT(read_by_babeltrace2, allocations / 10) << "the scanner's failures were not reported";
   victim = nullptr;
 }
 
