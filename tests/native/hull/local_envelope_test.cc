@@ -155,6 +155,45 @@ TEST(LocalEnvelope, AMessageLogGivesTheBoundOfTheSortedMessagesBitForBit) {
   }
 }
 
+// The log's bound is swept a block of 256 residuals at a time, without a
+// copy of them (issue 31): over many blocks and the log's chunks of 4,096,
+// with spans that clip the messages or reach beyond them, one direction
+// much denser than the other, it is still the bound of the sorted messages,
+// bit for bit.
+TEST(LocalEnvelope, ALongMessageLogGivesTheBoundOfTheSortedMessagesBitForBit) {
+  std::mt19937_64 rng(31);
+  for (int round = 0; round < 24; ++round) {
+    const int64_t origin = 1'700'000'000'000'000'000 + static_cast<int64_t>(rng() % 1000);
+    const std::size_t n = 1 + rng() % 12'000;
+    const int64_t reach = static_cast<int64_t>(n) * 1'000'000;  // about 1 ms apart
+    std::uniform_int_distribution<int64_t> dx(0, reach);
+    std::uniform_int_distribution<int64_t> delay(20'000, round % 3 ? 90'000 : 5'000'000);
+    const unsigned lower_share = 1 + static_cast<unsigned>(rng() % 9);  // in tenths
+    MessageLog log;
+    std::vector<LinkMessage> messages;
+    for (std::size_t i = 0; i < n; ++i) {
+      const int64_t x = origin + dx(rng);
+      const LinkMessage m = rng() % 10 < lower_share ? LinkMessage{Direction::kAtoB, {x, x + 250'000'000 + delay(rng)}}
+                                                     : LinkMessage{Direction::kBtoA, {x, x + 250'000'000 - delay(rng)}};
+      log.append(m);
+      messages.push_back(m);
+    }
+    std::sort(messages.begin(), messages.end(), [](const LinkMessage& a, const LinkMessage& b) {
+      return std::tie(a.point.x, a.direction, a.point.y) < std::tie(b.point.x, b.direction, b.point.y);
+    });
+    log.sort();
+    const Line line{1 + 25e-6L, 2.5e8L - static_cast<long double>(origin) * 25e-6L};
+    std::uniform_int_distribution<int64_t> end(-reach / 4, reach + reach / 4);
+    int64_t a = end(rng), b = end(rng);
+    if (a > b) std::swap(a, b);
+    const TimeSpan over{origin + a, origin + b};
+    const Quad rate = round % 2 ? 120e-6 : 1e-3;
+    const Quad from_log = envelope_bound(log, line, over, rate);
+    const Quad from_vector = envelope_bound(messages, line, over, rate);
+    ASSERT_TRUE(from_log == from_vector) << "round " << round << ", " << n << " messages";
+  }
+}
+
 TEST(LocalEnvelope, TheBandsConeIsHalfTheAccuracyPlusTheBandUpToTheRateLimit) {
   LinkEstimate e;
   e.alpha = 1 + 40e-6L;
