@@ -90,9 +90,10 @@ namespace {
 // (the same operations on the same operands), the backward sweep runs as
 // there, and each gap is weighed as soon as both its ends are final (the
 // largest of the same values, in another order: max is exact).
+template <typename Points>
 class StreamedCones {
  public:
-  StreamedCones(const MessageLog::Points& points, bool lower, const model::Point& origin, double slope_minus_one,
+  StreamedCones(const Points& points, bool lower, const model::Point& origin, double slope_minus_one,
                 double offset_at_origin)
       : points_(points),
         sign_(lower ? 1.0 : -1.0),
@@ -157,18 +158,17 @@ class StreamedCones {
     return std::min(ar + rate * (x - ax), br + rate * (bx - x));
   }
 
-  const MessageLog::Points& points_;
+  const Points& points_;
   double sign_;
   model::Point origin_;
   double slope_minus_one_;
   double offset_at_origin_;
 };
 
-}  // namespace
-
-Quad envelope_bound(const MessageLog& sorted, const Line& line, const TimeSpan& over, Quad rate) {
-  const MessageLog::Points& lower = sorted.lower();
-  const MessageLog::Points& upper = sorted.upper();
+// Each direction's points sorted by (x, y), random access.
+template <typename Points>
+Quad streamed_envelope_bound(const Points& lower, const Points& upper, const Line& line, const TimeSpan& over,
+                             Quad rate) {
   if (lower.empty() && upper.empty()) return ConeEnvelope(line).peak(over, rate);
   // The origin is the first message in the rule's order (at one abscissa an
   // a -> b message comes first), as in ConeEnvelope::add.
@@ -179,9 +179,20 @@ Quad envelope_bound(const MessageLog& sorted, const Line& line, const TimeSpan& 
   const auto first = static_cast<double>(over.first - origin.x);
   const auto last = static_cast<double>(over.last - origin.x);
   const auto r = static_cast<double>(rate);
-  const double above = StreamedCones(lower, true, origin, slope_minus_one, offset_at_origin).peak(first, last, r);
-  const double below = StreamedCones(upper, false, origin, slope_minus_one, offset_at_origin).peak(first, last, r);
+  const double above = StreamedCones<Points>(lower, true, origin, slope_minus_one, offset_at_origin).peak(first, last, r);
+  const double below = StreamedCones<Points>(upper, false, origin, slope_minus_one, offset_at_origin).peak(first, last, r);
   return static_cast<Quad>(std::max({0.0, above, below})) + kRoundingMarginNs;
+}
+
+}  // namespace
+
+Quad envelope_bound(const MessageLog& sorted, const Line& line, const TimeSpan& over, Quad rate) {
+  return streamed_envelope_bound(sorted.lower(), sorted.upper(), line, over, rate);
+}
+
+Quad envelope_bound(const std::deque<model::Point>& lower, const std::deque<model::Point>& upper, const Line& line,
+                    const TimeSpan& over, Quad rate) {
+  return streamed_envelope_bound(lower, upper, line, over, rate);
 }
 
 Quad ConeEnvelope::peak(const TimeSpan& over, Quad rate) {
