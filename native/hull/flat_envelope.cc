@@ -32,6 +32,7 @@ bool FlatEnvelope::add(const LinkMessage& message) {
   const Point p = message.point;
   if (cones_ && p.x < committed_to_) {
     ++late_;
+    ++revision_;  // the estimate it is asked against has changed
     return false;
   }
   Points& pending = message.is_lower() ? pending_lower_ : pending_upper_;

@@ -72,7 +72,8 @@ class FlatEnvelope {
   // direction has no message.
   model::Quad bound(const LinkEstimate& e, const TimeSpan& over) const;
 
-  // Changes with every message taken in: what a cached bound depends on.
+  // Changes with every message, late ones too (they move the estimate): what
+  // a cached bound depends on.
   uint64_t revision() const { return revision_; }
   uint64_t late_messages() const { return late_; }
   // What the envelope holds now: pending messages, cones and hull corners.
