@@ -20,7 +20,9 @@ bool tighter(const std::optional<ExactLine>& current, const ExactLine& candidate
 }  // namespace
 
 ExactHullEstimator::ExactHullEstimator(ClockStability stability, Envelope envelope)
-    : stability_(stability), keeps_messages_(stability.ppm > 0 && envelope == Envelope::kOwn) {}
+    : stability_(stability) {
+  if (stability.ppm > 0 && envelope == Envelope::kOwn) envelope_.emplace(stability);
+}
 
 bool ExactHullEstimator::moves_nothing(const Point& p, bool lower) const {
   // On the allowed side of both extreme lines (so both exist), p cannot lie
@@ -85,7 +87,11 @@ void ExactHullEstimator::count(const LinkMessage& message) {
   ++counters_.messages;
   ++(message.is_lower() ? counters_.lower_messages : counters_.upper_messages);
   slope_one_.add(message);
-  if (keeps_messages_) messages_.append(message);
+  if (envelope_ && !envelope_->add(message)) ++counters_.late_messages;
+}
+
+void ExactHullEstimator::settle(model::Nanoseconds frontier) {
+  if (envelope_) envelope_->settle(frontier);
 }
 
 bool ExactHullEstimator::add(const LinkMessage& message) {
@@ -102,8 +108,9 @@ void ExactHullEstimator::merge(const ExactHullEstimator& other) {
   counters_.lower_messages += other.counters_.lower_messages;
   counters_.upper_messages += other.counters_.upper_messages;
   slope_one_.merge(other.slope_one_);
-  if (keeps_messages_) {
-    other.messages_.for_each([this](const LinkMessage& m) { messages_.append(m); });
+  counters_.late_messages += other.counters_.late_messages;
+  if (envelope_ && other.envelope_) {
+    envelope_->merge(*other.envelope_);
     envelope_cache_.reset();
   }
 }
@@ -229,13 +236,10 @@ TimeSpan ExactHullEstimator::covered(const TimeSpan& span) const {
 
 std::optional<EndBounds> ExactHullEstimator::end_bounds(const TimeSpan& span) const {
   const auto band = band_bounds(span);
-  if (!band || !keeps_messages_ || quality() != Quality::kAccurate) return band;
+  if (!band || !envelope_ || quality() != Quality::kAccurate) return band;
   const TimeSpan over = covered(span);
-  if (!envelope_cache_ || envelope_cache_->messages != messages_.size() || !(envelope_cache_->over == over)) {
-    messages_.sort();
-    const LinkEstimate e = estimate();
-    envelope_cache_ = EnvelopeCache{messages_.size(), over,
-                                    envelope_bound(messages_, Line{e.alpha, e.beta}, over, cone_rate(e, stability_))};
+  if (!envelope_cache_ || envelope_cache_->revision != envelope_->revision() || !(envelope_cache_->over == over)) {
+    envelope_cache_ = EnvelopeCache{envelope_->revision(), over, envelope_->bound(estimate(), over)};
   }
   return tightest(*band, envelope_cache_->value);
 }

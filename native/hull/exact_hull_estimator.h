@@ -8,8 +8,8 @@
 #include "hull/convex_chain.h"
 #include "hull/exact_line.h"
 #include "hull/feasible_region.h"
+#include "hull/flat_envelope.h"
 #include "hull/link_estimator.h"
-#include "hull/message_log.h"
 #include "hull/relaxed_region.h"
 #include "hull/slope_one_bounds.h"
 
@@ -24,7 +24,8 @@ namespace tracesync::hull {
 // truth may lie up to band * L / 4 off a line over the L ns of the span and
 // the messages together (relaxed_region.h), and the envelope of cones
 // (local_envelope.h) replaces that bound where it is tighter. The envelope
-// needs every message: they are kept when the band is not 0.
+// is kept when the band is not 0, in memory flat in the link's length once
+// the session settles messages behind a frontier (flat_envelope.h).
 //
 // alpha_max is the smallest slope from an upper point to a lower point on
 // its right, alpha_min the largest slope from a lower point to an upper
@@ -47,14 +48,15 @@ namespace tracesync::hull {
 // region on. The hulls themselves stay exact in both cases.
 class ExactHullEstimator final : public LinkEstimator {
  public:
-  // Whether the estimator keeps its messages for the envelope bound (when
-  // the band is not 0); the piecewise estimator keeps them itself.
+  // Whether the estimator keeps an envelope bound (when the band is not 0);
+  // the piecewise estimator keeps its segments' messages itself.
   enum class Envelope { kOwn, kNone };
 
   explicit ExactHullEstimator(ClockStability stability = {}, Envelope envelope = Envelope::kOwn);
 
   std::string_view algorithm() const override { return "hull"; }
   bool add(const LinkMessage& message) override;
+  void settle(model::Nanoseconds frontier) override;
   LinkEstimate estimate() const override;
   std::optional<model::Quad> offset_uncertainty(const TimeSpan& span) const override;
   HullPoints hull_points() const override;
@@ -97,6 +99,8 @@ class ExactHullEstimator final : public LinkEstimator {
   bool region_empty() const { return region_empty_; }
   const ConvexChain& lower_hull() const { return lower_hull_; }
   const ConvexChain& upper_hull() const { return upper_hull_; }
+  // What the envelope holds (pending messages, cones, corners); 0 without.
+  std::size_t envelope_points() const { return envelope_ ? envelope_->held_points() : 0; }
 
  private:
   // What an APPROXIMATE link keeps of its last accurate state.
@@ -143,12 +147,11 @@ class ExactHullEstimator final : public LinkEstimator {
 
   LinkCounters counters_;
   ClockStability stability_;
-  bool keeps_messages_ = false;
-  // When keeps_messages_: every message, sorted when the envelope needs
-  // them, and the envelope's last answer until the next message.
-  mutable MessageLog messages_;
+  // When the band is not 0: the envelope, and its last answer until the
+  // next message.
+  std::optional<FlatEnvelope> envelope_;
   struct EnvelopeCache {
-    std::size_t messages;
+    uint64_t revision;
     TimeSpan over;
     model::Quad value;
   };

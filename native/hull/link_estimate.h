@@ -28,6 +28,7 @@ struct LinkCounters {
   uint64_t contradictions = 0;     // see ExactHullEstimator
   uint64_t lower_hull = 0;         // points kept for the a -> b bound
   uint64_t upper_hull = 0;         // points kept for the b -> a bound
+  uint64_t late_messages = 0;      // behind the settled frontier: not in the envelope bound
 };
 
 // Clément & Dagenais' least-squares statistics (linreg estimator only).

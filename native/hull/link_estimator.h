@@ -36,6 +36,12 @@ class LinkEstimator {
   // alpha, beta or accuracy) changed.
   virtual bool add(const LinkMessage& message) = 0;
 
+  // No message of a's time before `frontier` is still to come (the link's
+  // newest message less the match horizon, from the session): estimators
+  // that keep messages may release what only such messages could change.
+  // A message behind it later is late (LinkCounters::late_messages).
+  virtual void settle(model::Nanoseconds /*frontier*/) {}
+
   // Closes any partial window (window estimators); a no-op for the others.
   // Returns true when the estimate changed.
   virtual bool finish() { return false; }

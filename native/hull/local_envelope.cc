@@ -77,22 +77,122 @@ void ConeEnvelope::add(const LinkMessage& m) {
   }
 }
 
-Quad envelope_bound(const MessageLog& sorted, const Line& line, const TimeSpan& over, Quad rate) {
-  ConeEnvelope envelope(line);
-  const MessageLog::Points& lower = sorted.lower();
-  const MessageLog::Points& upper = sorted.upper();
-  if (lower.empty() && upper.empty()) return envelope.peak(over, rate);
-  // The origin first (at one abscissa an a -> b message comes first), then
-  // the other direction, then the rest of the origin's.
+namespace {
+
+// peak_of_cones over one direction of a sorted MessageLog, without a copy
+// of its residuals: a link's log holds every message (16 bytes each), and a
+// vector of residuals beside it, grown by doubling, raised the peak memory
+// of a long sync by up to as much again when its bound was computed.
+//
+// Bit for bit what peak_of_cones gives on the same residuals: each residual
+// is computed by ConeEnvelope::add's expression, the forward sweep's values
+// are recomputed a block at a time from the one kept at the block's start
+// (the same operations on the same operands), the backward sweep runs as
+// there, and each gap is weighed as soon as both its ends are final (the
+// largest of the same values, in another order: max is exact).
+template <typename Points>
+class StreamedCones {
+ public:
+  StreamedCones(const Points& points, bool lower, const model::Point& origin, double slope_minus_one,
+                double offset_at_origin)
+      : points_(points),
+        sign_(lower ? 1.0 : -1.0),
+        origin_(origin),
+        slope_minus_one_(slope_minus_one),
+        offset_at_origin_(offset_at_origin) {}
+
+  double peak(double first, double last, double rate) const {
+    const std::size_t n = points_.size();
+    if (n == 0) return std::numeric_limits<double>::infinity();
+    // The forward sweep, keeping its value at the start of every block.
+    std::vector<double> block_starts;
+    block_starts.reserve(n / kBlock + 1);
+    double forward = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      forward = i == 0 ? residual(i) : std::min(residual(i), forward + rate * (x(i) - x(i - 1)));
+      if (i % kBlock == 0) block_starts.push_back(forward);
+    }
+    // The backward sweep, block by block from the last, weighing each gap.
+    double peak = -std::numeric_limits<double>::infinity();
+    double next_r = 0;  // the final value at i + 1
+    double back_r = 0;  // ... and at n - 1
+    std::vector<double> block(kBlock);
+    for (std::size_t b = block_starts.size(); b-- > 0;) {
+      const std::size_t from = b * kBlock;
+      const std::size_t to = std::min(n, from + kBlock);
+      block[0] = block_starts[b];
+      for (std::size_t i = from + 1; i < to; ++i) {
+        block[i - from] = std::min(residual(i), block[i - from - 1] + rate * (x(i) - x(i - 1)));
+      }
+      for (std::size_t i = to; i-- > from;) {
+        double r = block[i - from];
+        if (i + 1 < n) {
+          r = std::min(r, next_r + rate * (x(i + 1) - x(i)));
+          peak = std::max(peak, gap_peak(x(i), r, x(i + 1), next_r, first, last, rate));
+        } else {
+          back_r = r;
+        }
+        next_r = r;
+      }
+    }
+    const double front_r = next_r;
+    return std::max({peak, front_r + rate * std::fabs(x(0) - first), back_r + rate * std::fabs(last - x(n - 1))});
+  }
+
+ private:
+  static constexpr std::size_t kBlock = 256;
+
+  double x(std::size_t i) const { return static_cast<double>(points_[i].x - origin_.x); }
+  // ConeEnvelope::add's residual, negated for the upper points.
+  double residual(std::size_t i) const {
+    const model::Nanoseconds dx = points_[i].x - origin_.x;
+    const model::Nanoseconds dy = points_[i].y - origin_.y;
+    const double r = static_cast<double>(dy - dx) - slope_minus_one_ * static_cast<double>(dx) - offset_at_origin_;
+    return sign_ * r;
+  }
+  // The gap's term in peak_of_cones, or -infinity when it is skipped there.
+  static double gap_peak(double ax, double ar, double bx, double br, double first, double last, double rate) {
+    if (bx < first || ax > last) return -std::numeric_limits<double>::infinity();
+    const double meet = (ax + bx) / 2 + (br - ar) / (2 * rate);
+    const double x = std::clamp(meet, std::max(ax, first), std::min(bx, last));
+    return std::min(ar + rate * (x - ax), br + rate * (bx - x));
+  }
+
+  const Points& points_;
+  double sign_;
+  model::Point origin_;
+  double slope_minus_one_;
+  double offset_at_origin_;
+};
+
+// Each direction's points sorted by (x, y), random access.
+template <typename Points>
+Quad streamed_envelope_bound(const Points& lower, const Points& upper, const Line& line, const TimeSpan& over,
+                             Quad rate) {
+  if (lower.empty() && upper.empty()) return ConeEnvelope(line).peak(over, rate);
+  // The origin is the first message in the rule's order (at one abscissa an
+  // a -> b message comes first), as in ConeEnvelope::add.
   const bool lower_first = !lower.empty() && (upper.empty() || lower[0].x <= upper[0].x);
-  const MessageLog::Points& first = lower_first ? lower : upper;
-  const MessageLog::Points& other = lower_first ? upper : lower;
-  const Direction first_way = lower_first ? Direction::kAtoB : Direction::kBtoA;
-  const Direction other_way = lower_first ? Direction::kBtoA : Direction::kAtoB;
-  envelope.add({first_way, first[0]});
-  for (const model::Point& p : other) envelope.add({other_way, p});
-  for (std::size_t i = 1; i < first.size(); ++i) envelope.add({first_way, first[i]});
-  return envelope.peak(over, rate);
+  const model::Point origin = lower_first ? lower[0] : upper[0];
+  const auto slope_minus_one = static_cast<double>(line.slope - 1);
+  const auto offset_at_origin = static_cast<double>(line.at(origin.x) - static_cast<Quad>(origin.y));
+  const auto first = static_cast<double>(over.first - origin.x);
+  const auto last = static_cast<double>(over.last - origin.x);
+  const auto r = static_cast<double>(rate);
+  const double above = StreamedCones<Points>(lower, true, origin, slope_minus_one, offset_at_origin).peak(first, last, r);
+  const double below = StreamedCones<Points>(upper, false, origin, slope_minus_one, offset_at_origin).peak(first, last, r);
+  return static_cast<Quad>(std::max({0.0, above, below})) + kRoundingMarginNs;
+}
+
+}  // namespace
+
+Quad envelope_bound(const MessageLog& sorted, const Line& line, const TimeSpan& over, Quad rate) {
+  return streamed_envelope_bound(sorted.lower(), sorted.upper(), line, over, rate);
+}
+
+Quad envelope_bound(const std::deque<model::Point>& lower, const std::deque<model::Point>& upper, const Line& line,
+                    const TimeSpan& over, Quad rate) {
+  return streamed_envelope_bound(lower, upper, line, over, rate);
 }
 
 Quad ConeEnvelope::peak(const TimeSpan& over, Quad rate) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: EPL-2.0
 #pragma once
 
+#include <deque>
 #include <optional>
 #include <vector>
 
@@ -60,6 +61,9 @@ model::Quad envelope_bound(const SortedMessages& sorted_by_x, const Line& line, 
 // is the origin, and each direction comes in the same order as in the rule's,
 // so the bound is the one of the same messages as a sorted range, bit for bit.
 model::Quad envelope_bound(const MessageLog& sorted, const Line& line, const TimeSpan& over, model::Quad rate);
+// The same over each direction's points sorted by (x, y) (FlatEnvelope's).
+model::Quad envelope_bound(const std::deque<model::Point>& lower, const std::deque<model::Point>& upper,
+                           const Line& line, const TimeSpan& over, model::Quad rate);
 
 // The rate limit around a line of slope `slope`: ClockStability's
 // kMaxRateErrorPpm from 1, plus how far the slope itself is from 1.

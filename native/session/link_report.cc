@@ -73,6 +73,7 @@ v1::Link link_report(const DomainTable& domains, const Link& link, const hull::L
   out.set_contradictions(e.counters.contradictions);
   out.set_lower_messages(e.counters.lower_messages);
   out.set_upper_messages(e.counters.upper_messages);
+  out.set_late_messages(e.counters.late_messages);
   out.set_in_tree(in_tree);
   const hull::TimeSpan span = report_span(domains[link.a]);
   out.set_span_first_ns(span.first);

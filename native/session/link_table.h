@@ -50,6 +50,9 @@ struct Link {
   };
   std::optional<Computed> computed;
   uint32_t history_segments = 1;  // the segment count --history last showed
+  // The newest message's abscissa (a's clock): less the match horizon, the
+  // frontier the estimator may settle (hull/link_estimator.h).
+  std::optional<model::Nanoseconds> newest_x;
 };
 
 // The links of a session, created on their first message.

@@ -143,6 +143,12 @@ void Session::add_link_point(Link& link, const hull::LinkMessage& message) {
   // The network learns of the change at the next snapshot: estimators like
   // linreg change with every message, and only snapshots read the network.
   link.estimator->add(message);
+  // Matching promises nothing beyond the horizon: behind the link's newest
+  // message less the horizon, no message is still to come (late if one is).
+  if (match_horizon_ > 0) {
+    link.newest_x = link.newest_x ? std::max(*link.newest_x, message.point.x) : message.point.x;
+    link.estimator->settle(*link.newest_x - match_horizon_);
+  }
   if (options_.keep_latency_evidence) link.evidence.add(message);
   ++link.version;
   if (history_) {

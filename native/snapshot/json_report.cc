@@ -111,6 +111,7 @@ ordered_json link_json(const v1::Link& link, const v1::EngineOptions& options) {
   j["span_ns"] = {link.span_first_ns(), link.span_last_ns()};
   j["lower_messages"] = link.lower_messages();
   j["upper_messages"] = link.upper_messages();
+  if (link.late_messages() > 0) j["late_messages"] = link.late_messages();
   v1::LinkDetail detail;
   detail.ParseFromString(link.detail());
   if (detail.has_lmin()) j["lmin"] = line_json(detail.lmin());

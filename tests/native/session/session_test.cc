@@ -134,6 +134,40 @@ TEST(Session, SnapshotsTakenAlongTheWayEqualOneTakenAtTheEnd) {
   }
 }
 
+TEST(Session, TheLinearModelsFrontierChangesNoReportAndCountsLateMessages) {
+  // --clock-model linear keeps a flat envelope behind each link's frontier
+  // (its newest message less the match horizon): with every message inside
+  // the horizon, the report is the one of no frontier at all, byte for byte.
+  SessionOptions options;
+  options.estimator.clock_model = hull::ClockModel::kLinear;
+  Session bounded(options);
+  Session unbounded(options);
+  bounded.set_matching_options("tc", 5'000'000'000, 1);  // 5 s
+  std::mt19937_64 rng(9);
+  const int64_t start = 1'700'000'000'000'000'000;
+  // b's clock: 3 ms ahead of a's and 50 ppm fast.
+  const auto on_b = [start](int64_t a_time) { return a_time + 3'000'000 + (a_time - start) / 20'000; };
+  for (int64_t t = start; t < start + 150'000'000'000; t += 50'000'000 + static_cast<int64_t>(rng() % 1'000'000)) {
+    const int64_t delay = 20'000 + static_cast<int64_t>(rng() % 40'000);
+    for (Session* s : {&bounded, &unbounded}) {
+      s->add_host_message("a", t, "b", on_b(t + delay));
+      s->add_host_message("b", on_b(t + 10'000'000), "a", t + 10'000'000 + delay);
+    }
+  }
+  const v1::Snapshot x = bounded.snapshot();
+  const v1::Snapshot y = unbounded.snapshot();
+  ASSERT_EQ(x.links_size(), 1);
+  ASSERT_TRUE(x.links(0).has_uncertainty_ns());
+  EXPECT_EQ(x.links(0).SerializeAsString(), y.links(0).SerializeAsString());
+  EXPECT_EQ(x.links(0).late_messages(), 0u);
+  // A message 100 s behind the newest: in the hull, counted, not in the envelope.
+  bounded.add_host_message("a", start + 50'000'000'000, "b", on_b(start + 50'001'000'000));
+  const v1::Snapshot late = bounded.snapshot();
+  EXPECT_EQ(late.links(0).late_messages(), 1u);
+  EXPECT_EQ(late.links(0).messages(), x.links(0).messages() + 1);
+  EXPECT_GE(late.links(0).uncertainty_ns(), 0);
+}
+
 TEST(Synchronization, ValidatesOptions) {
   IngestOptions ingest;
   ingest.match_key = "loose";
