@@ -160,6 +160,31 @@ def ctf2_twins(tracesync, sources, work):
     return twins
 
 
+def follow_while_replaying(tracesync, arguments, sources, targets, awaited):
+    """Starts `tracesync live` on `arguments`, writes `sources` into `targets`
+    packet by packet, pausing half-way until a result satisfies `awaited`,
+    and waits for live to end. Returns its exit code, its results as
+    (monotonic time printed, result), its stderr, and when the writing ended."""
+    live = subprocess.Popen([tracesync, "live", "--interval", "100ms", "--wait", "30s"] + arguments,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        out, err = LineReader(live.stdout), LineReader(live.stderr)
+        out.start()
+        err.start()
+        time.sleep(0.5)  # tracesync waits for folders that hold no trace yet
+        replay(sources, targets, 0.5, lambda: any(awaited(json.loads(line)) for _, line in out.lines if line.strip()))
+        written = time.monotonic()
+        code = live.wait(120)
+        out.join(10)
+        err.join(10)
+    finally:
+        if live.poll() is None:
+            live.kill()
+            live.wait(10)
+    results = [(at, json.loads(line)) for at, line in out.lines if line.strip()]
+    return code, results, "".join(line for _, line in err.lines), written
+
+
 def run_live(tracesync, folders, timeout=120):
     return subprocess.run([tracesync, "live", "--quiet", "1s"] + [str(f) for f in folders],
                           capture_output=True, timeout=timeout)
@@ -189,26 +214,10 @@ def signals_and_probe_rounds(tracesync, work, failures):
     def pairs(result):
         return sum(s["pairs"] for l in result["links"] for s in l.get("evidence", {}).get("signals", []))
 
-    live = subprocess.Popen([tracesync, "live", "--interval", "100ms", "--wait", "30s", "--quiet", "2s"] + options +
-                            [str(t) for t in targets], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            start_new_session=True)
-    try:
-        out, err = LineReader(live.stdout), LineReader(live.stderr)
-        out.start()
-        err.start()
-        time.sleep(0.5)
-        replay(sources, targets, 0.5, lambda: any(pairs(json.loads(line)) > 0 for _, line in out.lines if line.strip()))
-        written = time.monotonic()
-        code = live.wait(120)
-        out.join(10)
-        err.join(10)
-    finally:
-        if live.poll() is None:
-            live.kill()
-            live.wait(10)
-    print("simulated: tracesync live %s exited %d; stderr:\n%s" % (" ".join(options), code,
-                                                                  "".join(line for _, line in err.lines)))
-    results = [(at, json.loads(line)) for at, line in out.lines if line.strip()]
+    code, results, stderr, written = follow_while_replaying(
+        tracesync, ["--quiet", "2s"] + options + [str(t) for t in targets], sources, targets,
+        lambda result: pairs(result) > 0)
+    print("simulated: tracesync live %s exited %d; stderr:\n%s" % (" ".join(options), code, stderr))
     during = [r for at, r in results if at < written and pairs(r) > 0]
     print("simulated: %d results, %d with signal pairs while the folders were written; pairs result by result: %s" % (
         len(results), len(during), " ".join(str(pairs(r)) for _, r in results)))
@@ -275,34 +284,17 @@ def main():
     sources = sorted(p.parent for p in fixtures.rglob("metadata"))
     targets = [work / "hosts" / s.parent.parent.name / "kernel" for s in sources]
 
-    live = subprocess.Popen([tracesync, "live", "--interval", "100ms", "--wait", "30s", "--quiet", "5s"] +
-                            [str(t.parent) for t in targets],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
-    try:
-        out, err = LineReader(live.stdout), LineReader(live.stderr)
-        out.start()
-        err.start()
-        time.sleep(0.5)  # tracesync waits for folders that hold no trace yet
-        # Half written, then a pause until a result holding the three traces
-        # came: results follow the folders while the rest is still to be
-        # written. (The traces span 2.6 s: their messages, TCP segments
-        # that wait for the match horizon, are all matched at the end;
-        # lttng_live_folder shows messages matched while hosts record.)
-        replay(sources, targets, 0.5, lambda: any(len(json.loads(line)["traces"]) == 3
-                                                   for _, line in out.lines if line.strip()))
-        written = time.monotonic()
-        code = live.wait(120)
-        out.join(10)
-        err.join(10)
-    finally:
-        if live.poll() is None:
-            live.kill()
-            live.wait(10)
-    stderr = "".join(line for _, line in err.lines)
+    # Half written, then a pause until a result holding the three traces
+    # came: results follow the folders while the rest is still to be
+    # written. (The traces span 2.6 s: their messages, TCP segments that wait
+    # for the match horizon, are all matched at the end; lttng_live_folder
+    # shows messages matched while hosts record.)
+    code, results, stderr, written = follow_while_replaying(
+        tracesync, ["--quiet", "5s"] + [str(t.parent) for t in targets], sources, targets,
+        lambda result: len(result["traces"]) == 3)
     print("tracesync live exited %d; stderr:\n%s" % (code, stderr))
     if code != 0:
         failures.append("tracesync live exited %d" % code)
-    results = [(at, json.loads(line)) for at, line in out.lines if line.strip()]
     during = [r for at, r in results if at < written and len(r["traces"]) == 3]
     print("%d results, %d with the three traces while the folders were written; messages result by result: %s" % (
         len(results), len(during), " ".join(str(r["messages"]) for _, r in results)))
