@@ -144,9 +144,9 @@ TEST(Session, TheLinearModelsFrontierChangesNoReportAndCountsLateMessages) {
   Session unbounded(options);
   bounded.set_matching_options("tc", 5'000'000'000, 1);  // 5 s
   std::mt19937_64 rng(9);
-  const int64_t start = 1'700'000'000'000'000'000;
+  constexpr int64_t start = 1'700'000'000'000'000'000;
   // b's clock: 3 ms ahead of a's and 50 ppm fast.
-  const auto on_b = [start](int64_t a_time) { return a_time + 3'000'000 + (a_time - start) / 20'000; };
+  const auto on_b = [](int64_t a_time) { return a_time + 3'000'000 + (a_time - start) / 20'000; };
   for (int64_t t = start; t < start + 150'000'000'000; t += 50'000'000 + static_cast<int64_t>(rng() % 1'000'000)) {
     const int64_t delay = 20'000 + static_cast<int64_t>(rng() % 40'000);
     for (Session* s : {&bounded, &unbounded}) {
