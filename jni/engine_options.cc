@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "hull/estimator_factory.h"
+#include "ingest/reader_choice.h"
 #include "jni/java_exceptions.h"
 #include "jni/reading_program.h"
 #include "network/network.h"
@@ -90,6 +91,11 @@ EngineSettings parse_engine_options(std::string_view serialized) {
     ingest.in_process_reason = kNoReadingProgramFound;
   }
   ingest.open_timeout = options.open_timeout_ns();
+  if (!options.reader().empty()) {
+    const auto reader = ingest::parse_reader_choice(options.reader());
+    if (!reader) reject("the reader must be 'auto', 'scanner' or 'babeltrace2', not '" + options.reader() + "'");
+    ingest.reader = *reader;
+  }
 
   if (const std::string problem = session::Synchronization::validate(settings.session, ingest); !problem.empty()) {
     reject(problem);

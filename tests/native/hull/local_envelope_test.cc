@@ -125,6 +125,23 @@ TEST(LocalEnvelope, PeakEqualsABruteForceScanOfTheCones) {
   }
 }
 
+// The same messages two ways: as a sorted MessageLog, and as a range in the
+// rule's order (x, direction, y), which envelope_bound reads as it comes.
+struct LogAndRange {
+  MessageLog log;
+  std::vector<LinkMessage> range;
+};
+LogAndRange log_and_range(std::vector<LinkMessage> messages) {
+  LogAndRange both;
+  for (const LinkMessage& m : messages) both.log.append(m);
+  both.log.sort();
+  std::sort(messages.begin(), messages.end(), [](const LinkMessage& a, const LinkMessage& b) {
+    return std::tie(a.point.x, a.direction, a.point.y) < std::tie(b.point.x, b.direction, b.point.y);
+  });
+  both.range = std::move(messages);
+  return both;
+}
+
 // The estimators read their kept messages from a MessageLog, each direction
 // apart: the bound must be the one of the same messages sorted in the
 // rule's order, bit for bit, whichever direction comes first and with ties
@@ -135,25 +152,19 @@ TEST(LocalEnvelope, AMessageLogGivesTheBoundOfTheSortedMessagesBitForBit) {
     const int64_t origin = 1'700'000'000'000'000'000 + static_cast<int64_t>(rng() % 1000);
     std::uniform_int_distribution<int64_t> dx(0, round % 2 ? 50 : 5'000'000);  // ties, or few
     std::uniform_int_distribution<int64_t> delay(20'000, 90'000);
-    MessageLog log;
     std::vector<LinkMessage> messages;
     const std::size_t n = 1 + rng() % 60;
     for (std::size_t i = 0; i < n; ++i) {
       const int64_t x = origin + dx(rng);
-      const LinkMessage m = rng() % 2 ? LinkMessage{Direction::kAtoB, {x, x + 250'000'000 + delay(rng)}}
-                                      : LinkMessage{Direction::kBtoA, {x, x + 250'000'000 - delay(rng)}};
-      log.append(m);
-      messages.push_back(m);
+      messages.push_back(rng() % 2 ? LinkMessage{Direction::kAtoB, {x, x + 250'000'000 + delay(rng)}}
+                                   : LinkMessage{Direction::kBtoA, {x, x + 250'000'000 - delay(rng)}});
     }
-    std::sort(messages.begin(), messages.end(), [](const LinkMessage& a, const LinkMessage& b) {
-      return std::tie(a.point.x, a.direction, a.point.y) < std::tie(b.point.x, b.direction, b.point.y);
-    });
-    log.sort();
+    const auto [log, range] = log_and_range(std::move(messages));
     const Line line{1 + 25e-6L, 2.5e8L - static_cast<long double>(origin) * 25e-6L};
     const TimeSpan over{origin - 1'000'000, origin + 6'000'000};
     const Quad rate = 120e-6;
     const Quad from_log = envelope_bound(log, line, over, rate);
-    const Quad from_vector = envelope_bound(messages, line, over, rate);
+    const Quad from_vector = envelope_bound(range, line, over, rate);
     ASSERT_TRUE(from_log == from_vector) << "round " << round;
   }
 }
@@ -172,19 +183,13 @@ TEST(LocalEnvelope, ALongMessageLogGivesTheBoundOfTheSortedMessagesBitForBit) {
     std::uniform_int_distribution<int64_t> dx(0, reach);
     std::uniform_int_distribution<int64_t> delay(20'000, round % 3 ? 90'000 : 5'000'000);
     const unsigned lower_share = 1 + static_cast<unsigned>(rng() % 9);  // in tenths
-    MessageLog log;
     std::vector<LinkMessage> messages;
     for (std::size_t i = 0; i < n; ++i) {
       const int64_t x = origin + dx(rng);
-      const LinkMessage m = rng() % 10 < lower_share ? LinkMessage{Direction::kAtoB, {x, x + 250'000'000 + delay(rng)}}
-                                                     : LinkMessage{Direction::kBtoA, {x, x + 250'000'000 - delay(rng)}};
-      log.append(m);
-      messages.push_back(m);
+      messages.push_back(rng() % 10 < lower_share ? LinkMessage{Direction::kAtoB, {x, x + 250'000'000 + delay(rng)}}
+                                                  : LinkMessage{Direction::kBtoA, {x, x + 250'000'000 - delay(rng)}});
     }
-    std::sort(messages.begin(), messages.end(), [](const LinkMessage& a, const LinkMessage& b) {
-      return std::tie(a.point.x, a.direction, a.point.y) < std::tie(b.point.x, b.direction, b.point.y);
-    });
-    log.sort();
+    const auto [log, range] = log_and_range(std::move(messages));
     const Line line{1 + 25e-6L, 2.5e8L - static_cast<long double>(origin) * 25e-6L};
     std::uniform_int_distribution<int64_t> end(-reach / 4, reach + reach / 4);
     int64_t a = end(rng), b = end(rng);
@@ -192,7 +197,7 @@ TEST(LocalEnvelope, ALongMessageLogGivesTheBoundOfTheSortedMessagesBitForBit) {
     const TimeSpan over{origin + a, origin + b};
     const Quad rate = round % 2 ? 120e-6 : 1e-3;
     const Quad from_log = envelope_bound(log, line, over, rate);
-    const Quad from_vector = envelope_bound(messages, line, over, rate);
+    const Quad from_vector = envelope_bound(range, line, over, rate);
     ASSERT_TRUE(from_log == from_vector) << "round " << round << ", " << n << " messages";
   }
 }

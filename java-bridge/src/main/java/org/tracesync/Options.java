@@ -251,6 +251,16 @@ public final class Options {
       return this;
     }
 
+    /**
+     * Which CTF reader reads the traces, as {@code tracesync sync --reader}: {@code auto} (the
+     * default: tracesync's own scanner where it covers a trace, babeltrace2 otherwise), {@code
+     * scanner} or {@code babeltrace2}. The engine rejects any other name.
+     */
+    public Builder reader(String reader) {
+      proto.setReader(Objects.requireNonNull(reader, "reader"));
+      return this;
+    }
+
     /** Puts this trace (its path or name) in this clock domain, whatever its metadata says. */
     public Builder domainOverride(String trace, String domain) {
       proto.putDomainOverrides(

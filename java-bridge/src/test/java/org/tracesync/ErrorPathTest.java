@@ -118,8 +118,9 @@ class ErrorPathTest {
     return experiment;
   }
 
-  private static Options inReadingProcesses() {
-    return Options.builder().readingProgram(TestEnvironment.cli()).build();
+  /** babeltrace2 in reading processes: the cases below are babeltrace2's own aborts and loops. */
+  private static Options babeltrace2InReadingProcesses() {
+    return Options.builder().readingProgram(TestEnvironment.cli()).reader("babeltrace2").build();
   }
 
   /**
@@ -141,7 +142,8 @@ class ErrorPathTest {
     for (int run = 0; run < 14; run++) {
       int at = 24 + 4 * (run % 7);
       // An explicit reading program, then the default (the one beside the library).
-      Options options = run < 7 ? inReadingProcesses() : Options.defaults();
+      Options options =
+          run < 7 ? babeltrace2InReadingProcesses() : Options.builder().reader("babeltrace2").build();
       Path experiment = temporary.resolve("garbage-" + run);
       copyTree(generated, experiment);
       Path stream = experiment.resolve("host1/kernel/channel0_0");
@@ -195,7 +197,7 @@ class ErrorPathTest {
   void aRunStuckOnATraceBabeltrace2LoopsOnCanBeCancelled() throws Exception {
     Path experiment = twoHostsBabeltrace2LoopsOnTheSecond("looping");
     long started = System.nanoTime();
-    try (TraceSync sync = TraceSync.open(inReadingProcesses())) {
+    try (TraceSync sync = TraceSync.open(babeltrace2InReadingProcesses())) {
       sync.addTrace(experiment);
       assertTimeoutPreemptively(
           java.time.Duration.ofSeconds(20),
@@ -231,7 +233,7 @@ class ErrorPathTest {
       }
     }
     AtomicInteger calls = new AtomicInteger();
-    try (TraceSync sync = TraceSync.open(inReadingProcesses())) {
+    try (TraceSync sync = TraceSync.open(babeltrace2InReadingProcesses())) {
       sync.addTrace(experiment);
       assertTimeoutPreemptively(
           java.time.Duration.ofSeconds(20),
@@ -255,7 +257,8 @@ class ErrorPathTest {
   @Test
   void anOpeningTimeLimitSkipsATraceBabeltrace2LoopsOn() throws Exception {
     Path experiment = twoHostsBabeltrace2LoopsOnTheSecond("looping-limited");
-    Options options = Options.builder().openTimeout(java.time.Duration.ofMillis(800)).build();
+    Options options =
+        Options.builder().openTimeout(java.time.Duration.ofMillis(800)).reader("babeltrace2").build();
     try (TraceSync sync = TraceSync.open(options)) {
       sync.addTrace(experiment);
       IOException skipped =

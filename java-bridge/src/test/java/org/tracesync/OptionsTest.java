@@ -33,6 +33,7 @@ class OptionsTest {
         .openTimeout(Duration.ofMinutes(5))
         .messages("send=tsapp:msg_send,recv=tsapp:msg_recv,key=msg_id")
         .messages("name=rpc,send=rpc:out,recv=rpc:in,key=conn+seq")
+        .reader("babeltrace2")
         .build();
   }
 
@@ -52,6 +53,7 @@ class OptionsTest {
     assertEquals(300_000_000_000L, proto.getOpenTimeoutNs());
     assertEquals(2, proto.getMessageKindsCount());
     assertEquals("name=rpc,send=rpc:out,recv=rpc:in,key=conn+seq", proto.getMessageKinds(1).getSpec());
+    assertEquals("babeltrace2", proto.getReader());
     assertTrue(Options.builder().readInProcess().build().toProto().getInProcess());
   }
 
@@ -297,5 +299,12 @@ class OptionsTest {
     try (TraceSync sync = TraceSync.open(Options.builder().readInProcess().build())) {
       assertEquals("", sync.snapshot().getOptions().getReadingProgram());
     }
+  }
+
+  @Test
+  void theEngineRejectsAnUnknownReader() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> TraceSync.open(Options.builder().reader("fast").build()).close());
+    assertTrue(e.getMessage().contains("'auto', 'scanner' or 'babeltrace2', not 'fast'"), e.getMessage());
   }
 }

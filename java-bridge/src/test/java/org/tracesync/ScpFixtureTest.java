@@ -79,6 +79,26 @@ class ScpFixtureTest {
     }
   }
 
+  /** Each reader, asked for by name, reads both traces, says so, and gives the same links. */
+  @Test
+  void eachReaderGivesTheSameLinksAndSaysWhichReadEachTrace() throws Exception {
+    java.util.List<java.util.List<Link>> links = new java.util.ArrayList<>();
+    for (String reader : new String[] {"scanner", "babeltrace2"}) {
+      try (TraceSync sync = TraceSync.open(Options.builder().reader(reader).build())) {
+        sync.addTrace(fixtures.resolve("scp_src"));
+        sync.addTrace(fixtures.resolve("scp_dest"));
+        sync.run(null);
+        Snapshot snapshot = sync.snapshot();
+        assertSynchronized(snapshot);
+        for (Trace trace : snapshot.getTracesList()) {
+          assertEquals(reader, trace.getReader(), trace.getPath());
+        }
+        links.add(snapshot.getLinksList());
+      }
+    }
+    assertEquals(links.get(0), links.get(1));
+  }
+
   @Test
   void aFolderOfTracesIsSearchedRecursively() throws Exception {
     try (TraceSync sync = TraceSync.open(Options.defaults())) {
