@@ -20,9 +20,12 @@ using model::Quad;
 constexpr double kRoundingMarginNs = 1e-3;
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
-// The first grid instant after `x`, the grid being `from` + k * step.
+// The first grid instant after `x`, the grid being `from` + k * step; the
+// latest time when that lies beyond 64 bits (times may sit at either end).
 Nanoseconds grid_after(Nanoseconds from, Nanoseconds x, Nanoseconds step) {
-  return from + ((x - from) / step + 1) * step;
+  const __int128 next = static_cast<__int128>(from) + ((static_cast<__int128>(x) - from) / step + 1) * step;
+  constexpr Nanoseconds kLatest = std::numeric_limits<Nanoseconds>::max();
+  return next > kLatest ? kLatest : static_cast<Nanoseconds>(next);
 }
 
 }  // namespace
@@ -58,7 +61,7 @@ void FlatEnvelope::settle(Nanoseconds frontier) {
   const auto earliest = [this] { return earliest_pending(); };
   if (!cones_) {
     const auto first = earliest();
-    if (!first || frontier < *first + kEarlySpan) return;
+    if (!first || static_cast<__int128>(frontier) < static_cast<__int128>(*first) + kEarlySpan) return;
     cones_ = cones_for(*first + kEarlySpan);
     next_commit_ = *first + kEarlySpan;
   }
@@ -69,6 +72,7 @@ void FlatEnvelope::settle(Nanoseconds frontier) {
     // not past the frontier (messages may still come before those).
     Nanoseconds next = grid_after(next_commit_, frontier, kCommitEvery);
     if (const auto e = earliest()) next = std::min(next, grid_after(next_commit_, *e, kCommitEvery));
+    if (next <= next_commit_) break;  // the end of time: committed up to it
     next_commit_ = next;
   }
 }

@@ -2,6 +2,7 @@
 #include "session/session.h"
 
 #include <algorithm>
+#include <limits>
 #include <set>
 
 #include "hull/quality.h"
@@ -147,7 +148,12 @@ void Session::add_link_point(Link& link, const hull::LinkMessage& message) {
   // message less the horizon, no message is still to come (late if one is).
   if (match_horizon_ > 0) {
     link.newest_x = link.newest_x ? std::max(*link.newest_x, message.point.x) : message.point.x;
-    link.estimator->settle(*link.newest_x - match_horizon_);
+    // (Saturated: a trace's times may sit at the bottom of the 64 bits.)
+    model::Nanoseconds frontier;
+    if (__builtin_sub_overflow(*link.newest_x, match_horizon_, &frontier)) {
+      frontier = std::numeric_limits<model::Nanoseconds>::min();
+    }
+    link.estimator->settle(frontier);
   }
   if (options_.keep_latency_evidence) link.evidence.add(message);
   ++link.version;
