@@ -48,9 +48,12 @@ struct WantedInstants {
 class CitedEventSink final : public ingest::EventSink {
  public:
   CitedEventSink(std::vector<const WantedInstants*> per_trace, CitedEventIndex& index)
-      : per_trace_(std::move(per_trace)), index_(index) {}
+      : per_trace_(std::move(per_trace)), stream_files_(per_trace_.size()), index_(index) {}
 
-  void trace_opened(match::TraceIndex, const ingest::TraceInfo&) override {}
+  // Each trace's own element: traces opened on several threads at once need no lock.
+  void trace_opened(match::TraceIndex trace, const ingest::TraceInfo& info) override {
+    if (trace < stream_files_.size()) stream_files_[trace] = info.stream_files;
+  }
   void trace_closed(match::TraceIndex) override {}
 
   void trace_events(match::TraceIndex trace, std::span<const match::PacketEvent> events, model::Nanoseconds) override {
@@ -60,13 +63,16 @@ class CitedEventSink final : public ingest::EventSink {
       if (e.layout != match::Layout::kTcp) continue;  // no key: it cannot be one end of a message
       const bool send = e.direction == match::Direction::kSend;
       if ((send ? wanted->sends : wanted->receives).count(e.time) == 0) continue;
+      const std::vector<std::string>& files = stream_files_[trace];
+      std::string stream = e.stream < files.size() ? files[e.stream] : std::string();
       const std::lock_guard<std::mutex> lock(mutex_);
-      index_.add(wanted->name, send, e.time, {wanted->name, key_text(e)});
+      index_.add(wanted->name, send, e.time, {wanted->name, key_text(e), std::move(stream)});
     }
   }
 
  private:
   std::vector<const WantedInstants*> per_trace_;
+  std::vector<std::vector<std::string>> stream_files_;  // each trace's (TraceInfo::stream_files)
   CitedEventIndex& index_;
   std::mutex mutex_;
 };

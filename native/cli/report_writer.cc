@@ -65,8 +65,9 @@ std::string write_report(const v1::Snapshot& snapshot, ReportFormat format, cons
   return write_file(bytes, path, "report");
 }
 
-std::string write_certificate(const v1::Snapshot& snapshot, const std::string& path) {
-  return write_file(snapshot::certificate_json(snapshot), path, "certificate");
+std::string write_certificate(const v1::Snapshot& snapshot, const std::string& path,
+                              const snapshot::EventCitation& cite) {
+  return write_file(snapshot::certificate_json(snapshot, 2, cite), path, "certificate");
 }
 
 }  // namespace tracesync::cli

@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 
+#include "snapshot/certificate.h"
 #include "snapshot/tracesync.pb.h"
 
 namespace tracesync::cli {
@@ -19,8 +20,10 @@ std::optional<ReportFormat> parse_report_format(const std::string& name);
 std::string write_report(const v1::Snapshot& snapshot, ReportFormat format, const std::string& path,
                          bool one_line = false);
 
-// Writes the snapshot's certificate (docs/verify.md) to `path`; an error
+// Writes the snapshot's certificate (docs/verify.md) to `path`, each cited
+// event's trace and stream file named by `cite` when given; an error
 // message, or an empty string on success.
-std::string write_certificate(const v1::Snapshot& snapshot, const std::string& path);
+std::string write_certificate(const v1::Snapshot& snapshot, const std::string& path,
+                              const snapshot::EventCitation& cite = {});
 
 }  // namespace tracesync::cli

@@ -21,6 +21,7 @@
 #include "cli/command.h"
 #include "cli/command_line.h"
 #include "cli/duration.h"
+#include "cli/event_streams.h"
 #include "cli/exit_codes.h"
 #include "cli/interrupt_guard.h"
 #include "cli/ppm.h"
@@ -91,8 +92,9 @@ po::options_description sync_options(SyncArguments& a, const SyncExtension* exte
   options.add_options()
       ("format,f", po::value(&a.format)->value_name("FORMAT"), "report format: text (default), json, protobuf or html")
       ("certificate", po::value(&a.certificate)->value_name("FILE"),
-       "also write the certificate of the report to FILE: the messages pinning every link's lines and the path "
-       "of every trace's transform, for 'tracesync verify' (docs/verify.md)")
+       "also write the certificate of the report to FILE: the messages pinning every link's lines (each event's "
+       "trace and stream file, where the reader names them) and the path of every trace's transform, for "
+       "'tracesync verify' (docs/verify.md)")
       ("algorithm,a", po::value(&a.algorithm)->value_name("NAME"),
        "link estimator: hull (default, exact), linreg, window-independent, window-replace, window-correlated")
       ("window", po::value(&a.window)->value_name("DURATION"), "window length of the window-* estimators (default 3s)")
@@ -382,6 +384,9 @@ int run_sync_command(const std::vector<std::string>& arguments, const SyncExtens
 
   session::Synchronization sync(session_options, ingest_options);
   session::Session& session = sync.session();
+  // The certificate names the stream file of each event it cites.
+  EventStreams event_streams;
+  if (!a.certificate.empty() && !a.traces.empty()) sync.set_event_observer(&event_streams);
   if (a.history) {
     session.set_history_observer([&](uint64_t message, const v1::Link& link) {
       std::cout << (*format == ReportFormat::kJson ? snapshot::history_json_line(message, link)
@@ -501,7 +506,12 @@ int run_sync_command(const std::vector<std::string>& arguments, const SyncExtens
     }
   }
   if (!a.certificate.empty()) {
-    if (const std::string error = write_certificate(snapshot, a.certificate); !error.empty()) {
+    snapshot::EventCitation cite;
+    if (!a.traces.empty()) {
+      cite = [&](const std::vector<std::string>& senders, int64_t send, const std::vector<std::string>& receivers,
+                 int64_t receive) { return event_streams.cite(senders, send, receivers, receive); };
+    }
+    if (const std::string error = write_certificate(snapshot, a.certificate, cite); !error.empty()) {
       std::cerr << "tracesync: " << snapshot::readable_text(error) << "\n";
       return kInternalError;
     }

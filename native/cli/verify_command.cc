@@ -60,6 +60,8 @@ void print(const verify::Verdict& v, const std::string& format) {
     j["messages_in_traces"] =
         v.traces_checked ? nlohmann::ordered_json(v.messages_in_traces) : nlohmann::ordered_json(nullptr);
     j["unverified"] = v.unverified;
+    j["events_in_cited_stream_files"] =
+        v.traces_checked ? nlohmann::ordered_json(v.events_in_cited_stream_files) : nlohmann::ordered_json(nullptr);
     const auto if_checked = [&](std::size_t n) {
       return v.sides_checked ? nlohmann::ordered_json(n) : nlohmann::ordered_json(nullptr);
     };
@@ -82,7 +84,9 @@ void print(const verify::Verdict& v, const std::string& format) {
             << v.trace_bounds << " trace bounds equal to the exact sum of their links'";
   if (v.traces_checked) {
     std::cout << "; all " << v.messages_in_traces << " cited messages found in the " << v.traces_read
-              << " traces re-read (send and receive events at their times, with one key)";
+              << " traces re-read (send and receive events at their times, with one key; "
+              << v.events_in_cited_stream_files << " of their " << 2 * v.messages_in_traces
+              << " events in the stream file the certificate names)";
   }
   if (v.sides_checked) {
     std::cout << "; all " << v.messages_on_allowed_side << " messages of the "
@@ -126,7 +130,8 @@ std::string check_traces(const std::vector<std::string>& paths, const nlohmann::
   const std::string missing = verify::first_message_not_in_traces(
       messages, [&](const std::string& trace, bool send, int64_t time) -> const std::vector<verify::RecordedEvent>& {
         return found.events.at(trace, send, time);
-      });
+      },
+      &verdict.events_in_cited_stream_files);
   if (!missing.empty()) return missing;
   verdict.messages_in_traces = messages.size();
   count_sides(sides, verdict);
@@ -192,7 +197,8 @@ int run_verify(const std::vector<std::string>& arguments) {
                  "transform recomputed as the exact composition of its links along the certified path, to the\n"
                  "last printed digit. Given the traces (or extracts) the sync read, it re-reads them and finds\n"
                  "every cited message in them: a send event at its send time on a trace of its sender, a\n"
-                 "receive event at its receive time on a trace of its receiver, with one message key; and it\n"
+                 "receive event at its receive time on a trace of its receiver, with one message key, each in\n"
+                 "the trace and stream file the certificate names for it, when it names them; and it\n"
                  "matches their messages as sync does by default and checks that every one lies on the allowed\n"
                  "side of its link segment's Lmin and Lmax (completeness: no uncited message contradicts them).\n"
                  "Given the match file the sync read (--matches FILE), it checks every message of it the same way.\n"

@@ -89,6 +89,7 @@ void to_proto(const TraceInfo& info, pb::TraceInfo& out) {
   out.set_reader_reason(info.reader_reason);
   out.set_metadata_format(info.metadata_format);
   out.set_bytes(info.bytes);
+  for (const std::string& file : info.stream_files) out.add_stream_files(file);
 }
 
 std::string from_proto(const pb::TraceInfo& in, TraceInfo& out) {
@@ -153,6 +154,7 @@ std::string from_proto(const pb::TraceInfo& in, TraceInfo& out) {
   out.reader_reason = in.reader_reason();
   out.metadata_format = in.metadata_format();
   out.bytes = in.bytes();
+  out.stream_files.assign(in.stream_files().begin(), in.stream_files().end());
   return {};
 }
 

@@ -211,6 +211,8 @@ void put(WireWriter& w, const TraceInfo& info) {
   w.put(info.discarded_events).put(info.bytes).put(info.reader).put(info.reader_reason);
   w.put(info.metadata_format);
   w.put(info.damaged_packets).put(info.damaged_network_events).put(info.first_time_damage);
+  w.put(static_cast<uint64_t>(info.stream_files.size()));
+  for (const std::string& file : info.stream_files) w.put(file);
 }
 
 void get(WireReader& r, TraceInfo& info) {
@@ -226,6 +228,10 @@ void get(WireReader& r, TraceInfo& info) {
   r.get(info.discarded_events).get(info.bytes).get(info.reader).get(info.reader_reason);
   r.get(info.metadata_format);
   r.get(info.damaged_packets).get(info.damaged_network_events).get(info.first_time_damage);
+  uint64_t stream_files = 0;
+  r.get(stream_files);
+  info.stream_files.clear();
+  for (uint64_t i = 0; i < stream_files && r.ok(); ++i) r.get(info.stream_files.emplace_back());
 }
 
 void put(WireWriter& w, const ResumePoint& point) {

@@ -39,7 +39,7 @@ enum FrameType : uint32_t {
 // Changed whenever a frame's layout changes. Both ends are normally the same
 // build; a mismatch (a stale helper program) fails the trace with a clear
 // problem instead of misreading bytes.
-constexpr uint32_t kVersion = 9;  // 5: message kinds and application keys (issue 29); 6: damaged time (issue 34); 7: the reader choice (issue 30); 8: the metadata format (issue 38); 9: scan threads (issue 30)
+constexpr uint32_t kVersion = 10;  // 5: message kinds and application keys (issue 29); 6: damaged time (issue 34); 7: the reader choice (issue 30); 8: the metadata format (issue 38); 9: scan threads (issue 30); 10: stream files (issue 36)
 // A reading process scans one trace on at most this many threads.
 constexpr uint32_t kMaxScanThreads = 256;
 

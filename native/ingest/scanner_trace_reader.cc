@@ -131,6 +131,7 @@ class ScannerTraceReader::Collector final : public ctf::EventVisitor {
     out_.classes.push_back(event.user);
     out.trace = reader_.index_;
     out.time = *time;
+    if (stream_.number < match::kNoStream) out.stream = static_cast<match::StreamIndex>(stream_.number);
     if (selected.app) {
       selected.app->decode(captures, out);
     } else {
@@ -306,6 +307,7 @@ bool ScannerTraceReader::open() {
   std::sort(files.begin(), files.end());
   info_.bytes = stream_file_bytes(source_.path);
   for (std::string& file : files) {
+    info_.stream_files.push_back(fs::path(file).filename().string());
     auto stream = std::make_unique<Stream>(*plan_, std::move(file), streams_.size());
     std::string problem;
     if (!stream->scanner.open(problem)) {

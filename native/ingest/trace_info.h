@@ -56,6 +56,10 @@ struct TraceInfo {
   std::string reader;             // which reader read it: "scanner" or "babeltrace2" (ReaderChoice)
   std::string reader_reason;      // why that one (`--reader auto` chose it, or was told to)
   std::string metadata_format;    // "CTF 1.8" or "CTF 2" (LTTng 2.15's default); empty when not known
+  // Its stream files' names in the trace directory, in the order
+  // PacketEvent::stream numbers them (the scanner's); empty when the reader
+  // does not name them (babeltrace2). A certificate cites them (docs/verify.md).
+  std::vector<std::string> stream_files;
 };
 
 // "2 packets with damaged time: their 5 network events were not used; the

@@ -15,6 +15,12 @@ using TraceIndex = uint32_t;
 
 enum class Direction : uint8_t { kSend, kReceive };
 
+// Which stream file of its trace an event was read from: an index into
+// ingest::TraceInfo::stream_files. kNoStream when the reader cannot say
+// (babeltrace2 names ports, not files; extracts and match files keep none).
+using StreamIndex = uint16_t;
+inline constexpr StreamIndex kNoStream = 0xFFFF;
+
 // What kind of message an event sends or receives: 0 for a TCP segment
 // (kernel network events), 1.. for the application kinds of `--messages`,
 // numbered in the order the user declared them. A kind is never matched
@@ -61,6 +67,7 @@ struct PacketEvent {
   Direction direction = Direction::kSend;
   Layout layout = Layout::kTcp;  // kTcp: the key is set (tcp and endpoints, or app for an application kind)
   MessageKind kind = kTcpKind;
+  StreamIndex stream = kNoStream;  // in the byte padding before `tcp`: the event's size is unchanged
   TcpFields tcp;         // kind kTcpKind only
   Endpoints endpoints;   // kind kTcpKind only
   AppKey app;            // application kinds only

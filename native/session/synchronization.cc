@@ -134,6 +134,7 @@ RunOutcome Synchronization::run(const ProgressCallback& progress, const std::ato
   // were opened leaves them out (no index to give them).
   std::vector<std::optional<TraceIndex>> session_trace(discovery.traces.size());
   ingest::ExperimentCallbacks callbacks;
+  callbacks.beside = event_observer_;
   // The reader calls these one at a time, so the session needs no lock.
   callbacks.on_trace_opened = [&](match::TraceIndex trace, const ingest::TraceInfo& info) {
     session_trace[trace] = session_.add_trace({info.name, info.path, info.hostname, info.domain_id});

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "ingest/event_sink.h"
 #include "ingest/message_spec.h"
 #include "ingest/signal_spec.h"
 #include "ingest/reader_choice.h"
@@ -118,6 +119,11 @@ class Synchronization {
 
   Session& session() { return session_; }
 
+  // Also hands every event the next run() reads to `sink` (not owned), as
+  // the matcher gets them: `sync --certificate` learns from it the stream
+  // file of each event it cites. Null: none.
+  void set_event_observer(ingest::EventSink* sink) { event_observer_ = sink; }
+
   // Follows live sessions (net://... URLs) and trace folders being written
   // as `tracesync live` does, into a session of its own made with these
   // options (this one's traces and results are left alone): results go to
@@ -137,6 +143,7 @@ class Synchronization {
   IngestOptions ingest_;
   std::vector<ingest::MessageSpec> message_kinds_;  // parsed from ingest_ once
   std::vector<ingest::SignalSpec> signals_;          // likewise
+  ingest::EventSink* event_observer_ = nullptr;
   std::vector<ingest::MessageSpec> reading_kinds_;   // the kinds read: the messages', then the signals' ones
   Session session_;
   std::vector<std::string> pending_paths_;

@@ -26,13 +26,33 @@ std::map<std::string, std::pair<int64_t, int64_t>> domain_spans(const v1::Snapsh
   return spans;
 }
 
-ordered_json messages_json(const google::protobuf::RepeatedPtrField<v1::Point>& points, bool a_to_b) {
+// Who cites the messages' events, and the traces of a link's two ends.
+struct Citing {
+  const EventCitation& cite;
+  const std::vector<std::string>& a_traces;
+  const std::vector<std::string>& b_traces;
+};
+
+ordered_json messages_json(const google::protobuf::RepeatedPtrField<v1::Point>& points, bool a_to_b,
+                           const Citing& citing) {
   ordered_json list = ordered_json::array();
   for (const v1::Point& p : points) {
     // An a -> b message is sent on a at x and received on b at y; a b -> a
     // one is sent on b at y and received on a at x.
-    list.push_back(a_to_b ? ordered_json{{"send_ns", p.x()}, {"receive_ns", p.y()}}
-                          : ordered_json{{"send_ns", p.y()}, {"receive_ns", p.x()}});
+    const int64_t send = a_to_b ? p.x() : p.y(), receive = a_to_b ? p.y() : p.x();
+    ordered_json m{{"send_ns", send}, {"receive_ns", receive}};
+    if (citing.cite) {
+      const CitedEvents where = citing.cite(a_to_b ? citing.a_traces : citing.b_traces, send,
+                                            a_to_b ? citing.b_traces : citing.a_traces, receive);
+      const auto named = [&](const char* key, const std::string& value) {
+        if (!value.empty()) m[key] = value;
+      };
+      named("send_trace", where.send_trace);
+      named("send_stream", where.send_stream);
+      named("receive_trace", where.receive_trace);
+      named("receive_stream", where.receive_stream);
+    }
+    list.push_back(std::move(m));
   }
   return list;
 }
@@ -43,14 +63,14 @@ std::vector<verify::MessagePoint> points(const google::protobuf::RepeatedPtrFiel
   return out;
 }
 
-ordered_json segment_json(const v1::LinkSegment& segment, std::size_t index) {
+ordered_json segment_json(const v1::LinkSegment& segment, std::size_t index, const Citing& citing) {
   ordered_json j;
   j["index"] = index;
   j["first_ns"] = segment.first_ns();
   j["last_ns"] = segment.last_ns();
   j["quality"] = v1::Quality_Name(segment.quality());
-  j["a_to_b"] = messages_json(segment.lower_hull_points(), true);
-  j["b_to_a"] = messages_json(segment.upper_hull_points(), false);
+  j["a_to_b"] = messages_json(segment.lower_hull_points(), true, citing);
+  j["b_to_a"] = messages_json(segment.upper_hull_points(), false, citing);
   if (segment.quality() == v1::ACCURATE) {
     std::string why;
     if (const auto lines = verify::extreme_lines(points(segment.lower_hull_points()),
@@ -64,7 +84,7 @@ ordered_json segment_json(const v1::LinkSegment& segment, std::size_t index) {
 
 }  // namespace
 
-std::string certificate_json(const v1::Snapshot& s, int indent) {
+std::string certificate_json(const v1::Snapshot& s, int indent, const EventCitation& cite) {
   ordered_json root;
   root["format"] = "tracesync-certificate/1";
   const v1::EngineOptions& o = s.options();
@@ -92,7 +112,8 @@ std::string certificate_json(const v1::Snapshot& s, int indent) {
     detail.ParseFromString(l.detail());
     ordered_json segments = ordered_json::array();
     for (int k = 0; k < detail.segments_size(); ++k) {
-      segments.push_back(segment_json(detail.segments(k), static_cast<std::size_t>(k)));
+      segments.push_back(segment_json(detail.segments(k), static_cast<std::size_t>(k),
+                                      Citing{cite, traces_of[l.a()], traces_of[l.b()]}));
     }
     j["segments"] = std::move(segments);
     links.push_back(std::move(j));

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: EPL-2.0
 #pragma once
 
+#include <cstdint>
+#include <functional>
 #include <string>
+#include <vector>
 
 #include "snapshot/tracesync.pb.h"
 
@@ -14,6 +17,16 @@ namespace tracesync::snapshot {
 // pinning Lmin and Lmax); and for every trace the path its transform was
 // composed along, with the span of every domain on it. `tracesync verify`
 // re-derives the report's numbers from it.
-std::string certificate_json(const v1::Snapshot& snapshot, int indent = 2);
+//
+// With `cite`, each cited message also names the trace and stream file its
+// send and its receive were read from (`send_trace`, `send_stream`,
+// `receive_trace`, `receive_stream`), where `cite` knows them.
+struct CitedEvents {
+  std::string send_trace, send_stream;  // empty: not known
+  std::string receive_trace, receive_stream;
+};
+using EventCitation = std::function<CitedEvents(const std::vector<std::string>& sender_traces, int64_t send_ns,
+                                                const std::vector<std::string>& receiver_traces, int64_t receive_ns)>;
+std::string certificate_json(const v1::Snapshot& snapshot, int indent = 2, const EventCitation& cite = {});
 
 }  // namespace tracesync::snapshot

@@ -295,6 +295,12 @@ class Checker {
           }
         }
       }
+      if (!m.knots.empty()) {
+        // Local bands (docs/verify.md, "What re-deriving the knot bounds would take").
+        verdict_.unverified.push_back(link_name(a, b) + ": the bounds at its clock map's " +
+                                      std::to_string(m.knots.size()) +
+                                      " knots rest on local bands and are taken as reported, not re-derived");
+      }
       maps[{a, b}] = std::move(m);
       report_links[{a, b}] = &l;
       if (field(l, "in_tree", link_name(a, b)).get<bool>()) tree.insert({a, b});

@@ -54,6 +54,9 @@ struct Verdict {
   bool traces_checked = false;
   std::size_t traces_read = 0;
   std::size_t messages_in_traces = 0;
+  // Of their send and receive events, those the certificate places in a
+  // stream file and that were found in that file.
+  std::size_t events_in_cited_stream_files = 0;
   // Completeness, with the traces or a match file (AllowedSides): the
   // messages found on the allowed side of their segment's lines, those in
   // segments that are not ACCURATE, and those on no link of the report.

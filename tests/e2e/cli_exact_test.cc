@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <map>
 #include <set>
 #include <sstream>
 #include <nlohmann/json.hpp>
@@ -75,6 +76,13 @@ void expect_found_in_traces(const std::string& report, const std::string& certif
   EXPECT_EQ(verdict["messages_in_traces"].get<std::size_t>(), cited);
   EXPECT_GE(verdict["traces_read"].get<std::size_t>(), 2u);
   expect_every_message_on_its_side(verdict, json::parse(testing::read_file(report)));
+  // The scanner names its stream files: when it read every trace, every
+  // cited event names its file and is found in it.
+  bool scanned = true;
+  for (const json& t : json::parse(testing::read_file(report))["traces"]) {
+    scanned = scanned && t.value("reader", "") == "scanner";
+  }
+  EXPECT_EQ(verdict["events_in_cited_stream_files"].get<std::size_t>(), scanned ? 2 * cited : 0u);
 }
 
 // Syncs with a certificate, which `verify` must accept: every sync of this
@@ -113,6 +121,11 @@ json sync(std::vector<std::string> args, const std::vector<std::string>& traces 
               accurate);
     EXPECT_TRUE(verdict["messages_in_traces"].is_null());  // not asked
     EXPECT_TRUE(verdict["messages_on_allowed_side"].is_null());
+    // A clock map's knot bounds are taken as reported, and said to be.
+    std::size_t maps = 0, said = 0;
+    for (const json& l : report["links"]) maps += l.contains("clock_map");
+    for (const json& u : verdict["unverified"]) said += u.get<std::string>().find("knots rest on local bands") != std::string::npos;
+    EXPECT_EQ(said, maps);
   }
   // A sync of a match file: every message of it on its allowed side.
   for (std::size_t i = 0; i + 1 < args.size(); ++i) {
@@ -443,6 +456,66 @@ TEST_F(VerifyTracesTest, AMessageMovedInTheCertificateOnlyTheTracesCanTell) {
   EXPECT_EQ(v.exit_code, 6) << v.out << v.err;
   EXPECT_NE(v.err.find("a -> b message " + std::to_string(moved) + " "), std::string::npos) << v.err;
   EXPECT_NE(v.err.find("no receive event at " + std::to_string(receive) + " ns"), std::string::npos) << v.err;
+}
+
+// The scanner read the simulated traces, so the certificate names the
+// trace and stream file of every event it cites; verify finds each one in
+// that file, and a certificate that names another file or another host's
+// trace is caught, though its lines and bounds still follow.
+TEST_F(VerifyTracesTest, EveryCitedEventIsInTheStreamFileItNames) {
+  const json report = json::parse(testing::read_file(dir_.file("report.json")));
+  std::map<std::string, std::string> path_of;
+  for (const json& t : report["traces"]) path_of[t["name"].get<std::string>()] = t["path"].get<std::string>();
+  std::size_t cited = 0;
+  for (const json& link : certificate_["links"]) {
+    for (const json& segment : link["segments"]) {
+      for (const char* direction : {"a_to_b", "b_to_a"}) {
+        for (const json& m : segment[direction]) {
+          ++cited;
+          for (const char* end : {"send", "receive"}) {
+            const std::string trace = m.value(std::string(end) + "_trace", "");
+            const std::string stream = m.value(std::string(end) + "_stream", "");
+            ASSERT_TRUE(path_of.count(trace)) << m;
+            EXPECT_TRUE(fs::is_regular_file(fs::path(path_of[trace]) / stream)) << m;
+          }
+        }
+      }
+    }
+  }
+  ASSERT_GT(cited, 0u);
+  const auto v = verify(dir_.file("report.json"), dir_.file("c.json"), {experiment()});
+  ASSERT_EQ(v.exit_code, 0) << v.out << v.err;
+  EXPECT_EQ(json::parse(v.out)["events_in_cited_stream_files"].get<std::size_t>(), 2 * cited);
+
+  // The first cited send, placed in another stream file of its trace.
+  json mutated = certificate_;
+  json& first = mutated["links"][0]["segments"][0]["a_to_b"][0];
+  const std::string trace = first["send_trace"].get<std::string>();
+  std::string other;
+  for (const auto& entry : fs::directory_iterator(path_of[trace])) {
+    const std::string name = entry.path().filename().string();
+    if (entry.is_regular_file() && name != "metadata" && name != first["send_stream"].get<std::string>()) other = name;
+  }
+  ASSERT_FALSE(other.empty()) << "a trace of two stream files (--cpus 2)";
+  first["send_stream"] = other;
+  testing::write_file(dir_.file("stream.json"), mutated.dump(1));
+  EXPECT_EQ(verify(dir_.file("report.json"), dir_.file("stream.json")).exit_code, 0);
+  auto caught = verify(dir_.file("report.json"), dir_.file("stream.json"), {experiment()});
+  EXPECT_EQ(caught.exit_code, 6) << caught.out << caught.err;
+  EXPECT_NE(caught.err.find("segment 0, a -> b message 0"), std::string::npos) << caught.err;
+  EXPECT_NE(caught.err.find("no send event at " + std::to_string(first["send_ns"].get<int64_t>()) +
+                            " ns in stream file " + other + " of trace " + trace),
+            std::string::npos)
+      << caught.err;
+
+  // Its receive, placed on a trace of the sender's host.
+  mutated = certificate_;
+  mutated["links"][0]["segments"][0]["a_to_b"][0]["receive_trace"] = trace;
+  testing::write_file(dir_.file("trace.json"), mutated.dump(1));
+  caught = verify(dir_.file("report.json"), dir_.file("trace.json"), {experiment()});
+  EXPECT_EQ(caught.exit_code, 6) << caught.out << caught.err;
+  EXPECT_NE(caught.err.find("names trace " + trace + ", not one of the receiver's traces"), std::string::npos)
+      << caught.err;
 }
 
 TEST_F(VerifyTracesTest, ATraceLeftOutIsBadUsageNamingIt) {

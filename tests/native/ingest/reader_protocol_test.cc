@@ -39,6 +39,7 @@ TraceInfo full_info() {
   info.reader = "scanner";
   info.reader_reason = "--reader auto: the scanner's plan covers it";
   info.metadata_format = "CTF 2";
+  info.stream_files = {"channel0_0", "channel0_1", "ust_\xff"};
   return info;
 }
 

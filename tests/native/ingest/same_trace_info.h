@@ -40,6 +40,7 @@ inline void expect_same_trace_info(const TraceInfo& a, const TraceInfo& b) {
   EXPECT_EQ(a.reader, b.reader);
   EXPECT_EQ(a.reader_reason, b.reader_reason);
   EXPECT_EQ(a.metadata_format, b.metadata_format);
+  EXPECT_EQ(a.stream_files, b.stream_files);
 }
 
 }  // namespace tracesync::ingest::testing

@@ -24,7 +24,7 @@ const json kCertificate = json::parse(R"({
 struct FakeTraces {
   std::map<std::tuple<std::string, bool, int64_t>, std::vector<RecordedEvent>> events;
   void put(const std::string& trace, bool send, int64_t time, const std::string& key) {
-    events[{trace, send, time}].push_back({trace, key});
+    events[{trace, send, time}].push_back({trace, key, ""});
   }
   EventsAt lookup() const {
     return [this](const std::string& t, bool send, int64_t time) -> const std::vector<RecordedEvent>& {
@@ -97,6 +97,54 @@ TEST(CitedMessages, AMessageOnATraceOfAnotherDomainIsNotHeld) {
   traces.put("b/kernel", true, 10, "k1");  // the right time and key, on the wrong host
   EXPECT_NE(first_message_not_in_traces(cited_messages(kCertificate), traces.lookup()).find("no send event at 10"),
             std::string::npos);
+}
+
+// A certificate that names each event's trace and stream file
+// (sync --certificate on traces the scanner read): the event must be there.
+TEST(CitedMessages, AnEventMustBeInTheStreamFileTheCertificateNames) {
+  json c = kCertificate;
+  json& m = c["links"][0]["segments"][0]["b_to_a"][0];
+  m["send_trace"] = "b/ust";
+  m["send_stream"] = "chan_1";
+  m["receive_trace"] = "a/kernel";
+  m["receive_stream"] = "channel0_0";
+  FakeTraces traces = all_held();
+  traces.events.clear();
+  for (const auto& [trace, send, time, key, stream] :
+       std::vector<std::tuple<std::string, bool, int64_t, std::string, std::string>>{
+           {"a/kernel", true, 10, "k1", "channel0_1"}, {"b/kernel", false, 17, "k1", "channel0_0"},
+           {"b/ust", true, 20, "k2", "chan_1"}, {"a/kernel", false, 24, "k2", "channel0_0"},
+           {"b/kernel", true, 30, "k3", "channel0_0"}, {"a/kernel", false, 35, "k3", "channel0_1"}}) {
+    traces.events[{trace, send, time}].push_back({trace, key, stream});
+  }
+  std::size_t in_streams = 0;
+  EXPECT_EQ(first_message_not_in_traces(cited_messages(c), traces.lookup(), &in_streams), "");
+  EXPECT_EQ(in_streams, 2u);  // the two events the certificate places
+
+  // The receive is in another stream file of the trace named.
+  traces.events[{"a/kernel", false, 24}].front().stream = "channel0_1";
+  std::string why = first_message_not_in_traces(cited_messages(c), traces.lookup());
+  EXPECT_NE(why.find("b -> a message 0"), std::string::npos) << why;
+  EXPECT_NE(why.find("no receive event at 24 ns in stream file channel0_0 of trace a/kernel"), std::string::npos)
+      << why;
+  traces.events[{"a/kernel", false, 24}].front().stream = "channel0_0";
+
+  // The send is in the named stream file, but of the domain's other trace.
+  m["send_trace"] = "b/kernel";
+  why = first_message_not_in_traces(cited_messages(c), traces.lookup());
+  EXPECT_NE(why.find("no send event at 20 ns in stream file chan_1 of trace b/kernel"), std::string::npos) << why;
+
+  // A trace of the other domain is never where a sender's event is.
+  m["send_trace"] = "a/kernel";
+  why = first_message_not_in_traces(cited_messages(c), traces.lookup());
+  EXPECT_NE(why.find("names trace a/kernel, not one of the sender's traces (b/kernel, b/ust)"), std::string::npos)
+      << why;
+
+  // A stream file without its trace, or a name that is not text: malformed.
+  m.erase("send_trace");
+  EXPECT_THROW(cited_messages(c), VerifyInputError);
+  m["send_trace"] = 7;
+  EXPECT_THROW(cited_messages(c), VerifyInputError);
 }
 
 TEST(CitedMessages, AMalformedCertificateIsBadInput) {
