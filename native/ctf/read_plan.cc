@@ -112,17 +112,19 @@ std::string offset_text(uint64_t bits) {
   return "byte " + std::to_string(bits / 8) + (bits % 8 != 0 ? " bit " + std::to_string(bits % 8) : "");
 }
 
-// The stream's clock after a field of `bits` low bits of it (CTF 1.8, 8;
-// CTF 2, 6.3): a value below the clock's low bits means they wrapped.
-inline void update_clock(ReadState& state, uint64_t value, unsigned bits) {
-  if (bits >= 64) {
-    state.clock = value;
-    return;
+// The first NUL byte from `p` on, before `end`; nullptr when none. Most
+// strings of a kernel trace are short (task and device names): their end is
+// found a word at a time, without a call; longer ones go to memchr.
+inline const uint8_t* find_nul(const uint8_t* p, const uint8_t* end) {
+  for (int word = 0; word < 4 && end - p >= 8; ++word, p += 8) {
+    uint64_t w;
+    std::memcpy(&w, p, 8);
+    // A byte's high bit set where it is zero (a little-endian host: the
+    // lowest such bit is the first zero byte; later ones may be false).
+    const uint64_t zeros = (w - 0x0101010101010101ULL) & ~w & 0x8080808080808080ULL;
+    if (zeros != 0) return p + (__builtin_ctzll(zeros) >> 3);
   }
-  const uint64_t mask = (uint64_t{1} << bits) - 1;
-  const uint64_t low = value & mask;
-  if (low < (state.clock & mask)) state.clock += uint64_t{1} << bits;
-  state.clock = (state.clock & ~mask) | low;
+  return static_cast<const uint8_t*>(std::memchr(p, 0, static_cast<std::size_t>(end - p)));
 }
 
 // The longest LEB128 integer read: 10 bytes carry 70 bits, enough for any
@@ -274,7 +276,7 @@ bool ReadPlan::run(BitCursor& cursor, ReadState& state, CapturedField* captures,
         const uint64_t byte = at / 8;
         const uint8_t* end = nullptr;
         if (in.size <= 1) {
-          end = static_cast<const uint8_t*>(std::memchr(cursor.data + byte, 0, limit / 8 - byte));
+          end = find_nul(cursor.data + byte, cursor.data + limit / 8);
         } else {
           // UTF-16 or UTF-32: a code unit of zero bytes ends it.
           static constexpr uint8_t zeros[4] = {};
@@ -365,7 +367,30 @@ bool ReadPlan::run(BitCursor& cursor, ReadState& state, CapturedField* captures,
   return true;
 }
 
+void ReadPlan::note_fixed_size() {
+  FixedSize fixed;
+  std::size_t pc = 0;
+  if (pc < code_.size() && code_[pc].op == Instruction::Op::kAlign) fixed.alignment = code_[pc++].count;
+  if (pc < code_.size() && code_[pc].op == Instruction::Op::kSkip) fixed.bits = code_[pc++].count;
+  if (pc == code_.size()) fixed_size_ = fixed;
+}
+
 // --- compiling ---
+
+int PlanCompiler::register_of(Scope scope, const std::vector<std::string>& names) const {
+  const auto found = registers_.find(key_of(scope, names));
+  return found == registers_.end() ? -1 : found->second;
+}
+
+std::size_t PlanCompiler::registers_in(Scope scope) const {
+  const std::string prefix = std::string(to_string(scope)) + "/";
+  std::size_t count = 0;
+  for (auto it = registers_.lower_bound(prefix); it != registers_.end() && it->first.compare(0, prefix.size(), prefix) == 0;
+       ++it) {
+    ++count;
+  }
+  return count;
+}
 
 struct PlanCompiler::Frame {
   const FC* structure;
@@ -909,6 +934,7 @@ std::optional<ReadPlan> PlanCompiler::compile(Scope scope, const FieldClassPtr& 
     return std::nullopt;
   }
   emitter.finish();
+  plan.note_fixed_size();
   return plan;
 }
 
@@ -919,10 +945,14 @@ std::optional<ReadPlan> PlanCompiler::compile_event(const EventClass& event, con
   static const std::map<std::string, int> none;
   ReadPlan plan;
   plan.captures_ = requests.size();
-  Emitter emitter(*this, plan, Scope::kEventContext, none, requests);
+  Emitter emitter(*this, plan, Scope::kStreamEventContext, none, requests);
   std::vector<std::string> path;
   std::vector<const Frame*> frames;
-  bool fine = !event.context || emitter.field(*event.context, "event.context", path, frames);
+  bool fine = !stream_->event_context || emitter.field(*stream_->event_context, "stream.event.context", path, frames);
+  if (fine && event.context) {
+    emitter.enter(Scope::kEventContext);
+    fine = emitter.field(*event.context, "event.context", path, frames);
+  }
   if (fine && event.payload) {
     emitter.enter(Scope::kEventPayload);
     fine = emitter.field(*event.payload, "event.fields", path, frames);
@@ -933,6 +963,7 @@ std::optional<ReadPlan> PlanCompiler::compile_event(const EventClass& event, con
     return std::nullopt;
   }
   emitter.finish();
+  plan.note_fixed_size();
   return plan;
 }
 

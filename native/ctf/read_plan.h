@@ -38,6 +38,19 @@ struct ReadState {
   uint64_t clock = 0;  // the default clock's value in cycles, wrap-around applied
 };
 
+// The stream's clock after a field of `bits` low bits of it (CTF 1.8, 8;
+// CTF 2, 6.3): a value below the clock's low bits means they wrapped.
+inline void update_clock(ReadState& state, uint64_t value, unsigned bits) {
+  if (bits >= 64) {
+    state.clock = value;
+    return;
+  }
+  const uint64_t mask = (uint64_t{1} << bits) - 1;
+  const uint64_t low = value & mask;
+  if (low < (state.clock & mask)) state.clock += uint64_t{1} << bits;
+  state.clock = (state.clock & ~mask) | low;
+}
+
 // Where a plan reads: the mapped bytes of one packet, read from `position`
 // (in bits from `data`) up to `limit` (in bits; never beyond).
 struct BitCursor {
@@ -66,6 +79,16 @@ class ReadPlan {
 
   std::size_t captures() const { return captures_; }
   bool empty() const { return code_.empty(); }
+
+  // A plan that reads nothing and only moves past a layout of fixed size:
+  // at most an alignment, then a number of bits. Such a plan is run by one
+  // addition where its bits are in the packet (run() where they might not
+  // be, to say what is wrong).
+  struct FixedSize {
+    uint64_t alignment = 1;  // bits, a power of two
+    uint64_t bits = 0;
+  };
+  const std::optional<FixedSize>& fixed_size() const { return fixed_size_; }
 
   // What a plan is made of (PlanCompiler writes it, run() follows it).
   struct Instruction {
@@ -103,10 +126,12 @@ class ReadPlan {
 
  private:
   friend class PlanCompiler;
+  void note_fixed_size();  // once compiled
   std::vector<Instruction> code_;
   std::vector<VariantTable> tables_;
   std::deque<std::string> names_;  // the field names instructions point into
   std::size_t captures_ = 0;
+  std::optional<FixedSize> fixed_size_;
 };
 
 // What makes a plan: per stream class, the integers its sequences and
@@ -123,11 +148,16 @@ class PlanCompiler {
   // members, the event header's `id`); `requests` by their path.
   std::optional<ReadPlan> compile(Scope scope, const FieldClassPtr& root, const std::map<std::string, int>& by_name,
                                   const std::vector<FieldRequest>& requests, std::string* unsupported);
-  // An event class's context then payload, as one plan.
+  // An event class's stream event context, context and payload, as one
+  // plan: what follows its event header, in one run.
   std::optional<ReadPlan> compile_event(const EventClass& event, const std::vector<FieldRequest>& requests,
                                         std::string* unsupported);
 
   std::size_t registers() const { return registers_.size(); }
+  // The register of the integer at `names` in `scope`, -1 when nothing
+  // refers to it; how many registers the scope's integers have.
+  int register_of(Scope scope, const std::vector<std::string>& names) const;
+  std::size_t registers_in(Scope scope) const;
 
  private:
   struct Frame;
