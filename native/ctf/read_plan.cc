@@ -112,21 +112,6 @@ std::string offset_text(uint64_t bits) {
   return "byte " + std::to_string(bits / 8) + (bits % 8 != 0 ? " bit " + std::to_string(bits % 8) : "");
 }
 
-// The first NUL byte from `p` on, before `end`; nullptr when none. Most
-// strings of a kernel trace are short (task and device names): their end is
-// found a word at a time, without a call; longer ones go to memchr.
-inline const uint8_t* find_nul(const uint8_t* p, const uint8_t* end) {
-  for (int word = 0; word < 4 && end - p >= 8; ++word, p += 8) {
-    uint64_t w;
-    std::memcpy(&w, p, 8);
-    // A byte's high bit set where it is zero (a little-endian host: the
-    // lowest such bit is the first zero byte; later ones may be false).
-    const uint64_t zeros = (w - 0x0101010101010101ULL) & ~w & 0x8080808080808080ULL;
-    if (zeros != 0) return p + (__builtin_ctzll(zeros) >> 3);
-  }
-  return static_cast<const uint8_t*>(std::memchr(p, 0, static_cast<std::size_t>(end - p)));
-}
-
 // The longest LEB128 integer read: 10 bytes carry 70 bits, enough for any
 // 64-bit value; a longer one (zero bytes a producer would not write) is
 // refused rather than read.
@@ -192,8 +177,12 @@ bool ReadPlan::run(BitCursor& cursor, ReadState& state, CapturedField* captures,
     const uint64_t& at;
     ~Store() { cursor.position = at; }
   } store{cursor, at};
-  for (std::size_t pc = 0; pc < code_.size();) {
-    const Instruction& in = code_[pc];
+  // The instructions and their count, loaded once: the stores below (to
+  // registers, captures) could alias code_ as far as the compiler knows.
+  const Instruction* const code = code_.data();
+  const std::size_t code_size = code_.size();
+  for (std::size_t pc = 0; pc < code_size;) {
+    const Instruction& in = code[pc];
     switch (in.op) {
       case Op::kAlign: {
         const uint64_t aligned = (at + in.count - 1) & ~(in.count - 1);
@@ -367,12 +356,28 @@ bool ReadPlan::run(BitCursor& cursor, ReadState& state, CapturedField* captures,
   return true;
 }
 
-void ReadPlan::note_fixed_size() {
-  FixedSize fixed;
-  std::size_t pc = 0;
-  if (pc < code_.size() && code_[pc].op == Instruction::Op::kAlign) fixed.alignment = code_[pc++].count;
-  if (pc < code_.size() && code_[pc].op == Instruction::Op::kSkip) fixed.bits = code_[pc++].count;
-  if (pc == code_.size()) fixed_size_ = fixed;
+void ReadPlan::note_skip_steps() {
+  std::vector<SkipStep> steps(1);
+  for (const Instruction& in : code_) {
+    SkipStep& step = steps.back();
+    switch (in.op) {
+      case Op::kAlign:
+        if (step.bits != 0 || step.alignment != 1) steps.emplace_back();
+        steps.back().alignment = in.count;
+        break;
+      case Op::kSkip:
+        step.bits += in.count;
+        break;
+      case Op::kString:
+        if (in.size > 1 || in.capture >= 0) return;
+        step.string = true;
+        steps.emplace_back();
+        break;
+      default:
+        return;  // it keeps something, or loops, or chooses
+    }
+  }
+  skip_steps_ = std::move(steps);
 }
 
 // --- compiling ---
@@ -934,7 +939,7 @@ std::optional<ReadPlan> PlanCompiler::compile(Scope scope, const FieldClassPtr& 
     return std::nullopt;
   }
   emitter.finish();
-  plan.note_fixed_size();
+  plan.note_skip_steps();
   return plan;
 }
 
@@ -963,7 +968,7 @@ std::optional<ReadPlan> PlanCompiler::compile_event(const EventClass& event, con
     return std::nullopt;
   }
   emitter.finish();
-  plan.note_fixed_size();
+  plan.note_skip_steps();
   return plan;
 }
 

@@ -3,6 +3,7 @@
 
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <deque>
 #include <map>
 #include <optional>
@@ -80,15 +81,44 @@ class ReadPlan {
   std::size_t captures() const { return captures_; }
   bool empty() const { return code_.empty(); }
 
-  // A plan that reads nothing and only moves past a layout of fixed size:
-  // at most an alignment, then a number of bits. Such a plan is run by one
-  // addition where its bits are in the packet (run() where they might not
-  // be, to say what is wrong).
-  struct FixedSize {
-    uint64_t alignment = 1;  // bits, a power of two
-    uint64_t bits = 0;
-  };
-  const std::optional<FixedSize>& fixed_size() const { return fixed_size_; }
+  // A plan that reads nothing it keeps (no capture, register or clock) only
+  // moves past its fields: it is then also a few skip steps, each an
+  // alignment, a number of bits, then maybe a UTF-8 string, run without
+  // the interpreter (a fixed-size layout is one step: one addition). False
+  // where the fields might not be in the packet: run() then says what is
+  // wrong. Plans that keep something have no steps (false at once).
+  bool skips() const { return !skip_steps_.empty(); }
+  bool skip(const uint8_t* data, uint64_t& at, uint64_t limit) const {
+    if (skip_steps_.empty()) return false;
+    uint64_t position = at;
+    for (const SkipStep& step : skip_steps_) {
+      position = (position + step.alignment - 1) & ~(step.alignment - 1);
+      if (position > limit || limit - position < step.bits) return false;
+      position += step.bits;
+      if (step.string) {
+        const uint8_t* end = find_nul(data + position / 8, data + limit / 8);
+        if (end == nullptr) return false;
+        position = static_cast<uint64_t>(end - data + 1) * 8;
+      }
+    }
+    at = position;
+    return true;
+  }
+
+  // The first NUL byte from `p` on, before `end`; nullptr when none. Most
+  // strings of a kernel trace are short (task and device names): their end
+  // is found a word at a time, without a call; longer ones go to memchr.
+  static const uint8_t* find_nul(const uint8_t* p, const uint8_t* end) {
+    for (int word = 0; word < 4 && end - p >= 8; ++word, p += 8) {
+      uint64_t w;
+      std::memcpy(&w, p, 8);
+      // A byte's high bit set where it is zero (a little-endian host: the
+      // lowest such bit is the first zero byte; later ones may be false).
+      const uint64_t zeros = (w - 0x0101010101010101ULL) & ~w & 0x8080808080808080ULL;
+      if (zeros != 0) return p + (__builtin_ctzll(zeros) >> 3);
+    }
+    return static_cast<const uint8_t*>(std::memchr(p, 0, static_cast<std::size_t>(end - p)));
+  }
 
   // What a plan is made of (PlanCompiler writes it, run() follows it).
   struct Instruction {
@@ -126,12 +156,17 @@ class ReadPlan {
 
  private:
   friend class PlanCompiler;
-  void note_fixed_size();  // once compiled
+  void note_skip_steps();  // once compiled
   std::vector<Instruction> code_;
   std::vector<VariantTable> tables_;
   std::deque<std::string> names_;  // the field names instructions point into
   std::size_t captures_ = 0;
-  std::optional<FixedSize> fixed_size_;
+  struct SkipStep {
+    uint64_t alignment = 1;  // bits, a power of two
+    uint64_t bits = 0;
+    bool string = false;  // then a NUL-ended UTF-8 string
+  };
+  std::vector<SkipStep> skip_steps_;
 };
 
 // What makes a plan: per stream class, the integers its sequences and

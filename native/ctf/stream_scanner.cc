@@ -161,12 +161,8 @@ bool StreamScanner::next_packet(EventVisitor& visitor, PacketSummary& summary, s
                                          std::to_string(id));
     }
     // The stream's event context, the class's context and payload: one run,
-    // or one addition when they are of a fixed size no one reads.
-    const auto& fixed = event->plan.fixed_size();
-    const uint64_t aligned = fixed ? (cursor.position + fixed->alignment - 1) & ~(fixed->alignment - 1) : 0;
-    if (fixed && !event->selected && aligned <= cursor.limit && cursor.limit - aligned >= fixed->bits) {
-      cursor.position = aligned + fixed->bits;
-    } else {
+    // or skip steps when no one reads them (one addition for a fixed size).
+    if (event->selected || !event->plan.skip(data_, cursor.position, cursor.limit)) {
       if (event->selected) {
         for (std::size_t i = 0; i < event->plan.captures(); ++i) {
           event_captures_[i].present = false;
