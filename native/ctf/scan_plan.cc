@@ -32,10 +32,12 @@ std::optional<ScanPlan> ScanPlan::compile(TraceClass trace_class, const EventReq
   const std::map<std::string, int> header_names =
       by_role ? std::map<std::string, int>{{"packet-magic-number", packet_header_slot::kMagic},
                                            {"metadata-stream-uuid", packet_header_slot::kUuid},
-                                           {"data-stream-class-id", packet_header_slot::kStreamId}}
+                                           {"data-stream-class-id", packet_header_slot::kStreamId},
+                                           {"data-stream-id", packet_header_slot::kInstance}}
               : std::map<std::string, int>{{"magic", packet_header_slot::kMagic},
                                            {"uuid", packet_header_slot::kUuid},
-                                           {"stream_id", packet_header_slot::kStreamId}};
+                                           {"stream_id", packet_header_slot::kStreamId},
+                                           {"stream_instance_id", packet_header_slot::kInstance}};
   auto header = header_compiler->compile(Scope::kPacketHeader, trace.packet_header, header_names, {}, unsupported);
   if (!header) return std::nullopt;
   plan.packet_header_ = std::move(*header);

@@ -22,7 +22,7 @@ using EventRequests = std::function<std::optional<std::vector<FieldRequest>>(con
 
 // The packet header and context members a scanner reads, wherever they are.
 namespace packet_header_slot {
-enum : int { kMagic, kUuid, kStreamId, kCount };
+enum : int { kMagic, kUuid, kStreamId, kInstance, kCount };
 }
 namespace packet_context_slot {
 enum : int { kPacketSize, kContentSize, kBeginTime, kDiscarded, kEndTime, kCount };

@@ -94,6 +94,9 @@ bool StreamScanner::next_packet(EventVisitor& visitor, PacketSummary& summary, s
   const ScanPlan::StreamPlan* stream = plan_.stream(id);
   if (stream == nullptr) return fail(problem, begin, packet + ": stream class " + std::to_string(id) + " is not declared");
   summary.stream = stream;
+  if (header_captures_[packet_header_slot::kInstance].present) {
+    summary.stream_instance = header_captures_[packet_header_slot::kInstance].value;
+  }
   ReadState& state = stream_states_[static_cast<std::size_t>(std::distance(plan_.streams().begin(), plan_.streams().find(id)))];
 
   for (CapturedField& c : context_captures_) c.present = false;
