@@ -112,19 +112,6 @@ std::string offset_text(uint64_t bits) {
   return "byte " + std::to_string(bits / 8) + (bits % 8 != 0 ? " bit " + std::to_string(bits % 8) : "");
 }
 
-// The stream's clock after a field of `bits` low bits of it (CTF 1.8, 8;
-// CTF 2, 6.3): a value below the clock's low bits means they wrapped.
-inline void update_clock(ReadState& state, uint64_t value, unsigned bits) {
-  if (bits >= 64) {
-    state.clock = value;
-    return;
-  }
-  const uint64_t mask = (uint64_t{1} << bits) - 1;
-  const uint64_t low = value & mask;
-  if (low < (state.clock & mask)) state.clock += uint64_t{1} << bits;
-  state.clock = (state.clock & ~mask) | low;
-}
-
 // The longest LEB128 integer read: 10 bytes carry 70 bits, enough for any
 // 64-bit value; a longer one (zero bytes a producer would not write) is
 // refused rather than read.
@@ -190,8 +177,12 @@ bool ReadPlan::run(BitCursor& cursor, ReadState& state, CapturedField* captures,
     const uint64_t& at;
     ~Store() { cursor.position = at; }
   } store{cursor, at};
-  for (std::size_t pc = 0; pc < code_.size();) {
-    const Instruction& in = code_[pc];
+  // The instructions and their count, loaded once: the stores below (to
+  // registers, captures) could alias code_ as far as the compiler knows.
+  const Instruction* const code = code_.data();
+  const std::size_t code_size = code_.size();
+  for (std::size_t pc = 0; pc < code_size;) {
+    const Instruction& in = code[pc];
     switch (in.op) {
       case Op::kAlign: {
         const uint64_t aligned = (at + in.count - 1) & ~(in.count - 1);
@@ -274,7 +265,7 @@ bool ReadPlan::run(BitCursor& cursor, ReadState& state, CapturedField* captures,
         const uint64_t byte = at / 8;
         const uint8_t* end = nullptr;
         if (in.size <= 1) {
-          end = static_cast<const uint8_t*>(std::memchr(cursor.data + byte, 0, limit / 8 - byte));
+          end = find_nul(cursor.data + byte, cursor.data + limit / 8);
         } else {
           // UTF-16 or UTF-32: a code unit of zero bytes ends it.
           static constexpr uint8_t zeros[4] = {};
@@ -365,7 +356,46 @@ bool ReadPlan::run(BitCursor& cursor, ReadState& state, CapturedField* captures,
   return true;
 }
 
+void ReadPlan::note_skip_steps() {
+  std::vector<SkipStep> steps(1);
+  for (const Instruction& in : code_) {
+    SkipStep& step = steps.back();
+    switch (in.op) {
+      case Op::kAlign:
+        if (step.bits != 0 || step.alignment != 1) steps.emplace_back();
+        steps.back().alignment = in.count;
+        break;
+      case Op::kSkip:
+        step.bits += in.count;
+        break;
+      case Op::kString:
+        if (in.size > 1 || in.capture >= 0) return;
+        step.string = true;
+        steps.emplace_back();
+        break;
+      default:
+        return;  // it keeps something, or loops, or chooses
+    }
+  }
+  skip_steps_ = std::move(steps);
+}
+
 // --- compiling ---
+
+int PlanCompiler::register_of(Scope scope, const std::vector<std::string>& names) const {
+  const auto found = registers_.find(key_of(scope, names));
+  return found == registers_.end() ? -1 : found->second;
+}
+
+std::size_t PlanCompiler::registers_in(Scope scope) const {
+  const std::string prefix = std::string(to_string(scope)) + "/";
+  std::size_t count = 0;
+  for (auto it = registers_.lower_bound(prefix); it != registers_.end() && it->first.compare(0, prefix.size(), prefix) == 0;
+       ++it) {
+    ++count;
+  }
+  return count;
+}
 
 struct PlanCompiler::Frame {
   const FC* structure;
@@ -909,6 +939,7 @@ std::optional<ReadPlan> PlanCompiler::compile(Scope scope, const FieldClassPtr& 
     return std::nullopt;
   }
   emitter.finish();
+  plan.note_skip_steps();
   return plan;
 }
 
@@ -919,10 +950,14 @@ std::optional<ReadPlan> PlanCompiler::compile_event(const EventClass& event, con
   static const std::map<std::string, int> none;
   ReadPlan plan;
   plan.captures_ = requests.size();
-  Emitter emitter(*this, plan, Scope::kEventContext, none, requests);
+  Emitter emitter(*this, plan, Scope::kStreamEventContext, none, requests);
   std::vector<std::string> path;
   std::vector<const Frame*> frames;
-  bool fine = !event.context || emitter.field(*event.context, "event.context", path, frames);
+  bool fine = !stream_->event_context || emitter.field(*stream_->event_context, "stream.event.context", path, frames);
+  if (fine && event.context) {
+    emitter.enter(Scope::kEventContext);
+    fine = emitter.field(*event.context, "event.context", path, frames);
+  }
   if (fine && event.payload) {
     emitter.enter(Scope::kEventPayload);
     fine = emitter.field(*event.payload, "event.fields", path, frames);
@@ -933,6 +968,7 @@ std::optional<ReadPlan> PlanCompiler::compile_event(const EventClass& event, con
     return std::nullopt;
   }
   emitter.finish();
+  plan.note_skip_steps();
   return plan;
 }
 

@@ -3,6 +3,7 @@
 
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <deque>
 #include <map>
 #include <optional>
@@ -38,6 +39,19 @@ struct ReadState {
   uint64_t clock = 0;  // the default clock's value in cycles, wrap-around applied
 };
 
+// The stream's clock after a field of `bits` low bits of it (CTF 1.8, 8;
+// CTF 2, 6.3): a value below the clock's low bits means they wrapped.
+inline void update_clock(ReadState& state, uint64_t value, unsigned bits) {
+  if (bits >= 64) {
+    state.clock = value;
+    return;
+  }
+  const uint64_t mask = (uint64_t{1} << bits) - 1;
+  const uint64_t low = value & mask;
+  if (low < (state.clock & mask)) state.clock += uint64_t{1} << bits;
+  state.clock = (state.clock & ~mask) | low;
+}
+
 // Where a plan reads: the mapped bytes of one packet, read from `position`
 // (in bits from `data`) up to `limit` (in bits; never beyond).
 struct BitCursor {
@@ -66,6 +80,45 @@ class ReadPlan {
 
   std::size_t captures() const { return captures_; }
   bool empty() const { return code_.empty(); }
+
+  // A plan that reads nothing it keeps (no capture, register or clock) only
+  // moves past its fields: it is then also a few skip steps, each an
+  // alignment, a number of bits, then maybe a UTF-8 string, run without
+  // the interpreter (a fixed-size layout is one step: one addition). False
+  // where the fields might not be in the packet: run() then says what is
+  // wrong. Plans that keep something have no steps (false at once).
+  bool skips() const { return !skip_steps_.empty(); }
+  bool skip(const uint8_t* data, uint64_t& at, uint64_t limit) const {
+    if (skip_steps_.empty()) return false;
+    uint64_t position = at;
+    for (const SkipStep& step : skip_steps_) {
+      position = (position + step.alignment - 1) & ~(step.alignment - 1);
+      if (position > limit || limit - position < step.bits) return false;
+      position += step.bits;
+      if (step.string) {
+        const uint8_t* end = find_nul(data + position / 8, data + limit / 8);
+        if (end == nullptr) return false;
+        position = static_cast<uint64_t>(end - data + 1) * 8;
+      }
+    }
+    at = position;
+    return true;
+  }
+
+  // The first NUL byte from `p` on, before `end`; nullptr when none. Most
+  // strings of a kernel trace are short (task and device names): their end
+  // is found a word at a time, without a call; longer ones go to memchr.
+  static const uint8_t* find_nul(const uint8_t* p, const uint8_t* end) {
+    for (int word = 0; word < 4 && end - p >= 8; ++word, p += 8) {
+      uint64_t w;
+      std::memcpy(&w, p, 8);
+      // A byte's high bit set where it is zero (a little-endian host: the
+      // lowest such bit is the first zero byte; later ones may be false).
+      const uint64_t zeros = (w - 0x0101010101010101ULL) & ~w & 0x8080808080808080ULL;
+      if (zeros != 0) return p + (__builtin_ctzll(zeros) >> 3);
+    }
+    return static_cast<const uint8_t*>(std::memchr(p, 0, static_cast<std::size_t>(end - p)));
+  }
 
   // What a plan is made of (PlanCompiler writes it, run() follows it).
   struct Instruction {
@@ -103,10 +156,17 @@ class ReadPlan {
 
  private:
   friend class PlanCompiler;
+  void note_skip_steps();  // once compiled
   std::vector<Instruction> code_;
   std::vector<VariantTable> tables_;
   std::deque<std::string> names_;  // the field names instructions point into
   std::size_t captures_ = 0;
+  struct SkipStep {
+    uint64_t alignment = 1;  // bits, a power of two
+    uint64_t bits = 0;
+    bool string = false;  // then a NUL-ended UTF-8 string
+  };
+  std::vector<SkipStep> skip_steps_;
 };
 
 // What makes a plan: per stream class, the integers its sequences and
@@ -123,11 +183,16 @@ class PlanCompiler {
   // members, the event header's `id`); `requests` by their path.
   std::optional<ReadPlan> compile(Scope scope, const FieldClassPtr& root, const std::map<std::string, int>& by_name,
                                   const std::vector<FieldRequest>& requests, std::string* unsupported);
-  // An event class's context then payload, as one plan.
+  // An event class's stream event context, context and payload, as one
+  // plan: what follows its event header, in one run.
   std::optional<ReadPlan> compile_event(const EventClass& event, const std::vector<FieldRequest>& requests,
                                         std::string* unsupported);
 
   std::size_t registers() const { return registers_.size(); }
+  // The register of the integer at `names` in `scope`, -1 when nothing
+  // refers to it; how many registers the scope's integers have.
+  int register_of(Scope scope, const std::vector<std::string>& names) const;
+  std::size_t registers_in(Scope scope) const;
 
  private:
   struct Frame;

@@ -32,10 +32,12 @@ std::optional<ScanPlan> ScanPlan::compile(TraceClass trace_class, const EventReq
   const std::map<std::string, int> header_names =
       by_role ? std::map<std::string, int>{{"packet-magic-number", packet_header_slot::kMagic},
                                            {"metadata-stream-uuid", packet_header_slot::kUuid},
-                                           {"data-stream-class-id", packet_header_slot::kStreamId}}
+                                           {"data-stream-class-id", packet_header_slot::kStreamId},
+                                           {"data-stream-id", packet_header_slot::kInstance}}
               : std::map<std::string, int>{{"magic", packet_header_slot::kMagic},
                                            {"uuid", packet_header_slot::kUuid},
-                                           {"stream_id", packet_header_slot::kStreamId}};
+                                           {"stream_id", packet_header_slot::kStreamId},
+                                           {"stream_instance_id", packet_header_slot::kInstance}};
   auto header = header_compiler->compile(Scope::kPacketHeader, trace.packet_header, header_names, {}, unsupported);
   if (!header) return std::nullopt;
   plan.packet_header_ = std::move(*header);
@@ -54,7 +56,6 @@ std::optional<ScanPlan> ScanPlan::compile(TraceClass trace_class, const EventReq
                                            {"timestamp_end", packet_context_slot::kEndTime}};
   const std::map<std::string, int> event_header_names =
       by_role ? std::map<std::string, int>{{"event-record-class-id", 0}} : std::map<std::string, int>{{"id", 0}};
-  const std::map<std::string, int> none;
   for (const auto& [id, stream_class] : trace.stream_classes) {
     auto stream = std::make_unique<StreamPlan>();
     stream->stream_class = &stream_class;
@@ -81,13 +82,15 @@ std::optional<ScanPlan> ScanPlan::compile(TraceClass trace_class, const EventReq
     auto event_header = context ? compiler->compile(Scope::kEventHeader, stream_class.event_header, event_header_names,
                                                     {}, unsupported)
                                 : std::nullopt;
-    auto event_context = event_header ? compiler->compile(Scope::kStreamEventContext, stream_class.event_context, none,
-                                                          {}, unsupported)
-                                      : std::nullopt;
-    if (!event_context) return std::nullopt;
+    if (!event_header) return std::nullopt;
     stream->packet_context = std::move(*context);
     stream->event_header = std::move(*event_header);
-    stream->event_context = std::move(*event_context);
+    if (stream_class.event_header) {
+      const int id_register = compiler->register_of(Scope::kEventHeader, {"id"});
+      const bool other_registers = compiler->registers_in(Scope::kEventHeader) > (id_register >= 0 ? 1u : 0u);
+      stream->fast_header =
+          EventHeaderReader::recognise(*stream_class.event_header, stream->clock->name, id_register, other_registers);
+    }
     for (const auto& [event_id, event_class] : stream_class.event_classes) {
       auto event = std::make_unique<EventPlan>();
       event->event_class = &event_class;

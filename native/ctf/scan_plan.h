@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "ctf/clock_time.h"
+#include "ctf/event_header_reader.h"
 #include "ctf/read_plan.h"
 #include "ctf/trace_class.h"
 
@@ -21,7 +22,7 @@ using EventRequests = std::function<std::optional<std::vector<FieldRequest>>(con
 
 // The packet header and context members a scanner reads, wherever they are.
 namespace packet_header_slot {
-enum : int { kMagic, kUuid, kStreamId, kCount };
+enum : int { kMagic, kUuid, kStreamId, kInstance, kCount };
 }
 namespace packet_context_slot {
 enum : int { kPacketSize, kContentSize, kBeginTime, kDiscarded, kEndTime, kCount };
@@ -34,7 +35,7 @@ class ScanPlan {
  public:
   struct EventPlan {
     const EventClass* event_class = nullptr;
-    ReadPlan plan;
+    ReadPlan plan;  // the stream's event context, the class's context and payload
     bool selected = false;  // its requests are captured; the visitor hears of it
     std::size_t user = 0;   // free for whoever selected it (an index of theirs)
   };
@@ -43,7 +44,10 @@ class ScanPlan {
     const ClockClass* clock = nullptr;  // its default clock
     ClockTime time;
     std::size_t registers = 0;
-    ReadPlan packet_context, event_header, event_context;
+    ReadPlan packet_context, event_header;
+    // LTTng's compact or large event header, read without `event_header`'s
+    // plan; nullopt for any other header.
+    std::optional<EventHeaderReader> fast_header;
     std::vector<std::unique_ptr<EventPlan>> by_id;  // dense up to kDenseIds
     std::map<uint64_t, std::unique_ptr<EventPlan>> sparse;  // beyond
     const EventPlan* event(uint64_t id) const {

@@ -94,6 +94,9 @@ bool StreamScanner::next_packet(EventVisitor& visitor, PacketSummary& summary, s
   const ScanPlan::StreamPlan* stream = plan_.stream(id);
   if (stream == nullptr) return fail(problem, begin, packet + ": stream class " + std::to_string(id) + " is not declared");
   summary.stream = stream;
+  if (header_captures_[packet_header_slot::kInstance].present) {
+    summary.stream_instance = header_captures_[packet_header_slot::kInstance].value;
+  }
   ReadState& state = stream_states_[static_cast<std::size_t>(std::distance(plan_.streams().begin(), plan_.streams().find(id)))];
 
   for (CapturedField& c : context_captures_) c.present = false;
@@ -144,28 +147,34 @@ bool StreamScanner::next_packet(EventVisitor& visitor, PacketSummary& summary, s
   cursor.limit = std::min(begin + content_bits, size_ * 8);
   CapturedField header_id;
   uint64_t latest = summary.begin_clock.value_or(0);
+  const EventHeaderReader* lttng = stream->fast_header ? &*stream->fast_header : nullptr;
   while (cursor.position < cursor.limit) {
     const uint64_t event_at = cursor.position;
-    header_id.present = false;
-    if (!stream->event_header.run(cursor, state, &header_id, why)) {
-      return fail(problem, event_at, "event header: " + why);
+    uint64_t event_id = 0;
+    if (lttng == nullptr || !lttng->read(data_, cursor.position, cursor.limit, event_id, state)) {
+      header_id.present = false;
+      if (!stream->event_header.run(cursor, state, &header_id, why)) {
+        return fail(problem, event_at, "event header: " + why);
+      }
+      event_id = header_id.present ? header_id.value : 0;
     }
-    const ScanPlan::EventPlan* event = stream->event(header_id.present ? header_id.value : 0);
+    const ScanPlan::EventPlan* event = stream->event(event_id);
     if (event == nullptr) {
-      return fail(problem, event_at, "event of id " + std::to_string(header_id.value) + ": no such event class in stream class " +
+      return fail(problem, event_at, "event of id " + std::to_string(event_id) + ": no such event class in stream class " +
                                          std::to_string(id));
     }
-    if (!stream->event_context.empty() && !stream->event_context.run(cursor, state, nullptr, why)) {
-      return fail(problem, event_at, "event `" + event->event_class->name + "`: " + why);
-    }
-    if (event->selected) {
-      for (std::size_t i = 0; i < event->plan.captures(); ++i) {
-        event_captures_[i].present = false;
-        event_captures_[i].byte_count = 0;
+    // The stream's event context, the class's context and payload: one run,
+    // or skip steps when no one reads them (one addition for a fixed size).
+    if (event->selected || !event->plan.skip(data_, cursor.position, cursor.limit)) {
+      if (event->selected) {
+        for (std::size_t i = 0; i < event->plan.captures(); ++i) {
+          event_captures_[i].present = false;
+          event_captures_[i].byte_count = 0;
+        }
       }
-    }
-    if (!event->plan.run(cursor, state, event_captures_.data(), why)) {
-      return fail(problem, event_at, "event `" + event->event_class->name + "`: " + why);
+      if (!event->plan.run(cursor, state, event_captures_.data(), why)) {
+        return fail(problem, event_at, "event `" + event->event_class->name + "`: " + why);
+      }
     }
     if (cursor.position == event_at) {
       // Nothing read: the next event would be this one again, for ever.

@@ -43,6 +43,7 @@ struct PacketSummary {
   // reader cuts a stream before an event whose time is damaged.
   std::optional<uint64_t> clock_before_last;
   uint64_t discarded = 0;  // events the tracer lost since the stream's previous packet
+  std::optional<uint64_t> stream_instance;  // its header's stream_instance_id (CTF 2: data-stream-id)
 };
 
 // One stream file, mapped read-only and walked packet by packet: packet

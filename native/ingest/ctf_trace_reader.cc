@@ -11,6 +11,7 @@
 #include "bt/error.h"
 #include "bt/uuid_text.h"
 #include "ingest/directory_listing.h"
+#include "ingest/packet_locator.h"
 #include "ingest/trace_being_read.h"
 #include "ingest/traces_being_opened.h"
 #include "ingest/trace_discovery.h"
@@ -726,7 +727,14 @@ void CtfTraceReader::judge_packet(StreamCursor& cursor, PacketVerdict verdict) {
                    ? out
                    : int64_t{0};
       };
-      info_.first_time_damage = "stream `" + cursor.port_name + "`, " + cursor.time_check.what_was_wrong(ns);
+      // babeltrace2 names the stream by its port: said as the scanner says
+      // it (the file, and the packet's byte) where the port's file is found.
+      const auto place = options_.input != CtfInput::kLive
+                             ? locate_packet(source_.path, cursor.port_name, cursor.time_check.dropped_packet())
+                             : std::nullopt;
+      info_.first_time_damage = "stream `" + (place ? place->file : cursor.port_name) + "`, " +
+                                cursor.time_check.what_was_wrong(ns) +
+                                (place ? " (the packet at byte " + std::to_string(place->offset) + ")" : "");
     }
   }
   cursor.pending.clear();

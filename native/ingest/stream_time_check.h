@@ -96,6 +96,8 @@ class StreamTimeCheck {
   // for people ("packet 3 (from 0): an event at 1234 ns is after ...").
   template <typename ToNs>
   std::string what_was_wrong(ToNs ns) const;
+  // The number (from 0) of the packet last dropped.
+  uint64_t dropped_packet() const { return dropped_.number; }
 
  private:
   struct Packet {

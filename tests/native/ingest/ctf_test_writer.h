@@ -117,8 +117,14 @@ inline NetEvent tcp_segment(const std::string& name, uint64_t time, uint32_t seq
   return e;
 }
 
+// The event header: a 32-bit id and the 64-bit time, or one of LTTng's
+// (whose compact form holds 27 or 32 bits of the time and ids below 31 or
+// 65535; the extended form the rest). LTTng's need `timestamps`.
+enum class EventHeader { kIdAndTime, kLttngCompact, kLttngLarge };
+
 struct TraceShape {
   Layout layout = Layout::kLttng211;
+  EventHeader event_header = EventHeader::kIdAndTime;
   std::string hostname = "host";
   std::optional<std::string> clock_uuid;
   bool with_clock = true;   // a clock block, mapped by the timestamp fields
@@ -264,6 +270,19 @@ inline std::string payload_tsdl(Layout layout, const std::string& event_name) {
   return nested_payload_tsdl(layout);
 }
 
+// The event header's TSDL (LTTng's as lttng-modules writes them).
+inline std::string event_header_tsdl(const TraceShape& shape, const std::string& timestamp) {
+  if (shape.event_header == EventHeader::kIdAndTime) return "struct { uint32_t id;" + timestamp + " }";
+  const bool compact = shape.event_header == EventHeader::kLttngCompact;
+  const std::string id = compact ? "integer { size = 5; align = 1; signed = false; }" : "integer { size = 16; align = 8; signed = false; }";
+  const std::string last = compact ? "31" : "65535";
+  const std::string short_time = compact ? "integer { size = 27; align = 1; signed = false; map = clock.monotonic.value; }"
+                                         : "integer { size = 32; align = 8; signed = false; map = clock.monotonic.value; }";
+  return "struct {\n    enum : " + id + " { compact = 0 ... " + std::to_string(std::stoull(last) - 1) + ", extended = " + last +
+         " } id;\n    variant <id> {\n      struct { " + short_time +
+         " timestamp; } compact;\n      struct { uint32_t id; uint64_clock_t timestamp; } extended;\n    } v;\n  } align(8)";
+}
+
 inline std::string metadata_text(const TraceShape& shape) {
   std::string clock_type = "uint64_t";
   std::string text = R"(/* CTF 1.8 */
@@ -300,7 +319,7 @@ stream {
     )" + begin_end + R"(uint64_t content_size;
     uint64_t packet_size;
   };
-  event.header := struct { uint32_t id;)" + timestamp + R"( };
+  event.header := )" + event_header_tsdl(shape, timestamp) + R"(;
 };
 )";
   const auto& names = event_names();
@@ -420,11 +439,31 @@ inline void write_packet(BitWriter& w, std::span<const NetEvent> events, const T
   w.put(0, 64, 8);  // content_size, patched below
   w.put(0, 64, 8);  // packet_size
   const auto& names = event_names();
+  uint64_t clock = events.empty() ? 0 : events.front().time - shape.packet_begin_step_back;  // timestamp_begin
   for (const NetEvent& e : events) {
     const auto id = is_filler(e.name) ? static_cast<std::ptrdiff_t>(names.size()) + std::stoi(e.name.substr(7))
                                       : std::find(names.begin(), names.end(), e.name) - names.begin();
-    w.put(static_cast<uint64_t>(id), 32, 8);
-    if (shape.timestamps) w.put(e.time, 64, 8);
+    if (shape.event_header == EventHeader::kIdAndTime) {
+      w.put(static_cast<uint64_t>(id), 32, 8);
+      if (shape.timestamps) w.put(e.time, 64, 8);
+    } else {
+      // Compact where the id fits and the time is less than the short
+      // timestamp's range after the stream clock (which then wraps once at
+      // most), as LTTng chooses.
+      const bool large = shape.event_header == EventHeader::kLttngLarge;
+      const unsigned bits = large ? 32 : 27;
+      const uint64_t extended = large ? 65535 : 31;
+      w.align(8);
+      if (static_cast<uint64_t>(id) < extended && e.time >= clock && e.time - clock < (uint64_t{1} << bits)) {
+        w.put(static_cast<uint64_t>(id), large ? 16 : 5, large ? 8 : 1);
+        w.put(e.time & ((uint64_t{1} << bits) - 1), bits, large ? 8 : 1);
+      } else {
+        w.put(extended, large ? 16 : 5, large ? 8 : 1);
+        w.put(static_cast<uint64_t>(id), 32, 8);
+        w.put(e.time, 64, 8);
+      }
+      clock = e.time;
+    }
     write_payload(w, e, shape.layout);
   }
   w.align(8);
