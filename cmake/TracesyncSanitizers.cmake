@@ -6,8 +6,9 @@
 #       these sanitizers; any report stops the program with a non-zero exit
 #       (-fno-sanitize-recover), and the tests see TRACESYNC_SANITIZED.
 #   -DTRACESYNC_BUILD_FUZZERS=ON   the libFuzzer targets of tests/fuzz (clang
-#       only: libFuzzer ships with clang, not gcc). The libraries are built
-#       with coverage instrumentation for them.
+#       only: libFuzzer ships with clang, not gcc). The libraries (native/)
+#       are built with coverage instrumentation for them; the tests are not,
+#       which nothing fuzzes.
 set(TRACESYNC_SANITIZE "" CACHE STRING "Sanitizers for every target, e.g. address,undefined (use a build directory of its own)")
 option(TRACESYNC_BUILD_FUZZERS "Build the libFuzzer targets (clang only)" OFF)
 
@@ -21,8 +22,6 @@ if(TRACESYNC_BUILD_FUZZERS)
     message(FATAL_ERROR "TRACESYNC_BUILD_FUZZERS=ON needs clang (libFuzzer): configure with "
       "CC=clang CXX=clang++ in a build directory of its own (apt-get install clang libclang-rt-14-dev)")
   endif()
-  # Coverage feedback for the fuzzers from every library they call into.
-  add_compile_options(-fsanitize=fuzzer-no-link)
 endif()
 
 # What the sanitizers are told at run time (tests, fuzzers, the reading
@@ -43,4 +42,10 @@ set(TRACESYNC_SANITIZER_ENVIRONMENT
   "UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1")
 if(TRACESYNC_BABELTRACE2_CTF_PLUGIN)
   list(APPEND TRACESYNC_SANITIZER_ENVIRONMENT "LD_PRELOAD=${TRACESYNC_BABELTRACE2_CTF_PLUGIN}")
+endif()
+# The same, one VAR=value a line, for the programs of another build that run
+# this build's command (scripts/setup.sh --test: the end-to-end suites).
+if(TRACESYNC_SANITIZE)
+  list(JOIN TRACESYNC_SANITIZER_ENVIRONMENT "\n" sanitizer_environment_lines)
+  file(WRITE ${CMAKE_BINARY_DIR}/sanitizer-environment "${sanitizer_environment_lines}\n")
 endif()

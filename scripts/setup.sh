@@ -4,8 +4,10 @@
 #
 #   scripts/setup.sh          install what is missing, build, and synchronize the bundled fixtures
 #   scripts/setup.sh --test   the same, then run every test (what CI runs): the
-#                             suites, then the native suites again built with
-#                             ASan and UBSan, and each fuzzer for FUZZ_SECONDS
+#                             end-to-end suites, Java and the plugin; the
+#                             in-process suites built with ASan and UBSan; the
+#                             end-to-end suites again against the sanitized
+#                             command; each fuzzer for FUZZ_SECONDS
 #   scripts/setup.sh --cli    only the command line tool and its library: no Java, no
 #                             plugin, no X (with --test: only their tests)
 #
@@ -21,7 +23,7 @@ for arg in "$@"; do
   case "$arg" in
     --test) run_tests=true ;;
     --cli) cli_only=true ;;
-    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
     *) echo "setup.sh: unknown argument '$arg' (try --help)" >&2; exit 2 ;;
   esac
 done
@@ -92,12 +94,17 @@ werror=OFF
 [[ "${CI:-}" == "true" ]] && werror=ON
 java=ON
 $cli_only && java=OFF
+# With --test each GoogleTest program is compiled once: the end-to-end ones
+# here, the in-process ones in the sanitized build below, which runs them
+# (docs/testing.md). Test programs were over half of CI's compile time.
+test_programs=all
+$run_tests && test_programs=end-to-end
 step "build ($build_dir)"
 # Line tables only (-g1): stack traces still name lines, and full debug
 # information cost a seventh to two fifths of each file's compile time.
 cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTRACESYNC_WERROR="$werror" \
   -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" \
-  -DTRACESYNC_BUILD_JAVA="$java"
+  -DTRACESYNC_BUILD_JAVA="$java" -DTRACESYNC_TEST_PROGRAMS="$test_programs"
 cmake --build "$build_dir" -j "$jobs"
 
 # --- 3. The main job: synchronize the bundled fixtures -----------------------
@@ -124,9 +131,10 @@ if $run_tests; then
   ctest --test-dir "$build_dir" --output-on-failure -j "$jobs" --label-exclude benchmark
 
   # --- 5. The native suites under ASan + UBSan, then the fuzzers ------------
-  # A build of its own with clang (libFuzzer), without Java; any sanitizer
-  # report fails its test (docs/testing.md). It uses CMake's default generator
-  # (Unix Makefiles), so the standard CMake flow is built and tested too.
+  # A build of its own with clang (libFuzzer), without Java, of the command,
+  # the in-process suites and the fuzzers; any sanitizer report fails its
+  # test (docs/testing.md). It uses CMake's default generator (Unix
+  # Makefiles), so the standard CMake flow is built and tested too.
   san_dir=${SANITIZE_BUILD_DIR:-build-sanitize}
   step "ASan + UBSan build ($san_dir, Unix Makefiles)"
   # -O1 and line tables only: what ASan's own docs advise, and the build
@@ -135,11 +143,16 @@ if $run_tests; then
     -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
     -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" \
     -DTRACESYNC_SANITIZE=address,undefined -DTRACESYNC_BUILD_FUZZERS=ON \
-    -DTRACESYNC_BUILD_JAVA=OFF -DTRACESYNC_BUILD_BENCHMARKS=OFF
+    -DTRACESYNC_BUILD_JAVA=OFF -DTRACESYNC_BUILD_BENCHMARKS=OFF -DTRACESYNC_TEST_PROGRAMS=in-process
   cmake --build "$san_dir" -j "$jobs"
   step "ctest under ASan + UBSan"
   # (Not the packaging tests: a package of the sanitized build is not what ships.)
   ctest --test-dir "$san_dir" --output-on-failure -j "$jobs" --label-exclude 'benchmark|packaging'
+  step "the end-to-end suites of $build_dir again, against the sanitized command"
+  mapfile -t sanitizer_environment < "$san_dir/sanitizer-environment"
+  env "${sanitizer_environment[@]}" TRACESYNC_TEST_COMMAND="$(cd "$san_dir" && pwd)/bin/tracesync" \
+    TRACESYNC_TEST_COMMAND_SANITIZED=1 \
+    ctest --test-dir "$build_dir" --output-on-failure -j "$jobs" --label-regex end-to-end
   step "fuzzers, ${FUZZ_SECONDS:-30}s each, two at a time"
   tests/fuzz/run_fuzzers.sh "$san_dir" "${FUZZ_SECONDS:-30}" match_stream reader_protocol ctf2_metadata extract &
   first_pair=$!

@@ -19,6 +19,7 @@
 
 #include "e2e/exact_composition.h"
 #include "support/run_command.h"
+#include "support/sanitized.h"
 
 namespace tracesync {
 namespace {
@@ -225,14 +226,14 @@ TEST_P(SimulatedExactTest, RecomputesExactly) {
   testing::TempDir dir;
   std::vector<std::string> args = {"simulate", "--quiet", "--no-traces", "--write-matches", "--output", dir.path()};
   args.insert(args.end(), GetParam().simulate.begin(), GetParam().simulate.end());
-#ifdef TRACESYNC_SANITIZED
-  // The sanitized build looks for memory errors, not for long experiments:
-  // a minute of each (verify of a bending clock's many local-band segments
-  // takes minutes under ASan).
-  for (std::size_t i = 0; i + 1 < args.size(); ++i) {
-    if (args[i] == "--duration") args[i + 1] = "1min";
+  if (testing::sanitized()) {
+    // The sanitized command is run for memory errors, not for long
+    // experiments: a minute of each (verify of a bending clock's many
+    // local-band segments takes minutes under ASan).
+    for (std::size_t i = 0; i + 1 < args.size(); ++i) {
+      if (args[i] == "--duration") args[i + 1] = "1min";
+    }
   }
-#endif
   const auto sim = run_command(tracesync_binary(), args);
   ASSERT_EQ(sim.exit_code, 0) << sim.err;
   for (const std::string model : {"piecewise", "linear"}) {

@@ -438,13 +438,9 @@ TEST(SyncTraces, InProcessRandomDamageNeverCrashes) { expect_random_damage_never
 TEST(SyncTraces, CtrlCReportsWhatWasRead) {
   testing::TempDir dir;
   simulate(dir, {"--hosts", "16", "--topology", "random", "--duration", "30s", "--rate", "300"});
-#ifdef TRACESYNC_SANITIZED
   // A sanitized reading process takes seconds to start under load: at 250 ms
   // none had opened its trace yet.
-  const std::chrono::milliseconds interrupt_after(2000);
-#else
-  const std::chrono::milliseconds interrupt_after(250);
-#endif
+  const std::chrono::milliseconds interrupt_after(testing::sanitized() ? 2000 : 250);
   const auto r = run_command_with_signals(tracesync_binary(), {"sync", "--jobs", "1", "--format", "json", dir.path()},
                                           {{interrupt_after, SIGINT}});
   if (r.exit_code == 0) GTEST_SKIP() << "the whole experiment was read before the interrupt came";

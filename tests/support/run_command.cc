@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -37,7 +38,12 @@ TempDir::~TempDir() {
   std::filesystem::remove_all(path_, ignored);
 }
 
-std::string tracesync_binary() { return std::string(TRACESYNC_BINARY_DIR) + "/bin/tracesync"; }
+std::string tracesync_binary() {
+  // scripts/setup.sh --test runs these programs a second time against the
+  // sanitized build's command (docs/testing.md).
+  if (const char* command = std::getenv("TRACESYNC_TEST_COMMAND"); command && *command) return command;
+  return std::string(TRACESYNC_BINARY_DIR) + "/bin/tracesync";
+}
 
 CommandResult run_command(const std::string& program, const std::vector<std::string>& arguments,
                           const std::string& input) {

@@ -31,7 +31,8 @@ struct TimedSignal {
 CommandResult run_command_with_signals(const std::string& program, const std::vector<std::string>& arguments,
                                        const std::vector<TimedSignal>& signals, const std::string& input = "");
 
-// The tracesync command built with these tests.
+// The tracesync command under test: the one built with these tests, or the
+// one TRACESYNC_TEST_COMMAND names (the sanitized build's, in CI).
 std::string tracesync_binary();
 
 // A fresh directory under the system temp dir, removed by the destructor.
