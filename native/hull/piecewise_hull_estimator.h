@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <vector>
 
@@ -32,7 +33,21 @@ namespace tracesync::hull {
 // last segment, it opens the next one. Otherwise the segments from k on are
 // recomputed from their stored messages. So the segments equal the rule's
 // whatever the arrival order. Memory: every message is kept (16 bytes), in
-// its segment's MessageLog, in arrival order, sorted when a bound needs them.
+// its segment's MessageLog, in arrival order, sorted when a bound needs them,
+// except on a link of one segment behind the frontier (below).
+//
+// Flat memory on linear clocks (issue 31 part 1, docs/local-band.md): the
+// first segment keeps its own FlatEnvelope, as the linear model does. While
+// the link has one segment, settle() releases the messages behind the
+// frontier from its log into `released_`: a copy of the segment's estimator
+// fed with them in the rule's order, which is what replaying the segment
+// from its first message gives up to there, so a re-cut by a message at or
+// after the frontier replays from that copy and the segments stay the
+// rule's. A message behind the released ones (late) joins the hull when it
+// fits; one that would re-cut the released stretch cannot be replayed: it is
+// left out and counted as late. Once messages are released the link gets no
+// local bands (they are computed from every message, in one batch): should
+// it bend later, its map is its segments' lines, bridged (honest, wider).
 //
 // A bending clock squeezes a segment's feasible lines before they vanish,
 // so its exact bound would shrink just when the line fails. So a segment's
@@ -56,6 +71,7 @@ class PiecewiseHullEstimator final : public LinkEstimator {
 
   std::string_view algorithm() const override { return "hull"; }
   bool add(const LinkMessage& message) override;
+  void settle(model::Nanoseconds frontier) override;
   LinkEstimate estimate() const override;
   std::optional<model::Quad> offset_uncertainty(const TimeSpan& span) const override;
   HullPoints hull_points() const override;
@@ -68,7 +84,12 @@ class PiecewiseHullEstimator final : public LinkEstimator {
   std::vector<Breach> breaches() const override;
 
   std::size_t segment_count() const { return segments_.size(); }
-  // The messages in the rule's order, and where each segment starts in it.
+  // The messages kept (16 bytes each): every one, until some are released.
+  std::size_t kept_messages() const;
+  // Everything held for the bounds: kept messages, and the first segment's
+  // envelope (pending messages, cones, corners) and its released copy's.
+  std::size_t held_points() const;
+  // The messages kept in the rule's order, and where each segment starts in it.
   std::vector<LinkMessage> sorted_messages() const;
   std::vector<std::size_t> segment_starts() const;
 
@@ -95,6 +116,7 @@ class PiecewiseHullEstimator final : public LinkEstimator {
   bool open_segment(const LinkMessage& message);
   [[gnu::noinline]] bool add_before_last(const LinkMessage& message);
   void resegment_from(std::size_t k, const LinkMessage& message);
+  void release_before(model::Nanoseconds frontier);
   TimeSpan stretch_of(std::size_t k) const;
   std::vector<ClockPiece> pieces(const TimeSpan& span) const;
   std::optional<TimeSpan> message_span() const;
@@ -102,7 +124,7 @@ class PiecewiseHullEstimator final : public LinkEstimator {
 
   // With several segments and a stability above 0, the clock map comes from
   // the local bands (docs/local-band.md), computed once per message count.
-  bool uses_local_bands() const { return segments_.size() > 1 && stability_.ppm > 0; }
+  bool uses_local_bands() const { return segments_.size() > 1 && stability_.ppm > 0 && !released_; }
   const LocalBandMap& local_bands() const;
 
   struct LocalBandCache {
@@ -110,8 +132,21 @@ class PiecewiseHullEstimator final : public LinkEstimator {
     LocalBandMap map;
   };
 
+  // The first segment's messages before `before`, released from its log.
+  struct Released {
+    ExactHullEstimator hull;  // of those messages, added in the rule's order
+    LinkMessage first;        // the first and last of them in the rule's order
+    LinkMessage last;
+    model::Nanoseconds before;
+  };
+  // Messages a release waits for: each rewrites the log of what it keeps.
+  static constexpr std::size_t kReleaseAtLeast = 4096;
+
   std::vector<Segment> segments_;
   ClockStability stability_;
+  std::optional<Released> released_;
+  std::size_t kept_after_release_ = 0;
+  uint64_t left_out_late_ = 0;  // behind the released stretch, would re-cut it
   mutable std::optional<LocalBandCache> local_bands_;
 };
 
