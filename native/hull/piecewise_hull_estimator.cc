@@ -19,7 +19,8 @@ bool sorts_before(const LinkMessage& a, const LinkMessage& b) {
 
 }  // namespace
 
-PiecewiseHullEstimator::PiecewiseHullEstimator(ClockStability stability) : stability_(stability) {}
+PiecewiseHullEstimator::PiecewiseHullEstimator(ClockStability stability, std::size_t keep_at_most)
+    : stability_(stability), keep_at_most_(keep_at_most) {}
 
 const MessageLog& PiecewiseHullEstimator::Segment::sorted_messages() const {
   messages.sort();
@@ -120,7 +121,10 @@ void PiecewiseHullEstimator::settle(model::Nanoseconds frontier) {
   segments_.front().hull.settle(frontier);
   // Only a link of one segment releases (its local bands would need them).
   if (segments_.size() != 1 || (released_ && frontier <= released_->before)) return;
-  if (segments_.front().messages.size() >= std::max(2 * kept_after_release_, kReleaseAtLeast)) release_before(frontier);
+  // Past the budget, and a quarter more than the last release kept (each
+  // release rewrites the log of what it keeps: about 4 copies a message).
+  const std::size_t at = std::max(kept_after_release_ + kept_after_release_ / 4, keep_at_most_);
+  if (segments_.front().messages.size() >= at) release_before(frontier);
 }
 
 // Moves the first segment's messages before `frontier` from its log into
@@ -281,11 +285,32 @@ std::optional<ClockMap> PiecewiseHullEstimator::clock_map(const TimeSpan& span) 
   if (segments_.size() == 1) return LinkEstimator::clock_map(span);
   if (uses_local_bands()) {
     const LocalBandMap& local = local_bands();
-    if (!local.knots.empty()) return fitted_to(local.knots, span);
+    if (!local.knots.empty()) return released_ ? after_released(local.knots, span) : fitted_to(local.knots, span);
   }
   // No instant has a band (too few messages each way near every instant),
   // or the clocks are taken to be linear: the segments' lines, bridged.
   return join_pieces(pieces(span), stability_, span);
+}
+
+ClockMap PiecewiseHullEstimator::after_released(const ClockMap& local, const TimeSpan& span) const {
+  // The first segment's bound holds over any stretch of it (its messages
+  // all fit its region), and between two knots the truth lies within their
+  // bounds' interpolation: pieces that join_pieces bridges honestly.
+  std::vector<ClockPiece> pieces;
+  const TimeSpan released{std::min(span.first, segments_.front().first.point.x), released_->before - 1};
+  if (const auto bounds = bounds_of(0, released)) {
+    const LinkEstimate e = segments_.front().hull.estimate();
+    pieces.push_back({released, Line{e.alpha, e.beta}, *bounds});
+  }
+  for (std::size_t i = 1; i < local.size(); ++i) {
+    const Knot& l = local[i - 1];
+    const Knot& r = local[i];
+    if (l.x < released_->before) continue;  // (none: the kept messages begin there)
+    const Quad slope = (r.y - l.y) / static_cast<Quad>(r.x - l.x);
+    pieces.push_back({{l.x, r.x}, Line{slope, l.y - slope * static_cast<Quad>(l.x)}, EndBounds{l.bound, r.bound}});
+  }
+  if (pieces.empty()) return fitted_to(local, span);
+  return *join_pieces(pieces, stability_, span);
 }
 
 LinkEstimate PiecewiseHullEstimator::estimate() const {

@@ -36,18 +36,20 @@ namespace tracesync::hull {
 // its segment's MessageLog, in arrival order, sorted when a bound needs them,
 // except on a link of one segment behind the frontier (below).
 //
-// Flat memory on linear clocks (issue 31 part 1, docs/local-band.md): the
-// first segment keeps its own FlatEnvelope, as the linear model does. While
-// the link has one segment, settle() releases the messages behind the
-// frontier from its log into `released_`: a copy of the segment's estimator
+// Memory within a budget on linear clocks (issue 31 part 1,
+// docs/local-band.md): the first segment keeps its own FlatEnvelope, as the
+// linear model does. While the link has one segment and keeps more than
+// `keep_at_most` messages, settle() releases those behind the frontier from
+// its log into `released_`: a copy of the segment's estimator
 // fed with them in the rule's order, which is what replaying the segment
 // from its first message gives up to there, so a re-cut by a message at or
 // after the frontier replays from that copy and the segments stay the
 // rule's. A message behind the released ones (late) joins the hull when it
 // fits; one that would re-cut the released stretch cannot be replayed: it is
-// left out and counted as late. Once messages are released the link gets no
-// local bands (they are computed from every message, in one batch): should
-// it bend later, its map is its segments' lines, bridged (honest, wider).
+// left out and counted as late. Should the link bend once messages are
+// released, its local bands come from the messages kept (they are computed
+// in one batch): its map is the first segment's line over the released
+// stretch, bridged to the local bands of the rest (honest, wider there).
 //
 // A bending clock squeezes a segment's feasible lines before they vanish,
 // so its exact bound would shrink just when the line fails. So a segment's
@@ -67,7 +69,12 @@ namespace tracesync::hull {
 // knots, of the line's distance to the knot plus the knot's bound.
 class PiecewiseHullEstimator final : public LinkEstimator {
  public:
-  explicit PiecewiseHullEstimator(ClockStability stability = {ClockStability::kDefaultPpm});
+  // Messages a link keeps (16 bytes each) before it releases any: links
+  // smaller than that answer exactly as if every message were kept.
+  static constexpr std::size_t kKeepAtMost = std::size_t{1} << 22;
+
+  explicit PiecewiseHullEstimator(ClockStability stability = {ClockStability::kDefaultPpm},
+                                  std::size_t keep_at_most = kKeepAtMost);
 
   std::string_view algorithm() const override { return "hull"; }
   bool add(const LinkMessage& message) override;
@@ -124,7 +131,10 @@ class PiecewiseHullEstimator final : public LinkEstimator {
 
   // With several segments and a stability above 0, the clock map comes from
   // the local bands (docs/local-band.md), computed once per message count.
-  bool uses_local_bands() const { return segments_.size() > 1 && stability_.ppm > 0 && !released_; }
+  bool uses_local_bands() const { return segments_.size() > 1 && stability_.ppm > 0; }
+  // Released: the first segment's line over the released stretch, then the
+  // local bands of the messages kept, joined.
+  ClockMap after_released(const ClockMap& local, const TimeSpan& span) const;
   const LocalBandMap& local_bands() const;
 
   struct LocalBandCache {
@@ -139,12 +149,10 @@ class PiecewiseHullEstimator final : public LinkEstimator {
     LinkMessage last;
     model::Nanoseconds before;
   };
-  // Messages a release waits for: each rewrites the log of what it keeps.
-  static constexpr std::size_t kReleaseAtLeast = 4096;
-
   std::vector<Segment> segments_;
   ClockStability stability_;
   std::optional<Released> released_;
+  std::size_t keep_at_most_;
   std::size_t kept_after_release_ = 0;
   uint64_t left_out_late_ = 0;  // behind the released stretch, would re-cut it
   mutable std::optional<LocalBandCache> local_bands_;
