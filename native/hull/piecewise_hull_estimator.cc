@@ -19,7 +19,8 @@ bool sorts_before(const LinkMessage& a, const LinkMessage& b) {
 
 }  // namespace
 
-PiecewiseHullEstimator::PiecewiseHullEstimator(ClockStability stability) : stability_(stability) {}
+PiecewiseHullEstimator::PiecewiseHullEstimator(ClockStability stability, std::size_t keep_at_most)
+    : stability_(stability), keep_at_most_(keep_at_most) {}
 
 const MessageLog& PiecewiseHullEstimator::Segment::sorted_messages() const {
   messages.sort();
@@ -66,11 +67,23 @@ bool PiecewiseHullEstimator::add_before_last(const LinkMessage& message) {
     if (k > 0) --k;
   }
   Segment& segment = segments_[k];
+  const bool late = k == 0 && released_ && message.point.x < released_->before;
   if (const auto changed = segment.hull.add_unless_emptied(message)) {
     if (sorts_before(message, segment.first)) segment.first = message;
     if (sorts_before(segment.last, message)) segment.last = message;
-    segment.messages.append(message);
+    if (late) {
+      // Into the copy to replay from too (a subset of the segment's
+      // messages, so it fits there as well).
+      released_->hull.add(message);
+      if (sorts_before(message, released_->first)) released_->first = message;
+    } else {
+      segment.messages.append(message);
+    }
     return *changed;
+  }
+  if (late) {  // the messages a re-cut would replay are released
+    ++left_out_late_;
+    return false;
   }
   resegment_from(k, message);
   return true;
@@ -78,7 +91,10 @@ bool PiecewiseHullEstimator::add_before_last(const LinkMessage& message) {
 
 // A segment starting at `message`, which no line fits with the one before.
 bool PiecewiseHullEstimator::open_segment(const LinkMessage& message) {
-  segments_.push_back({message, message, ExactHullEstimator(stability_, ExactHullEstimator::Envelope::kNone), {}, std::nullopt});
+  // The first segment keeps a flat envelope (the linear model's), so that
+  // its messages can be released; the others keep the envelope of their log.
+  const auto envelope = segments_.empty() ? ExactHullEstimator::Envelope::kOwn : ExactHullEstimator::Envelope::kNone;
+  segments_.push_back({message, message, ExactHullEstimator(stability_, envelope), {}, std::nullopt});
   segments_.back().messages.append(message);
   const bool changed = segments_.back().hull.add(message);
   return changed || segments_.size() > 1;  // as the single line does, until a second segment opens
@@ -91,7 +107,65 @@ void PiecewiseHullEstimator::resegment_from(std::size_t k, const LinkMessage& me
   }
   std::sort(rest.begin(), rest.end(), sorts_before);
   segments_.erase(segments_.begin() + static_cast<std::ptrdiff_t>(k), segments_.end());
+  if (k == 0 && released_) {
+    // Replaying the first segment from its first message reaches, at the
+    // released ones' end, the copy fed with them; every message left sorts
+    // after them (none is behind `before`).
+    segments_.push_back({released_->first, released_->last, released_->hull, {}, std::nullopt});
+  }
   for (const LinkMessage& m : rest) extend(m);
+}
+
+void PiecewiseHullEstimator::settle(model::Nanoseconds frontier) {
+  if (segments_.empty()) return;
+  segments_.front().hull.settle(frontier);
+  // Only a link of one segment releases (its local bands would need them).
+  if (segments_.size() != 1 || (released_ && frontier <= released_->before)) return;
+  // Past the budget, and a quarter more than the last release kept (each
+  // release rewrites the log of what it keeps: about 4 copies a message).
+  const std::size_t at = std::max(kept_after_release_ + kept_after_release_ / 4, keep_at_most_);
+  if (segments_.front().messages.size() >= at) release_before(frontier);
+}
+
+// Moves the first segment's messages before `frontier` from its log into
+// the copy to replay from, in the rule's order.
+void PiecewiseHullEstimator::release_before(model::Nanoseconds frontier) {
+  Segment& segment = segments_.front();
+  MessageLog& log = segment.messages;
+  log.sort();
+  if (!released_) released_.emplace(Released{ExactHullEstimator(stability_), segment.first, segment.first, frontier});
+  MessageLog kept;
+  auto l = log.lower().begin();
+  auto u = log.upper().begin();
+  while (l != log.lower().end() || u != log.upper().end()) {
+    // At one abscissa the a -> b messages come first.
+    const bool lower = u == log.upper().end() || (l != log.lower().end() && l->x <= u->x);
+    const LinkMessage m = lower ? LinkMessage{Direction::kAtoB, *l++} : LinkMessage{Direction::kBtoA, *u++};
+    if (m.point.x < frontier) {
+      released_->hull.add(m);
+      released_->last = m;
+    } else {
+      kept.append(m);
+    }
+  }
+  log = std::move(kept);
+  segment.envelope_cache.reset();
+  released_->before = frontier;
+  released_->hull.settle(frontier);
+  kept_after_release_ = log.size();
+}
+
+std::size_t PiecewiseHullEstimator::held_points() const {
+  std::size_t n = kept_messages();
+  if (!segments_.empty()) n += segments_.front().hull.envelope_points();
+  if (released_) n += released_->hull.envelope_points();
+  return n;
+}
+
+std::size_t PiecewiseHullEstimator::kept_messages() const {
+  std::size_t n = 0;
+  for (const Segment& s : segments_) n += s.messages.size();
+  return n;
 }
 
 std::vector<LinkMessage> PiecewiseHullEstimator::sorted_messages() const {
@@ -123,6 +197,9 @@ TimeSpan PiecewiseHullEstimator::stretch_of(std::size_t k) const {
 // the same messages.
 std::optional<EndBounds> PiecewiseHullEstimator::bounds_of(std::size_t k, const TimeSpan& at) const {
   const ExactHullEstimator& hull = segments_[k].hull;
+  // The first segment alone, or released: its flat envelope (the linear
+  // model's bound); with several segments still kept, today's of its log.
+  if (k == 0 && (segments_.size() == 1 || released_)) return hull.end_bounds(at);
   const auto band = hull.band_bounds(at);
   if (!band || stability_.ppm <= 0 || hull.estimate().quality != Quality::kAccurate) return band;
   const TimeSpan stretch = stretch_of(k);
@@ -182,8 +259,7 @@ std::vector<Contradiction> PiecewiseHullEstimator::contradictions() const {
 }
 
 const LocalBandMap& PiecewiseHullEstimator::local_bands() const {
-  std::size_t messages = 0;
-  for (const Segment& s : segments_) messages += s.messages.size();
+  const std::size_t messages = kept_messages();
   if (local_bands_ && local_bands_->messages == messages) return local_bands_->map;
   // Segments follow each other in the rule's order, so their sorted points
   // in turn are sorted.
@@ -209,16 +285,41 @@ std::optional<ClockMap> PiecewiseHullEstimator::clock_map(const TimeSpan& span) 
   if (segments_.size() == 1) return LinkEstimator::clock_map(span);
   if (uses_local_bands()) {
     const LocalBandMap& local = local_bands();
-    if (!local.knots.empty()) return fitted_to(local.knots, span);
+    if (!local.knots.empty()) return released_ ? after_released(local.knots, span) : fitted_to(local.knots, span);
   }
   // No instant has a band (too few messages each way near every instant),
   // or the clocks are taken to be linear: the segments' lines, bridged.
   return join_pieces(pieces(span), stability_, span);
 }
 
+ClockMap PiecewiseHullEstimator::after_released(const ClockMap& local, const TimeSpan& span) const {
+  // The first segment's bound holds over any stretch of it (its messages
+  // all fit its region), and between two knots the truth lies within their
+  // bounds' interpolation: pieces that join_pieces bridges honestly.
+  std::vector<ClockPiece> pieces;
+  const TimeSpan released{std::min(span.first, segments_.front().first.point.x), released_->before - 1};
+  if (const auto bounds = bounds_of(0, released)) {
+    const LinkEstimate e = segments_.front().hull.estimate();
+    pieces.push_back({released, Line{e.alpha, e.beta}, *bounds});
+  }
+  for (std::size_t i = 1; i < local.size(); ++i) {
+    const Knot& l = local[i - 1];
+    const Knot& r = local[i];
+    if (l.x < released_->before) continue;  // (none: the kept messages begin there)
+    const Quad slope = (r.y - l.y) / static_cast<Quad>(r.x - l.x);
+    pieces.push_back({{l.x, r.x}, Line{slope, l.y - slope * static_cast<Quad>(l.x)}, EndBounds{l.bound, r.bound}});
+  }
+  if (pieces.empty()) return fitted_to(local, span);
+  return *join_pieces(pieces, stability_, span);
+}
+
 LinkEstimate PiecewiseHullEstimator::estimate() const {
   if (segments_.empty()) return ExactHullEstimator(stability_).estimate();
-  if (segments_.size() == 1) return segments_.front().hull.estimate();
+  if (segments_.size() == 1) {
+    LinkEstimate e = segments_.front().hull.estimate();
+    e.counters.late_messages += left_out_late_;
+    return e;
+  }
   LinkEstimate e;
   bool all_accurate = true;
   for (const Segment& s : segments_) {
@@ -231,7 +332,9 @@ LinkEstimate PiecewiseHullEstimator::estimate() const {
     e.counters.accurate_messages += part.counters.accurate_messages;
     e.counters.lower_hull += part.counters.lower_hull;
     e.counters.upper_hull += part.counters.upper_hull;
+    e.counters.late_messages += part.counters.late_messages;
   }
+  e.counters.late_messages += left_out_late_;
   const TimeSpan span = *message_span();
   const auto map = clock_map(span);
   if (!map) {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <vector>
 
@@ -32,7 +33,23 @@ namespace tracesync::hull {
 // last segment, it opens the next one. Otherwise the segments from k on are
 // recomputed from their stored messages. So the segments equal the rule's
 // whatever the arrival order. Memory: every message is kept (16 bytes), in
-// its segment's MessageLog, in arrival order, sorted when a bound needs them.
+// its segment's MessageLog, in arrival order, sorted when a bound needs them,
+// except on a link of one segment behind the frontier (below).
+//
+// Memory within a budget on linear clocks (issue 31 part 1,
+// docs/local-band.md): the first segment keeps its own FlatEnvelope, as the
+// linear model does. While the link has one segment and keeps more than
+// `keep_at_most` messages, settle() releases those behind the frontier from
+// its log into `released_`: a copy of the segment's estimator
+// fed with them in the rule's order, which is what replaying the segment
+// from its first message gives up to there, so a re-cut by a message at or
+// after the frontier replays from that copy and the segments stay the
+// rule's. A message behind the released ones (late) joins the hull when it
+// fits; one that would re-cut the released stretch cannot be replayed: it is
+// left out and counted as late. Should the link bend once messages are
+// released, its local bands come from the messages kept (they are computed
+// in one batch): its map is the first segment's line over the released
+// stretch, bridged to the local bands of the rest (honest, wider there).
 //
 // A bending clock squeezes a segment's feasible lines before they vanish,
 // so its exact bound would shrink just when the line fails. So a segment's
@@ -52,10 +69,16 @@ namespace tracesync::hull {
 // knots, of the line's distance to the knot plus the knot's bound.
 class PiecewiseHullEstimator final : public LinkEstimator {
  public:
-  explicit PiecewiseHullEstimator(ClockStability stability = {ClockStability::kDefaultPpm});
+  // Messages a link keeps (16 bytes each) before it releases any: links
+  // smaller than that answer exactly as if every message were kept.
+  static constexpr std::size_t kKeepAtMost = std::size_t{1} << 22;
+
+  explicit PiecewiseHullEstimator(ClockStability stability = {ClockStability::kDefaultPpm},
+                                  std::size_t keep_at_most = kKeepAtMost);
 
   std::string_view algorithm() const override { return "hull"; }
   bool add(const LinkMessage& message) override;
+  void settle(model::Nanoseconds frontier) override;
   LinkEstimate estimate() const override;
   std::optional<model::Quad> offset_uncertainty(const TimeSpan& span) const override;
   HullPoints hull_points() const override;
@@ -68,7 +91,12 @@ class PiecewiseHullEstimator final : public LinkEstimator {
   std::vector<Breach> breaches() const override;
 
   std::size_t segment_count() const { return segments_.size(); }
-  // The messages in the rule's order, and where each segment starts in it.
+  // The messages kept (16 bytes each): every one, until some are released.
+  std::size_t kept_messages() const;
+  // Everything held for the bounds: kept messages, and the first segment's
+  // envelope (pending messages, cones, corners) and its released copy's.
+  std::size_t held_points() const;
+  // The messages kept in the rule's order, and where each segment starts in it.
   std::vector<LinkMessage> sorted_messages() const;
   std::vector<std::size_t> segment_starts() const;
 
@@ -95,6 +123,7 @@ class PiecewiseHullEstimator final : public LinkEstimator {
   bool open_segment(const LinkMessage& message);
   [[gnu::noinline]] bool add_before_last(const LinkMessage& message);
   void resegment_from(std::size_t k, const LinkMessage& message);
+  void release_before(model::Nanoseconds frontier);
   TimeSpan stretch_of(std::size_t k) const;
   std::vector<ClockPiece> pieces(const TimeSpan& span) const;
   std::optional<TimeSpan> message_span() const;
@@ -103,6 +132,9 @@ class PiecewiseHullEstimator final : public LinkEstimator {
   // With several segments and a stability above 0, the clock map comes from
   // the local bands (docs/local-band.md), computed once per message count.
   bool uses_local_bands() const { return segments_.size() > 1 && stability_.ppm > 0; }
+  // Released: the first segment's line over the released stretch, then the
+  // local bands of the messages kept, joined.
+  ClockMap after_released(const ClockMap& local, const TimeSpan& span) const;
   const LocalBandMap& local_bands() const;
 
   struct LocalBandCache {
@@ -110,8 +142,19 @@ class PiecewiseHullEstimator final : public LinkEstimator {
     LocalBandMap map;
   };
 
+  // The first segment's messages before `before`, released from its log.
+  struct Released {
+    ExactHullEstimator hull;  // of those messages, added in the rule's order
+    LinkMessage first;        // the first and last of them in the rule's order
+    LinkMessage last;
+    model::Nanoseconds before;
+  };
   std::vector<Segment> segments_;
   ClockStability stability_;
+  std::optional<Released> released_;
+  std::size_t keep_at_most_;
+  std::size_t kept_after_release_ = 0;
+  uint64_t left_out_late_ = 0;  // behind the released stretch, would re-cut it
   mutable std::optional<LocalBandCache> local_bands_;
 };
 

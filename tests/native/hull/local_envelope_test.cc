@@ -2,7 +2,8 @@
 // The envelope bound (local_envelope.h): its peak against a brute-force scan
 // of the cones, and its honesty when the truth's rate wanders anywhere
 // inside the band, with the band's cone slope (cone_rate); and the flat
-// envelope of the linear model (flat_envelope.h) against it.
+// envelope of the linear model (flat_envelope.h) against it, alone and in the
+// piecewise model's first segment, whose messages it lets go.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -18,6 +19,7 @@
 #include "hull/flat_envelope.h"
 #include "hull/local_envelope.h"
 #include "hull/message_log.h"
+#include "hull/piecewise_hull_estimator.h"
 
 namespace tracesync::hull {
 namespace {
@@ -367,6 +369,138 @@ TEST(FlatEnvelope, HoldsAFlatCountOfPointsAsTheLinkGrowsFourfold) {
   EXPECT_GT(counts[1], 3 * counts[0]);
   EXPECT_LE(held[1], held[0] * 12 / 10) << held[0] << " then " << held[1];
   EXPECT_LT(held[0], counts[0] / 10);
+}
+
+// Feeds `messages` in their order into each estimator, settling its newest
+// message less `horizon` as the session does; returns the largest count of
+// points the piecewise one held.
+template <typename... Estimators>
+std::size_t fed(const std::vector<LinkMessage>& messages, model::Nanoseconds horizon, PiecewiseHullEstimator& piecewise,
+                Estimators&... others) {
+  std::optional<model::Nanoseconds> newest;
+  std::size_t most = 0;
+  for (const LinkMessage& m : messages) {
+    newest = newest ? std::max(*newest, m.point.x) : m.point.x;
+    piecewise.add(m);
+    piecewise.settle(*newest - horizon);
+    (others.add(m), ...);
+    (others.settle(*newest - horizon), ...);
+    most = std::max(most, piecewise.held_points());
+  }
+  return most;
+}
+
+TimeSpan span_of(const std::vector<LinkMessage>& messages) {
+  const auto [lo, hi] = std::minmax_element(messages.begin(), messages.end(), [](const auto& a, const auto& b) {
+    return a.point.x < b.point.x;
+  });
+  return {lo->point.x, hi->point.x};
+}
+
+TEST(FlatEnvelope, APiecewiseLinkOfOneSegmentHoldsAFlatCountAndAnswersAsTheLinearModel) {
+  // Linear clocks, 5 and 20 minutes at 50 messages/s, 10 s of horizon, a
+  // budget of 4,096 messages.
+  std::vector<std::size_t> held;
+  std::vector<std::size_t> counts;
+  for (const long double minutes : {5.0L, 20.0L}) {
+    SCOPED_TRACE(::testing::Message() << static_cast<double>(minutes) << " minutes");
+    std::mt19937_64 rng(7);
+    const long double start = 1.7e18;
+    const long double end = start + minutes * 6e10;
+    const auto truth = wandering_truth(rng, start, end, 0);
+    const auto messages = jittered(messages_of(truth, rng, start, end), rng, 2e9);
+    PiecewiseHullEstimator piecewise(ClockStability{100}, 4096);  // a budget of 4,096 messages
+    ExactHullEstimator linear(ClockStability{100});
+    held.push_back(fed(messages, 10'000'000'000, piecewise, linear));
+    counts.push_back(messages.size());
+    // Within the default budget every message is kept: the same answers.
+    PiecewiseHullEstimator keeping(ClockStability{100});
+    fed(messages, 10'000'000'000, keeping);
+    EXPECT_EQ(keeping.kept_messages(), messages.size());
+    EXPECT_LT(piecewise.kept_messages(), messages.size() / 3);
+
+    ASSERT_EQ(piecewise.segment_count(), 1u);
+    const TimeSpan span = span_of(messages);
+    for (const LinkEstimator* other : {static_cast<const LinkEstimator*>(&linear), static_cast<const LinkEstimator*>(&keeping)}) {
+      const LinkEstimate a = piecewise.estimate();
+      const LinkEstimate b = other->estimate();
+      EXPECT_EQ(a.quality, Quality::kAccurate);
+      EXPECT_TRUE(a.alpha == b.alpha && a.beta == b.beta);
+      EXPECT_EQ(a.counters.messages, b.counters.messages);
+      EXPECT_EQ(piecewise.hull_points().lower, other->hull_points().lower);
+      EXPECT_EQ(piecewise.hull_points().upper, other->hull_points().upper);
+      // The flat envelope's bound is a function of the messages alone.
+      ASSERT_TRUE(piecewise.offset_uncertainty(span) && other->offset_uncertainty(span));
+      EXPECT_TRUE(*piecewise.offset_uncertainty(span) == *other->offset_uncertainty(span))
+          << static_cast<double>(*piecewise.offset_uncertainty(span)) << " against "
+          << static_cast<double>(*other->offset_uncertainty(span));
+      EXPECT_EQ(piecewise.clock_map(span), other->clock_map(span));
+    }
+  }
+  EXPECT_GT(counts[1], 3 * counts[0]);
+  EXPECT_LE(held[1], held[0] * 12 / 10) << held[0] << " then " << held[1];
+  EXPECT_LT(held[0], counts[0] / 2);
+}
+
+TEST(FlatEnvelope, APiecewiseLinkReCutBehindReleasedMessagesKeepsTheRulesSegmentsAndItsTruth) {
+  // Linear for 4 minutes, then b's clock runs 60 ppm faster (new segments;
+  // within the clock-stability assumption of 100 ppm: no breach),
+  // messages arriving up to 2 s out of order: the re-cuts replay from what
+  // the release kept. A message far behind the frontier that no line fits
+  // with the released ones is late, counted, and changes nothing.
+  std::mt19937_64 rng(11);
+  const long double start = 1.7e18;
+  const long double bend = start + 2.4e11;
+  const long double end = start + 3.6e11;
+  WanderingTruth truth = wandering_truth(rng, start, bend, 0);
+  truth.knots_x.push_back(end);
+  truth.knots_y.push_back(truth.knots_y.back() + (end - bend) * (1 + 100e-6L));
+  const auto messages = jittered(messages_of(truth, rng, start, end), rng, 2e9);
+
+  PiecewiseHullEstimator piecewise(ClockStability{100}, 4096);
+  fed(messages, 10'000'000'000, piecewise);
+  PiecewiseHullEstimator keeping(ClockStability{100});
+  for (const LinkMessage& m : messages) keeping.add(m);
+  EXPECT_LT(piecewise.kept_messages() + 4000, messages.size());  // released before the bend
+
+  const TimeSpan span = span_of(messages);
+  const auto released = piecewise.segments(span);
+  const auto kept = keeping.segments(span);
+  ASSERT_GT(kept.size(), 1u);
+  ASSERT_EQ(released.size(), kept.size());
+  for (std::size_t k = 0; k < kept.size(); ++k) {
+    SCOPED_TRACE(::testing::Message() << "segment " << k);
+    EXPECT_EQ(released[k].span, kept[k].span);
+    EXPECT_TRUE(released[k].estimate.alpha == kept[k].estimate.alpha && released[k].estimate.beta == kept[k].estimate.beta);
+    EXPECT_EQ(released[k].estimate.counters.messages, kept[k].estimate.counters.messages);
+    EXPECT_EQ(released[k].hull.lower, kept[k].hull.lower);
+    EXPECT_EQ(released[k].hull.upper, kept[k].hull.upper);
+  }
+  // Released, the map is the first segment's line bridged to the local
+  // bands of the messages kept: it holds the truth.
+  EXPECT_TRUE(piecewise.breaches().empty());
+  const auto map = piecewise.clock_map(span);
+  ASSERT_TRUE(map);
+  for (std::size_t i = 1; i < map->size(); ++i) {
+    const Knot& l = (*map)[i - 1];
+    const Knot& r = (*map)[i];
+    for (int step = 0; step <= 16; ++step) {
+      const long double x = l.x + (r.x - l.x) * static_cast<long double>(step) / 16;
+      const long double t = (x - l.x) / static_cast<long double>(r.x - l.x);
+      const long double y = static_cast<long double>(l.y + t * (r.y - l.y));
+      const long double bound = static_cast<long double>(l.bound + t * (r.bound - l.bound));
+      EXPECT_LE(std::fabs(truth.at(x) - y), bound + 1) << "at " << static_cast<double>(x - start) << " ns";
+    }
+  }
+
+  const LinkEstimate before = piecewise.estimate();
+  LinkMessage late = messages.front();
+  late.point.y += late.is_lower() ? -1'000'000 : 1'000'000;  // a millisecond against every line
+  piecewise.add(late);
+  const LinkEstimate after = piecewise.estimate();
+  EXPECT_EQ(after.counters.late_messages, before.counters.late_messages + 1);
+  EXPECT_EQ(piecewise.segments(span).size(), kept.size());
+  EXPECT_TRUE(after.alpha == before.alpha && after.beta == before.beta);
 }
 
 }  // namespace
