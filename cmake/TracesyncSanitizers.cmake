@@ -6,9 +6,9 @@
 #       these sanitizers; any report stops the program with a non-zero exit
 #       (-fno-sanitize-recover), and the tests see TRACESYNC_SANITIZED.
 #   -DTRACESYNC_BUILD_FUZZERS=ON   the libFuzzer targets of tests/fuzz (clang
-#       only: libFuzzer ships with clang, not gcc). The libraries (native/)
-#       are built with coverage instrumentation for them; the tests are not,
-#       which nothing fuzzes.
+#       only: libFuzzer ships with clang, not gcc). The layers the fuzzers
+#       feed (TRACESYNC_FUZZED_LAYERS, native/CMakeLists.txt) are built with
+#       coverage instrumentation for them; the rest and the tests are not.
 set(TRACESYNC_SANITIZE "" CACHE STRING "Sanitizers for every target, e.g. address,undefined (use a build directory of its own)")
 option(TRACESYNC_BUILD_FUZZERS "Build the libFuzzer targets (clang only)" OFF)
 

@@ -30,7 +30,9 @@ done
 
 # Each step says how long the run has taken so far (CI's budget is 30 minutes).
 step() { printf '== [%dm%02ds] %s\n' $((SECONDS / 60)) $((SECONDS % 60)) "$*"; }
-trap 'step "setup.sh ends (exit $?)"' EXIT
+# (And a sanitized build still running in the background is stopped.)
+san_build=""
+trap 'status=$?; [[ -n $san_build ]] && kill -- -"$san_build" 2>/dev/null; step "setup.sh ends (exit $status)"' EXIT
 
 build_dir=${BUILD_DIR:-build}
 jobs=${JOBS:-$(nproc)}
@@ -107,6 +109,17 @@ cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTRACESYN
   -DTRACESYNC_BUILD_JAVA="$java" -DTRACESYNC_TEST_PROGRAMS="$test_programs"
 cmake --build "$build_dir" -j "$jobs"
 
+# The sanitized build (section 5) starts now, in the background at the
+# lowest priority: it takes the CPU that the main job and the tests leave
+# idle while they wait on JVMs, browsers, daemons and reading processes.
+san_dir=${SANITIZE_BUILD_DIR:-build-sanitize}
+if $run_tests; then
+  mkdir -p "$san_dir"
+  step "ASan + UBSan build starts in the background ($san_dir, its output in $san_dir/build.log)"
+  setsid nice -n 19 scripts/sanitized_build.sh "$san_dir" "$werror" "$jobs" > "$san_dir/build.log" 2>&1 &
+  san_build=$!
+fi
+
 # --- 3. The main job: synchronize the bundled fixtures -----------------------
 tracesync="$build_dir/bin/tracesync"
 shared=${TRACESYNC_SHARED_DIR:-../shared}/fixtures/lttng-modules-2.1-addons
@@ -131,20 +144,17 @@ if $run_tests; then
   ctest --test-dir "$build_dir" --output-on-failure -j "$jobs" --label-exclude benchmark
 
   # --- 5. The native suites under ASan + UBSan, then the fuzzers ------------
-  # A build of its own with clang (libFuzzer), without Java, of the command,
-  # the in-process suites and the fuzzers; any sanitizer report fails its
-  # test (docs/testing.md). It uses CMake's default generator (Unix
-  # Makefiles), so the standard CMake flow is built and tested too.
-  san_dir=${SANITIZE_BUILD_DIR:-build-sanitize}
-  step "ASan + UBSan build ($san_dir, Unix Makefiles)"
-  # -O1 and line tables only: what ASan's own docs advise, and the build
-  # that keeps CI within its 30 minutes (stack traces still name lines).
-  cmake -S . -B "$san_dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTRACESYNC_WERROR="$werror" \
-    -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
-    -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" \
-    -DTRACESYNC_SANITIZE=address,undefined -DTRACESYNC_BUILD_FUZZERS=ON \
-    -DTRACESYNC_BUILD_JAVA=OFF -DTRACESYNC_BUILD_BENCHMARKS=OFF -DTRACESYNC_TEST_PROGRAMS=in-process
-  cmake --build "$san_dir" -j "$jobs"
+  # The build started after section 2 (scripts/sanitized_build.sh); any
+  # sanitizer report fails its test (docs/testing.md).
+  step "waiting for the ASan + UBSan build ($san_dir)"
+  if ! wait "$san_build"; then
+    san_build=""
+    tail -n 80 "$san_dir/build.log" >&2
+    echo "setup.sh: the ASan + UBSan build failed (all its output: $san_dir/build.log)" >&2
+    exit 1
+  fi
+  san_build=""
+  tail -n 2 "$san_dir/build.log"
   step "ctest under ASan + UBSan"
   # (Not the packaging tests: a package of the sanitized build is not what ships.)
   ctest --test-dir "$san_dir" --output-on-failure -j "$jobs" --label-exclude 'benchmark|packaging'
