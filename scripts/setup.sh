@@ -12,7 +12,7 @@
 #                             plugin, no X (with --test: only their tests)
 #
 # Environment: BUILD_DIR (default build), SANITIZE_BUILD_DIR (default
-# build-sanitize), JOBS (default: number of cores), FUZZ_SECONDS (default 30,
+# build-sanitize), JOBS (default: number of cores), FUZZ_SECONDS (default 20,
 # per fuzzer), CI=true turns compiler warnings into errors.
 set -euo pipefail
 
@@ -101,17 +101,10 @@ $cli_only && java=OFF
 # (docs/testing.md). Test programs were over half of CI's compile time.
 test_programs=all
 $run_tests && test_programs=end-to-end
-step "build ($build_dir)"
-# Line tables only (-g1): stack traces still name lines, and full debug
-# information cost a seventh to two fifths of each file's compile time.
-cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTRACESYNC_WERROR="$werror" \
-  -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" \
-  -DTRACESYNC_BUILD_JAVA="$java" -DTRACESYNC_TEST_PROGRAMS="$test_programs"
-cmake --build "$build_dir" -j "$jobs"
-
 # The sanitized build (section 5) starts now, in the background at the
-# lowest priority: it takes the CPU that the main job and the tests leave
-# idle while they wait on JVMs, browsers, daemons and reading processes.
+# lowest priority: it takes the CPU that the build below, the main job and
+# the tests leave idle (configuring, javac, linking, waiting on JVMs,
+# browsers, daemons and reading processes).
 san_dir=${SANITIZE_BUILD_DIR:-build-sanitize}
 if $run_tests; then
   mkdir -p "$san_dir"
@@ -119,6 +112,13 @@ if $run_tests; then
   setsid nice -n 19 scripts/sanitized_build.sh "$san_dir" "$werror" "$jobs" > "$san_dir/build.log" 2>&1 &
   san_build=$!
 fi
+step "build ($build_dir)"
+# Line tables only (-g1): stack traces still name lines, and full debug
+# information cost a seventh to two fifths of each file's compile time.
+cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTRACESYNC_WERROR="$werror" \
+  -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" \
+  -DTRACESYNC_BUILD_JAVA="$java" -DTRACESYNC_TEST_PROGRAMS="$test_programs"
+cmake --build "$build_dir" -j "$jobs"
 
 # --- 3. The main job: synchronize the bundled fixtures -----------------------
 tracesync="$build_dir/bin/tracesync"
@@ -163,11 +163,11 @@ if $run_tests; then
   env "${sanitizer_environment[@]}" TRACESYNC_TEST_COMMAND="$(cd "$san_dir" && pwd)/bin/tracesync" \
     TRACESYNC_TEST_COMMAND_SANITIZED=1 \
     ctest --test-dir "$build_dir" --output-on-failure -j "$jobs" --label-regex end-to-end
-  step "fuzzers, ${FUZZ_SECONDS:-30}s each, two at a time"
-  tests/fuzz/run_fuzzers.sh "$san_dir" "${FUZZ_SECONDS:-30}" match_stream reader_protocol ctf2_metadata extract &
+  step "fuzzers, ${FUZZ_SECONDS:-20}s each, two at a time"
+  tests/fuzz/run_fuzzers.sh "$san_dir" "${FUZZ_SECONDS:-20}" match_stream reader_protocol ctf2_metadata extract &
   first_pair=$!
   fuzz_status=0
-  tests/fuzz/run_fuzzers.sh "$san_dir" "${FUZZ_SECONDS:-30}" engine_options ctf_metadata scanner || fuzz_status=$?
+  tests/fuzz/run_fuzzers.sh "$san_dir" "${FUZZ_SECONDS:-20}" engine_options ctf_metadata scanner || fuzz_status=$?
   wait "$first_pair" || fuzz_status=$?
   ((fuzz_status == 0)) || { echo "setup.sh: a fuzzer failed (its input is kept under $san_dir/fuzz)" >&2; exit 1; }
 fi
