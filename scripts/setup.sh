@@ -109,7 +109,11 @@ san_dir=${SANITIZE_BUILD_DIR:-build-sanitize}
 if $run_tests; then
   mkdir -p "$san_dir"
   step "ASan + UBSan build starts in the background ($san_dir, its output in $san_dir/build.log)"
-  setsid nice -n 19 scripts/sanitized_build.sh "$san_dir" "$werror" "$jobs" > "$san_dir/build.log" 2>&1 &
+  # setsid gives it a session of its own (stopped as one group), and with
+  # it a scheduling autogroup, which would share the CPU with ours as an
+  # equal whatever its nice value: it makes its own autogroup nice too.
+  setsid bash -c '{ echo 19 > /proc/self/autogroup; } 2>/dev/null; exec nice -n 19 scripts/sanitized_build.sh "$@"' \
+    sanitized_build "$san_dir" "$werror" "$jobs" > "$san_dir/build.log" 2>&1 &
   san_build=$!
 fi
 step "build ($build_dir)"
