@@ -1,16 +1,13 @@
 // SPDX-License-Identifier: EPL-2.0
 #include "ingest/packet_locator.h"
 
-#include <sys/stat.h>
-
-#include <algorithm>
 #include <charconv>
 #include <filesystem>
 #include <vector>
 
 #include "ctf/stream_scanner.h"
 #include "ctf/trace_metadata.h"
-#include "ingest/directory_listing.h"
+#include "ingest/trace_discovery.h"
 
 namespace tracesync::ingest {
 
@@ -52,18 +49,9 @@ std::optional<PacketPlace> locate_packet(const std::string& trace, const std::st
   const auto plan = ctf::ScanPlan::compile(std::move(metadata->trace), {}, &why);
   if (!plan) return std::nullopt;
   std::error_code error;
-  const auto names = list_directory(trace, error);
-  if (!names) return std::nullopt;
   // The stream files, as src.ctf.fs and the scanner take them.
-  std::vector<std::string> files;
-  for (const std::string& name : *names) {
-    if (name == "metadata" || name.empty() || name.front() == '.') continue;
-    const std::string path = (fs::path(trace) / name).string();
-    struct stat status {};
-    if (::stat(path.c_str(), &status) != 0 || !S_ISREG(status.st_mode) || status.st_size == 0) continue;
-    files.push_back(path);
-  }
-  std::sort(files.begin(), files.end());
+  const auto files = stream_file_paths(trace, error);
+  if (!files) return std::nullopt;
 
   NoVisitor visitor;
   ctf::PacketSummary summary;
@@ -72,7 +60,7 @@ std::optional<PacketPlace> locate_packet(const std::string& trace, const std::st
   const std::string& stream = parts.back();
   const auto instance = number_of(stream);
   const auto stream_class = parts.size() >= 3 ? number_of(parts[parts.size() - 2]) : std::nullopt;
-  for (const std::string& file : files) {
+  for (const std::string& file : *files) {
     if (!instance) {
       if (fs::path(file) == fs::path(stream)) matches.push_back(file);
       continue;

@@ -1,15 +1,12 @@
 // SPDX-License-Identifier: EPL-2.0
 #include "ingest/scanner_trace_reader.h"
 
-#include <sys/stat.h>
-
 #include <algorithm>
 #include <filesystem>
 #include <map>
 #include <new>
 
 #include "ctf/trace_metadata.h"
-#include "ingest/directory_listing.h"
 #include "ingest/trace_being_read.h"
 #include "ingest/trace_discovery.h"
 
@@ -290,23 +287,13 @@ bool ScannerTraceReader::open() {
     return false;
   }
   std::error_code error;
-  const auto names = list_directory(source_.path, error);
-  if (!names) {
+  auto files = stream_file_paths(source_.path, error);
+  if (!files) {
     fail("cannot be read: " + error.message());
     return false;
   }
-  // As src.ctf.fs: every regular, non-empty file but `metadata` and hidden ones.
-  std::vector<std::string> files;
-  for (const std::string& name : *names) {
-    if (name == "metadata" || name.empty() || name.front() == '.') continue;
-    const std::string path = (fs::path(source_.path) / name).string();
-    struct stat status {};
-    if (::stat(path.c_str(), &status) != 0 || !S_ISREG(status.st_mode) || status.st_size == 0) continue;
-    files.push_back(path);
-  }
-  std::sort(files.begin(), files.end());
   info_.bytes = stream_file_bytes(source_.path);
-  for (std::string& file : files) {
+  for (std::string& file : *files) {
     info_.stream_files.push_back(fs::path(file).filename().string());
     auto stream = std::make_unique<Stream>(*plan_, std::move(file), streams_.size());
     std::string problem;

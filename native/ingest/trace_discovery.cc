@@ -5,6 +5,8 @@
 #include "ingest/extract_frames.h"
 #include "ingest/extract_index.h"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <functional>
@@ -84,6 +86,22 @@ uint64_t stream_file_bytes(const std::string& trace_directory) {
     if (fs::is_regular_file(file, file_error)) bytes += fs::file_size(file, file_error);
   }
   return bytes;
+}
+
+std::optional<std::vector<std::string>> stream_file_paths(const std::string& trace_directory,
+                                                          std::error_code& error) {
+  const auto names = list_directory(trace_directory, error);
+  if (!names) return std::nullopt;
+  std::vector<std::string> files;
+  for (const std::string& name : *names) {
+    if (name == "metadata" || name.empty() || name.front() == '.') continue;
+    const std::string path = (fs::path(trace_directory) / name).string();
+    struct stat status {};
+    if (::stat(path.c_str(), &status) != 0 || !S_ISREG(status.st_mode) || status.st_size == 0) continue;
+    files.push_back(path);
+  }
+  std::sort(files.begin(), files.end());
+  return files;
 }
 
 Discovery discover_traces(const std::vector<std::string>& paths) {

@@ -2,7 +2,9 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <system_error>
 #include <vector>
 
 #include "ingest/trace_source.h"
@@ -24,5 +26,11 @@ Discovery discover_traces(const std::vector<std::string>& paths);
 // The bytes of a trace's stream files: the regular files of its directory
 // but `metadata` and hidden files (subdirectories such as index/ excluded).
 uint64_t stream_file_bytes(const std::string& trace_directory);
+
+// The paths of a trace's stream files as src.ctf.fs takes them: every
+// regular, non-empty file of its directory but `metadata` and hidden ones,
+// sorted; nullopt, with `error` set, when the directory cannot be listed.
+std::optional<std::vector<std::string>> stream_file_paths(const std::string& trace_directory,
+                                                          std::error_code& error);
 
 }  // namespace tracesync::ingest
