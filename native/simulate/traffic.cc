@@ -3,6 +3,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <memory>
+#include <tuple>
 #include <optional>
 #include <string_view>
 
@@ -33,63 +36,95 @@ class LinkTraffic {
         random_(Random::stream(options.seed, stream, link_index)),
         probe_(stream == "probe") {}
 
-  std::vector<Transmission> generate() {
-    if (options_.message_rate <= 0) return std::move(out_);
-    const double exchange_interval_ns = 2e9 / options_.message_rate;  // two segments per exchange
-
-    // Client and server sequence numbers start at random ISNs.
-    next_seq_[0] = static_cast<uint32_t>(random_.next());
-    next_seq_[1] = static_cast<uint32_t>(random_.next());
-    window_[0] = static_cast<uint16_t>(500 + random_.below(3000));
-    window_[1] = static_cast<uint16_t>(500 + random_.below(3000));
-
-    double t = after_gaps(static_cast<double>(experiment_.start_ns) + random_.exponential(exchange_interval_ns));
-    if (t >= static_cast<double>(experiment_.end_ns) || !handshake(static_cast<Nanoseconds>(t))) {
-      return std::move(out_);
+  // Generates the link's next unit of traffic (the handshake, an exchange,
+  // or one probe round) into the pending transmissions. Every transmission
+  // of this unit and of every later one is sent at floor() or later.
+  void step() {
+    if (probe_) {
+      step_probe();
+    } else {
+      step_traffic();
     }
-    while (true) {
-      t = after_gaps(t + random_.exponential(exchange_interval_ns));
-      if (t >= static_cast<double>(experiment_.end_ns)) break;
-      exchange(static_cast<Nanoseconds>(t));
-    }
-    return std::move(out_);
   }
+  bool done() const { return done_; }
+  Nanoseconds floor() const { return floor_; }
+  // The transmissions generated since the last call, in generation order.
+  std::vector<Transmission>& pending() { return out_; }
 
-  // tracesync probe's connection on the link: a handshake, then bursts of
-  // `probe_rounds` round trips at the start, every `probe_every_s` and at
-  // the end (the last one starting early enough to end before it).
-  std::vector<Transmission> generate_probe() {
-    if (options_.probe_rounds == 0) return std::move(out_);
-    next_seq_[0] = static_cast<uint32_t>(random_.next());
-    next_seq_[1] = static_cast<uint32_t>(random_.next());
-    window_[0] = static_cast<uint16_t>(500 + random_.below(3000));
-    window_[1] = static_cast<uint16_t>(500 + random_.below(3000));
-    const double start = static_cast<double>(experiment_.start_ns);
-    const double end = static_cast<double>(experiment_.end_ns);
-    const double last = end - std::min(1e9, (end - start) / 10);
-    std::vector<double> bursts = {start + 1e6};
-    if (options_.probe_every_s > 0) {
-      for (double t = start + options_.probe_every_s * 1e9; t < last; t += options_.probe_every_s * 1e9) {
-        bursts.push_back(t);
-      }
-    }
-    if (last > bursts.back()) bursts.push_back(last);
-    const auto connected = handshake(static_cast<Nanoseconds>(after_gaps(bursts.front())));
-    if (!connected) return std::move(out_);
-    Nanoseconds free_at = *connected;
-    for (const double at : bursts) {
-      Nanoseconds t = std::max(free_at, static_cast<Nanoseconds>(after_gaps(at)));
-      for (uint32_t round = 0; round < options_.probe_rounds; ++round) {
-        const auto answered = probe_round(t);
-        if (!answered) return std::move(out_);  // the connection is lost
-        t = *answered;
-      }
-      free_at = t;
-    }
+  // Every unit at once, in generation order.
+  std::vector<Transmission> generate_all() {
+    while (!done_) step();
     return std::move(out_);
   }
 
  private:
+  // The link's own connection: a handshake, then data exchanges at
+  // `message_rate / 2` per second until the experiment ends.
+  void step_traffic() {
+    if (!started_) {
+      started_ = true;
+      if (options_.message_rate <= 0) return finish();
+      next_seq_[0] = static_cast<uint32_t>(random_.next());  // client and server ISNs
+      next_seq_[1] = static_cast<uint32_t>(random_.next());
+      window_[0] = static_cast<uint16_t>(500 + random_.below(3000));
+      window_[1] = static_cast<uint16_t>(500 + random_.below(3000));
+      t_ = after_gaps(static_cast<double>(experiment_.start_ns) + random_.exponential(exchange_interval_ns()));
+      if (t_ >= static_cast<double>(experiment_.end_ns)) return finish();
+      floor_ = static_cast<Nanoseconds>(t_);
+      if (!handshake(floor_)) finish();
+      return;
+    }
+    t_ = after_gaps(t_ + random_.exponential(exchange_interval_ns()));
+    if (t_ >= static_cast<double>(experiment_.end_ns)) return finish();
+    floor_ = static_cast<Nanoseconds>(t_);
+    exchange(floor_);
+  }
+  double exchange_interval_ns() const { return 2e9 / options_.message_rate; }  // two segments an exchange
+
+  // tracesync probe's connection on the link: a handshake, then bursts of
+  // `probe_rounds` round trips at the start, every `probe_every_s` and at
+  // the end (the last one starting early enough to end before it); a unit
+  // is one round.
+  void step_probe() {
+    if (!started_) {
+      started_ = true;
+      if (options_.probe_rounds == 0) return finish();
+      next_seq_[0] = static_cast<uint32_t>(random_.next());
+      next_seq_[1] = static_cast<uint32_t>(random_.next());
+      window_[0] = static_cast<uint16_t>(500 + random_.below(3000));
+      window_[1] = static_cast<uint16_t>(500 + random_.below(3000));
+      const double start = static_cast<double>(experiment_.start_ns);
+      const double end = static_cast<double>(experiment_.end_ns);
+      const double last = end - std::min(1e9, (end - start) / 10);
+      bursts_ = {start + 1e6};
+      if (options_.probe_every_s > 0) {
+        for (double t = start + options_.probe_every_s * 1e9; t < last; t += options_.probe_every_s * 1e9) {
+          bursts_.push_back(t);
+        }
+      }
+      if (last > bursts_.back()) bursts_.push_back(last);
+      floor_ = static_cast<Nanoseconds>(after_gaps(bursts_.front()));
+      const auto connected = handshake(floor_);
+      if (!connected) return finish();
+      free_at_ = *connected;
+      return;
+    }
+    if (round_ == 0) round_at_ = std::max(free_at_, static_cast<Nanoseconds>(after_gaps(bursts_[burst_])));
+    floor_ = round_at_;
+    const auto answered = probe_round(round_at_);
+    if (!answered) return finish();  // the connection is lost
+    round_at_ = *answered;
+    if (++round_ < options_.probe_rounds) return;
+    round_ = 0;
+    free_at_ = round_at_;
+    if (++burst_ == bursts_.size()) finish();
+  }
+
+  void finish() {
+    done_ = true;
+    floor_ = std::numeric_limits<Nanoseconds>::max();
+  }
+
   // One round: a request from the client, the answer from the server when
   // it arrives (after the host's turnaround); both 16-byte data segments,
   // each acknowledging the other's last. Returns when the client may send
@@ -222,27 +257,80 @@ class LinkTraffic {
   uint16_t window_[2] = {0, 0};
   std::vector<Transmission> out_;
   bool probe_ = false;  // tracesync probe's connection
+  bool started_ = false;
+  bool done_ = false;
+  Nanoseconds floor_ = std::numeric_limits<Nanoseconds>::min();  // nothing generated yet
+  double t_ = 0;  // the last exchange's start
+  // The probe's bursts, and where in them it is.
+  std::vector<double> bursts_;
+  std::size_t burst_ = 0;
+  uint32_t round_ = 0;
+  Nanoseconds round_at_ = 0;
+  Nanoseconds free_at_ = 0;
 };
 
 }  // namespace
 
+// Each source (a link's connection, then its probe's) generates in its own
+// order; a source's later units are all sent at its floor() or later. So a
+// transmission sent before every source's floor can be passed on: nothing
+// generated later sorts before it. Ties go as a stable sort of the sources'
+// concatenation would put them: by source, then generation order.
+struct TrafficStream::Source {
+  LinkTraffic traffic;
+  uint32_t index;
+};
+
+struct TrafficStream::Queued {
+  Transmission m;
+  uint32_t source;
+  uint64_t order;
+  bool operator>(const Queued& o) const {
+    return std::tie(m.true_send, source, order) > std::tie(o.m.true_send, o.source, o.order);
+  }
+};
+
+TrafficStream::TrafficStream(const Experiment& experiment, const SimulationOptions& options)
+    : experiment_(experiment) {
+  for (uint32_t l = 0; l < experiment.links.size(); ++l) {
+    sources_.push_back(std::make_unique<Source>(Source{LinkTraffic(experiment, options, l), 2 * l}));
+    sources_.push_back(std::make_unique<Source>(Source{LinkTraffic(experiment, options, l, "probe"), 2 * l + 1}));
+  }
+  for (const auto& source : sources_) floors_.push({source->traffic.floor(), source->index});
+}
+
+TrafficStream::~TrafficStream() = default;
+
+std::optional<Transmission> TrafficStream::next() {
+  while (true) {
+    const Nanoseconds floor = floors_.empty() ? std::numeric_limits<Nanoseconds>::max() : floors_.top().first;
+    if (!queue_.empty() && (queue_.top().m.true_send < floor || floors_.empty())) break;
+    if (floors_.empty()) return std::nullopt;
+    const uint32_t index = floors_.top().second;
+    floors_.pop();
+    LinkTraffic& traffic = sources_[index]->traffic;
+    traffic.step();
+    for (Transmission& m : traffic.pending()) queue_.push({m, index, generated_++});
+    traffic.pending().clear();
+    if (!traffic.done()) floors_.push({traffic.floor(), index});
+  }
+  Transmission m = queue_.top().m;
+  queue_.pop();
+  m.local_send = experiment_.hosts[m.sender].clock.local_ns(m.true_send);
+  if (!m.lost) m.local_receive = experiment_.hosts[m.receiver].clock.local_ns(m.true_receive);
+  return m;
+}
+
 std::vector<Transmission> generate_traffic(const Experiment& experiment, const SimulationOptions& options) {
   std::vector<Transmission> all;
-  for (uint32_t l = 0; l < experiment.links.size(); ++l) {
-    std::vector<Transmission> link = LinkTraffic(experiment, options, l).generate();
-    all.insert(all.end(), link.begin(), link.end());
-    std::vector<Transmission> probe = LinkTraffic(experiment, options, l, "probe").generate_probe();
-    all.insert(all.end(), probe.begin(), probe.end());
-  }
-  // Links were appended in order and each link's segments in generation
-  // order, so a stable sort gives a deterministic order.
-  std::stable_sort(all.begin(), all.end(),
-                   [](const Transmission& x, const Transmission& y) { return x.true_send < y.true_send; });
-  for (auto& m : all) {
-    m.local_send = experiment.hosts[m.sender].clock.local_ns(m.true_send);
-    if (!m.lost) m.local_receive = experiment.hosts[m.receiver].clock.local_ns(m.true_receive);
-  }
+  TrafficStream stream(experiment, options);
+  while (auto m = stream.next()) all.push_back(*m);
   return all;
+}
+
+std::vector<Transmission> generate_source_traffic(const Experiment& experiment, const SimulationOptions& options,
+                                                  uint32_t link, bool probe) {
+  return LinkTraffic(experiment, options, link, probe ? "probe" : "traffic").generate_all();
 }
 
 }  // namespace tracesync::simulate

@@ -2,6 +2,11 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <queue>
+#include <utility>
 #include <vector>
 
 #include "model/point.h"
@@ -51,5 +56,38 @@ struct Transmission {
 // large exponential extra when the sender is loaded at sending time or the
 // receiver is loaded when the packet would arrive.
 std::vector<Transmission> generate_traffic(const Experiment& experiment, const SimulationOptions& options);
+
+// The same transmissions in the same order, one at a time: what is held
+// is the segments generated but not yet passed on (about a retransmission
+// span of traffic, 63 timeouts), not the experiment (`simulate --no-traces`
+// writes its truth and matches from it, in memory flat in the duration).
+class TrafficStream {
+ public:
+  TrafficStream(const Experiment& experiment, const SimulationOptions& options);
+  ~TrafficStream();
+  TrafficStream(const TrafficStream&) = delete;
+  TrafficStream& operator=(const TrafficStream&) = delete;
+
+  // The next transmission by true send time, its local times set; none at the end.
+  std::optional<Transmission> next();
+
+ private:
+  struct Source;
+  struct Queued;
+  using Floor = std::pair<model::Nanoseconds, uint32_t>;  // a source's floor, and the source
+  const Experiment& experiment_;
+  std::vector<std::unique_ptr<Source>> sources_;
+  std::priority_queue<Floor, std::vector<Floor>, std::greater<>> floors_;
+  std::priority_queue<Queued, std::vector<Queued>, std::greater<>> queue_;
+  uint64_t generated_ = 0;
+};
+
+// One source's transmissions in generation order, before any sorting (its
+// local times unset): a link's own connection, or its probe's. For tests:
+// sorting the sources' concatenation (links in order, each link's
+// connection before its probe's) stably by true send time gives
+// generate_traffic's order.
+std::vector<Transmission> generate_source_traffic(const Experiment& experiment, const SimulationOptions& options,
+                                                  uint32_t link, bool probe);
 
 }  // namespace tracesync::simulate

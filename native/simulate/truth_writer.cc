@@ -4,8 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
-#include <map>
-#include <tuple>
+#include <memory>
 
 #include "model/quad.h"
 #include "simulate/output_file.h"
@@ -142,8 +141,9 @@ void write_message(OutputFile& out, const Transmission& m) {
 
 }  // namespace
 
-void write_truth(const std::string& path, const SimulationOptions& options, const Experiment& experiment,
-                 const std::vector<Transmission>& transmissions, const std::vector<uint64_t>& events_per_host) {
+TruthWriter::TruthWriter(const std::string& path, const SimulationOptions& options, const Experiment& experiment,
+                         const std::vector<uint64_t>& events_per_host)
+    : out_(std::make_unique<OutputFile>(path)), messages_(options.truth_messages) {
   Json head;
   head["format"] = kTruthFormat;
   head["seed"] = options.seed;
@@ -176,10 +176,8 @@ void write_truth(const std::string& path, const SimulationOptions& options, cons
   Json links = Json::array();
   for (const auto& link : experiment.links) links.push_back(link_json(link));
   head["links"] = std::move(links);
-  OutputFile out(path);
-  if (!options.truth_messages) {
-    out << head_text(head, experiment) << '\n';
-    out.close();
+  if (!messages_) {
+    *out_ << head_text(head, experiment) << '\n';
     return;
   }
   head["message_columns"] = {"sender",       "send_local_ns", "receiver", "receive_local_ns", "true_send_ns",
@@ -191,65 +189,95 @@ void write_truth(const std::string& path, const SimulationOptions& options, cons
   std::string text = head_text(head, experiment);
   text.resize(text.rfind('}'));  // reopen the object
   while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
-  out << text << ",\n \"messages\": [";
-  for (std::size_t i = 0; i < transmissions.size(); ++i) {
-    out << (i == 0 ? "\n  " : ",\n  ");
-    write_message(out, transmissions[i]);
+  *out_ << text << ",\n \"messages\": [";
+}
+
+TruthWriter::~TruthWriter() = default;
+
+void TruthWriter::add(const Transmission& m) {
+  if (!messages_) return;
+  *out_ << (written_ == 0 ? "\n  " : ",\n  ");
+  write_message(*out_, m);
+  ++written_;
+}
+
+void TruthWriter::finish() {
+  if (messages_) *out_ << "\n ]\n}\n";
+  out_->close();
+}
+
+void write_truth(const std::string& path, const SimulationOptions& options, const Experiment& experiment,
+                 const std::vector<Transmission>& transmissions, const std::vector<uint64_t>& events_per_host) {
+  TruthWriter truth(path, options, experiment, events_per_host);
+  for (const Transmission& m : transmissions) truth.add(m);
+  truth.finish();
+}
+
+// A segment's copies are all sent within 63 retransmission timeouts of the
+// first (5 resends, the timeout doubling, then maybe a spurious one), so a
+// key sent before the newest send less that span has all its copies.
+MatchesWriter::MatchesWriter(const std::string& path, const SimulationOptions& options,
+                             const Experiment& experiment)
+    : out_(std::make_unique<OutputFile>(path)),
+      options_(options),
+      experiment_(experiment),
+      settled_after_ns_(static_cast<model::Nanoseconds>(64 * options.retransmission_timeout_ms * 1e6) + 1) {
+  *out_ << "# tracesync simulate: matched messages (first send, first receive of each segment)\n";
+  *out_ << "# seed ";
+  out_->integer(options.seed) << ", " << to_string(options.topology) << " topology, ";
+  out_->integer(options.hosts) << " hosts; ground truth in truth.json\n";
+  *out_ << "# SENDER SEND_NS RECEIVER RECV_NS\n";
+}
+
+MatchesWriter::~MatchesWriter() = default;
+
+void MatchesWriter::add(const Transmission& m) {
+  while (!pending_.empty() && pending_.front().send.true_send < m.true_send - settled_after_ns_) write_first();
+  const Key key{m.link, m.sender, m.seq, m.ack_seq, m.tcp_flags};
+  auto [it, inserted] = index_.try_emplace(key, first_ + pending_.size());
+  if (inserted) pending_.push_back({m, std::nullopt});
+  Pending& match = pending_[it->second - first_];
+  if (!m.lost && (!match.first_receive || m.local_receive < *match.first_receive)) {
+    match.first_receive = m.local_receive;
   }
-  out << "\n ]\n}\n";
-  out.close();
+}
+
+void MatchesWriter::write_first() {
+  const Pending& match = pending_.front();
+  const Transmission& send = match.send;
+  if (match.first_receive) {
+    *out_ << experiment_.hosts[send.sender].name << ' ';
+    out_->integer(send.local_send) << ' ' << experiment_.hosts[send.receiver].name << ' ';
+    out_->integer(*match.first_receive) << '\n';
+    ++written_;
+  }
+  index_.erase(Key{send.link, send.sender, send.seq, send.ack_seq, send.tcp_flags});
+  pending_.pop_front();
+  ++first_;
+}
+
+uint64_t MatchesWriter::finish() {
+  while (!pending_.empty()) write_first();
+  if (options_.signal_rate_hz > 0) {
+    // The simultaneous signal's records, as traces would hold them (docs/signals.md).
+    *out_ << "# signal NAME HOST TIME_NS: the simultaneous signal (sync --simultaneous 'event=" << kSignalIrqName
+          << ",jitter=...')\n";
+    for (const auto& host : experiment_.hosts) {
+      for (const model::Nanoseconds t : draw_signals(experiment_, options_, host.index).local) {
+        *out_ << "signal " << kSignalIrqName << ' ' << host.name << ' ';
+        out_->integer(t) << '\n';
+      }
+    }
+  }
+  out_->close();
+  return written_;
 }
 
 uint64_t write_matches(const std::string& path, const SimulationOptions& options, const Experiment& experiment,
                        const std::vector<Transmission>& transmissions) {
-  // The key of a segment: its link and sender make it unique even where
-  // (seq, ack_seq, flags) alone might collide across connections.
-  using Key = std::tuple<uint32_t, uint32_t, uint32_t, uint32_t, uint16_t>;
-  struct Match {
-    std::size_t first_send;
-    const Transmission* first_receive = nullptr;
-  };
-  std::map<Key, std::size_t> index;
-  std::vector<Match> matches;
-  for (std::size_t i = 0; i < transmissions.size(); ++i) {
-    const Transmission& m = transmissions[i];
-    const Key key{m.link, m.sender, m.seq, m.ack_seq, m.tcp_flags};
-    auto [it, inserted] = index.try_emplace(key, matches.size());
-    if (inserted) matches.push_back({i});
-    Match& match = matches[it->second];
-    if (!m.lost && (match.first_receive == nullptr || m.local_receive < match.first_receive->local_receive)) {
-      match.first_receive = &m;
-    }
-  }
-
-  OutputFile out(path);
-  out << "# tracesync simulate: matched messages (first send, first receive of each segment)\n";
-  out << "# seed ";
-  out.integer(options.seed) << ", " << to_string(options.topology) << " topology, ";
-  out.integer(options.hosts) << " hosts; ground truth in truth.json\n";
-  out << "# SENDER SEND_NS RECEIVER RECV_NS\n";
-  uint64_t written = 0;
-  for (const Match& match : matches) {
-    if (match.first_receive == nullptr) continue;
-    const Transmission& send = transmissions[match.first_send];
-    out << experiment.hosts[send.sender].name << ' ';
-    out.integer(send.local_send) << ' ' << experiment.hosts[send.receiver].name << ' ';
-    out.integer(match.first_receive->local_receive) << '\n';
-    ++written;
-  }
-  if (options.signal_rate_hz > 0) {
-    // The simultaneous signal's records, as traces would hold them (docs/signals.md).
-    out << "# signal NAME HOST TIME_NS: the simultaneous signal (sync --simultaneous 'event=" << kSignalIrqName
-        << ",jitter=...')\n";
-    for (const auto& host : experiment.hosts) {
-      for (const model::Nanoseconds t : draw_signals(experiment, options, host.index).local) {
-        out << "signal " << kSignalIrqName << ' ' << host.name << ' ';
-        out.integer(t) << '\n';
-      }
-    }
-  }
-  out.close();
-  return written;
+  MatchesWriter matches(path, options, experiment);
+  for (const Transmission& m : transmissions) matches.add(m);
+  return matches.finish();
 }
 
 }  // namespace tracesync::simulate

@@ -2,7 +2,12 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "simulate/experiment.h"
@@ -52,6 +57,27 @@ enum MessageFlag : uint32_t { kMessageLost = 1, kMessageRetransmission = 2 };
 void write_truth(const std::string& path, const SimulationOptions& options, const Experiment& experiment,
                  const std::vector<Transmission>& transmissions, const std::vector<uint64_t>& events_per_host);
 
+class OutputFile;
+
+// The same file written as the transmissions come (in true send order),
+// holding none of them: the head at construction, add() each message,
+// finish() to close it.
+class TruthWriter {
+ public:
+  TruthWriter(const std::string& path, const SimulationOptions& options, const Experiment& experiment,
+              const std::vector<uint64_t>& events_per_host);
+  ~TruthWriter();
+  TruthWriter(const TruthWriter&) = delete;
+  TruthWriter& operator=(const TruthWriter&) = delete;
+  void add(const Transmission& m);
+  void finish();
+
+ private:
+  std::unique_ptr<OutputFile> out_;
+  bool messages_;
+  uint64_t written_ = 0;
+};
+
 // Writes the matched messages as a match stream (`tracesync sync
 // --matches`): per segment key, its first send and its first receive, as
 //   SENDER SEND_NS RECEIVER RECV_NS
@@ -59,5 +85,39 @@ void write_truth(const std::string& path, const SimulationOptions& options, cons
 // Returns the number of messages. Throws SimulationError on write failure.
 uint64_t write_matches(const std::string& path, const SimulationOptions& options, const Experiment& experiment,
                        const std::vector<Transmission>& transmissions);
+
+// The same file written as the transmissions come (in true send order): a
+// key is written once every copy of it has been sent (63 retransmission
+// timeouts after its first), so it holds that span of traffic, not the
+// experiment. (A key sent again after that span, which this simulation
+// never does short of 32-bit sequence numbers wrapping on both sides at
+// once, is a new message.)
+class MatchesWriter {
+ public:
+  MatchesWriter(const std::string& path, const SimulationOptions& options, const Experiment& experiment);
+  ~MatchesWriter();
+  MatchesWriter(const MatchesWriter&) = delete;
+  MatchesWriter& operator=(const MatchesWriter&) = delete;
+  void add(const Transmission& m);
+  // Writes what is left; returns the number of messages written.
+  uint64_t finish();
+
+ private:
+  using Key = std::tuple<uint32_t, uint32_t, uint32_t, uint32_t, uint16_t>;  // link, sender, seq, ack_seq, flags
+  struct Pending {
+    Transmission send;  // the key's first send
+    std::optional<model::Nanoseconds> first_receive;
+  };
+  void write_first();
+
+  std::unique_ptr<OutputFile> out_;
+  const SimulationOptions& options_;
+  const Experiment& experiment_;
+  model::Nanoseconds settled_after_ns_;
+  std::deque<Pending> pending_;  // keys in first-send order
+  std::map<Key, uint64_t> index_;  // key -> its position, counted from the first key ever
+  uint64_t first_ = 0;  // the position of pending_.front()
+  uint64_t written_ = 0;
+};
 
 }  // namespace tracesync::simulate

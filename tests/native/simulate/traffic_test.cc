@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <set>
@@ -199,6 +200,47 @@ TEST(Traffic, SameSeedSameTrafficOtherSeedOtherTraffic) {
   o.seed = 2;
   const auto other = generate_traffic(build_experiment(o), o);
   EXPECT_TRUE(other.size() != first.size() || other[0].local_send != first[0].local_send);
+}
+
+// The stream passes each transmission on once no source can still generate
+// one before it; the oracle is what it replaced: every source generated
+// whole, concatenated, and stably sorted by true send time.
+TEST(TrafficStream, GivesTheStableSortOfEverySourcesTraffic) {
+  SimulationOptions o = small_experiment();
+  o.topology = Topology::kRandom;
+  o.hosts = 6;
+  o.loss_rate = 0.2;  // many resends, sent long after later exchanges
+  o.retransmission_timeout_ms = 30;
+  o.probe_rounds = 5;
+  o.probe_every_s = 0.5;
+  o.gaps = {{0.7, 0.2}};
+  const Experiment e = build_experiment(o);
+  std::vector<Transmission> oracle;
+  for (uint32_t link = 0; link < e.links.size(); ++link) {
+    for (const bool probe : {false, true}) {
+      const auto source = generate_source_traffic(e, o, link, probe);
+      oracle.insert(oracle.end(), source.begin(), source.end());
+    }
+  }
+  std::stable_sort(oracle.begin(), oracle.end(),
+                   [](const Transmission& x, const Transmission& y) { return x.true_send < y.true_send; });
+  const auto streamed = generate_traffic(e, o);
+  ASSERT_EQ(streamed.size(), oracle.size());
+  std::size_t probes = 0;
+  std::size_t resends = 0;
+  for (std::size_t i = 0; i < oracle.size(); ++i) {
+    const Transmission& m = streamed[i];
+    ASSERT_EQ(m.true_send, oracle[i].true_send) << i;
+    ASSERT_EQ(key_of(m), key_of(oracle[i])) << i;
+    ASSERT_EQ(m.probe, oracle[i].probe) << i;
+    ASSERT_EQ(m.lost, oracle[i].lost) << i;
+    ASSERT_EQ(m.true_receive, oracle[i].true_receive) << i;
+    EXPECT_EQ(m.local_send, e.hosts[m.sender].clock.local_ns(m.true_send));
+    probes += m.probe ? 1 : 0;
+    resends += m.retransmission ? 1 : 0;
+  }
+  EXPECT_GT(probes, 100U);  // the case holds what makes the merge hard
+  EXPECT_GT(resends, 1000U);
 }
 
 }  // namespace

@@ -10,6 +10,9 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
+#include <optional>
+#include <tuple>
 #include <nlohmann/json.hpp>
 
 #include "model/quad.h"
@@ -139,6 +142,49 @@ TEST(Truth, GapsHaveNoExchangesAndAreInTheTruth) {
     near += t > start + 90 * kSecond && t < start + 100 * kSecond ? 1 : 0;
   }
   EXPECT_GT(near, 100);  // traffic up to the gap
+}
+
+// --no-traces streams its transmissions: a key's match is written once
+// its copies are all sent. The oracle keys every transmission of the truth
+// at once, as the writer did before it streamed; resends of 1 ms timeouts
+// make the span it holds short and crossed often.
+TEST(Truth, StreamedMatchesAreWhatKeyingEveryTransmissionAtOnceGives) {
+  TempDirectory dir;
+  SimulationOptions o = truth_options(dir / "m", ClockModel::kWander, 20);
+  o.message_rate = 400;
+  o.loss_rate = 0.3;
+  o.retransmission_rate = 0.05;
+  o.retransmission_timeout_ms = 1;
+  o.truth_messages = true;
+  o.write_matches = true;
+  const SimulationSummary summary = run(o);
+  const auto truth = nlohmann::json::parse(std::ifstream(summary.truth_path));
+  using Key = std::tuple<int, int, int64_t, int64_t, int>;  // sender, receiver, seq, ack_seq, tcp_flags
+  std::map<Key, std::size_t> first_of;
+  std::vector<std::pair<nlohmann::json, std::optional<Nanoseconds>>> keys;  // first send, first receive
+  for (const auto& m : truth["messages"]) {
+    const auto [at, inserted] = first_of.try_emplace(Key{m[0], m[2], m[6], m[7], m[8]}, keys.size());
+    if (inserted) keys.push_back({m, std::nullopt});
+    auto& receive = keys[at->second].second;
+    if (!m[3].is_null() && (!receive || m[3].get<Nanoseconds>() < *receive)) receive = m[3].get<Nanoseconds>();
+  }
+  std::string expected;
+  uint64_t received = 0;
+  for (const auto& [send, receive] : keys) {
+    if (!receive) continue;
+    expected += "host" + std::to_string(send[0].get<int>()) + " " + std::to_string(send[1].get<Nanoseconds>()) +
+                " host" + std::to_string(send[2].get<int>()) + " " + std::to_string(*receive) + "\n";
+    ++received;
+  }
+  std::string written;
+  std::ifstream matches(summary.matches_path);
+  for (std::string line; std::getline(matches, line);) {
+    if (!line.empty() && line[0] != '#') written += line + "\n";
+  }
+  EXPECT_EQ(summary.matches, received);
+  EXPECT_GT(keys.size(), received + 100);  // keys lost on every try are left out
+  EXPECT_GT(truth["messages"].size(), keys.size() + 1000);  // and resends are many
+  EXPECT_EQ(written, expected);
 }
 
 TEST(Truth, AnUnfinishedFileLeavesNothingBehind) {
