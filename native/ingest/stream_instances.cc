@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: EPL-2.0
+#include "ingest/stream_instances.h"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+
+#include "ctf/stream_scanner.h"
+#include "ingest/directory_listing.h"
+
+namespace tracesync::ingest {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// One file's first packet, as src.ctf.fs reads it to group the file.
+struct FileStart {
+  std::string path;
+  bool read = false;
+  uint64_t stream_class = 0;
+  std::optional<uint64_t> instance;
+  std::optional<int64_t> begin_ns;  // timestamp_begin, in ns from origin
+};
+
+// An index entry of src.ctf.fs (without LTTng's index files: no sequence
+// numbers, and a packet without timestamp_begin or _end has -1 for it).
+struct IndexEntry {
+  std::size_t file = 0;  // among the stream's files in directory order
+  uint64_t offset = 0, size = 0;
+  uint64_t begin = UINT64_MAX, end = UINT64_MAX;  // in cycles, as written
+  int64_t begin_ns = -1;
+};
+
+FileStart first_packet(const ctf::ScanPlan& plan, const std::string& path) {
+  FileStart start;
+  start.path = path;
+  ctf::StreamScanner scanner(plan, path);
+  ctf::PacketSummary summary;
+  std::string problem;
+  if (!scanner.open(problem) || !scanner.next_packet_bounds(summary, problem)) return start;
+  start.read = true;
+  start.stream_class = summary.stream->stream_class->id;
+  start.instance = summary.stream_instance;
+  if (summary.begin_clock) start.begin_ns = summary.stream->time.ns_from_origin(*summary.begin_clock);
+  return start;
+}
+
+// The file's packets, walked by their headers and contexts; nullopt where
+// one cannot be read.
+std::optional<std::vector<IndexEntry>> index_of(const ctf::ScanPlan& plan, const std::string& path, std::size_t file) {
+  ctf::StreamScanner scanner(plan, path);
+  ctf::PacketSummary summary;
+  std::string problem;
+  if (!scanner.open(problem)) return std::nullopt;
+  std::vector<IndexEntry> entries;
+  while (!scanner.at_end()) {
+    if (!scanner.next_packet_bounds(summary, problem)) return std::nullopt;
+    IndexEntry& entry = entries.emplace_back();
+    entry.file = file;
+    entry.offset = summary.offset;
+    entry.size = scanner.offset() - summary.offset;
+    if (summary.begin_clock) {
+      entry.begin = *summary.begin_clock;
+      const auto ns = summary.stream->time.ns_from_origin(entry.begin);
+      if (!ns) return std::nullopt;  // babeltrace2 cannot index it either
+      entry.begin_ns = *ns;
+    }
+    if (summary.end_clock) entry.end = *summary.end_clock;
+  }
+  return entries;
+}
+
+// src.ctf.fs's ds_index_insert_ds_index_entry_sorted: before the first
+// entry that does not begin earlier, unless that one is the same packet.
+void insert_sorted(std::vector<IndexEntry>& index, const IndexEntry& entry) {
+  const auto at = std::find_if(index.begin(), index.end(),
+                               [&](const IndexEntry& other) { return entry.begin_ns <= other.begin_ns; });
+  if (at != index.end() && at->size == entry.size && at->begin == entry.begin && at->end == entry.end) return;
+  index.insert(at, entry);
+}
+
+// A stream being gathered: its files' starts in directory order.
+struct Gathered {
+  std::vector<const FileStart*> files;
+};
+
+}  // namespace
+
+std::optional<std::vector<StreamInstance>> stream_instances(const ctf::ScanPlan& plan,
+                                                            const std::string& trace_directory,
+                                                            std::error_code& error) {
+  // The directory's order, not sorted: src.ctf.fs takes the files as
+  // readdir gives them, and that order decides which file's index the
+  // others are merged into.
+  const auto names = list_directory(trace_directory, error);
+  if (!names) return std::nullopt;
+  std::vector<FileStart> starts;
+  for (const std::string& name : *names) {
+    if (name == "metadata" || name.empty() || name.front() == '.') continue;
+    const std::string path = (fs::path(trace_directory) / name).string();
+    struct stat status {};
+    if (::stat(path.c_str(), &status) != 0 || !S_ISREG(status.st_mode) || status.st_size == 0) continue;
+    starts.push_back(first_packet(plan, path));
+  }
+
+  std::vector<Gathered> gathered;
+  std::map<std::pair<uint64_t, uint64_t>, std::size_t> by_instance;  // (stream class, instance) -> gathered
+  for (const FileStart& start : starts) {
+    if (start.read && start.instance && start.begin_ns) {
+      const auto [at, added] = by_instance.try_emplace({start.stream_class, *start.instance}, gathered.size());
+      if (added) gathered.emplace_back();
+      gathered[at->second].files.push_back(&start);
+    } else {
+      gathered.push_back(Gathered{{&start}});
+    }
+  }
+
+  std::vector<StreamInstance> out;
+  for (const Gathered& stream : gathered) {
+    StreamInstance& instance = out.emplace_back();
+    const FileStart& first = *stream.files.front();
+    if (first.read) instance.stream_class = first.stream_class;
+    if (first.read && first.instance && first.begin_ns) instance.instance = first.instance;
+    if (stream.files.size() == 1) {
+      instance.files.push_back(first.path);
+      continue;
+    }
+    // The files' index (directory order) -> their place by first timestamp_begin.
+    std::vector<std::size_t> by_time;
+    for (std::size_t f = 0; f < stream.files.size(); ++f) {
+      const auto later = std::find_if(by_time.begin(), by_time.end(), [&](std::size_t other) {
+        return *stream.files[f]->begin_ns < *stream.files[other]->begin_ns;
+      });
+      by_time.insert(later, f);
+    }
+    std::vector<std::size_t> place(stream.files.size());
+    for (std::size_t p = 0; p < by_time.size(); ++p) {
+      place[by_time[p]] = p;
+      instance.files.push_back(stream.files[by_time[p]]->path);
+    }
+    std::vector<IndexEntry> index;
+    bool indexed = true;
+    for (std::size_t f = 0; f < stream.files.size() && indexed; ++f) {
+      const auto entries = index_of(plan, stream.files[f]->path, f);
+      if (!entries) {
+        indexed = false;
+      } else if (f == 0) {
+        index = *entries;  // the first file's index as it is
+      } else {
+        for (const IndexEntry& entry : *entries) insert_sorted(index, entry);
+      }
+    }
+    if (!indexed) continue;  // read file after file: the damage is met and named there
+    for (const IndexEntry& entry : index) instance.packets.push_back({place[entry.file], entry.offset});
+  }
+  // The scanner's stream numbers: by the first of their files' names.
+  const auto least_name = [](const StreamInstance& s) { return *std::min_element(s.files.begin(), s.files.end()); };
+  std::stable_sort(out.begin(), out.end(),
+                   [&](const StreamInstance& a, const StreamInstance& b) { return least_name(a) < least_name(b); });
+  return out;
+}
+
+}  // namespace tracesync::ingest
