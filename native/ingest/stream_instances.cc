@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: EPL-2.0
 #include "ingest/stream_instances.h"
 
-#include <sys/stat.h>
-
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <map>
 
 #include "ctf/stream_scanner.h"
-#include "ingest/directory_listing.h"
+#include "ingest/trace_discovery.h"
 
 namespace tracesync::ingest {
 
@@ -25,14 +25,66 @@ struct FileStart {
   std::optional<int64_t> begin_ns;  // timestamp_begin, in ns from origin
 };
 
-// An index entry of src.ctf.fs (without LTTng's index files: no sequence
-// numbers, and a packet without timestamp_begin or _end has -1 for it).
+// An index entry of src.ctf.fs (a packet without timestamp_begin or _end
+// has -1 for it; a sequence number only from an index file of version 1.1).
 struct IndexEntry {
   std::size_t file = 0;  // among the stream's files in directory order
   uint64_t offset = 0, size = 0;
-  uint64_t begin = UINT64_MAX, end = UINT64_MAX;  // in cycles, as written
+  uint64_t begin = UINT64_MAX, end = UINT64_MAX;  // in cycles
   int64_t begin_ns = -1;
+  uint64_t sequence = UINT64_MAX;
 };
+
+uint64_t big_endian(const unsigned char* bytes, std::size_t count) {
+  uint64_t value = 0;
+  for (std::size_t i = 0; i < count; ++i) value = value << 8 | bytes[i];
+  return value;
+}
+
+// The file's index from LTTng's TRACE/index/FILE.idx, as src.ctf.fs 2.0.4
+// takes it (build_index_from_idx_file): nullopt when it is absent or not
+// valid by its rules (magic, major version 1, an entry size of at least
+// 1.0's, whole entries, packet sizes in whole bytes, offsets that never go
+// back, no packet ending before it begins, times that fit in ns, sizes
+// adding up to the file's), and the packets are then walked instead.
+std::optional<std::vector<IndexEntry>> index_file_of(const ctf::ScanPlan::StreamPlan& stream, const std::string& path,
+                                                     uint64_t file_size, std::size_t file) {
+  constexpr uint32_t kMagic = 0xC1F1DCC1;
+  constexpr std::size_t kHeaderSize = 16, kEntry10Size = 56;
+  const fs::path index = fs::path(path).parent_path() / "index" / (fs::path(path).filename().string() + ".idx");
+  std::ifstream in(index, std::ios::binary);
+  if (!in) return std::nullopt;
+  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const auto* data = reinterpret_cast<const unsigned char*>(bytes.data());
+  if (bytes.size() < kHeaderSize || big_endian(data, 4) != kMagic || big_endian(data + 4, 4) != 1) return std::nullopt;
+  const uint64_t minor = big_endian(data + 8, 4);
+  const uint64_t entry_size = big_endian(data + 12, 4);
+  if (entry_size < kEntry10Size || (bytes.size() - kHeaderSize) % entry_size != 0) return std::nullopt;
+  std::vector<IndexEntry> entries;
+  uint64_t total = 0;
+  for (std::size_t at = kHeaderSize; at < bytes.size(); at += entry_size) {
+    const auto field = [&](std::size_t n) { return big_endian(data + at + 8 * n, 8); };
+    IndexEntry entry;
+    entry.file = file;
+    entry.offset = field(0);
+    const uint64_t bits = field(1);
+    if (bits % 8 != 0) return std::nullopt;
+    entry.size = bits / 8;
+    if (!entries.empty() && entry.offset < entries.back().offset) return std::nullopt;
+    entry.begin = field(3);
+    entry.end = field(4);
+    if (entry.end < entry.begin) return std::nullopt;
+    const auto begin_ns = stream.time.ns_from_origin(entry.begin);
+    if (!begin_ns || !stream.time.ns_from_origin(entry.end)) return std::nullopt;
+    entry.begin_ns = *begin_ns;
+    // 1.1 adds stream_instance_id (field 7) and packet_seq_num (field 8).
+    if (minor >= 1 && entry_size >= 9 * 8) entry.sequence = field(8);
+    total += entry.size;
+    entries.push_back(entry);
+  }
+  if (total != file_size) return std::nullopt;
+  return entries;
+}
 
 FileStart first_packet(const ctf::ScanPlan& plan, const std::string& path) {
   FileStart start;
@@ -48,13 +100,19 @@ FileStart first_packet(const ctf::ScanPlan& plan, const std::string& path) {
   return start;
 }
 
-// The file's packets, walked by their headers and contexts; nullopt where
-// one cannot be read.
+// The file's index: LTTng's index file where it is valid, else its
+// packets walked by their headers and contexts; nullopt where one cannot be
+// read.
 std::optional<std::vector<IndexEntry>> index_of(const ctf::ScanPlan& plan, const std::string& path, std::size_t file) {
   ctf::StreamScanner scanner(plan, path);
   ctf::PacketSummary summary;
   std::string problem;
   if (!scanner.open(problem)) return std::nullopt;
+  if (!scanner.next_packet_bounds(summary, problem)) return std::nullopt;
+  if (summary.stream->clock != nullptr) {
+    if (auto entries = index_file_of(*summary.stream, path, scanner.size(), file)) return entries;
+  }
+  scanner.seek(0);
   std::vector<IndexEntry> entries;
   while (!scanner.at_end()) {
     if (!scanner.next_packet_bounds(summary, problem)) return std::nullopt;
@@ -78,7 +136,10 @@ std::optional<std::vector<IndexEntry>> index_of(const ctf::ScanPlan& plan, const
 void insert_sorted(std::vector<IndexEntry>& index, const IndexEntry& entry) {
   const auto at = std::find_if(index.begin(), index.end(),
                                [&](const IndexEntry& other) { return entry.begin_ns <= other.begin_ns; });
-  if (at != index.end() && at->size == entry.size && at->begin == entry.begin && at->end == entry.end) return;
+  if (at != index.end() && at->size == entry.size && at->begin == entry.begin && at->end == entry.end &&
+      at->sequence == entry.sequence) {
+    return;
+  }
   index.insert(at, entry);
 }
 
@@ -95,16 +156,10 @@ std::optional<std::vector<StreamInstance>> stream_instances(const ctf::ScanPlan&
   // The directory's order, not sorted: src.ctf.fs takes the files as
   // readdir gives them, and that order decides which file's index the
   // others are merged into.
-  const auto names = list_directory(trace_directory, error);
-  if (!names) return std::nullopt;
+  const auto files = stream_file_paths_as_listed(trace_directory, error);
+  if (!files) return std::nullopt;
   std::vector<FileStart> starts;
-  for (const std::string& name : *names) {
-    if (name == "metadata" || name.empty() || name.front() == '.') continue;
-    const std::string path = (fs::path(trace_directory) / name).string();
-    struct stat status {};
-    if (::stat(path.c_str(), &status) != 0 || !S_ISREG(status.st_mode) || status.st_size == 0) continue;
-    starts.push_back(first_packet(plan, path));
-  }
+  for (const std::string& path : *files) starts.push_back(first_packet(plan, path));
 
   std::vector<Gathered> gathered;
   std::map<std::pair<uint64_t, uint64_t>, std::size_t> by_instance;  // (stream class, instance) -> gathered

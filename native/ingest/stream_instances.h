@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <system_error>
 #include <vector>
 
 #include "ctf/scan_plan.h"
@@ -27,23 +28,24 @@ namespace tracesync::ingest {
 // - A file whose first packet has no stream instance id or no
 //   timestamp_begin is a stream of its own. Files whose first packets say
 //   the same stream class and instance id are one stream.
-// - Each file is indexed (its packets' offsets and bounds, from the packet
-//   contexts, or from LTTng's index/FILE.idx where that is valid). The
-//   stream's index is the first file's (in directory order) as it is; each
-//   later file's packets are inserted one by one before the first packet
-//   whose timestamp_begin (in ns from origin) is not earlier, and left out
-//   when that packet has the same size, timestamp_begin, timestamp_end and
-//   sequence number (a copy: overlapping snapshots).
+// - Each file is indexed: its packets' offsets, sizes and bounds, from
+//   LTTng's index/FILE.idx where that is valid by babeltrace2's rules, else
+//   from the packet contexts, walked. The stream's index is the first
+//   file's (in directory order) as it is; each later file's packets are
+//   inserted one by one before the first packet whose timestamp_begin (in
+//   ns from origin) is not earlier, and left out when that packet has the
+//   same size, timestamp_begin, timestamp_end and sequence number (a copy:
+//   overlapping snapshots).
 // - The stream's packets are read in its index's order, one after the
 //   other, through one message iterator: packet N of its port is the N-th
 //   of that order, and "packets in order" spans the files.
 // Undamaged, that is every packet in time order, whatever the directory's
-// order; damaged times move packets, as they move them for babeltrace2.
-//
-// Not followed: LTTng's index files (the scanner does not read them): a
-// split stream is ordered by its packet contexts. Where they say other
-// times than the packet contexts (damaged stream files), babeltrace2 orders
-// the packets otherwise.
+// order; damaged times move packets, as they move them for babeltrace2
+// (where a valid index file gives the times, damage in the stream files
+// moves nothing).
+// A stream of one file is not indexed here: the scanner walks it from its
+// beginning to its end, as babeltrace2 reads it at the offsets of its index
+// (of a valid index file, the same packets unless that file is damaged).
 struct StreamInstance {
   struct Packet {
     std::size_t file = 0;  // among StreamInstance::files
