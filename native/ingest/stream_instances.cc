@@ -8,6 +8,7 @@
 #include <map>
 
 #include "ctf/stream_scanner.h"
+#include "ingest/merged_packet_index.h"
 #include "ingest/trace_discovery.h"
 
 namespace tracesync::ingest {
@@ -23,16 +24,6 @@ struct FileStart {
   uint64_t stream_class = 0;
   std::optional<uint64_t> instance;
   std::optional<int64_t> begin_ns;  // timestamp_begin, in ns from origin
-};
-
-// An index entry of src.ctf.fs (a packet without timestamp_begin or _end
-// has -1 for it; a sequence number only from an index file of version 1.1).
-struct IndexEntry {
-  std::size_t file = 0;  // among the stream's files in directory order
-  uint64_t offset = 0, size = 0;
-  uint64_t begin = UINT64_MAX, end = UINT64_MAX;  // in cycles
-  int64_t begin_ns = -1;
-  uint64_t sequence = UINT64_MAX;
 };
 
 uint64_t big_endian(const unsigned char* bytes, std::size_t count) {
@@ -131,18 +122,6 @@ std::optional<std::vector<IndexEntry>> index_of(const ctf::ScanPlan& plan, const
   return entries;
 }
 
-// src.ctf.fs's ds_index_insert_ds_index_entry_sorted: before the first
-// entry that does not begin earlier, unless that one is the same packet.
-void insert_sorted(std::vector<IndexEntry>& index, const IndexEntry& entry) {
-  const auto at = std::find_if(index.begin(), index.end(),
-                               [&](const IndexEntry& other) { return entry.begin_ns <= other.begin_ns; });
-  if (at != index.end() && at->size == entry.size && at->begin == entry.begin && at->end == entry.end &&
-      at->sequence == entry.sequence) {
-    return;
-  }
-  index.insert(at, entry);
-}
-
 // A stream being gathered: its files' starts in directory order.
 struct Gathered {
   std::vector<const FileStart*> files;
@@ -183,33 +162,33 @@ std::optional<std::vector<StreamInstance>> stream_instances(const ctf::ScanPlan&
       instance.files.push_back(first.path);
       continue;
     }
-    // The files' index (directory order) -> their place by first timestamp_begin.
-    std::vector<std::size_t> by_time;
-    for (std::size_t f = 0; f < stream.files.size(); ++f) {
-      const auto later = std::find_if(by_time.begin(), by_time.end(), [&](std::size_t other) {
-        return *stream.files[f]->begin_ns < *stream.files[other]->begin_ns;
-      });
-      by_time.insert(later, f);
-    }
+    // The files (their numbers in directory order) by their first
+    // timestamp_begin, ties in directory order (src.ctf.fs inserts each
+    // before the first that begins later).
+    std::vector<std::size_t> by_time(stream.files.size());
+    for (std::size_t f = 0; f < by_time.size(); ++f) by_time[f] = f;
+    std::stable_sort(by_time.begin(), by_time.end(), [&](std::size_t a, std::size_t b) {
+      return *stream.files[a]->begin_ns < *stream.files[b]->begin_ns;
+    });
     std::vector<std::size_t> place(stream.files.size());
     for (std::size_t p = 0; p < by_time.size(); ++p) {
       place[by_time[p]] = p;
       instance.files.push_back(stream.files[by_time[p]]->path);
     }
-    std::vector<IndexEntry> index;
+    std::optional<MergedPacketIndex> index;
     bool indexed = true;
     for (std::size_t f = 0; f < stream.files.size() && indexed; ++f) {
       const auto entries = index_of(plan, stream.files[f]->path, f);
       if (!entries) {
         indexed = false;
       } else if (f == 0) {
-        index = *entries;  // the first file's index as it is
+        index.emplace(*entries);  // the first file's index as it is
       } else {
-        for (const IndexEntry& entry : *entries) insert_sorted(index, entry);
+        for (const IndexEntry& entry : *entries) index->insert(entry);
       }
     }
     if (!indexed) continue;  // read file after file: the damage is met and named there
-    for (const IndexEntry& entry : index) instance.packets.push_back({place[entry.file], entry.offset});
+    for (const IndexEntry& entry : index->entries()) instance.packets.push_back({place[entry.file], entry.offset});
   }
   // The scanner's stream numbers: by the first of their files' names.
   const auto least_name = [](const StreamInstance& s) { return *std::min_element(s.files.begin(), s.files.end()); };

@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -20,6 +21,7 @@
 #include "ingest/reader_differential.h"
 #include "ingest/message_spec.h"
 #include "ingest/reader_protocol.h"
+#include "ingest/merged_packet_index.h"
 #include "ingest/packet_locator.h"
 #include "ingest/signal_spec.h"
 #include "ingest/stream_instances.h"
@@ -493,6 +495,56 @@ void split_stream_file(const fs::path& trace, const std::string& stream, const P
     out.write(bytes.data() + from, static_cast<std::streamsize>(to - from));
   }
   fs::remove(trace / stream);
+}
+
+// The split stream's index merged in log time is babeltrace2's, merged by
+// its linear insertion (src.ctf.fs 2.0.4, ds_index_insert_ds_index_entry_sorted,
+// written again here as it reads), on random files of few distinct times:
+// unsorted files, ties and copies of packets, as damage makes them.
+TEST(ReaderDifferential, SplitStreamIndexIsMergedAsBabeltrace2MergesIt) {
+  const auto linear = [](std::vector<IndexEntry>& index, const IndexEntry& entry) {
+    const auto at = std::find_if(index.begin(), index.end(),
+                                 [&](const IndexEntry& other) { return entry.begin_ns <= other.begin_ns; });
+    if (at != index.end() && at->size == entry.size && at->begin == entry.begin && at->end == entry.end &&
+        at->sequence == entry.sequence) {
+      return;
+    }
+    index.insert(at, entry);
+  };
+  std::mt19937_64 random(34);
+  int copies_left_out = 0;
+  for (int trial = 0; trial < 20000; ++trial) {
+    std::vector<std::vector<IndexEntry>> files(1 + random() % 4);
+    uint64_t offset = 0;
+    for (std::size_t f = 0; f < files.size(); ++f) {
+      for (uint64_t n = random() % 6; n > 0; --n) {
+        IndexEntry entry;
+        entry.file = f;
+        entry.offset = offset++;
+        entry.begin_ns = static_cast<int64_t>(random() % 8);
+        entry.begin = static_cast<uint64_t>(entry.begin_ns);
+        entry.end = random() % 3;
+        entry.size = random() % 2;
+        files[f].push_back(entry);
+      }
+    }
+    std::vector<IndexEntry> expected = files[0];
+    MergedPacketIndex merged(files[0]);
+    std::size_t entries = files[0].size();
+    for (std::size_t f = 1; f < files.size(); ++f) {
+      for (const IndexEntry& entry : files[f]) {
+        linear(expected, entry);
+        merged.insert(entry);
+        ++entries;
+      }
+    }
+    copies_left_out += static_cast<int>(entries - expected.size());
+    std::vector<uint64_t> want, got;
+    for (const IndexEntry& entry : expected) want.push_back(entry.offset);
+    for (const IndexEntry& entry : merged.entries()) got.push_back(entry.offset);
+    ASSERT_EQ(got, want) << "trial " << trial;
+  }
+  EXPECT_GT(copies_left_out, 0);
 }
 
 // LTTng's index file for `stream` of a simulated trace (TRACE/index/
