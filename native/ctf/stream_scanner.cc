@@ -79,10 +79,14 @@ bool StreamScanner::next_packet_bounds(PacketSummary& summary, std::string& prob
 bool StreamScanner::read_packet(EventVisitor* visitor, PacketSummary& summary, std::string& problem) {
   summary = PacketSummary{};
   summary.offset = offset_;
+  const std::string packet = "packet at byte " + std::to_string(offset_);
+  if (offset_ >= size_) {
+    // Only an index (seek) can say so: a damaged one.
+    return fail(problem, size_ * 8, packet + ": begins past the end of the file (" + std::to_string(size_) + " bytes)");
+  }
   const uint64_t begin = offset_ * 8;
   BitCursor cursor{data_, begin, size_ * 8};
   std::string why;
-  const std::string packet = "packet at byte " + std::to_string(offset_);
 
   for (CapturedField& c : header_captures_) c.present = false, c.byte_count = 0;
   if (!plan_.packet_header().run(cursor, header_state_, header_captures_.data(), why)) {

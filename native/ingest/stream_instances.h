@@ -54,9 +54,11 @@ struct StreamInstance {
   // Paths of its files, by their first packet's timestamp_begin (as
   // src.ctf.fs lists them); one unless split.
   std::vector<std::string> files;
-  // Its packets in babeltrace2's order when split; empty when it is one
-  // file, or split with a file that cannot be indexed: its files are then
-  // read one after the other, each from its beginning to its end.
+  // Its packets in babeltrace2's order when split (16 bytes each: a split
+  // stream's index is held while it is read, as babeltrace2 holds it);
+  // empty when it is one file, or split with a file that cannot be
+  // indexed: its files are then read one after the other, each from its
+  // beginning to its end.
   std::vector<Packet> packets;
   std::optional<uint64_t> stream_class;  // of its first packet, when that could be read
   // Its stream instance id, when its files are grouped by it (the first

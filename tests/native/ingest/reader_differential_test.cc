@@ -670,6 +670,18 @@ TEST(ReaderDifferential, StreamSplitOverSeveralFilesIsReadAndJudgedAlike) {
       << moved_scanner.info.first_time_damage;
   EXPECT_NE(moved_scanner.info.first_time_damage.find("(the packet at byte 0)"), std::string::npos)
       << moved_scanner.info.first_time_damage;
+  // An index file that passes babeltrace2's checks but puts a packet past
+  // the end of its file (its sizes still adding up): the scanner stops
+  // there, naming the file and byte, and reads nothing from beyond it.
+  {
+    std::fstream io(moved / "index" / "channel0_1_2.idx", std::ios::binary | std::ios::in | std::ios::out);
+    io.seekp(16 + 2 * 56 + 2);  // the last entry's offset, its third byte: far past the file's end
+    io.put(static_cast<char>(0x7f));
+  }
+  const ReadOutcome past_end = read_with_scanner(moved.string());
+  EXPECT_EQ(past_end.state, TraceReader::State::kFailed);
+  EXPECT_NE(past_end.problem.find("channel0_1_2: at byte "), std::string::npos) << past_end.problem;
+  EXPECT_NE(past_end.problem.find("begins past the end of the file"), std::string::npos) << past_end.problem;
   fs::remove_all(root);
   std::printf("split stream, damaged times in its 2nd and 3rd files: %d copies read by both readers alike, %d of them "
               "with packets left out\n",
