@@ -7,8 +7,8 @@
 #include <new>
 
 #include "ctf/trace_metadata.h"
-#include "ingest/trace_being_read.h"
 #include "ingest/stream_instances.h"
+#include "ingest/trace_being_read.h"
 #include "ingest/trace_discovery.h"
 
 namespace tracesync::ingest {
