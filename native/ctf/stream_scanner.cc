@@ -68,12 +68,25 @@ bool StreamScanner::fail(std::string& problem, uint64_t bit_offset, const std::s
 }
 
 bool StreamScanner::next_packet(EventVisitor& visitor, PacketSummary& summary, std::string& problem) {
+  return read_packet(&visitor, summary, problem);
+}
+
+bool StreamScanner::next_packet_bounds(PacketSummary& summary, std::string& problem) {
+  return read_packet(nullptr, summary, problem);
+}
+
+// With no visitor, the packet's header and context only.
+bool StreamScanner::read_packet(EventVisitor* visitor, PacketSummary& summary, std::string& problem) {
   summary = PacketSummary{};
   summary.offset = offset_;
+  const std::string packet = "packet at byte " + std::to_string(offset_);
+  if (offset_ >= size_) {
+    // Only an index (seek) can say so: a damaged one.
+    return fail(problem, size_ * 8, packet + ": begins past the end of the file (" + std::to_string(size_) + " bytes)");
+  }
   const uint64_t begin = offset_ * 8;
   BitCursor cursor{data_, begin, size_ * 8};
   std::string why;
-  const std::string packet = "packet at byte " + std::to_string(offset_);
 
   for (CapturedField& c : header_captures_) c.present = false, c.byte_count = 0;
   if (!plan_.packet_header().run(cursor, header_state_, header_captures_.data(), why)) {
@@ -136,6 +149,14 @@ bool StreamScanner::next_packet(EventVisitor& visitor, PacketSummary& summary, s
   if (context_captures_[packet_context_slot::kEndTime].present) {
     summary.end_clock = context_captures_[packet_context_slot::kEndTime].value;
   }
+  if (visitor == nullptr) {
+    if (packet_bits > left) {
+      return fail(problem, size_ * 8, packet + ": packet size " + std::to_string(packet_bits) + " bits runs " +
+                                          std::to_string(packet_bits - left) + " bits past the end of the file");
+    }
+    offset_ += packet_bytes;
+    return true;
+  }
   if (const CapturedField& discarded = context_captures_[packet_context_slot::kDiscarded]; discarded.present) {
     const uint64_t before = discarded_before_.value_or(0);
     if (discarded.value > before) summary.discarded = discarded.value - before;
@@ -189,7 +210,7 @@ bool StreamScanner::next_packet(EventVisitor& visitor, PacketSummary& summary, s
     if (!summary.first_clock) summary.first_clock = state.clock;
     summary.clock_before_last = summary.last_clock;
     summary.last_clock = state.clock;
-    if (event->selected) visitor.selected_event(*event, *stream, state.clock, event_captures_.data());
+    if (event->selected) visitor->selected_event(*event, *stream, state.clock, event_captures_.data());
   }
   if (packet_bits > left) {
     return fail(problem, size_ * 8, packet + ": packet size " + std::to_string(packet_bits) + " bits runs " +

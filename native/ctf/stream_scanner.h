@@ -70,8 +70,23 @@ class StreamScanner {
   // Reads the next packet; false with `problem` said when it is damaged
   // (the events of the packet heard of before the damage stand).
   bool next_packet(EventVisitor& visitor, PacketSummary& summary, std::string& problem);
+  // Reads the next packet's header and context only (an index of the file:
+  // its offset, stream class and instance, timestamp_begin and _end) and
+  // moves past it; false with `problem` said as next_packet says it.
+  bool next_packet_bounds(PacketSummary& summary, std::string& problem);
+
+  // Moves to the packet at `offset` (from an index: a stream split over
+  // several files is read in babeltrace2's packet order,
+  // ingest/stream_instances.h).
+  void seek(uint64_t offset) { offset_ = offset; }
+  // The discarded-event count of the previous packet read, which the next
+  // packet's count is taken from: a stream split over several files carries
+  // it from one file's scanner to the next.
+  std::optional<uint64_t> discarded_so_far() const { return discarded_before_; }
+  void carry_discarded(std::optional<uint64_t> count) { discarded_before_ = count; }
 
  private:
+  bool read_packet(EventVisitor* visitor, PacketSummary& summary, std::string& problem);
   bool fail(std::string& problem, uint64_t bit_offset, const std::string& what) const;
 
   const ScanPlan& plan_;

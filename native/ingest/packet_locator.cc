@@ -7,7 +7,7 @@
 
 #include "ctf/stream_scanner.h"
 #include "ctf/trace_metadata.h"
-#include "ingest/trace_discovery.h"
+#include "ingest/stream_instances.h"
 
 namespace tracesync::ingest {
 
@@ -49,37 +49,45 @@ std::optional<PacketPlace> locate_packet(const std::string& trace, const std::st
   const auto plan = ctf::ScanPlan::compile(std::move(metadata->trace), {}, &why);
   if (!plan) return std::nullopt;
   std::error_code error;
-  // The stream files, as src.ctf.fs and the scanner take them.
-  const auto files = stream_file_paths(trace, error);
-  if (!files) return std::nullopt;
+  // The streams as src.ctf.fs makes them of the files (and the scanner).
+  const auto streams = stream_instances(*plan, trace, error);
+  if (!streams) return std::nullopt;
 
+  const std::string& name = parts.back();
+  const auto instance = number_of(name);
+  const auto stream_class = parts.size() >= 3 ? number_of(parts[parts.size() - 2]) : std::nullopt;
+  std::vector<const StreamInstance*> matches;
+  for (const StreamInstance& stream : *streams) {
+    if (!instance) {
+      // A stream of one file without an instance id, named by its path.
+      if (!stream.instance && fs::path(stream.files.front()) == fs::path(name)) matches.push_back(&stream);
+      continue;
+    }
+    if (stream.instance != instance) continue;
+    if (stream_class && stream.stream_class != stream_class) continue;
+    matches.push_back(&stream);
+  }
+  if (matches.size() != 1) return std::nullopt;
+  const StreamInstance& stream = *matches.front();
+  if (!stream.packets.empty()) {
+    // Split: babeltrace2's packet order, file by file as it merged them.
+    if (number >= stream.packets.size()) return std::nullopt;
+    const StreamInstance::Packet& packet = stream.packets[number];
+    return PacketPlace{stream.files[packet.file], packet.offset};
+  }
+  // One file (or a split stream babeltrace2 could not index: none of its
+  // packets is read), walked to the packet.
+  if (stream.split()) return std::nullopt;
+  ctf::StreamScanner scanner(*plan, stream.files.front());
   NoVisitor visitor;
   ctf::PacketSummary summary;
   std::string problem;
-  std::vector<std::string> matches;
-  const std::string& stream = parts.back();
-  const auto instance = number_of(stream);
-  const auto stream_class = parts.size() >= 3 ? number_of(parts[parts.size() - 2]) : std::nullopt;
-  for (const std::string& file : *files) {
-    if (!instance) {
-      if (fs::path(file) == fs::path(stream)) matches.push_back(file);
-      continue;
-    }
-    ctf::StreamScanner scanner(*plan, file);
-    if (!scanner.open(problem) || !scanner.next_packet(visitor, summary, problem)) continue;
-    if (summary.stream_instance != instance) continue;
-    if (stream_class && summary.stream->stream_class->id != *stream_class) continue;
-    matches.push_back(file);
-  }
-  if (matches.size() != 1) return std::nullopt;  // none, or the stream split in several files
-
-  ctf::StreamScanner scanner(*plan, matches.front());
   if (!scanner.open(problem)) return std::nullopt;
   for (uint64_t packet = 0; packet < number; ++packet) {
     if (scanner.at_end() || !scanner.next_packet(visitor, summary, problem)) return std::nullopt;
   }
   if (scanner.at_end()) return std::nullopt;
-  return PacketPlace{matches.front(), scanner.offset()};
+  return PacketPlace{stream.files.front(), scanner.offset()};
 }
 
 }  // namespace tracesync::ingest

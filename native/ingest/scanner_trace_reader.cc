@@ -7,6 +7,7 @@
 #include <new>
 
 #include "ctf/trace_metadata.h"
+#include "ingest/stream_instances.h"
 #include "ingest/trace_being_read.h"
 #include "ingest/trace_discovery.h"
 
@@ -48,12 +49,40 @@ bool ends_packets_at_their_last_event(const ctf::TraceClass& trace) {
 }  // namespace
 
 struct ScannerTraceReader::Stream {
-  Stream(const ctf::ScanPlan& plan, std::string path, std::size_t place)
-      : scanner(plan, std::move(path)), number(place) {}
-  // Scanned by one thread at a time (ScanAhead): the scanner and the
-  // selected events it met so far, delivered or not.
-  ctf::StreamScanner scanner;
+  Stream(const ctf::ScanPlan& plan, StreamInstance instance, std::vector<std::size_t> numbers, std::size_t place)
+      : packets(std::move(instance.packets)), file_numbers(std::move(numbers)), number(place) {
+    for (std::string& path : instance.files) files.push_back(std::make_unique<ctf::StreamScanner>(plan, std::move(path)));
+  }
+  // Scanned by one thread at a time (ScanAhead): its files' scanners, and
+  // the selected events it met so far, delivered or not.
+  std::vector<std::unique_ptr<ctf::StreamScanner>> files;  // one unless split (StreamInstance)
+  // A split stream's packets in babeltrace2's order; empty: its files are
+  // read one after the other, whole.
+  std::vector<StreamInstance::Packet> packets;
+  std::size_t next = 0;  // in `packets`
+  std::size_t file = 0;  // the file being read
+  std::vector<std::size_t> file_numbers;  // each file's among TraceInfo::stream_files
   uint64_t scan_position = 0;
+  const ctf::StreamScanner& scanner() const { return *files[file]; }
+  bool at_end() const {
+    return packets.empty() ? file + 1 == files.size() && files[file]->at_end() : next == packets.size();
+  }
+  // Reads its next packet where babeltrace2 reads it (and what the tracer
+  // says it discarded counts from the packet before, in whatever file).
+  bool next_packet(ctf::EventVisitor& visitor, ctf::PacketSummary& summary, std::string& problem) {
+    std::size_t to = file;
+    if (!packets.empty()) {
+      to = packets[next].file;
+    } else if (files[file]->at_end()) {
+      ++to;
+    }
+    if (to != file) {
+      files[to]->carry_discarded(files[file]->discarded_so_far());
+      file = to;
+    }
+    if (!packets.empty()) files[file]->seek(packets[next++].offset);
+    return files[file]->next_packet(visitor, summary, problem);
+  }
   // The rest is the reader's (taking the packets in order).
   std::size_t number;  // among the trace's streams
   bool ended = false;
@@ -71,6 +100,7 @@ struct ScannerTraceReader::Stream {
   StreamTimeCheck time_check;
   std::vector<match::PacketEvent> waiting;
   uint64_t waiting_offset = 0;  // of the packet waiting, in bytes
+  std::size_t waiting_file = 0, current_file = 0;  // the files of the packets waiting and being read
   // The network events of the packet being read, and each one's number
   // among the packet's events.
   std::vector<match::PacketEvent> current;
@@ -89,6 +119,7 @@ struct ScannerTraceReader::ScannedPacket {
   ctf::PacketSummary summary;
   bool fine = true;
   std::string problem;
+  std::size_t file = 0;  // among its stream's files
   bool bad_time = false;  // a selected event's time does not fit in nanoseconds
   uint64_t end_offset = 0;  // the scanner's offset after it
   bool at_end = false;
@@ -128,7 +159,9 @@ class ScannerTraceReader::Collector final : public ctf::EventVisitor {
     out_.classes.push_back(event.user);
     out.trace = reader_.index_;
     out.time = *time;
-    if (stream_.number < match::kNoStream) out.stream = static_cast<match::StreamIndex>(stream_.number);
+    // The file it was read from (TraceInfo::stream_files).
+    const std::size_t file = stream_.file_numbers[stream_.file];
+    if (file < match::kNoStream) out.stream = static_cast<match::StreamIndex>(file);
     if (selected.app) {
       selected.app->decode(captures, out);
     } else {
@@ -287,19 +320,33 @@ bool ScannerTraceReader::open() {
     return false;
   }
   std::error_code error;
-  auto files = stream_file_paths(source_.path, error);
-  if (!files) {
+  // Its streams as babeltrace2 makes them of the files: one file each, or
+  // a stream instance split over several (ingest/stream_instances.h).
+  auto instances = stream_instances(*plan_, source_.path, error);
+  if (!instances) {
     fail("cannot be read: " + error.message());
     return false;
   }
   info_.bytes = stream_file_bytes(source_.path);
-  for (std::string& file : *files) {
-    info_.stream_files.push_back(fs::path(file).filename().string());
-    auto stream = std::make_unique<Stream>(*plan_, std::move(file), streams_.size());
+  std::vector<std::string> names;
+  for (const StreamInstance& instance : *instances) {
+    for (const std::string& file : instance.files) names.push_back(fs::path(file).filename().string());
+  }
+  std::sort(names.begin(), names.end());
+  info_.stream_files = names;
+  for (StreamInstance& instance : *instances) {
+    std::vector<std::size_t> numbers;
+    for (const std::string& file : instance.files) {
+      const std::string name = fs::path(file).filename().string();
+      numbers.push_back(static_cast<std::size_t>(std::lower_bound(names.begin(), names.end(), name) - names.begin()));
+    }
+    auto stream = std::make_unique<Stream>(*plan_, std::move(instance), std::move(numbers), streams_.size());
     std::string problem;
-    if (!stream->scanner.open(problem)) {
-      fail("cannot be opened: " + problem);
-      return false;
+    for (const auto& file : stream->files) {
+      if (!file->open(problem)) {
+        fail("cannot be opened: " + problem);
+        return false;
+      }
     }
     streams_.push_back(std::move(stream));
   }
@@ -378,9 +425,10 @@ void ScannerTraceReader::announce(const ctf::ScanPlan::StreamPlan& stream) {
 bool ScannerTraceReader::scan_packet(Stream& stream, ScannedPacket& out, int64_t& reached) const {
   const ReadingTrace marked(source_.path.c_str());
   Collector collector(*this, stream, out);
-  out.fine = stream.scanner.next_packet(collector, out.summary, out.problem);
-  out.end_offset = stream.scanner.offset();
-  out.at_end = stream.scanner.at_end();
+  out.fine = stream.next_packet(collector, out.summary, out.problem);
+  out.file = stream.file;
+  out.end_offset = stream.scanner().offset();
+  out.at_end = stream.at_end();
   reached = out.reached;
   if (out.summary.stream != nullptr) {
     const auto& summary = out.summary;
@@ -405,6 +453,7 @@ bool ScannerTraceReader::read_packet(Stream& stream) {
   const bool fine = scanned.fine;
   const std::string& problem = scanned.problem;
   stream.current = std::move(scanned.events);
+  stream.current_file = scanned.file;
   stream.current_at = std::move(scanned.at);
   stream.reached = std::max(stream.reached, scanned.reached);
   info_.network_events += scanned.selected;
@@ -491,7 +540,7 @@ bool ScannerTraceReader::read_packet(Stream& stream) {
   }
   if (scanned.at_end) {
     stream.ended = true;
-    if (stream.checks_time) judge(stream, stream.time_check.end_stream(), stream.waiting, stream.waiting_offset);
+    if (stream.checks_time) judge(stream, stream.time_check.end_stream(), stream.waiting, stream.waiting_file, stream.waiting_offset);
   }
   return true;
 }
@@ -502,7 +551,7 @@ bool ScannerTraceReader::read_packet(Stream& stream) {
 // end when it was read whole.
 void ScannerTraceReader::check_time(Stream& stream, const ctf::PacketSummary& summary, bool whole) {
   const uint64_t begin = *summary.begin_clock;
-  judge(stream, stream.time_check.begin_packet(begin), stream.waiting, stream.waiting_offset);
+  judge(stream, stream.time_check.begin_packet(begin), stream.waiting, stream.waiting_file, stream.waiting_offset);
   stream.trusted.reset();
   if (summary.step_back) {
     const ctf::PacketSummary::StepBack& back = *summary.step_back;
@@ -523,17 +572,18 @@ void ScannerTraceReader::check_time(Stream& stream, const ctf::PacketSummary& su
   // reads as "not written"; so does the scanner.
   const bool end_not_written = lttng_ && end == 0 && begin != 0;
   if (ends_at_last_event_ || end_not_written) end = std::max(end, summary.last_clock.value_or(begin));
-  judge(stream, stream.time_check.end_packet(end), stream.current, summary.offset);
+  judge(stream, stream.time_check.end_packet(end), stream.current, stream.current_file, summary.offset);
   // Undamaged in itself: it waits for the next packet's beginning.
   stream.waiting.swap(stream.current);
   stream.waiting_offset = summary.offset;
+  stream.waiting_file = stream.current_file;
   stream.current.clear();
 }
 
 // A verdict on the packet at `offset` whose network events are `events`:
 // they are used, or (damaged time) left out and counted.
 void ScannerTraceReader::judge(Stream& stream, PacketVerdict verdict, std::vector<match::PacketEvent>& events,
-                               uint64_t offset) {
+                               std::size_t file, uint64_t offset) {
   if (verdict == PacketVerdict::kNone) return;
   if (verdict == PacketVerdict::kUse) {
     batch_.insert(batch_.end(), events.begin(), events.end());
@@ -546,7 +596,7 @@ void ScannerTraceReader::judge(Stream& stream, PacketVerdict verdict, std::vecto
     if (info_.first_time_damage.empty()) {
       const ctf::ScanPlan::StreamPlan* plan = stream.stream_plan;
       const auto ns = [&](uint64_t cycles) { return plan == nullptr ? int64_t{0} : plan->time.ns_from_origin(cycles).value_or(0); };
-      info_.first_time_damage = "stream `" + stream.scanner.path() + "`, " + stream.time_check.what_was_wrong(ns) +
+      info_.first_time_damage = "stream `" + stream.files[file]->path() + "`, " + stream.time_check.what_was_wrong(ns) +
                                 " (the packet at byte " + std::to_string(offset) + ")";
     }
   }

@@ -79,7 +79,8 @@ class ScannerTraceReader final : public ResumableTraceReader {
   bool scan_packet(Stream& stream, ScannedPacket& out, int64_t& reached) const;
   bool read_packet(Stream& stream);
   void check_time(Stream& stream, const ctf::PacketSummary& summary, bool whole);
-  void judge(Stream& stream, PacketVerdict verdict, std::vector<match::PacketEvent>& events, uint64_t offset);
+  void judge(Stream& stream, PacketVerdict verdict, std::vector<match::PacketEvent>& events, std::size_t file,
+             uint64_t offset);
   void announce(const ctf::ScanPlan::StreamPlan& stream);
   void update_progress();
   void flush_up_to(model::Nanoseconds limit);

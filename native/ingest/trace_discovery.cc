@@ -90,6 +90,13 @@ uint64_t stream_file_bytes(const std::string& trace_directory) {
 
 std::optional<std::vector<std::string>> stream_file_paths(const std::string& trace_directory,
                                                           std::error_code& error) {
+  auto files = stream_file_paths_as_listed(trace_directory, error);
+  if (files) std::sort(files->begin(), files->end());
+  return files;
+}
+
+std::optional<std::vector<std::string>> stream_file_paths_as_listed(const std::string& trace_directory,
+                                                                    std::error_code& error) {
   const auto names = list_directory(trace_directory, error);
   if (!names) return std::nullopt;
   std::vector<std::string> files;
@@ -100,7 +107,6 @@ std::optional<std::vector<std::string>> stream_file_paths(const std::string& tra
     if (::stat(path.c_str(), &status) != 0 || !S_ISREG(status.st_mode) || status.st_size == 0) continue;
     files.push_back(path);
   }
-  std::sort(files.begin(), files.end());
   return files;
 }
 

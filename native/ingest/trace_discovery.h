@@ -32,5 +32,9 @@ uint64_t stream_file_bytes(const std::string& trace_directory);
 // sorted; nullopt, with `error` set, when the directory cannot be listed.
 std::optional<std::vector<std::string>> stream_file_paths(const std::string& trace_directory,
                                                           std::error_code& error);
+// The same, in the order the directory lists them (readdir's, as src.ctf.fs
+// meets them: ingest/stream_instances.h).
+std::optional<std::vector<std::string>> stream_file_paths_as_listed(const std::string& trace_directory,
+                                                                    std::error_code& error);
 
 }  // namespace tracesync::ingest
