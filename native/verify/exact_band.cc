@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: EPL-2.0
+#include "verify/exact_band.h"
+
+#include <optional>
+#include <vector>
+
+#include "verify/exact_lp.h"
+
+namespace tracesync::verify {
+namespace {
+
+using model::Int128;
+using model::Rational;
+
+constexpr Int128 kLimit = Int128{1} << 40;
+
+// kScale s(d), as in the comment of ExactBand.
+Int128 scaled_slack(Int128 d, int64_t milli_ppm, int64_t horizon) {
+  const Int128 distance = d < 0 ? -d : d;
+  if (distance <= horizon) return Int128{milli_ppm} * distance;
+  return Int128{milli_ppm} * horizon + (4 * Int128{kRateLimitMilliPpm} - milli_ppm) * (distance - horizon);
+}
+
+Rational rational(Int128 v) {
+  const bool negative = v < 0;
+  model::UInt128 u = negative ? -static_cast<model::UInt128>(v) : static_cast<model::UInt128>(v);
+  boost::multiprecision::cpp_int out = static_cast<uint64_t>(u >> 64);
+  out <<= 64;
+  out += static_cast<uint64_t>(u);
+  return Rational(negative ? -out : out);
+}
+
+// The greatest V, or nothing when the half-planes leave V free (the optimum
+// on the box) or meet nowhere (`empty` set).
+std::optional<Rational> greatest(const std::vector<HalfPlane>& planes, bool& empty) {
+  const LpOptimum o = highest_point(planes);
+  if (o.kind == LpOptimum::Kind::kInfeasible) {
+    empty = true;
+    return std::nullopt;
+  }
+  if (o.v == kValueBox * o.den || o.m == kSlopeBox * o.den || o.m == -kSlopeBox * o.den) return std::nullopt;
+  return rational(o.v) / rational(o.den);
+}
+
+}  // namespace
+
+ExactBand exact_band(std::span<const MessagePoint> lower, std::span<const MessagePoint> upper, int64_t t,
+                     int64_t milli_ppm, int64_t horizon) {
+  ExactBand out;
+  if (lower.empty() || upper.empty()) {
+    out.kind = ExactBand::Kind::kUnbounded;
+    return out;
+  }
+  const int64_t zref = lower.front().y - lower.front().x;
+  // V = kScale (g(t) - t - zref) and M = kScale (slope - 1): g(x) on d is
+  // x + zref + (V + M d) / kScale, so a lower point asks V + d M <= Z + kScale s
+  // and an upper one V + d M >= Z - kScale s. `highest` holds them for the
+  // greatest V, `lowest` for the greatest -V.
+  std::vector<HalfPlane> highest;
+  std::vector<HalfPlane> lowest;
+  bool has_lower = false;
+  bool has_upper = false;
+  for (const bool is_lower : {true, false}) {
+    for (const MessagePoint& p : is_lower ? lower : upper) {
+      const Int128 d = Int128{p.x} - t;
+      const Int128 z = (Int128{p.y} - p.x) - zref;
+      if (d <= -kLimit || d >= kLimit || z <= -kLimit || z >= kLimit) continue;
+      const Int128 slack = scaled_slack(d, milli_ppm, horizon);
+      if (is_lower) {
+        const Int128 c = kBandScale * z + slack;
+        highest.push_back({d, 1, c});
+        lowest.push_back({d, -1, c});
+        has_lower = true;
+      } else {
+        const Int128 c = kBandScale * z - slack;
+        highest.push_back({-d, -1, -c});
+        lowest.push_back({-d, 1, -c});
+        has_upper = true;
+      }
+    }
+  }
+  if (!has_lower || !has_upper) {
+    out.kind = ExactBand::Kind::kUnbounded;
+    return out;
+  }
+  bool empty = false;
+  const auto hi = greatest(highest, empty);
+  if (empty) return out;  // kEmpty
+  const auto minus_lo = greatest(lowest, empty);
+  if (empty) return out;
+  if (!hi || !minus_lo) {
+    out.kind = ExactBand::Kind::kUnbounded;
+    return out;
+  }
+  const Rational origin = Rational(t) + zref;
+  out.kind = ExactBand::Kind::kBounded;
+  out.lo = origin - *minus_lo / kBandScale;
+  out.hi = origin + *hi / kBandScale;
+  return out;
+}
+
+}  // namespace tracesync::verify

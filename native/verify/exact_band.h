@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: EPL-2.0
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+#include "model/rational.h"
+#include "verify/message_lines.h"
+
+namespace tracesync::verify {
+
+// The local band at an instant t (docs/local-band.md, "The local band at an
+// instant t"), re-derived by verify's own code: where b's clock can be at
+// a's time t given the a -> b points `lower` and the b -> a points `upper`
+// (x on a's clock, y on b's) and a stability of `milli_ppm` thousandths of
+// a ppm within `horizon` ns of t, the rate limit (1,000 ppm) beyond.
+//
+// A line g through (t, g(t)) stays within s(d) of the truth at d = x - t:
+// kScale s = P |d| within the horizon, P S + (4R - P)(|d| - S) beyond
+// (kScale = 2e9, P and R in thousandths of a ppm). So g passes on or below
+// every lower point raised by s and on or above every upper point lowered
+// by s; lo and hi are the least and the greatest g(t) over those lines: two
+// linear programs in (slope, g(t)), solved exactly (exact_lp.h), with the
+// coordinates scaled to integers as z = kScale (y - x - zref) +- kScale s,
+// zref the first lower point's y - x. Points with |d| or |y - x - zref| of
+// 2^40 ns or more are left out (as the engine does: fewer constraints only
+// widen the band).
+struct ExactBand {
+  enum class Kind { kBounded, kUnbounded, kEmpty };
+  Kind kind = Kind::kEmpty;
+  model::Rational lo, hi;  // b's time at t, exactly (when bounded)
+};
+
+inline constexpr int64_t kBandScale = 2'000'000'000;
+inline constexpr int64_t kRateLimitMilliPpm = 1'000'000;  // hull::ClockStability::kMaxRateErrorPpm, a constant
+
+ExactBand exact_band(std::span<const MessagePoint> lower, std::span<const MessagePoint> upper, int64_t t,
+                     int64_t milli_ppm, int64_t horizon);
+
+}  // namespace tracesync::verify
