@@ -30,19 +30,28 @@ Rational rational(Int128 v) {
   return Rational(negative ? -out : out);
 }
 
-// The greatest V, or nothing when the half-planes leave V free (the optimum
-// on the box) or meet nowhere (`empty` set).
-std::optional<Rational> greatest(const std::vector<HalfPlane>& planes, bool& empty) {
+// The greatest V as v / den, or nothing when the half-planes leave V free
+// (the optimum on the box) or meet nowhere (`empty` set).
+std::optional<std::pair<Int128, Int128>> greatest(const std::vector<HalfPlane>& planes, bool& empty) {
   const LpOptimum o = highest_point(planes);
   if (o.kind == LpOptimum::Kind::kInfeasible) {
     empty = true;
     return std::nullopt;
   }
   if (o.v == kValueBox * o.den || o.m == kSlopeBox * o.den || o.m == -kSlopeBox * o.den) return std::nullopt;
-  return rational(o.v) / rational(o.den);
+  return std::pair{o.v, o.den};
+}
+
+model::Quad quad(Int128 num, Int128 den) {
+  return static_cast<model::Quad>(num) / (static_cast<model::Quad>(den) * static_cast<model::Quad>(kBandScale));
 }
 
 }  // namespace
+
+Rational ExactBand::lo() const { return Rational(origin) + rational(lo_num) / (rational(lo_den) * kBandScale); }
+Rational ExactBand::hi() const { return Rational(origin) + rational(hi_num) / (rational(hi_den) * kBandScale); }
+model::Quad ExactBand::lo_from_origin() const { return quad(lo_num, lo_den); }
+model::Quad ExactBand::hi_from_origin() const { return quad(hi_num, hi_den); }
 
 ExactBand exact_band(std::span<const MessagePoint> lower, std::span<const MessagePoint> upper, int64_t t,
                      int64_t milli_ppm, int64_t horizon) {
@@ -56,8 +65,10 @@ ExactBand exact_band(std::span<const MessagePoint> lower, std::span<const Messag
   // x + zref + (V + M d) / kScale, so a lower point asks V + d M <= Z + kScale s
   // and an upper one V + d M >= Z - kScale s. `highest` holds them for the
   // greatest V, `lowest` for the greatest -V.
-  std::vector<HalfPlane> highest;
-  std::vector<HalfPlane> lowest;
+  thread_local std::vector<HalfPlane> highest;
+  thread_local std::vector<HalfPlane> lowest;
+  highest.clear();
+  lowest.clear();
   bool has_lower = false;
   bool has_upper = false;
   for (const bool is_lower : {true, false}) {
@@ -92,10 +103,12 @@ ExactBand exact_band(std::span<const MessagePoint> lower, std::span<const Messag
     out.kind = ExactBand::Kind::kUnbounded;
     return out;
   }
-  const Rational origin = Rational(t) + zref;
   out.kind = ExactBand::Kind::kBounded;
-  out.lo = origin - *minus_lo / kBandScale;
-  out.hi = origin + *hi / kBandScale;
+  out.origin = t + zref;
+  out.hi_num = hi->first;
+  out.hi_den = hi->second;
+  out.lo_num = -minus_lo->first;
+  out.lo_den = minus_lo->second;
   return out;
 }
 

@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <span>
 
+#include "model/int256.h"
+#include "model/quad.h"
 #include "model/rational.h"
 #include "verify/message_lines.h"
 
@@ -28,7 +30,17 @@ namespace tracesync::verify {
 struct ExactBand {
   enum class Kind { kBounded, kUnbounded, kEmpty };
   Kind kind = Kind::kEmpty;
-  model::Rational lo, hi;  // b's time at t, exactly (when bounded)
+  // b's time at t, when bounded: origin + num / (den kScale) at each end,
+  // den > 0 (fractions as the linear programs give them, not reduced).
+  int64_t origin = 0;
+  model::Int128 lo_num = 0, lo_den = 1, hi_num = 0, hi_den = 1;
+
+  model::Rational lo() const;
+  model::Rational hi() const;
+  // The same, relative to the origin, each rounded once to quad (a few
+  // 1e-25 ns off for the widths of a band).
+  model::Quad lo_from_origin() const;
+  model::Quad hi_from_origin() const;
 };
 
 inline constexpr int64_t kBandScale = 2'000'000'000;

@@ -25,33 +25,31 @@ struct Vertex {
 
 bool satisfies(const Vertex& p, const HalfPlane& h) { return h.a * p.m + h.b * p.v <= h.c * p.den; }
 
-// The box's half-planes on M, which have no V (b = 0): kept apart from
-// HalfPlane, whose b is +-1, so that a line can be parametrised by M.
-struct Bound {
-  Int128 a;
-  int b;
-  Int128 c;
-};
+// Narrows [lo, hi] on the line a M + b V = c (V = b (c - a M)) by the
+// half-plane h: h.a M + h.b b (c - a M) <= h.c, i.e. e M <= f; false when
+// nothing of the line is left.
+bool narrow(const HalfPlane& line, Int128 ha, int hb, Int128 hc, Fraction& lo, Fraction& hi) {
+  const Int128 e = ha - hb * line.b * line.a;
+  const Int128 f = hc - hb * line.b * line.c;
+  if (e == 0) return f >= 0;
+  if (e > 0) {
+    const Fraction edge{f, e};
+    if (less(edge, hi)) hi = edge;
+  } else {
+    const Fraction edge{-f, -e};
+    if (less(lo, edge)) lo = edge;
+  }
+  return true;
+}
 
-// The lexicographic optimum on the line a M + b V = c (V = b (c - a M)),
-// under the half-planes `before` and the box; false when none meets them all.
-bool optimum_on_line(const HalfPlane& line, std::span<const Bound> before, Vertex& out) {
-  Fraction lo{-kSlopeBox, 1};
+// The lexicographic optimum on the line of `line`, under the half-planes
+// `before` and the box; false when none meets them all.
+bool optimum_on_line(const HalfPlane& line, std::span<const HalfPlane> before, Vertex& out) {
+  Fraction lo{-kSlopeBox, 1};  // the box's |M| <= kSlopeBox
   Fraction hi{kSlopeBox, 1};
-  for (const Bound& h : before) {
-    // h.a M + h.b b (c - a M) <= h.c, i.e. e M <= f.
-    const Int128 e = h.a - h.b * line.b * line.a;
-    const Int128 f = h.c - h.b * line.b * line.c;
-    if (e == 0) {
-      if (f < 0) return false;
-      continue;
-    }
-    const Fraction edge = e > 0 ? Fraction{f, e} : Fraction{-f, -e};
-    if (e > 0) {
-      if (less(edge, hi)) hi = edge;
-    } else if (less(lo, edge)) {
-      lo = edge;
-    }
+  if (!narrow(line, 0, 1, kValueBox, lo, hi)) return false;  // the box's V <= kValueBox
+  for (const HalfPlane& h : before) {
+    if (!narrow(line, h.a, h.b, h.c, lo, hi)) return false;
   }
   if (less(hi, lo)) return false;
   // V rises with M when -a b > 0; when it does not change, the greater M.
@@ -63,16 +61,13 @@ bool optimum_on_line(const HalfPlane& line, std::span<const Bound> before, Verte
 }  // namespace
 
 LpOptimum highest_point(std::span<const HalfPlane> constraints) {
-  std::vector<HalfPlane> order(constraints.begin(), constraints.end());
+  thread_local std::vector<HalfPlane> order;
+  order.assign(constraints.begin(), constraints.end());
   std::mt19937_64 random(0x5eed);
   std::shuffle(order.begin(), order.end(), random);
-  // The half-planes met so far, the box's first.
-  std::vector<Bound> before{{1, 0, kSlopeBox}, {-1, 0, kSlopeBox}, {0, 1, kValueBox}};
-  before.reserve(order.size() + 3);
-  Vertex best{kSlopeBox, kValueBox, 1};
-  for (const HalfPlane& h : order) {
-    if (!satisfies(best, h) && !optimum_on_line(h, before, best)) return {};
-    before.push_back({h.a, h.b, h.c});
+  Vertex best{kSlopeBox, kValueBox, 1};  // the box's optimum
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    if (!satisfies(best, order[k]) && !optimum_on_line(order[k], std::span(order).first(k), best)) return {};
   }
   return {LpOptimum::Kind::kOptimal, best.m, best.v, best.den};
 }

@@ -10,6 +10,7 @@
 namespace tracesync::verify {
 namespace {
 
+using model::Quad;
 using model::Rational;
 
 // The rule's constants (docs/local-band.md, "As built").
@@ -24,12 +25,22 @@ constexpr int64_t kGapMidpoint = 2'000'000;         // a longer gap gets an inst
 constexpr std::size_t kCheckedPerSide = 2;          // messages that let the data check the assumption
 constexpr int64_t kCapMilliPpm = 2 * kRateLimitMilliPpm;
 
+// An instant's band. Exact values are made (as rationals, which cost
+// microseconds) only where a quad comparison cannot decide: the quads are
+// within 1e-15 ns of the exact values (b's times below 2^62 ns, 113-bit
+// mantissas), so a comparison they decide by more than kUndecided is the
+// exact comparison's.
 struct Instant {
   int64_t x;
-  Rational centre;
-  Rational half_width;
+  ExactBand band;
+  Quad centre;      // from the origin
+  Quad half_width;
   int64_t milli_ppm;
+
+  Rational exact_centre() const { return (band.lo() + band.hi()) / 2; }
+  Rational exact_half_width() const { return (band.hi() - band.lo()) / 2; }
 };
+constexpr Quad kUndecided = 1e-6;
 
 std::vector<int64_t> instants(std::span<const MessagePoint> lower, std::span<const MessagePoint> upper) {
   std::vector<int64_t> xs;
@@ -142,9 +153,14 @@ std::vector<Instant> bands(std::span<const MessagePoint> lower, std::span<const 
       band = exact_band(near_lower, near_upper, t, used, kHorizon);
     }
     if (band.kind != ExactBand::Kind::kBounded) continue;
-    Rational centre = (band.lo + band.hi) / 2;
-    if (!out.empty() && !(centre > out.back().centre)) continue;  // the map must rise
-    out.push_back({t, std::move(centre), (band.hi - band.lo) / 2, used});
+    const Quad lo = band.lo_from_origin();
+    const Quad hi = band.hi_from_origin();
+    Instant here{t, band, static_cast<Quad>(band.origin) + (lo + hi) / 2, (hi - lo) / 2, used};
+    if (!out.empty()) {  // the map must rise
+      const Quad rise = here.centre - out.back().centre;
+      if (rise < -kUndecided || (rise <= kUndecided && !(here.exact_centre() > out.back().exact_centre()))) continue;
+    }
+    out.push_back(here);
   }
   return out;
 }
@@ -154,6 +170,11 @@ Rational slack(const Instant& a, const Instant& b) {
   const int64_t d = b.x - a.x;
   if (d <= kHorizon) return Rational(std::max(a.milli_ppm, b.milli_ppm)) * d / 4'000'000'000;
   return Rational(d) / 2'000;
+}
+Quad quad_slack(const Instant& a, const Instant& b) {
+  const int64_t d = b.x - a.x;
+  if (d <= kHorizon) return static_cast<Quad>(std::max(a.milli_ppm, b.milli_ppm)) * static_cast<Quad>(d) / 4'000'000'000;
+  return static_cast<Quad>(d) / 2'000;
 }
 
 Rational magnitude(const Rational& v) { return v < 0 ? Rational(-v) : v; }
@@ -177,23 +198,39 @@ KnotBoundCheck check_knot_bounds(const std::string& link, std::span<const Messag
     const ReportedKnot& r = map[j + 1];
     while (first < used.size() && used[first].x < l.x) ++first;
     // The instants in [l.x, r.x], and the gaps between consecutive instants
-    // that overlap (l.x, r.x).
+    // that overlap (l.x, r.x): first their largest needs in quad, then
+    // exactly those within kUndecided of the largest.
+    const Quad ly = model::to_quad(l.y);
+    const Quad slope = (model::to_quad(r.y) - ly) / static_cast<Quad>(r.x - l.x);
+    auto quad_need = [&](const Instant& i) {
+      return i.half_width + model::abs(ly + slope * static_cast<Quad>(i.x - l.x) - i.centre);
+    };
+    std::size_t last = first;  // one past the piece's instants
+    Quad most = -1;
+    while (last < used.size() && used[last].x <= r.x) most = std::max(most, quad_need(used[last++]));
     Rational worst = -1;
     std::size_t at = used.size();
-    for (std::size_t i = first; i < used.size() && used[i].x <= r.x; ++i) {
+    for (std::size_t i = first; i < last; ++i) {
+      if (quad_need(used[i]) < most - kUndecided) continue;
       const Rational on_chord = l.y + (r.y - l.y) * (used[i].x - l.x) / Rational(r.x - l.x);
-      const Rational need = used[i].half_width + magnitude(on_chord - used[i].centre);
+      const Rational need = used[i].exact_half_width() + magnitude(on_chord - used[i].exact_centre());
       if (need > worst) {
         worst = need;
         at = i;
       }
     }
-    Rational gap = 0;
+    const std::size_t gaps_from = first == 0 ? 0 : first - 1;
+    Quad widest = -1;
     bool any_gap = false;
-    for (std::size_t i = first == 0 ? 0 : first - 1; i + 1 < used.size() && used[i].x < r.x; ++i) {
+    for (std::size_t i = gaps_from; i + 1 < used.size() && used[i].x < r.x; ++i) {
       if (used[i + 1].x <= l.x) continue;
-      gap = std::max(gap, slack(used[i], used[i + 1]));
+      widest = std::max(widest, quad_slack(used[i], used[i + 1]));
       any_gap = true;
+    }
+    Rational gap = 0;
+    for (std::size_t i = gaps_from; any_gap && i + 1 < used.size() && used[i].x < r.x; ++i) {
+      if (used[i + 1].x <= l.x || quad_slack(used[i], used[i + 1]) < widest - kUndecided) continue;
+      gap = std::max(gap, slack(used[i], used[i + 1]));
     }
     if (at == used.size() && !any_gap) continue;  // beyond the instants: not checked
     const Rational needed = std::max(worst, Rational(0)) + gap;
@@ -204,8 +241,8 @@ KnotBoundCheck check_knot_bounds(const std::string& link, std::span<const Messag
       }
       std::string why = at == used.size() ? std::string("the slack between its instants")
                                            : "the band at " + std::to_string(used[at].x) + " ns, [" +
-                                                 decimal(used[at].centre - used[at].half_width) + ", " +
-                                                 decimal(used[at].centre + used[at].half_width) + "] under " +
+                                                 decimal(used[at].band.lo()) + ", " + decimal(used[at].band.hi()) +
+                                                 "] under " +
                                                  decimal(Rational(used[at].milli_ppm) / 1000) + " ppm";
       out.disagreement = link + ": its clock map's knot " + std::to_string(k) + " (at " + std::to_string(map[k].x) +
                          " ns) has bound " + decimal(map[k].bound) + " ns, narrower than the local bands allow on " +

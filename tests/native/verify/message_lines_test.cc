@@ -255,14 +255,14 @@ TEST(ExactBand, TwoMessagesEachWayGiveTheChordsBand) {
   // In z = b - a - 1000 a line g meets g(-10) <= 5, g(10) <= 15 (a -> b)
   // and g(-10) >= -5, g(10) >= -15 (b -> a); g(t) is their mean: at most
   // (5 + 15) / 2, at least (-5 - 15) / 2.
-  EXPECT_EQ(band.hi, Rational(t + 1000 + 10));
-  EXPECT_EQ(band.lo, Rational(t + 1000 - 10));
+  EXPECT_EQ(band.hi(), Rational(t + 1000 + 10));
+  EXPECT_EQ(band.lo(), Rational(t + 1000 - 10));
   // Under a stability of 1 ppm (1,000 milli-ppm) each point moves by
   // P |d| / 2 = 1e-6 * 10 / 2 ns = 5e-6 ns outwards: the band widens by as much.
   const ExactBand wider = exact_band(lower, upper, t, 1000, 10'000'000'000);
   ASSERT_EQ(wider.kind, ExactBand::Kind::kBounded);
-  EXPECT_EQ(wider.hi, Rational(t + 1000 + 10) + Rational(5, 1'000'000));
-  EXPECT_EQ(wider.lo, Rational(t + 1000 - 10) - Rational(5, 1'000'000));
+  EXPECT_EQ(wider.hi(), Rational(t + 1000 + 10) + Rational(5, 1'000'000));
+  EXPECT_EQ(wider.lo(), Rational(t + 1000 - 10) - Rational(5, 1'000'000));
   // One direction missing: unbounded; contradicting messages: empty.
   EXPECT_EQ(exact_band(lower, {}, t, 0, 10'000'000'000).kind, ExactBand::Kind::kUnbounded);
   const std::vector<MessagePoint> late = {{t, t + 1000 + 20}};
