@@ -214,6 +214,8 @@ int run_verify(const std::vector<std::string>& arguments) {
                  "matches their messages as sync does by default and checks that every one lies on the allowed\n"
                  "side of its link segment's Lmin and Lmax (completeness: no uncited message contradicts them).\n"
                  "Given the match file the sync read (--matches FILE), it checks every message of it the same way.\n"
+                 "Given either, it also re-derives the knot bounds of every clock map built from local bands (a\n"
+                 "link of several segments) from every message of the link, by the engine's rule, exactly.\n"
                  "Stops at the first disagreement and names it. What this proves and assumes: docs/verify.md.\n"
                  "exit codes: 0 everything agrees, 6 a disagreement (not 1: 1 is an internal error of any\n"
                  "command, such as memory running out while re-reading traces), 2 bad usage or input\n\n"
