@@ -46,7 +46,9 @@ struct ExactBand {
 inline constexpr int64_t kBandScale = 2'000'000'000;
 inline constexpr int64_t kRateLimitMilliPpm = 1'000'000;  // hull::ClockStability::kMaxRateErrorPpm, a constant
 
+// Only the constraints of hull vertices go into the programs (the same
+// optima, faster); `every_constraint` puts every one in (for the tests).
 ExactBand exact_band(std::span<const MessagePoint> lower, std::span<const MessagePoint> upper, int64_t t,
-                     int64_t milli_ppm, int64_t horizon);
+                     int64_t milli_ppm, int64_t horizon, bool every_constraint = false);
 
 }  // namespace tracesync::verify

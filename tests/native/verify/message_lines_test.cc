@@ -269,5 +269,43 @@ TEST(ExactBand, TwoMessagesEachWayGiveTheChordsBand) {
   EXPECT_EQ(exact_band({{{t, t + 1000 + 1}}}, late, t, 0, 10'000'000'000).kind, ExactBand::Kind::kEmpty);
 }
 
+// Only hull vertices can bind: the band over them equals the band over every
+// constraint, on random point sets around a drifting line (some beyond the
+// horizon, some with contradicting messages, some one-sided).
+TEST(ExactBand, HullVerticesGiveTheBandOfEveryConstraint) {
+  std::mt19937_64 random(31);
+  auto uniform = [&](int64_t lo, int64_t hi) { return std::uniform_int_distribution<int64_t>(lo, hi)(random); };
+  int kinds[3] = {0, 0, 0};
+  for (int round = 0; round < 400; ++round) {
+    const int64_t t = uniform(0, 1'000'000);
+    const int64_t offset = uniform(-1'000'000, 1'000'000);
+    const int64_t drift = uniform(-200, 200);  // ns per ms
+    std::vector<MessagePoint> lower, upper;
+    const int n = static_cast<int>(uniform(0, 30));
+    for (int i = 0; i < n; ++i) {
+      const int64_t x = uniform(0, 2'000'000);
+      const int64_t y = x + offset + drift * x / 1'000'000;
+      if (uniform(0, 1)) lower.push_back({x, y + uniform(-40, 400)});
+      else upper.push_back({x, y - uniform(-40, 400)});
+    }
+    const auto by_xy = [](const MessagePoint& a, const MessagePoint& b) { return a.x != b.x ? a.x < b.x : a.y < b.y; };
+    std::sort(lower.begin(), lower.end(), by_xy);
+    std::sort(upper.begin(), upper.end(), by_xy);
+    const int64_t milli_ppm = uniform(0, 1) == 0 ? 0 : uniform(1, 2'000'000);
+    const int64_t horizon = uniform(1, 1'000'000);
+    const ExactBand fast = exact_band(lower, upper, t, milli_ppm, horizon);
+    const ExactBand every = exact_band(lower, upper, t, milli_ppm, horizon, true);
+    ASSERT_EQ(fast.kind, every.kind) << "round " << round;
+    ++kinds[static_cast<int>(fast.kind)];
+    if (fast.kind != ExactBand::Kind::kBounded) continue;
+    EXPECT_EQ(fast.lo(), every.lo()) << "round " << round;
+    EXPECT_EQ(fast.hi(), every.hi()) << "round " << round;
+    EXPECT_LE(fast.lo(), fast.hi());
+  }
+  EXPECT_GT(kinds[static_cast<int>(ExactBand::Kind::kBounded)], 100);
+  EXPECT_GT(kinds[static_cast<int>(ExactBand::Kind::kEmpty)], 3);
+  EXPECT_GT(kinds[static_cast<int>(ExactBand::Kind::kUnbounded)], 10);
+}
+
 }  // namespace
 }  // namespace tracesync::verify
