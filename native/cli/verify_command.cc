@@ -68,6 +68,8 @@ void print(const verify::Verdict& v, const std::string& format) {
     j["messages_on_allowed_side"] = if_checked(v.messages_on_allowed_side);
     j["messages_in_unbounded_segments"] = if_checked(v.messages_in_unbounded_segments);
     j["messages_on_no_link"] = if_checked(v.messages_on_no_link);
+    j["knot_bounds"] = if_checked(v.knot_bounds);
+    j["band_instants"] = if_checked(v.band_instants);
     std::cout << j.dump(2) << "\n";
     return;
   }
@@ -91,6 +93,10 @@ void print(const verify::Verdict& v, const std::string& format) {
   if (v.sides_checked) {
     std::cout << "; all " << v.messages_on_allowed_side << " messages of the "
               << (v.traces_checked ? "traces" : "match file") << " in ACCURATE segments on the allowed side of their lines";
+    if (v.knot_bounds > 0) {
+      std::cout << "; " << v.knot_bounds << " clock-map knot bounds covering the local bands re-derived from every "
+                << "message at " << v.band_instants << " instants";
+    }
   }
   std::cout << "\n";
   if (v.sides_checked && v.messages_in_unbounded_segments > 0) {
@@ -121,6 +127,7 @@ std::string check_traces(const std::vector<std::string>& paths, const nlohmann::
   const std::vector<verify::CitedMessage> messages = verify::cited_messages(certificate);
   verify::AllowedSides sides(certificate);
   sides.keep_messages_for(verdict.envelope_claims);
+  sides.keep_messages_for(verdict.knot_claims);
   auto reading = read_cited_events(paths, report, messages, options, sides);
   if (auto* error = std::get_if<std::string>(&reading)) throw verify::VerifyInputError(*error);
   const CitedEventReading& found = std::get<CitedEventReading>(reading);
@@ -135,7 +142,9 @@ std::string check_traces(const std::vector<std::string>& paths, const nlohmann::
   if (!missing.empty()) return missing;
   verdict.messages_in_traces = messages.size();
   count_sides(sides, verdict);
-  return !sides.disagreement().empty() ? sides.disagreement() : sides.check_envelopes(verdict);
+  if (!sides.disagreement().empty()) return sides.disagreement();
+  if (std::string envelopes = sides.check_envelopes(verdict); !envelopes.empty()) return envelopes;
+  return sides.check_knots(verdict);
 }
 
 // Every message of a match file (`simulate --write-matches`, what `sync
@@ -144,6 +153,7 @@ std::string check_traces(const std::vector<std::string>& paths, const nlohmann::
 std::string check_matches(const std::string& path, const nlohmann::json& certificate, verify::Verdict& verdict) {
   verify::AllowedSides sides(certificate);
   sides.keep_messages_for(verdict.envelope_claims);
+  sides.keep_messages_for(verdict.knot_claims);
   std::ifstream in(path, std::ios::binary);
   if (!in) throw verify::VerifyInputError("cannot read the match file '" + path + "'");
   std::string sender, receiver;
@@ -159,7 +169,9 @@ std::string check_matches(const std::string& path, const nlohmann::json& certifi
   });
   if (error) throw verify::VerifyInputError(path + ":" + std::to_string(error->line) + ": " + error->message);
   count_sides(sides, verdict);
-  return !sides.disagreement().empty() ? sides.disagreement() : sides.check_envelopes(verdict);
+  if (!sides.disagreement().empty()) return sides.disagreement();
+  if (std::string envelopes = sides.check_envelopes(verdict); !envelopes.empty()) return envelopes;
+  return sides.check_knots(verdict);
 }
 
 }  // namespace
@@ -202,6 +214,8 @@ int run_verify(const std::vector<std::string>& arguments) {
                  "matches their messages as sync does by default and checks that every one lies on the allowed\n"
                  "side of its link segment's Lmin and Lmax (completeness: no uncited message contradicts them).\n"
                  "Given the match file the sync read (--matches FILE), it checks every message of it the same way.\n"
+                 "Given either, it also re-derives the knot bounds of every clock map built from local bands (a\n"
+                 "link of several segments) from every message of the link, by the engine's rule, exactly.\n"
                  "Stops at the first disagreement and names it. What this proves and assumes: docs/verify.md.\n"
                  "exit codes: 0 everything agrees, 6 a disagreement (not 1: 1 is an internal error of any\n"
                  "command, such as memory running out while re-reading traces), 2 bad usage or input\n\n"

@@ -51,7 +51,7 @@ MessagePoint cited_point(const json& segment, const char* pair, bool a_to_b, con
 AllowedSides::AllowedSides(const json& certificate) {
   for (const json& l : field(certificate, "links", "certificate")) {
     const std::string a = text(l, "a", "certificate link"), b = text(l, "b", "certificate link");
-    Link link{"link " + a + " / " + b, {}};
+    Link link{"link " + a + " / " + b, {}, false, {}, {}};
     const json& segments = field(l, "segments", link.name);
     for (std::size_t k = 0; k < segments.size(); ++k) {
       const json& s = segments[k];
@@ -97,6 +97,7 @@ void AllowedSides::check(const Route& route, int64_t send, int64_t receive) {
   // As a point (x on a's clock, y on b's): a -> b messages must lie on or
   // above every allowed line, b -> a ones on or below.
   const MessagePoint p = route.a_to_b ? MessagePoint{send, receive} : MessagePoint{receive, send};
+  if (link.keep) (route.a_to_b ? link.a_to_b : link.b_to_a).push_back(p);
   const int wanted = route.a_to_b ? 1 : -1;
   // The segments holding x: the last one starting at or before it, and
   // those before it that end at x too (messages at one instant may be
@@ -144,6 +145,38 @@ void AllowedSides::keep_messages_for(const std::vector<EnvelopeClaim>& claims) {
     if (r.link < 0 || c.segment >= links_[static_cast<std::size_t>(r.link)].segments.size()) continue;
     links_[static_cast<std::size_t>(r.link)].segments[c.segment].keep = true;
   }
+}
+
+void AllowedSides::keep_messages_for(const std::vector<KnotClaim>& claims) {
+  for (const KnotClaim& c : claims) {
+    const Route r = route(c.a, c.b);
+    if (r.link >= 0) links_[static_cast<std::size_t>(r.link)].keep = true;
+  }
+}
+
+std::string AllowedSides::check_knots(Verdict& verdict) {
+  // The engine keeps at most this many messages of a link (its
+  // kKeepAtMost); past it, a link of one segment that then bends takes its
+  // map from the messages it kept, bridged to its first segment's line: not
+  // the rule re-derived here, so such a map stays taken as reported.
+  constexpr std::size_t kEngineKeepsAtMost = std::size_t{4} << 20;
+  for (KnotClaim& c : verdict.knot_claims) {
+    const Route r = route(c.a, c.b);
+    if (r.link < 0) continue;
+    Link& link = links_[static_cast<std::size_t>(r.link)];
+    if (!link.keep || link.a_to_b.size() + link.b_to_a.size() > kEngineKeepsAtMost) continue;
+    const auto by_xy = [](const MessagePoint& p, const MessagePoint& q) { return p.x != q.x ? p.x < q.x : p.y < q.y; };
+    std::sort(link.a_to_b.begin(), link.a_to_b.end(), by_xy);
+    std::sort(link.b_to_a.begin(), link.b_to_a.end(), by_xy);
+    const KnotBoundCheck found = check_knot_bounds(c.name, link.a_to_b, link.b_to_a, c.knots, c.milli_ppm);
+    if (!found.disagreement.empty()) return found.disagreement;
+    if (found.instants == 0) continue;  // no band anywhere: not the local bands' map
+    c.verified = true;
+    verdict.knot_bounds += found.knots;
+    verdict.band_instants += found.instants;
+  }
+  say_unverified_knots(verdict);
+  return {};
 }
 
 std::string AllowedSides::check_envelopes(Verdict& verdict) const {

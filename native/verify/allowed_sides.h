@@ -58,6 +58,15 @@ class AllowedSides {
   // The first that does not is the disagreement, named with both numbers.
   std::string check_envelopes(Verdict& verdict) const;
 
+  // Keeps every message of the links these clock maps are about, whatever
+  // its segment, so that check_knots can re-derive their local bands.
+  void keep_messages_for(const std::vector<KnotClaim>& claims);
+  // After every message: each claimed clock map's knot bounds re-derived from
+  // every message of its link (knot_bounds.h); each map that agrees is marked
+  // verified and counted in verdict.knot_bounds and band_instants. The first
+  // that does not is the disagreement, naming the link and the knot.
+  std::string check_knots(Verdict& verdict);
+
   std::size_t on_their_side() const { return on_their_side_; }
   // Messages in a segment that is not ACCURATE (no line to be on a side of).
   std::size_t in_unbounded_segments() const { return in_unbounded_segments_; }
@@ -78,6 +87,8 @@ class AllowedSides {
   struct Link {
     std::string name;
     std::vector<Segment> segments;  // in time order
+    bool keep = false;              // for check_knots: every message, a -> b and b -> a
+    std::vector<MessagePoint> a_to_b, b_to_a;
   };
 
   std::string where(const Link& link, bool a_to_b, int64_t send, int64_t receive) const;

@@ -98,6 +98,7 @@ class Checker {
     }
     check_traces();
     say_unverified_envelopes(verdict_);
+    say_unverified_knots(verdict_);
     return verdict_;
   }
 
@@ -259,6 +260,34 @@ class Checker {
                 " ns, with " + std::to_string(slack) + " ns of clock-stability slack)");
   }
 
+  // A clock map of a link of several segments under a stability assumption
+  // is the engine's local bands' (docs/local-band.md): its knots' bounds are
+  // for AllowedSides::check_knots to re-derive. Another map (the segments'
+  // lines bridged, with --clock-stability 0) is taken as reported.
+  void knot_claim(const json& link, const std::string& a, const std::string& b) {
+    const std::string name = link_name(a, b);
+    const json& map = link["clock_map"];
+    const bool local_bands = stability_ppm_ > 0 && link.contains("segments") && link["segments"].is_array() &&
+                             link["segments"].size() > 1 && map.size() >= 2;
+    KnotClaim claim{name, a, b, {}, 0, false};
+    for (const json& k : map) {
+      const json& bound = field(k, "bound_ns", name);
+      if (!bound.is_number()) throw VerifyInputError(name + ": a clock map knot's bound_ns is not a number");
+      claim.knots.push_back({integer(k, "x_ns", name), decimal(k, "y", name), of_double(bound.get<double>())});
+    }
+    if (!local_bands) {
+      verdict_.unverified.push_back(name + ": the bounds at its clock map's " + std::to_string(claim.knots.size()) +
+                                    " knots bridge its segments and are taken as reported, not re-derived");
+      return;
+    }
+    const Rational milli = stability_ppm_ * 1000;
+    // llround, as the engine rounds the option.
+    const Rational half_up = milli + Rational(1, 2);
+    claim.milli_ppm = static_cast<int64_t>(boost::multiprecision::numerator(half_up) /
+                                           boost::multiprecision::denominator(half_up));
+    verdict_.knot_claims.push_back(std::move(claim));
+  }
+
   // ceil(P * length / 4e6) ns for the certificate's P ppm: how far the truth
   // may lie from a line over `length` ns (docs/clock-model.md).
   int64_t stability_slack(int64_t length) const {
@@ -295,12 +324,7 @@ class Checker {
           }
         }
       }
-      if (!m.knots.empty()) {
-        // Local bands (docs/verify.md, "What re-deriving the knot bounds would take").
-        verdict_.unverified.push_back(link_name(a, b) + ": the bounds at its clock map's " +
-                                      std::to_string(m.knots.size()) +
-                                      " knots rest on local bands and are taken as reported, not re-derived");
-      }
+      if (!m.knots.empty()) knot_claim(l, a, b);
       maps[{a, b}] = std::move(m);
       report_links[{a, b}] = &l;
       if (field(l, "in_tree", link_name(a, b)).get<bool>()) tree.insert({a, b});
@@ -481,6 +505,18 @@ void say_unverified_envelopes(Verdict& verdict) {
                                "certificate does not cite (the local envelope: give verify the traces or --matches "
                                "to check them against every message; sync --clock-stability 0 makes every bound "
                                "checkable from the certificate alone)");
+}
+
+void say_unverified_knots(Verdict& verdict) {
+  const std::string tail = " knots rest on local bands and are taken as reported, not re-derived";
+  verdict.unverified.erase(std::remove_if(verdict.unverified.begin(), verdict.unverified.end(),
+                                          [&](const std::string& u) { return u.find(tail) != std::string::npos; }),
+                           verdict.unverified.end());
+  for (const KnotClaim& c : verdict.knot_claims) {
+    if (c.verified) continue;
+    verdict.unverified.push_back(c.name + ": the bounds at its clock map's " + std::to_string(c.knots.size()) + tail +
+                                 " (give verify the traces or --matches to re-derive them from every message)");
+  }
 }
 
 Verdict check_certificate(const json& report, const json& certificate) {

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "model/rational.h"
+#include "verify/knot_bounds.h"
 
 namespace tracesync::verify {
 
@@ -34,6 +35,18 @@ struct EnvelopeClaim {
   double reported = 0;  // the bound at both ends
 };
 
+// A link's clock map built from local bands (a link of several segments
+// under a clock-stability assumption): its knots' bounds are re-derived from
+// every message of the link when the traces or the match file are given
+// (knot_bounds.h), and are otherwise taken as reported.
+struct KnotClaim {
+  std::string name;  // "link A / B"
+  std::string a, b;
+  std::vector<ReportedKnot> knots;
+  int64_t milli_ppm = 0;   // the assumed stability, in thousandths of a ppm
+  bool verified = false;   // set by AllowedSides::check_knots
+};
+
 // What checking a report against its certificate found.
 struct Verdict {
   std::size_t link_segments = 0;    // segments whose lines were re-derived from their messages
@@ -47,6 +60,11 @@ struct Verdict {
   // file are given; and how many of them that check verified.
   std::vector<EnvelopeClaim> envelope_claims;
   std::size_t link_bounds_from_every_message = 0;
+  // Clock maps from local bands, and (with the traces or the match file) how
+  // many of their knots' bounds were re-derived, at how many instants.
+  std::vector<KnotClaim> knot_claims;
+  std::size_t knot_bounds = 0;
+  std::size_t band_instants = 0;
   std::size_t trace_segments = 0;   // trace segments recomputed as exact compositions
   std::size_t trace_bounds = 0;     // trace segment-end bounds checked against their links'
   // With the traces given (verify REPORT CERTIFICATE TRACES...): the traces
@@ -96,5 +114,9 @@ Verdict check_certificate(const nlohmann::json& report, const nlohmann::json& ce
 // The "not verified" line of the bounds resting on messages the certificate
 // does not cite, (re)written for verdict.bounds_resting_on_stability.
 void say_unverified_envelopes(Verdict& verdict);
+
+// The "not verified" lines of the clock maps whose knot bounds were not
+// re-derived, (re)written from verdict.knot_claims.
+void say_unverified_knots(Verdict& verdict);
 
 }  // namespace tracesync::verify

@@ -7,12 +7,16 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <optional>
+#include <random>
 
 #include <nlohmann/json.hpp>
 
 #include "verify/allowed_sides.h"
 #include "verify/certificate_check.h"
 #include "verify/cone_envelope.h"
+#include "verify/exact_band.h"
+#include "verify/exact_lp.h"
 #include "verify/message_lines.h"
 
 namespace tracesync::verify {
@@ -185,6 +189,122 @@ TEST(ConeEnvelope, EqualsTheLargestOverEveryInstant) {
     EXPECT_GE(peak, scanned);
     EXPECT_LE(peak, scanned + 0.0625);
   }
+}
+
+// The exact 2-D LP (knot bounds' local bands) against brute force: every
+// pair of constraint lines (the box's among them) meets in a vertex; the
+// optimum is the feasible vertex of greatest V, then greatest M. Small random
+// cases, with parallel, repeated and contradictory half-planes among them.
+TEST(ExactLp, EqualsTheBestVertexOfEveryPairOfConstraints) {
+  std::mt19937 random(36);
+  auto uniform = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(random); };
+  const Rational box_m(static_cast<int64_t>(kSlopeBox));
+  const Rational box_v = Rational(int64_t{1} << 40) * Rational(int64_t{1} << 40);
+  ASSERT_EQ(kValueBox, model::Int128{1} << 80);
+  int feasible = 0, infeasible = 0;
+  for (int round = 0; round < 1000; ++round) {
+    std::vector<HalfPlane> planes;
+    const int n = uniform(1, 9);
+    for (int i = 0; i < n; ++i) planes.push_back({uniform(-6, 6), uniform(0, 1) ? 1 : -1, uniform(-40, 40)});
+    // As lines a M + b V = c (the box: M = +-box_m, V = box_v).
+    struct Line {
+      Rational a, b, c;
+    };
+    std::vector<Line> lines{{1, 0, box_m}, {-1, 0, box_m}, {0, 1, box_v}};
+    for (const HalfPlane& h : planes) lines.push_back({Rational(static_cast<int64_t>(h.a)), h.b, Rational(static_cast<int64_t>(h.c))});
+    std::optional<std::pair<Rational, Rational>> best;  // (V, M)
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+      for (std::size_t j = i + 1; j < lines.size(); ++j) {
+        const Rational det = lines[i].a * lines[j].b - lines[j].a * lines[i].b;
+        if (det == 0) continue;
+        const Rational m = (lines[i].c * lines[j].b - lines[j].c * lines[i].b) / det;
+        const Rational v = (lines[i].a * lines[j].c - lines[j].a * lines[i].c) / det;
+        bool ok = true;
+        for (const Line& l : lines) ok = ok && l.a * m + l.b * v <= l.c;
+        if (ok && (!best || std::pair{v, m} > *best)) best = std::pair{v, m};
+      }
+    }
+    const LpOptimum o = highest_point(planes);
+    ASSERT_EQ(o.kind == LpOptimum::Kind::kOptimal, best.has_value()) << "round " << round;
+    if (!best) {
+      ++infeasible;
+      continue;
+    }
+    ++feasible;
+    const auto exact = [](model::Int128 v) {
+      return Rational(static_cast<int64_t>(v >> 64)) * Rational(int64_t{1} << 32) * Rational(int64_t{1} << 32) +
+             Rational(static_cast<uint64_t>(v & ~uint64_t{0}));
+    };
+    EXPECT_EQ(exact(o.v) / exact(o.den), best->first) << "round " << round;
+    EXPECT_EQ(exact(o.m) / exact(o.den), best->second) << "round " << round;
+  }
+  EXPECT_GT(feasible, 150);
+  EXPECT_GT(infeasible, 30);
+}
+
+// The band at t worked by hand: b = a + 1000 ns, one message each way at
+// t - 10 and t + 10, a -> b with delays of 5 and 15 ns, b -> a likewise.
+TEST(ExactBand, TwoMessagesEachWayGiveTheChordsBand) {
+  const int64_t t = 1'000'000;
+  // a -> b: sent at x, received at y = x + 1000 + delay; b -> a: sent on b
+  // at y, received on a at x = y - 1000 + delay.
+  const std::vector<MessagePoint> lower = {{t - 10, t - 10 + 1000 + 5}, {t + 10, t + 10 + 1000 + 15}};
+  const std::vector<MessagePoint> upper = {{t - 10, t - 10 + 1000 - 5}, {t + 10, t + 10 + 1000 - 15}};
+  const ExactBand band = exact_band(lower, upper, t, 0, 10'000'000'000);
+  ASSERT_EQ(band.kind, ExactBand::Kind::kBounded);
+  // In z = b - a - 1000 a line g meets g(-10) <= 5, g(10) <= 15 (a -> b)
+  // and g(-10) >= -5, g(10) >= -15 (b -> a); g(t) is their mean: at most
+  // (5 + 15) / 2, at least (-5 - 15) / 2.
+  EXPECT_EQ(band.hi(), Rational(t + 1000 + 10));
+  EXPECT_EQ(band.lo(), Rational(t + 1000 - 10));
+  // Under a stability of 1 ppm (1,000 milli-ppm) each point moves by
+  // P |d| / 2 = 1e-6 * 10 / 2 ns = 5e-6 ns outwards: the band widens by as much.
+  const ExactBand wider = exact_band(lower, upper, t, 1000, 10'000'000'000);
+  ASSERT_EQ(wider.kind, ExactBand::Kind::kBounded);
+  EXPECT_EQ(wider.hi(), Rational(t + 1000 + 10) + Rational(5, 1'000'000));
+  EXPECT_EQ(wider.lo(), Rational(t + 1000 - 10) - Rational(5, 1'000'000));
+  // One direction missing: unbounded; contradicting messages: empty.
+  EXPECT_EQ(exact_band(lower, {}, t, 0, 10'000'000'000).kind, ExactBand::Kind::kUnbounded);
+  const std::vector<MessagePoint> late = {{t, t + 1000 + 20}};
+  EXPECT_EQ(exact_band({{{t, t + 1000 + 1}}}, late, t, 0, 10'000'000'000).kind, ExactBand::Kind::kEmpty);
+}
+
+// Only hull vertices can bind: the band over them equals the band over every
+// constraint, on random point sets around a drifting line (some beyond the
+// horizon, some with contradicting messages, some one-sided).
+TEST(ExactBand, HullVerticesGiveTheBandOfEveryConstraint) {
+  std::mt19937_64 random(31);
+  auto uniform = [&](int64_t lo, int64_t hi) { return std::uniform_int_distribution<int64_t>(lo, hi)(random); };
+  int kinds[3] = {0, 0, 0};
+  for (int round = 0; round < 400; ++round) {
+    const int64_t t = uniform(0, 1'000'000);
+    const int64_t offset = uniform(-1'000'000, 1'000'000);
+    const int64_t drift = uniform(-200, 200);  // ns per ms
+    std::vector<MessagePoint> lower, upper;
+    const int n = static_cast<int>(uniform(0, 30));
+    for (int i = 0; i < n; ++i) {
+      const int64_t x = uniform(0, 2'000'000);
+      const int64_t y = x + offset + drift * x / 1'000'000;
+      if (uniform(0, 1)) lower.push_back({x, y + uniform(-40, 400)});
+      else upper.push_back({x, y - uniform(-40, 400)});
+    }
+    const auto by_xy = [](const MessagePoint& a, const MessagePoint& b) { return a.x != b.x ? a.x < b.x : a.y < b.y; };
+    std::sort(lower.begin(), lower.end(), by_xy);
+    std::sort(upper.begin(), upper.end(), by_xy);
+    const int64_t milli_ppm = uniform(0, 1) == 0 ? 0 : uniform(1, 2'000'000);
+    const int64_t horizon = uniform(1, 1'000'000);
+    const ExactBand fast = exact_band(lower, upper, t, milli_ppm, horizon);
+    const ExactBand every = exact_band(lower, upper, t, milli_ppm, horizon, true);
+    ASSERT_EQ(fast.kind, every.kind) << "round " << round;
+    ++kinds[static_cast<int>(fast.kind)];
+    if (fast.kind != ExactBand::Kind::kBounded) continue;
+    EXPECT_EQ(fast.lo(), every.lo()) << "round " << round;
+    EXPECT_EQ(fast.hi(), every.hi()) << "round " << round;
+    EXPECT_LE(fast.lo(), fast.hi());
+  }
+  EXPECT_GT(kinds[static_cast<int>(ExactBand::Kind::kBounded)], 100);
+  EXPECT_GT(kinds[static_cast<int>(ExactBand::Kind::kEmpty)], 3);
+  EXPECT_GT(kinds[static_cast<int>(ExactBand::Kind::kUnbounded)], 10);
 }
 
 }  // namespace
