@@ -28,6 +28,7 @@
 #include "probe/peer_address.h"
 #include "session/live_follower.h"
 #include "session/live_loop.h"
+#include "session/point_log.h"
 #include "snapshot/html_report.h"
 #include "snapshot/json_report.h"
 #include "snapshot/utf8.h"
@@ -236,8 +237,16 @@ int run_live(const std::vector<std::string>& arguments) {
     const auto kinds = ingest::reading_kinds(ingest.message_kinds, ingest.signals);
     if (const auto* why = std::get_if<std::string>(&kinds)) return usage_error(kCommand, *why);
   }
-  // The HTML report's latency proof keeps every message (16 bytes each).
+  // The HTML report's latency proof keeps every message (16 bytes each), in
+  // temporary files: memory stays flat however long the recording.
   session_options.keep_latency_evidence = !a.output.empty();
+  session_options.latency_evidence_on_disk = true;
+  if (!a.output.empty()) {
+    if (const std::string why = session::PointLog::cannot_make_file(); !why.empty()) {
+      return usage_error(kCommand, "-o keeps the latency proof's messages in temporary files, and " + why +
+                                       " (give TMPDIR a directory that can hold them)");
+    }
+  }
   if (std::string problem = session::validate(session_options); !problem.empty()) return usage_error(kCommand, problem);
 
   session::LiveFollower follower(session_options, ingest);
