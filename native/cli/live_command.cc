@@ -62,10 +62,11 @@ po::options_description live_options(LiveArguments& a) {
   options.add_options()
       ("help,h", "print this help and exit")
       ("output,o", po::value(&a.output)->value_name("FILE"),
-       "also keep FILE an HTML report of the latest result (rewritten atomically)")
+       "also keep FILE an HTML report of the latest result (rewritten atomically); its latency proof's messages, "
+       "16 bytes each, wait in temporary files in $TMPDIR (or /tmp)")
       ("interval,i", po::value(&a.interval)->value_name("DURATION"),
-       "at most one result per DURATION (default 1s): a result is printed when it changed materially since the "
-       "last one printed")
+       "at most one result per DURATION (default 1s), and per ten times the last result's computing time: a "
+       "result is printed when it changed materially since the last one printed")
       ("wait", po::value(&a.wait)->value_name("DURATION"),
        "look for a session the relay does not have yet, or a trace in a folder that has none yet (a host that "
        "joins late), until DURATION after the start (default: not found fails at once)")
