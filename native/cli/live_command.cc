@@ -240,9 +240,9 @@ int run_live(const std::vector<std::string>& arguments) {
   }
   // The HTML report's latency proof keeps every message (16 bytes each), in
   // temporary files: memory stays flat however long the recording.
-  session_options.keep_latency_evidence = !a.output.empty();
-  session_options.latency_evidence_on_disk = true;
   if (!a.output.empty()) {
+    session_options.keep_latency_evidence = true;
+    session_options.latency_evidence_on_disk = true;
     if (const std::string why = session::PointLog::cannot_make_file(); !why.empty()) {
       return usage_error(kCommand, "-o keeps the latency proof's messages in temporary files, and " + why +
                                        " (give TMPDIR a directory that can hold them)");

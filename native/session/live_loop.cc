@@ -57,7 +57,8 @@ LiveLoopEnd follow_live(LiveFollower& follower, model::Nanoseconds interval, con
     // latency proofs go through every message kept (millions, after hours),
     // and reading must keep up with the recording.
     const Clock::time_point done = Clock::now();
-    next_result = done + std::max<Clock::duration>(std::chrono::nanoseconds(interval), kTimeForResults * (done - started));
+    next_result =
+        done + std::max<Clock::duration>(std::chrono::nanoseconds(interval), kTimeForResults * (done - started));
     std::string now = gist(snapshot);
     if (now == last_gist || snapshot.traces_size() == 0) continue;
     last_gist = std::move(now);
