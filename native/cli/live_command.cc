@@ -28,6 +28,7 @@
 #include "probe/peer_address.h"
 #include "session/live_follower.h"
 #include "session/live_loop.h"
+#include "session/point_log.h"
 #include "snapshot/html_report.h"
 #include "snapshot/json_report.h"
 #include "snapshot/utf8.h"
@@ -61,10 +62,11 @@ po::options_description live_options(LiveArguments& a) {
   options.add_options()
       ("help,h", "print this help and exit")
       ("output,o", po::value(&a.output)->value_name("FILE"),
-       "also keep FILE an HTML report of the latest result (rewritten atomically)")
+       "also keep FILE an HTML report of the latest result (rewritten atomically); its latency proof's messages, "
+       "16 bytes each, wait in temporary files in $TMPDIR (or /tmp)")
       ("interval,i", po::value(&a.interval)->value_name("DURATION"),
-       "at most one result per DURATION (default 1s): a result is printed when it changed materially since the "
-       "last one printed")
+       "at most one result per DURATION (default 1s), and per ten times the last result's computing time: a "
+       "result is printed when it changed materially since the last one printed")
       ("wait", po::value(&a.wait)->value_name("DURATION"),
        "look for a session the relay does not have yet, or a trace in a folder that has none yet (a host that "
        "joins late), until DURATION after the start (default: not found fails at once)")
@@ -236,8 +238,16 @@ int run_live(const std::vector<std::string>& arguments) {
     const auto kinds = ingest::reading_kinds(ingest.message_kinds, ingest.signals);
     if (const auto* why = std::get_if<std::string>(&kinds)) return usage_error(kCommand, *why);
   }
-  // The HTML report's latency proof keeps every message (16 bytes each).
-  session_options.keep_latency_evidence = !a.output.empty();
+  // The HTML report's latency proof keeps every message (16 bytes each), in
+  // temporary files: memory stays flat however long the recording.
+  if (!a.output.empty()) {
+    session_options.keep_latency_evidence = true;
+    session_options.latency_evidence_on_disk = true;
+    if (const std::string why = session::PointLog::cannot_make_file(); !why.empty()) {
+      return usage_error(kCommand, "-o keeps the latency proof's messages in temporary files, and " + why +
+                                       " (give TMPDIR a directory that can hold them)");
+    }
+  }
   if (std::string problem = session::validate(session_options); !problem.empty()) return usage_error(kCommand, problem);
 
   session::LiveFollower follower(session_options, ingest);

@@ -92,7 +92,7 @@ class DirectionTally {
 }  // namespace
 
 void LinkEvidence::add(const hull::LinkMessage& message) {
-  (message.is_lower() ? a_to_b_ : b_to_a_).push_back(message.point);
+  (message.is_lower() ? a_to_b_ : b_to_a_).append(message.point);
 }
 
 v1::LatencyProof LinkEvidence::proof(const network::PiecewiseTransform* a_onto_reference,
@@ -104,12 +104,12 @@ v1::LatencyProof LinkEvidence::proof(const network::PiecewiseTransform* a_onto_r
     return synchronized ? onto_reference->at(static_cast<model::Quad>(t)) : model::Quad(0);
   };
   DirectionTally a_to_b(synchronized), b_to_a(synchronized);
-  for (const model::Point& p : a_to_b_) {
+  a_to_b_.for_each([&](const model::Point& p) {
     a_to_b.add(own(p.y) - own(p.x), reference(b_onto_reference, p.y) - reference(a_onto_reference, p.x));
-  }
-  for (const model::Point& p : b_to_a_) {
+  });
+  b_to_a_.for_each([&](const model::Point& p) {
     b_to_a.add(own(p.x) - own(p.y), reference(a_onto_reference, p.x) - reference(b_onto_reference, p.y));
-  }
+  });
   v1::LatencyProof out;
   out.set_synchronized(synchronized);
   a_to_b.report(out.mutable_a_to_b());

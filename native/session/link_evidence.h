@@ -2,11 +2,11 @@
 #pragma once
 
 #include <cstddef>
-#include <deque>
 
 #include "hull/link_message.h"
 #include "model/point.h"
 #include "network/piecewise_transform.h"
+#include "session/point_log.h"
 #include "snapshot/tracesync.pb.h"
 
 namespace tracesync::session {
@@ -16,9 +16,16 @@ namespace tracesync::session {
 // synchronization need the final transforms, known only at the end, so
 // every message's two timestamps are kept until then. Kept only when asked
 // for (SessionOptions::keep_latency_evidence): 16 bytes a message, in
-// blocks (std::deque), so that growing neither copies nor doubles them.
+// memory (in blocks, so that growing neither copies nor doubles them) or,
+// for `tracesync live -o` (SessionOptions::latency_evidence_on_disk), in
+// temporary files, so that following for hours keeps memory flat.
 class LinkEvidence {
  public:
+  // Before the first message: keep the messages in temporary files.
+  void keep_on_disk() {
+    a_to_b_.keep_on_disk();
+    b_to_a_.keep_on_disk();
+  }
   void add(const hull::LinkMessage& message);
   std::size_t messages() const { return a_to_b_.size() + b_to_a_.size(); }
 
@@ -30,8 +37,8 @@ class LinkEvidence {
 
  private:
   // As the link's points (hull/link_message.h): x on a's clock, y on b's.
-  std::deque<model::Point> a_to_b_;  // x: send, y: receive
-  std::deque<model::Point> b_to_a_;  // x: receive, y: send
+  PointLog a_to_b_;  // x: send, y: receive
+  PointLog b_to_a_;  // x: receive, y: send
 };
 
 }  // namespace tracesync::session

@@ -155,7 +155,10 @@ void Session::add_link_point(Link& link, const hull::LinkMessage& message) {
     }
     link.estimator->settle(frontier);
   }
-  if (options_.keep_latency_evidence) link.evidence.add(message);
+  if (options_.keep_latency_evidence) {
+    if (options_.latency_evidence_on_disk && link.evidence.messages() == 0) link.evidence.keep_on_disk();
+    link.evidence.add(message);
+  }
   ++link.version;
   if (history_) {
     const hull::TimeSpan span = report_span(domains_[link.a]);

@@ -25,6 +25,9 @@ struct SessionOptions {
   // Keep every message (16 bytes each) to give each link its latency proof,
   // before and after synchronization (LinkDetail.proof; the HTML report).
   bool keep_latency_evidence = false;
+  // ... in temporary files rather than in memory (session/point_log.h):
+  // `tracesync live -o`, whose memory must stay flat over hours.
+  bool latency_evidence_on_disk = false;
 };
 
 // A problem with the options, in words for the user; empty when they are fine.

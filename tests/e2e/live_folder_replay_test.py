@@ -36,7 +36,9 @@ usage: live_folder_replay_test.py TRACESYNC SHARED_DIR WORK_DIR
 """
 
 import json
+import os
 import pathlib
+import re
 import shutil
 import struct
 import subprocess
@@ -190,6 +192,13 @@ def run_live(tracesync, folders, timeout=120):
                           capture_output=True, timeout=timeout)
 
 
+def latency_proof_html(path):
+    """The latency proof's parts of an HTML report: the causality summary,
+    each link's table and histograms (snapshot/html_report.cc)."""
+    return re.findall(r'<p id="causality">.*?</p>|<table class="proof-table">.*?</table>|'
+                      r'<figure class="latency">.*?</figure>', path.read_text(), re.S)
+
+
 SIGNAL = "event=irq_handler_entry,filter=irq==199,jitter=1us,clocks-within=250ms"
 
 
@@ -214,8 +223,9 @@ def signals_and_probe_rounds(tracesync, work, failures):
     def pairs(result):
         return sum(s["pairs"] for l in result["links"] for s in l.get("evidence", {}).get("signals", []))
 
+    live_html = work / "simulated-live.html"
     code, results, stderr, written = follow_while_replaying(
-        tracesync, ["--quiet", "2s"] + options + [str(t) for t in targets], sources, targets,
+        tracesync, ["--quiet", "2s", "-o", str(live_html)] + options + [str(t) for t in targets], sources, targets,
         lambda result: pairs(result) > 0)
     print("simulated: tracesync live %s exited %d; stderr:\n%s" % (" ".join(options), code, stderr))
     during = [r for at, r in results if at < written and pairs(r) > 0]
@@ -255,6 +265,31 @@ def signals_and_probe_rounds(tracesync, work, failures):
             probe, [l["evidence"]["probe_messages"] for l in expected["links"]]))
     print("simulated: final pairs %d (sync %d), probe messages per link %s, probe matches %s" % (
         pairs(final), pairs(expected), probe, final["matching"].get("probe_matches")))
+    # -o: the final HTML's latency proof (the causality summary, each link's
+    # table and histograms) is, byte for byte, the one sync writes on the
+    # folders once written. (The rest of the page differs where the results
+    # may: the order of the traces, live's aligned_by, docs/live.md.)
+    sync_html = work / "simulated-sync.html"
+    sync = subprocess.run([tracesync, "sync", "--format", "html", "-o", str(sync_html)] + options +
+                          [str(t) for t in targets], capture_output=True, timeout=120)
+    live_proof = latency_proof_html(live_html) if live_html.exists() else []
+    sync_proof = latency_proof_html(sync_html) if sync.returncode == 0 else None
+    print("simulated: live -o's final latency proof: %d parts, %d bytes, %s sync's (exit %d)" % (
+        len(live_proof), sum(len(part) for part in live_proof), "equal to" if live_proof == sync_proof else "NOT",
+        sync.returncode))
+    if not live_proof or live_proof != sync_proof:
+        failures.append("simulated: the latency proof of live -o's final HTML %s differs from sync's %s" % (
+            live_html, sync_html))
+    # -o with a TMPDIR that cannot hold the proof's temporary files: said
+    # before anything is read, exit 2.
+    bad = subprocess.run([tracesync, "live", "--quiet", "1s", "-o", str(work / "never.html")] +
+                         [str(s) for s in sources], capture_output=True, timeout=60,
+                         env=dict(os.environ, TMPDIR="/nonexistent/tracesync-tmp"))
+    err = bad.stderr.decode(errors="replace")
+    print("simulated: -o with TMPDIR=/nonexistent/tracesync-tmp: exit %d, %s" % (bad.returncode, err.strip().splitlines()[:1]))
+    if bad.returncode != 2 or "cannot make a temporary file in /nonexistent/tracesync-tmp" not in err or bad.stdout:
+        failures.append("simulated: -o with an unusable TMPDIR was not a clear usage error (exit %d): %s" % (
+            bad.returncode, err))
     # Bad specs: one that does not parse, before anything is read; one the
     # traces cannot serve, at the end; exit 2 and a message naming it both times.
     for spec, said in (("event=irq_handler_entry,jitter=2", "jitter='2', not a duration"),

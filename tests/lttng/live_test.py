@@ -3,8 +3,16 @@
 
 Three namespace hosts stream to one lttng-relayd: alpha serves, beta and
 gamma (each on a plugin clock of its own, with a known offset and drift)
-send it messages over TCP, tsapp tracing every send and receive. `tracesync
-live` follows the three sessions while they are recorded. The test checks:
+send it messages over TCP, tsapp tracing every send and receive. Each host's
+tsapp runs in a network namespace of its own, beta's and gamma's each joined
+to alpha's by a veth pair (lh.VethStar), so the messages cross real virtual
+links; the sessionds stay on the machine's loopback, where the relay listens
+on 127.0.0.1. Where veth links cannot be made, the test says so and the
+hosts talk over the loopback. `tracesync live` follows the three sessions
+while they are recorded. The test checks:
+  - with veth links: each client's link carried at least a packet per
+    message it sent and received;
+  - the final result matched every message the clients exchanged;
   - results were printed while the sessions ran, not only at the end;
   - the truth lies inside every bound of every result printed
     (`tracesync check-truth` on each line);
@@ -25,8 +33,10 @@ linear between the ends of its segment, whose bounds grow as the segment
 reaches further, so it moves (by microseconds here) while staying true.
 """
 
+import contextlib
 import json
 import pathlib
+import re
 import shutil
 import subprocess
 import sys
@@ -51,6 +61,36 @@ class LineReader(threading.Thread):
     def run(self):
         for line in self.pipe:
             self.lines.append((time.monotonic(), line.decode("utf-8", errors="replace")))
+
+
+def messages_sent(hosts, failures):
+    """The messages the clients' tsapp say they exchanged (each answered)."""
+    total = 0
+    for host in hosts.hosts:
+        said = (host.directory / "app.log").read_text(errors="replace")
+        counts = re.search(r"tsapp connect: (\d+) messages sent, (\d+) received", said)
+        if counts is not None:
+            total += int(counts.group(1)) + int(counts.group(2))
+    if total == 0:
+        failures.append("the clients exchanged no message")
+    return total
+
+
+def check_links(star, hosts, failures):
+    """Each client's messages crossed its veth link: at least a packet a
+    message each way (tsapp prints how many it sent and received)."""
+    for host in hosts.hosts:
+        if host.name == star.hub:
+            continue
+        tx, rx = star.packets(host.name)
+        said = (host.directory / "app.log").read_text(errors="replace")
+        counts = re.search(r"(\d+) messages sent, (\d+) received", said)
+        print("%s's veth link: %d packets sent, %d received; tsapp: %s" % (host.name, tx, rx, said.strip()))
+        if counts is None or int(counts.group(1)) == 0:
+            failures.append("%s sent no message: %s" % (host.name, said))
+        elif tx < int(counts.group(1)) or rx < int(counts.group(2)):
+            failures.append("%s's messages did not cross its veth link (%d/%d packets for %s)" % (
+                host.name, tx, rx, counts.group(0)))
 
 
 def check_truth(tracesync, report, truth):
@@ -160,14 +200,20 @@ def main():
     failures = []
     relay = lh.Relay(work)
     live = None
+    star = lh.VethStar("alpha", ["beta", "gamma"])
+    no_veth = star.unavailable()
+    if no_veth:
+        print("SKIPPED PART: no veth links here (%s): the hosts' messages go over the machine's loopback" % no_veth)
+        star = None
     try:
         relay.start()
         port = lh.free_ports(1)[0]
-        with lh.Hosts(work, tsapp, plugin, relay=relay) as hosts:
-            hosts.add("alpha", ["serve", port, 2, 1, 120])
-            hosts.add("beta", ["connect", port, 2, RATE, DURATION_MS],
+        with star or contextlib.nullcontext(), lh.Hosts(work, tsapp, plugin, relay=relay, network=star) as hosts:
+            server = lambda client: star.hub_endpoint(client, port) if star else port
+            hosts.add("alpha", ["serve", "0.0.0.0:%d" % port if star else port, 2, 1, 120])
+            hosts.add("beta", ["connect", server("beta"), 2, RATE, DURATION_MS],
                       clock=lh.Clock(2_500_000_000, 40_000, "0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0"))
-            hosts.add("gamma", ["connect", port, 3, RATE, DURATION_MS],
+            hosts.add("gamma", ["connect", server("gamma"), 3, RATE, DURATION_MS],
                       clock=lh.Clock(-7_000_000_000, -25_000, "1a2b3c4d-5e6f-4a8b-9c0d-e1f2a3b4c5d6"))
             start = lh.monotonic_ns()
             hosts.start()
@@ -184,6 +230,9 @@ def main():
             hosts.go()
             hosts.wait(120)
             sessions_ended = time.monotonic()
+            sent = messages_sent(hosts, failures)
+            if star:
+                check_links(star, hosts, failures)
             code = live.wait(60)
             out.join(10)
             err.join(10)
@@ -204,6 +253,9 @@ def main():
             failures.append("stderr does not say %s was followed, then ended" % url)
 
     results = check_results(tracesync, out.lines, sessions_ended, work, failures, "the sessions ran")
+    if results and results[-1][1]["messages"] != sent:
+        failures.append("the final result matched %d messages, the clients exchanged %d" % (
+            results[-1][1]["messages"], sent))
     # Convergence: each link's drift bound, result by result.
     with_links = [r for _, r in results if r["links"]]
     drift_bounds = {}

@@ -6,7 +6,9 @@ its own tmpfs on /var/run/lttng and /dev/shm, its own hostname, HOME and
 LTTNG_HOME, and its own `lttng-sessiond --no-kernel`. It records the user
 space events of the test program `tsapp` (tsapp:msg_send, tsapp:msg_recv)
 into a trace folder or to an lttng-relayd (live), then runs tsapp, which
-exchanges TCP messages over 127.0.0.1 with the other hosts.
+exchanges TCP messages with the other hosts: over 127.0.0.1, or, given a
+VethStar, from a network namespace of its own across veth links (the
+sessiond stays on the machine's loopback, where the relay listens).
 
 A host may run on an exact function of CLOCK_MONOTONIC through the clock
 plugin (clock_plugin.c): c(m) = m * (1 + drift_ppb / 1e9) + offset_ns. A
@@ -82,7 +84,9 @@ lttng start >/dev/null || exit 12
 : >"$HOST_DIR/ready"
 for i in $(seq $((GO_TIMEOUT_S * 20))); do [ -e "$HOST_DIR/go" ] && break; sleep 0.05; done
 [ -e "$HOST_DIR/go" ] || { echo "never told to go" >&2; exit 13; }
-"$@" >"$HOST_DIR/app.log" 2>&1 &
+# With NETNS, the traced program runs in that network namespace (its
+# sessiond, reached through /var/run/lttng and /dev/shm, stays here).
+${NETNS:+nsenter --net="$NETNS"} "$@" >"$HOST_DIR/app.log" 2>&1 &
 app=$!
 wait "$app"
 status=$?
@@ -131,6 +135,89 @@ class Clock:
     def environment(self, plugin):
         return {"LTTNG_UST_CLOCK_PLUGIN": str(plugin), "TSAPP_CLOCK_OFFSET_NS": str(self.offset_ns),
                 "TSAPP_CLOCK_DRIFT_PPB": str(self.drift_ppb), "TSAPP_CLOCK_UUID": self.uuid}
+
+
+class VethStar:
+    """Network namespaces joined by veth links, a star without a bridge: the
+    hub's namespace holds one end of a veth pair per spoke, the spoke's
+    namespace the other; spoke k (from 1) is 10.29.k.2/24 and reaches the
+    hub at 10.29.k.1. A host's traced program runs in its namespace
+    (Hosts(network=...)), so its messages cross a real virtual link.
+
+    A context manager: the namespaces (and with them the links) are removed
+    on leaving it, whatever happened; each `ip` call is bounded in time."""
+
+    def __init__(self, hub, spokes):
+        self.hub = hub
+        self.spokes = list(spokes)
+        self.tag = "ts%d" % os.getpid()  # names of ours, unique on the machine
+        self.created = []
+
+    def unavailable(self):
+        """Why veth links cannot be made here, or None (tried for real)."""
+        if shutil.which("ip") is None or shutil.which("nsenter") is None:
+            return "ip (iproute2) or nsenter (util-linux) is not installed"
+        probe = self.tag + "p"
+        try:
+            self._ip("netns", "add", probe)
+            self._ip("-n", probe, "link", "add", probe + "a", "type", "veth", "peer", "name", probe + "b")
+        except RuntimeError as error:
+            return str(error)
+        finally:
+            subprocess.run(["ip", "netns", "del", probe], capture_output=True, timeout=10)
+        return None
+
+    def __enter__(self):
+        try:
+            for name in [self.hub] + self.spokes:
+                self._ip("netns", "add", self.namespace(name))
+                self.created.append(self.namespace(name))
+                self._ip("-n", self.namespace(name), "link", "set", "lo", "up")
+            for k, spoke in enumerate(self.spokes, 1):
+                hub_end, spoke_end = "%sh%d" % (self.tag, k), "%ss%d" % (self.tag, k)
+                self._ip("link", "add", hub_end, "netns", self.namespace(self.hub), "type", "veth", "peer", "name",
+                         spoke_end, "netns", self.namespace(spoke))
+                for name, end, address in ((self.hub, hub_end, "10.29.%d.1/24" % k),
+                                           (spoke, spoke_end, "10.29.%d.2/24" % k)):
+                    self._ip("-n", self.namespace(name), "addr", "add", address, "dev", end)
+                    self._ip("-n", self.namespace(name), "link", "set", end, "up")
+        except BaseException:
+            self.remove()
+            raise
+        return self
+
+    def __exit__(self, *exc):
+        self.remove()
+
+    def remove(self):
+        """Removes our namespaces; a veth pair goes with its namespace."""
+        for namespace in reversed(self.created):
+            subprocess.run(["ip", "netns", "del", namespace], capture_output=True, timeout=10)
+        self.created = []
+
+    def namespace(self, name):
+        return "%s-%s" % (self.tag, name)
+
+    def namespace_path(self, name):
+        return "/run/netns/" + self.namespace(name)
+
+    def hub_endpoint(self, spoke, port):
+        """Where `spoke` reaches the hub's port: ADDRESS:PORT."""
+        return "10.29.%d.1:%d" % (self.spokes.index(spoke) + 1, port)
+
+    def packets(self, spoke):
+        """Packets the spoke's veth end sent and received so far."""
+        end = "%ss%d" % (self.tag, self.spokes.index(spoke) + 1)
+        out = self._ip("-n", self.namespace(spoke), "-j", "-s", "link", "show", "dev", end)
+        stats = json.loads(out)[0]["stats64"]
+        return stats["tx"]["packets"], stats["rx"]["packets"]
+
+    @staticmethod
+    def _ip(*arguments):
+        done = subprocess.run(["ip"] + list(arguments), capture_output=True, timeout=10)
+        if done.returncode != 0:
+            raise RuntimeError("ip %s: %s" % (" ".join(arguments), done.stderr.decode(errors="replace").strip()))
+        return done.stdout.decode(errors="replace")
 
 
 class Host:
@@ -217,8 +304,11 @@ class Hosts:
     """Namespace hosts recording tsapp, to folders or to a relay."""
 
     def __init__(self, work, tsapp, plugin, session="s", relay=None, go_timeout_s=60, switch_timer_us=None,
-                 tick_ms=None, events="tsapp:*", rotation_us=None, pin_cpu=None):
+                 tick_ms=None, events="tsapp:*", rotation_us=None, pin_cpu=None, network=None):
         self.work = pathlib.Path(work)
+        # A VethStar: each host whose name it knows runs its traced program
+        # in its network namespace.
+        self.network = network
         self.events = events  # the user-space events each host records
         # Recording to folders that are followed while written: packets
         # reach the disk at least every switch_timer_us (when not empty), and
@@ -269,6 +359,8 @@ class Hosts:
                 env["TSAPP_TICK_MS"] = str(self.tick_ms)
             if self.rotation_us is not None:
                 env["ROTATION_US"] = str(self.rotation_us)
+            if self.network is not None and host.name in [self.network.hub] + self.network.spokes:
+                env["NETNS"] = self.network.namespace_path(host.name)
             if host.clock is not None:
                 env.update(host.clock.environment(self.plugin))
             log = open(host.directory / "host.log", "wb")

@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: EPL-2.0
 // tsapp: one "host" of the LTTng end-to-end tests. It exchanges real TCP
-// messages over 127.0.0.1 and traces each send (tsapp:msg_send, just before
+// messages (over 127.0.0.1, or the address given) and traces each send (tsapp:msg_send, just before
 // the bytes are written) and each receive (tsapp:msg_recv, just after they
 // are read) with the message's id, so that every traced receive is later,
 // in real time, than its traced send.
 //
-//   tsapp serve PORT CLIENTS HOST_ID MAX_SECONDS
+//   tsapp serve [ADDRESS:]PORT CLIENTS HOST_ID MAX_SECONDS
 //     accepts CLIENTS connections; answers every message with one of its own;
 //     ends when every client has closed (or after MAX_SECONDS).
-//   tsapp connect PORT HOST_ID RATE DURATION_MS
+//   tsapp connect [ADDRESS:]PORT HOST_ID RATE DURATION_MS
 //     sends RATE messages a second for DURATION_MS, each answered, then closes.
+// ADDRESS is an IPv4 address (127.0.0.1 when left out; 0.0.0.0 serves on
+// every address, as across the tests' veth links).
 //
 // With TSAPP_TICK_MS=N in its environment, a thread per CPU, pinned there,
 // records tsapp:tick every N ms while the program runs.
@@ -76,13 +78,32 @@ static void no_delay(int fd) {
   setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
 }
 
-static struct sockaddr_in loopback(int port) {
-  struct sockaddr_in address;
-  memset(&address, 0, sizeof address);
-  address.sin_family = AF_INET;
-  address.sin_port = htons((uint16_t)port);
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  return address;
+// [ADDRESS:]PORT, ADDRESS 127.0.0.1 when left out; 0 when it is not one.
+static int parse_endpoint(const char* text, struct sockaddr_in* address) {
+  memset(address, 0, sizeof *address);
+  address->sin_family = AF_INET;
+  address->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  const char* colon = strrchr(text, ':');
+  if (colon != NULL) {
+    char host[INET_ADDRSTRLEN];
+    const size_t length = (size_t)(colon - text);
+    if (length >= sizeof host) return 0;
+    memcpy(host, text, length);
+    host[length] = '\0';
+    if (inet_pton(AF_INET, host, &address->sin_addr) != 1) return 0;
+    text = colon + 1;
+  }
+  const int port = atoi(text);
+  if (port <= 0 || port > 65535) return 0;
+  address->sin_port = htons((uint16_t)port);
+  return 1;
+}
+
+// "ADDRESS:PORT", as the traces' peer field shows it.
+static void endpoint_text(const struct sockaddr_in* address, char* text, size_t size) {
+  char host[INET_ADDRSTRLEN] = "?";
+  inet_ntop(AF_INET, &address->sin_addr, host, sizeof host);
+  snprintf(text, size, "%s:%d", host, ntohs(address->sin_port));
 }
 
 static double now_seconds(void) {
@@ -93,7 +114,7 @@ static double now_seconds(void) {
 
 #define MAX_CLIENTS 16
 
-static int serve(int port, int clients, uint64_t host, int max_seconds) {
+static int serve(struct sockaddr_in address, int clients, uint64_t host, int max_seconds) {
   if (clients < 1 || clients > MAX_CLIENTS) {
     fprintf(stderr, "tsapp: between 1 and %d clients\n", MAX_CLIENTS);
     return 2;
@@ -102,9 +123,10 @@ static int serve(int port, int clients, uint64_t host, int max_seconds) {
   const int listener = socket(AF_INET, SOCK_STREAM, 0);
   const int one = 1;
   setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-  struct sockaddr_in address = loopback(port);
   if (listener < 0 || bind(listener, (struct sockaddr*)&address, sizeof address) != 0 || listen(listener, clients) != 0) {
-    fprintf(stderr, "tsapp: cannot listen on 127.0.0.1:%d: %s\n", port, strerror(errno));
+    char text[32];
+    endpoint_text(&address, text, sizeof text);
+    fprintf(stderr, "tsapp: cannot listen on %s: %s\n", text, strerror(errno));
     return 1;
   }
   struct pollfd fds[MAX_CLIENTS];
@@ -125,7 +147,7 @@ static int serve(int port, int clients, uint64_t host, int max_seconds) {
         return 1;
       }
       no_delay(fd);
-      snprintf(peers[accepted], sizeof peers[accepted], "127.0.0.1:%d", ntohs(from.sin_port));
+      endpoint_text(&from, peers[accepted], sizeof peers[accepted]);
       fds[accepted].fd = fd;
       fds[accepted].events = POLLIN;
       ++accepted;
@@ -161,8 +183,9 @@ static int serve(int port, int clients, uint64_t host, int max_seconds) {
   return 0;
 }
 
-static int connect_to(int port, uint64_t host, double rate, long duration_ms) {
-  struct sockaddr_in address = loopback(port);
+static int connect_to(struct sockaddr_in address, uint64_t host, double rate, long duration_ms) {
+  char peer[32];
+  endpoint_text(&address, peer, sizeof peer);
   int fd = -1;
   // The server may still be starting: try for ten seconds.
   for (int attempt = 0; attempt < 200; ++attempt) {
@@ -173,12 +196,10 @@ static int connect_to(int port, uint64_t host, double rate, long duration_ms) {
     usleep(50000);
   }
   if (fd < 0) {
-    fprintf(stderr, "tsapp: cannot connect to 127.0.0.1:%d\n", port);
+    fprintf(stderr, "tsapp: cannot connect to %s\n", peer);
     return 1;
   }
   no_delay(fd);
-  char peer[32];
-  snprintf(peer, sizeof peer, "127.0.0.1:%d", port);
   const double start = now_seconds();
   const double end = start + (double)duration_ms / 1000.0;
   uint64_t sequence = 0;
@@ -224,9 +245,14 @@ static void start_ticks(void) {
 }
 
 int main(int argc, char** argv) {
+  struct sockaddr_in address;
+  if (argc == 6 && !parse_endpoint(argv[2], &address)) {
+    fprintf(stderr, "tsapp: not [ADDRESS:]PORT: %s\n", argv[2]);
+    return 2;
+  }
   start_ticks();
   if (argc == 6 && strcmp(argv[1], "serve") == 0) {
-    return serve(atoi(argv[2]), atoi(argv[3]), strtoull(argv[4], NULL, 10), atoi(argv[5]));
+    return serve(address, atoi(argv[3]), strtoull(argv[4], NULL, 10), atoi(argv[5]));
   }
   if (argc == 6 && strcmp(argv[1], "connect") == 0) {
     const double rate = atof(argv[4]);
@@ -234,10 +260,10 @@ int main(int argc, char** argv) {
       fprintf(stderr, "tsapp: the rate must be positive\n");
       return 2;
     }
-    return connect_to(atoi(argv[2]), strtoull(argv[3], NULL, 10), rate, atol(argv[5]));
+    return connect_to(address, strtoull(argv[3], NULL, 10), rate, atol(argv[5]));
   }
   fprintf(stderr,
-          "usage: tsapp serve PORT CLIENTS HOST_ID MAX_SECONDS\n"
-          "       tsapp connect PORT HOST_ID RATE DURATION_MS\n");
+          "usage: tsapp serve [ADDRESS:]PORT CLIENTS HOST_ID MAX_SECONDS\n"
+          "       tsapp connect [ADDRESS:]PORT HOST_ID RATE DURATION_MS\n");
   return 2;
 }

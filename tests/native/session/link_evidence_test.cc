@@ -7,10 +7,16 @@
 #include "session/link_evidence.h"
 
 #include <gtest/gtest.h>
+#include <stdlib.h>
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <random>
+#include <string>
+#include <vector>
+
+#include "session/point_log.h"
 
 #include "session/session.h"
 #include "snapshot/latency_bins.h"
@@ -104,9 +110,13 @@ TEST(LinkEvidence, CountsAndHistogramsEqualBruteForceOnRandomLinks) {
         random_transform(random, kEpoch + offset - span, kEpoch + offset + 2 * span,
                          -static_cast<Quad>(offset) + static_cast<Quad>((unit(random) - 0.5) * 2e6));
     const bool synchronized = round % 5 != 4;
+    // Every third round keeps its messages in temporary files (live -o),
+    // enough of them for several of the files' writes.
+    const bool on_disk = round % 3 == 1;
     LinkEvidence evidence;
+    if (on_disk) evidence.keep_on_disk();
     std::vector<Quad> ab_before, ab_after, ba_before, ba_after;
-    const int messages = round % 7 == 0 ? 0 : 1 + static_cast<int>(unit(random) * 3000);
+    const int messages = round % 7 == 0 ? 0 : 1 + static_cast<int>(unit(random) * (on_disk ? 20000 : 3000));
     for (int i = 0; i < messages; ++i) {
       const auto t = kEpoch + static_cast<int64_t>(unit(random) * span);
       // Latencies from 10 ns to 100 ms, log-uniform.
@@ -126,7 +136,7 @@ TEST(LinkEvidence, CountsAndHistogramsEqualBruteForceOnRandomLinks) {
     EXPECT_EQ(evidence.messages(), static_cast<std::size_t>(messages));
     const v1::LatencyProof proof = synchronized ? evidence.proof(&ta, &tb) : evidence.proof(nullptr, nullptr);
     EXPECT_EQ(proof.synchronized(), synchronized);
-    SCOPED_TRACE("round " + std::to_string(round));
+    SCOPED_TRACE("round " + std::to_string(round) + (on_disk ? ", on disk" : ""));
     expect_direction(proof.a_to_b(), ab_before, ab_after, synchronized);
     expect_direction(proof.b_to_a(), ba_before, ba_after, synchronized);
   }
@@ -249,6 +259,68 @@ TEST(LinkEvidence, NoneAfterOnTreeLinksButAContradictingLinkOffTheTreeShowsSome)
   }
   EXPECT_EQ(in_tree, 2);
   EXPECT_GT(after_off_tree, 0u);
+}
+
+// Sets an environment variable for a scope, then puts it back.
+class ScopedEnvironment {
+ public:
+  ScopedEnvironment(const char* name, const char* value) : name_(name) {
+    if (const char* old = std::getenv(name)) old_ = old;
+    ::setenv(name, value, 1);
+  }
+  ~ScopedEnvironment() {
+    if (old_) {
+      ::setenv(name_, old_->c_str(), 1);
+    } else {
+      ::unsetenv(name_);
+    }
+  }
+
+ private:
+  const char* name_;
+  std::optional<std::string> old_;
+};
+
+std::vector<model::Point> points_of(const PointLog& log) {
+  std::vector<model::Point> out;
+  log.for_each([&](const model::Point& p) { out.push_back(p); });
+  return out;
+}
+
+TEST(PointLog, GivesBackEveryPointInOrderFromMemoryOrDisk) {
+  std::vector<model::Point> appended;
+  PointLog in_memory, on_disk;
+  on_disk.keep_on_disk();
+  // Read back at every size around the file's writes (4,096 points each).
+  for (int64_t i = 0; i < 10'000; ++i) {
+    const model::Point p{kEpoch + i * 1'000 - (i % 7) * 3, kEpoch - i * 999 + (i % 5)};
+    appended.push_back(p);
+    in_memory.append(p);
+    on_disk.append(p);
+    if (i % 4096 == 4095 || i % 4096 == 0 || i == 9'999) {
+      ASSERT_EQ(points_of(on_disk), appended) << i + 1 << " points";
+      ASSERT_EQ(on_disk.size(), appended.size());
+    }
+  }
+  EXPECT_EQ(points_of(in_memory), appended);
+  // Moved, the log still holds them (links are moved as their table grows).
+  PointLog moved = std::move(on_disk);
+  EXPECT_EQ(points_of(moved), appended);
+}
+
+TEST(PointLog, KeepsThePointsInMemoryWhenNoFileCanBeMade) {
+  const ScopedEnvironment tmpdir("TMPDIR", "/nonexistent/tracesync-point-log");
+  EXPECT_EQ(PointLog::directory(), "/nonexistent/tracesync-point-log");
+  const std::string why = PointLog::cannot_make_file();
+  EXPECT_NE(why.find("cannot make a temporary file in /nonexistent/tracesync-point-log: "), std::string::npos) << why;
+  PointLog log;
+  log.keep_on_disk();
+  std::vector<model::Point> appended;
+  for (int64_t i = 0; i < 9'000; ++i) {
+    appended.push_back({i, 2 * i});
+    log.append(appended.back());
+  }
+  EXPECT_EQ(points_of(log), appended);
 }
 
 }  // namespace
