@@ -65,11 +65,12 @@ $cli_only || packages+=("${java_packages[@]}")
 # strace (kills apply at each file-system step by fault injection) and babeltrace,
 # the CTF reader 1.5 (reads apply's rewritten copies apart from babeltrace2);
 # lttng-tools and liblttng-ust-dev (real user-space traces recorded by namespace
-# hosts, live through lttng-relayd: tests/lttng/), util-linux's unshare;
+# hosts, live through lttng-relayd: tests/lttng/), util-linux's unshare and
+# nsenter, iproute2's ip (the live test's hosts in network namespaces joined by veth);
 # python3-distributed (dask-scheduler and dask-worker: the tracesync-dask test).
 if $run_tests; then
   packages+=(clang libclang-rt-14-dev llvm python3-jsonschema chromium strace babeltrace)
-  packages+=(lttng-tools liblttng-ust-dev util-linux python3-distributed)
+  packages+=(lttng-tools liblttng-ust-dev util-linux iproute2 python3-distributed)
 fi
 # And node with npm, for playwright-core (the HTML report's page tests),
 # unless a node with npm is already installed (say from NodeSource).
