@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "hull/local_band.h"
+#include "hull/exact_hull_estimator.h"
 #include "hull/local_envelope.h"
 #include "hull/message_log.h"
 
@@ -55,7 +56,7 @@ bool before_x(const Point& p, Nanoseconds x) { return p.x < x; }
 bool after_x(Nanoseconds x, const Point& p) { return x < p.x; }
 
 // The helpers below read a direction's points sorted by (x, y), in place:
-// a span, or a segment's MessageLog (line_departure reads a link's log
+// a span, or a segment's MessageLog (centre_line reads a link's log
 // without copying it).
 
 // How far from t one must go to hold `k` points on each side (the horizon
@@ -277,7 +278,7 @@ auto far_buckets(const Points& points, Nanoseconds t, const LocalBandSettings& s
 // The local band of a link's messages at any instant: the near messages,
 // the fastest per bucket beyond them, and whether the messages can check
 // the assumption there (docs/local-band.md). The map asks at every
-// candidate and finds each bucket's fastest once; the line's test asks
+// candidate and finds each bucket's fastest once; centre_line asks
 // once a second and finds them around each instant, reading the messages
 // in place (the same points either way).
 template <typename Points>
@@ -413,9 +414,44 @@ ClockMap fitted_to(const ClockMap& knots, const TimeSpan& span) {
   return out;
 }
 
-LineDeparture line_departure(const MessageLog& messages, const Line& line, const ClockStability& stability,
-                             const LocalBandSettings& settings) {
-  LineDeparture out;
+namespace {
+
+Nanoseconds floor_ns(Quad value) {
+  const auto n = static_cast<Nanoseconds>(value);
+  return static_cast<Quad>(n) > value ? n - 1 : n;
+}
+
+Nanoseconds ceil_ns(Quad value) {
+  const auto n = static_cast<Nanoseconds>(value);
+  return static_cast<Quad>(n) < value ? n + 1 : n;
+}
+
+// A probe: the band's centre at t and its excess over the narrowest band.
+struct Probe {
+  Nanoseconds t;
+  Quad centre;
+  Quad excess;
+};
+
+// Whether one line passes within excess + slack of every probe's centre:
+// the segmentation rule (one exact hull) over those intervals, rounded
+// outwards to whole nanoseconds.
+bool one_line_fits(const std::vector<Probe>& probes, Nanoseconds slack) {
+  ExactHullEstimator hull({0.0}, ExactHullEstimator::Envelope::kNone);
+  for (const Probe& p : probes) {
+    const Quad reach = p.excess + static_cast<Quad>(slack);
+    if (!hull.add_unless_emptied(LinkMessage{Direction::kAtoB, {p.t, ceil_ns(p.centre + reach)}}) ||
+        !hull.add_unless_emptied(LinkMessage{Direction::kBtoA, {p.t, floor_ns(p.centre - reach)}})) {
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+CentreLine centre_line(const MessageLog& messages, const ClockStability& stability, const LocalBandSettings& settings) {
+  CentreLine out;
   const MessageLog::Points& lower = messages.lower();
   const MessageLog::Points& upper = messages.upper();
   if (lower.empty() || upper.empty()) return out;
@@ -426,33 +462,36 @@ LineDeparture line_departure(const MessageLog& messages, const Line& line, const
   const auto stretch = static_cast<uint64_t>(2 * settings.horizon);
   if (span < stretch) return out;
   BandsOf<MessageLog::Points> bands(lower, upper, settings, BandsOf<MessageLog::Points>::Fastest::kAroundEachInstant);
-  struct Probe {
-    Quad off;  // |centre - line|
-    Quad half_width;
-  };
   std::vector<Probe> probes;
+  std::vector<Quad> half_widths;
   for (uint64_t k = 0; k <= span / spacing; ++k) {
     const auto t = static_cast<Nanoseconds>(static_cast<uint64_t>(first) + k * spacing);
     bool checked = false;
     int64_t used = 0;
     const LocalBand band = bands.at(t, milli_ppm_of(stability), kCap, checked, used);
     if (band.kind != LocalBand::Kind::kBounded) continue;
-    probes.push_back({model::abs((band.low() + band.high()) / 2 - line.at(t)), band.half_width()});
+    probes.push_back({t, (band.low() + band.high()) / 2, 0});
+    half_widths.push_back(band.half_width());
   }
   // Too few bands to tell a typical one from the narrowest.
   if (probes.size() < stretch / spacing) return out;
-  Quad narrowest = probes.front().half_width;
-  for (const Probe& p : probes) narrowest = std::min(narrowest, p.half_width);
+  const Quad narrowest = *std::min_element(half_widths.begin(), half_widths.end());
+  for (std::size_t i = 0; i < probes.size(); ++i) probes[i].excess = half_widths[i] - narrowest;
   std::vector<Quad> excess;
-  excess.reserve(probes.size());
-  out.departure = probes.front().off - (probes.front().half_width - narrowest);
-  for (const Probe& p : probes) {
-    excess.push_back(p.half_width - narrowest);
-    out.departure = std::max(out.departure, p.off - excess.back());
-  }
+  for (const Probe& p : probes) excess.push_back(p.excess);
   const auto middle = excess.begin() + static_cast<std::ptrdiff_t>(excess.size() / 2);
   std::nth_element(excess.begin(), middle, excess.end());
   out.typical_excess = *middle;
+  // The least slack, in whole nanoseconds, by bisection: one fits (the
+  // messages' own lines lie within every band, so within its half-width,
+  // which is the narrowest's plus its excess), and fitting is monotone in it.
+  Nanoseconds fails = -1;
+  Nanoseconds fits = ceil_ns(narrowest);
+  while (fits - fails > 1) {
+    const Nanoseconds mid = fails + (fits - fails) / 2;
+    (one_line_fits(probes, mid) ? fits : fails) = mid;
+  }
+  out.least_slack = fits;
   out.probes = probes.size();
   return out;
 }

@@ -269,8 +269,9 @@ bool PiecewiseHullEstimator::bends() const {
   if (bends_ && bends_->key == key) return bends_->bends;
   const Segment& only = segments_.front();
   const LinkEstimate e = only.hull.estimate();
-  const bool bends = e.quality == Quality::kAccurate &&
-                     line_departure(only.sorted_messages(), Line{e.alpha, e.beta}, stability_).bends();
+  // Its line is not needed: where the centres follow no line, the clocks
+  // bend, and then the line runs where the messages' edges put it.
+  const bool bends = e.quality == Quality::kAccurate && centre_line(only.sorted_messages(), stability_).bends();
   bends_ = BendCache{key, bends};
   return bends;
 }

@@ -62,10 +62,12 @@ namespace tracesync::hull {
 // ExactHullEstimator bounds a whole link.
 //
 // With one segment every answer is that segment's ExactHullEstimator's, bit
-// for bit, but for one: where the local bands show that the clocks bend
-// away from its line (line_departure, local_band_map.h), the clock map
-// comes from the local bands, as a link of several segments' does. With several, estimate() is the single line through the clock
-// map's ends over the messages' span: quality ACCURATE when every segment is,
+// for bit, but for one: where the local bands' centres follow no line, the
+// clocks bend (centre_line, local_band_map.h), and the clock map comes from
+// the local bands, as a link of several segments' does.
+//
+// With several, estimate() is the single line through the clock map's ends
+// over the messages' span: quality ACCURATE when every segment is,
 // APPROXIMATE when some segment has no bound but the map exists, FAIL when
 // no segment has a bound; accuracy the worst segment's; offset_uncertainty
 // that line's honest distance from the truth: the largest, over the map's
@@ -132,13 +134,12 @@ class PiecewiseHullEstimator final : public LinkEstimator {
   std::optional<TimeSpan> message_span() const;
   std::optional<EndBounds> bounds_of(std::size_t k, const TimeSpan& at) const;
 
-  // With several segments, or one whose line the local bands show the
-  // clocks bend away from (bends()), and a stability above 0, the clock map
-  // comes from the local bands (docs/local-band.md), computed once per
-  // message count.
+  // With several segments, or one on clocks that bend (bends()), and a
+  // stability above 0, the clock map comes from the local bands
+  // (docs/local-band.md), computed once per message count.
   bool uses_local_bands() const { return stability_.ppm > 0 && (segments_.size() > 1 || bends()); }
-  // One segment, and line_departure says its line errs by far more than
-  // the local bands' centres: cached per message count.
+  // One segment, and the local bands' centres follow no line
+  // (centre_line): cached per message count.
   bool bends() const;
   // What the caches below are kept for: the messages kept, and where the
   // released ones end (a release changes the messages kept, not always their count).
