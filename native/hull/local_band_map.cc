@@ -5,8 +5,8 @@
 #include <cmath>
 #include <limits>
 
-#include "hull/local_band.h"
 #include "hull/exact_hull_estimator.h"
+#include "hull/local_band.h"
 #include "hull/local_envelope.h"
 #include "hull/message_log.h"
 
@@ -459,7 +459,7 @@ CentreLine centre_line(const MessageLog& messages, const ClockStability& stabili
   const Nanoseconds last = std::max(lower[lower.size() - 1].x, upper[upper.size() - 1].x);
   const auto span = static_cast<uint64_t>(last) - static_cast<uint64_t>(first);
   const auto spacing = static_cast<uint64_t>(settings.probe_spacing);
-  const auto stretch = static_cast<uint64_t>(2 * settings.horizon);
+  const auto stretch = static_cast<uint64_t>(settings.least_probed);
   if (span < stretch) return out;
   BandsOf<MessageLog::Points> bands(lower, upper, settings, BandsOf<MessageLog::Points>::Fastest::kAroundEachInstant);
   std::vector<Probe> probes;

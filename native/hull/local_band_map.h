@@ -47,7 +47,8 @@ struct LocalBandSettings {
   std::size_t merge_reach = 64;                    // knots one joined piece may cover at most
   std::size_t checked_per_side = 2;                // messages of each direction on each side within S that
                                                    // let the data check the stability assumption at t
-  model::Nanoseconds probe_spacing = 1'000'000'000;  // centre_line: between two instants it probes
+  model::Nanoseconds probe_spacing = 1'000'000'000;  // centre_line: between two instants it probes,
+  model::Nanoseconds least_probed = 60'000'000'000;  // and over at least this span of messages
 };
 
 // The map of a's time onto b's from the local band at candidate instants
@@ -98,10 +99,10 @@ ClockMap fitted_to(const ClockMap& knots, const TimeSpan& span);
 // The clocks bend when least_slack > typical_excess. On linear clocks
 // least_slack <= h_min - h0, the narrowest band's own excess, and with many
 // probes that is a small part of a typical band's: no proof, a statistical
-// margin, measured in docs/local-band.md. Probes are taken only over at
-// least twice the horizon (2S), and at least as many as fit in 2S must have
-// a band; otherwise `probes` is 0 and the test does not fire. `messages` is
-// sorted (MessageLog::sort).
+// margin, measured in docs/local-band.md, thinner with fewer probes. So
+// the test needs messages over at least `least_probed` (a minute), and at
+// least as many probes with a band as fit in it; otherwise `probes` is 0
+// and the test does not fire. `messages` is sorted (MessageLog::sort).
 struct CentreLine {
   std::size_t probes = 0;
   model::Quad least_slack = 0;

@@ -284,7 +284,7 @@ TEST(LocalBandMap, OnLinearClocksTheCentresFollowOneLineAndTheLineIsKept) {
   std::cout << "  least slack / typical excess on linear clocks: at most " << largest_ratio << "\n";
 }
 
-// Too short to tell: under twice the horizon, the test does not fire.
+// Too short to tell: under a minute of messages, the test does not fire.
 TEST(LocalBandMap, CentresOfAShortLinkAreNotJudged) {
   SyntheticClock clock;
   clock.wander = {1.2, 180e9, 0.5};
