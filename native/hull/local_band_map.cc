@@ -5,8 +5,10 @@
 #include <cmath>
 #include <limits>
 
+#include "hull/exact_hull_estimator.h"
 #include "hull/local_band.h"
 #include "hull/local_envelope.h"
+#include "hull/message_log.h"
 
 namespace tracesync::hull {
 namespace {
@@ -53,9 +55,14 @@ std::vector<Nanoseconds> candidate_instants(std::span<const Point> lower, std::s
 bool before_x(const Point& p, Nanoseconds x) { return p.x < x; }
 bool after_x(Nanoseconds x, const Point& p) { return x < p.x; }
 
+// The helpers below read a direction's points sorted by (x, y), in place:
+// a span, or a segment's MessageLog (centre_line reads a link's log
+// without copying it).
+
 // How far from t one must go to hold `k` points on each side (the horizon
 // when there are not that many).
-Nanoseconds reach(std::span<const Point> points, Nanoseconds t, const LocalBandSettings& settings) {
+template <typename Points>
+Nanoseconds reach(const Points& points, Nanoseconds t, const LocalBandSettings& settings) {
   const auto at = static_cast<std::size_t>(std::lower_bound(points.begin(), points.end(), t, before_x) - points.begin());
   const std::size_t k = settings.per_side;
   const Nanoseconds left = at >= k ? t - points[at - k].x : settings.widest_window;
@@ -63,10 +70,21 @@ Nanoseconds reach(std::span<const Point> points, Nanoseconds t, const LocalBandS
   return std::max(left, right);
 }
 
-std::span<const Point> within(std::span<const Point> points, Nanoseconds from, Nanoseconds to) {
+// A stretch of sorted points, read in place.
+template <typename Iterator>
+struct Stretch {
+  Iterator first;
+  Iterator last;
+  Iterator begin() const { return first; }
+  Iterator end() const { return last; }
+  std::size_t size() const { return static_cast<std::size_t>(last - first); }
+};
+
+template <typename Points>
+auto within(const Points& points, Nanoseconds from, Nanoseconds to) {
   const auto first = std::lower_bound(points.begin(), points.end(), from, before_x);
   const auto last = std::upper_bound(first, points.end(), to, after_x);
-  return points.subspan(static_cast<std::size_t>(first - points.begin()), static_cast<std::size_t>(last - first));
+  return Stretch<decltype(first)>{first, last};
 }
 
 // The fastest message of each bucket of a's time: the lowest y - x among
@@ -74,7 +92,8 @@ std::span<const Point> within(std::span<const Point> points, Nanoseconds from, N
 // stand for all (fewer constraints only widen the band): a window inside a
 // load episode, where every near message is slow, still sees the fast ones
 // around it.
-std::vector<Point> fastest_per_bucket(std::span<const Point> points, bool lower, model::Nanoseconds bucket) {
+template <typename Points>
+std::vector<Point> fastest_per_bucket(const Points& points, bool lower, model::Nanoseconds bucket) {
   std::vector<Point> out;
   for (const Point& p : points) {
     if (!out.empty() && out.back().x / bucket == p.x / bucket) {
@@ -88,7 +107,8 @@ std::vector<Point> fastest_per_bucket(std::span<const Point> points, bool lower,
 }
 
 // The near points and, beyond them up to the far reach, the buckets' fastest.
-void gather(std::vector<Point>& out, std::span<const Point> near, std::span<const Point> fastest, Nanoseconds t,
+template <typename Near>
+void gather(std::vector<Point>& out, const Near& near, const std::vector<Point>& fastest, Nanoseconds t,
             Nanoseconds w, const LocalBandSettings& settings) {
   out.clear();
   for (const Point& p : within(fastest, t - settings.far_reach, t - w - 1)) out.push_back(p);
@@ -104,20 +124,18 @@ void gather(std::vector<Point>& out, std::span<const Point> near, std::span<cons
 // (sparse traffic) the band is taken under the rate limit alone (P' = 2R,
 // what the data prove without the assumption): a 500 ppm slew between
 // messages 5 s apart leaves no trace a 100 ppm band could catch (issue 33).
-bool checkable(std::span<const Point> lower, std::span<const Point> upper, Nanoseconds t,
-               const LocalBandSettings& settings) {
+template <typename Points>
+bool checkable(const Points& lower, const Points& upper, Nanoseconds t, const LocalBandSettings& settings) {
   const std::size_t k = settings.checked_per_side;
-  for (const std::span<const Point> points : {lower, upper}) {
+  auto sparse = [&](const Points& points) {
     // Within S of the link's first or last message the traffic has not
     // begun or has ended: that side is not sparse, it is absent.
-    const bool before = points.front().x < t - settings.horizon;
-    const bool after = points.back().x > t + settings.horizon;
-    if ((before && within(points, t - settings.horizon, t - 1).size() < k) ||
-        (after && within(points, t + 1, t + settings.horizon).size() < k)) {
-      return false;
-    }
-  }
-  return true;
+    const bool before = points[0].x < t - settings.horizon;
+    const bool after = points[points.size() - 1].x > t + settings.horizon;
+    return (before && within(points, t - settings.horizon, t - 1).size() < k) ||
+           (after && within(points, t + 1, t + settings.horizon).size() < k);
+  };
+  return !sparse(lower) && !sparse(upper);
 }
 
 // How far the truth may leave its chord between candidates D apart.
@@ -245,14 +263,87 @@ Knot interpolated(const Knot& a, const Knot& b, Nanoseconds x) {
   return {x, a.y + (b.y - a.y) * f, a.bound + (b.bound - a.bound) * f};
 }
 
+// The points of the buckets that hold a point within the far reach of t:
+// whole buckets, so that their fastest are those of every point.
+template <typename Points>
+auto far_buckets(const Points& points, Nanoseconds t, const LocalBandSettings& settings) {
+  const Nanoseconds first = (t - settings.far_reach) / settings.bucket;
+  const Nanoseconds last = (t + settings.far_reach) / settings.bucket;
+  const auto from = std::partition_point(points.begin(), points.end(),
+                                         [&](const Point& p) { return p.x / settings.bucket < first; });
+  const auto to = std::partition_point(from, points.end(), [&](const Point& p) { return p.x / settings.bucket <= last; });
+  return Stretch<decltype(from)>{from, to};
+}
+
+// The local band of a link's messages at any instant: the near messages,
+// the fastest per bucket beyond them, and whether the messages can check
+// the assumption there (docs/local-band.md). The map asks at every
+// candidate and finds each bucket's fastest once; centre_line asks
+// once a second and finds them around each instant, reading the messages
+// in place (the same points either way).
+template <typename Points>
+class BandsOf {
+ public:
+  enum class Fastest { kOnce, kAroundEachInstant };
+
+  BandsOf(const Points& lower, const Points& upper, const LocalBandSettings& settings, Fastest fastest)
+      : lower_(lower), upper_(upper), settings_(settings), fastest_(fastest) {
+    if (fastest_ == Fastest::kOnce) {
+      fastest_lower_ = fastest_per_bucket(lower, true, settings.bucket);
+      fastest_upper_ = fastest_per_bucket(upper, false, settings.bucket);
+    }
+  }
+
+  // The band at t under `milli_ppm`, or under `cap` where the messages
+  // cannot check the assumption (`checked` false).
+  LocalBand at(Nanoseconds t, int64_t milli_ppm, int64_t cap, bool& checked, int64_t& used) {
+    if (fastest_ == Fastest::kAroundEachInstant) {
+      fastest_lower_ = fastest_per_bucket(far_buckets(lower_, t, settings_), true, settings_.bucket);
+      fastest_upper_ = fastest_per_bucket(far_buckets(upper_, t, settings_), false, settings_.bucket);
+    }
+    const Nanoseconds w = std::clamp(std::max(reach(lower_, t, settings_), reach(upper_, t, settings_)),
+                                     settings_.least_window, settings_.widest_window);
+    gather(near_lower_, within(lower_, t - w, t + w), fastest_lower_, t, w, settings_);
+    gather(near_upper_, within(upper_, t - w, t + w), fastest_upper_, t, w, settings_);
+    checked = checkable(lower_, upper_, t, settings_);
+    used = checked ? milli_ppm : cap;
+    return local_band(near_lower_, near_upper_, t, used, settings_.horizon);
+  }
+
+  // At the t of the last at(): the least stability in (milli_ppm, cap] that
+  // leaves its band non-empty, and the band under it.
+  std::optional<int64_t> needed(Nanoseconds t, int64_t milli_ppm, int64_t cap) const {
+    return needed_stability(near_lower_, near_upper_, t, milli_ppm, cap, settings_.horizon);
+  }
+  LocalBand under(Nanoseconds t, int64_t milli_ppm) const {
+    return local_band(near_lower_, near_upper_, t, milli_ppm, settings_.horizon);
+  }
+
+ private:
+  const Points& lower_;
+  const Points& upper_;
+  const LocalBandSettings& settings_;
+  Fastest fastest_;
+  std::vector<Point> fastest_lower_;
+  std::vector<Point> fastest_upper_;
+  std::vector<Point> near_lower_;
+  std::vector<Point> near_upper_;
+};
+
+int64_t milli_ppm_of(const ClockStability& stability) {
+  return static_cast<int64_t>(std::llround(stability.ppm * 1000));
+}
+
+constexpr auto kCap = static_cast<int64_t>(2 * ClockStability::kMaxRateErrorPpm * 1000);
+
 }  // namespace
 
 LocalBandMap local_band_map(std::span<const Point> lower, std::span<const Point> upper,
                             const ClockStability& stability, const LocalBandSettings& settings) {
   LocalBandMap out;
   if (lower.empty() || upper.empty()) return out;
-  const auto milli_ppm = static_cast<int64_t>(std::llround(stability.ppm * 1000));
-  const auto cap = static_cast<int64_t>(2 * ClockStability::kMaxRateErrorPpm * 1000);
+  const int64_t milli_ppm = milli_ppm_of(stability);
+  const int64_t cap = kCap;
   std::vector<Candidate> candidates;
   auto note_breach = [&](Nanoseconds t, double needed_ppm, bool continues) {
     if (continues && !out.breaches.empty()) {
@@ -264,27 +355,18 @@ LocalBandMap local_band_map(std::span<const Point> lower, std::span<const Point>
     }
   };
   bool in_breach = false;
-  const std::vector<Point> fastest_lower = fastest_per_bucket(lower, true, settings.bucket);
-  const std::vector<Point> fastest_upper = fastest_per_bucket(upper, false, settings.bucket);
-  std::vector<Point> near_lower;
-  std::vector<Point> near_upper;
+  BandsOf<std::span<const Point>> bands(lower, upper, settings, BandsOf<std::span<const Point>>::Fastest::kOnce);
   for (const Nanoseconds t : candidate_instants(lower, upper, settings)) {
-    const Nanoseconds w =
-        std::clamp(std::max(reach(lower, t, settings), reach(upper, t, settings)), settings.least_window,
-                   settings.widest_window);
-    gather(near_lower, within(lower, t - w, t + w), fastest_lower, t, w, settings);
-    gather(near_upper, within(upper, t - w, t + w), fastest_upper, t, w, settings);
-    const bool checked = checkable(lower, upper, t, settings);
-    int64_t used = checked ? milli_ppm : cap;
-    LocalBand band = local_band(near_lower, near_upper, t, used, settings.horizon);
+    bool checked = false;
+    int64_t used = 0;
+    LocalBand band = bands.at(t, milli_ppm, cap, checked, used);
     if (band.kind == LocalBand::Kind::kEmpty) {
-      const auto needed =
-          checked ? needed_stability(near_lower, near_upper, t, milli_ppm, cap, settings.horizon) : std::nullopt;
+      const auto needed = checked ? bands.needed(t, milli_ppm, cap) : std::nullopt;
       note_breach(t, needed ? static_cast<double>(*needed) / 1000 : 0, in_breach);
       in_breach = true;
       if (!needed) continue;
       used = *needed;
-      band = local_band(near_lower, near_upper, t, used, settings.horizon);
+      band = bands.under(t, used);
     } else {
       in_breach = false;
     }
@@ -329,6 +411,88 @@ ClockMap fitted_to(const ClockMap& knots, const TimeSpan& span) {
     }
     out.push_back(k);
   }
+  return out;
+}
+
+namespace {
+
+Nanoseconds floor_ns(Quad value) {
+  const auto n = static_cast<Nanoseconds>(value);
+  return static_cast<Quad>(n) > value ? n - 1 : n;
+}
+
+Nanoseconds ceil_ns(Quad value) {
+  const auto n = static_cast<Nanoseconds>(value);
+  return static_cast<Quad>(n) < value ? n + 1 : n;
+}
+
+// A probe: the band's centre at t and its excess over the narrowest band.
+struct Probe {
+  Nanoseconds t;
+  Quad centre;
+  Quad excess;
+};
+
+// Whether one line passes within excess + slack of every probe's centre:
+// the segmentation rule (one exact hull) over those intervals, rounded
+// outwards to whole nanoseconds.
+bool one_line_fits(const std::vector<Probe>& probes, Nanoseconds slack) {
+  ExactHullEstimator hull({0.0}, ExactHullEstimator::Envelope::kNone);
+  for (const Probe& p : probes) {
+    const Quad reach = p.excess + static_cast<Quad>(slack);
+    if (!hull.add_unless_emptied(LinkMessage{Direction::kAtoB, {p.t, ceil_ns(p.centre + reach)}}) ||
+        !hull.add_unless_emptied(LinkMessage{Direction::kBtoA, {p.t, floor_ns(p.centre - reach)}})) {
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+CentreLine centre_line(const MessageLog& messages, const ClockStability& stability, const LocalBandSettings& settings) {
+  CentreLine out;
+  const MessageLog::Points& lower = messages.lower();
+  const MessageLog::Points& upper = messages.upper();
+  if (lower.empty() || upper.empty()) return out;
+  const Nanoseconds first = std::min(lower[0].x, upper[0].x);
+  const Nanoseconds last = std::max(lower[lower.size() - 1].x, upper[upper.size() - 1].x);
+  const auto span = static_cast<uint64_t>(last) - static_cast<uint64_t>(first);
+  const auto spacing = static_cast<uint64_t>(settings.probe_spacing);
+  const auto stretch = static_cast<uint64_t>(settings.least_probed);
+  if (span < stretch) return out;
+  BandsOf<MessageLog::Points> bands(lower, upper, settings, BandsOf<MessageLog::Points>::Fastest::kAroundEachInstant);
+  std::vector<Probe> probes;
+  std::vector<Quad> half_widths;
+  for (uint64_t k = 0; k <= span / spacing; ++k) {
+    const auto t = static_cast<Nanoseconds>(static_cast<uint64_t>(first) + k * spacing);
+    bool checked = false;
+    int64_t used = 0;
+    const LocalBand band = bands.at(t, milli_ppm_of(stability), kCap, checked, used);
+    if (band.kind != LocalBand::Kind::kBounded) continue;
+    probes.push_back({t, (band.low() + band.high()) / 2, 0});
+    half_widths.push_back(band.half_width());
+  }
+  // Too few bands to tell a typical one from the narrowest.
+  if (probes.size() < stretch / spacing) return out;
+  const Quad narrowest = *std::min_element(half_widths.begin(), half_widths.end());
+  for (std::size_t i = 0; i < probes.size(); ++i) probes[i].excess = half_widths[i] - narrowest;
+  std::vector<Quad> excess;
+  for (const Probe& p : probes) excess.push_back(p.excess);
+  const auto middle = excess.begin() + static_cast<std::ptrdiff_t>(excess.size() / 2);
+  std::nth_element(excess.begin(), middle, excess.end());
+  out.typical_excess = *middle;
+  // The least slack, in whole nanoseconds, by bisection: one fits (the
+  // messages' own lines lie within every band, so within its half-width,
+  // which is the narrowest's plus its excess), and fitting is monotone in it.
+  Nanoseconds fails = -1;
+  Nanoseconds fits = ceil_ns(narrowest);
+  while (fits - fails > 1) {
+    const Nanoseconds mid = fails + (fits - fails) / 2;
+    (one_line_fits(probes, mid) ? fits : fails) = mid;
+  }
+  out.least_slack = fits;
+  out.probes = probes.size();
   return out;
 }
 

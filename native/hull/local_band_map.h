@@ -8,6 +8,7 @@
 #include "hull/clock_stability.h"
 #include "hull/link_estimate.h"
 #include "hull/link_segment.h"
+#include "hull/message_log.h"
 #include "model/point.h"
 
 namespace tracesync::hull {
@@ -46,6 +47,8 @@ struct LocalBandSettings {
   std::size_t merge_reach = 64;                    // knots one joined piece may cover at most
   std::size_t checked_per_side = 2;                // messages of each direction on each side within S that
                                                    // let the data check the stability assumption at t
+  model::Nanoseconds probe_spacing = 1'000'000'000;  // centre_line: between two instants it probes,
+  model::Nanoseconds least_probed = 60'000'000'000;  // and over at least this span of messages
 };
 
 // The map of a's time onto b's from the local band at candidate instants
@@ -70,5 +73,45 @@ LocalBandMap local_band_map(std::span<const model::Point> lower, std::span<const
 // pieces' lines, the bound growing by what the rate limit allows the truth
 // to leave that line over the stretch.
 ClockMap fitted_to(const ClockMap& knots, const TimeSpan& span);
+
+// Whether the centres of a link's local bands follow one line, for a link
+// whose messages one line fits (the piecewise model's one segment): if they
+// do not, the clocks bend, slowly enough for one line to fit the messages,
+// and that line may run a whole minimum delay from the truth, near the edge
+// of the band they allow, where the bands' centres are within a few
+// microseconds of it (docs/local-band.md, "As built": "One segment on
+// bending clocks").
+//
+// At probe instants `probe_spacing` apart from the link's first message,
+// each band's centre c and half-width h, as local_band_map computes them.
+// Let f + a be the truth shifted by half the difference of the two
+// directions' minimum delays (no method can see a), and h0 half their sum.
+// f + a + h0 and f + a - h0 fit every message when the clocks are linear,
+// so every band holds both, and c lies within h - h0 of f + a: exactly.
+// The narrowest band's half-width h_min >= h0 stands for h0. So on linear
+// clocks one line, f + a, passes within (h - h_min) + (h_min - h0) of every
+// centre: the segmentation rule over those intervals (one exact hull) finds
+// it. `least_slack` is the least s for which one line passes within
+// (h - h_min) + s of every centre (whole nanoseconds; at most h_min);
+// `typical_excess` the median of h - h_min, how far a typical centre may
+// err: the centres' own scatter, in the bands' terms.
+//
+// The clocks bend when least_slack > typical_excess. On linear clocks
+// least_slack <= h_min - h0, the narrowest band's own excess, and with many
+// probes that is a small part of a typical band's: no proof, a statistical
+// margin, measured in docs/local-band.md, thinner with fewer probes. So
+// the test needs messages over at least `least_probed` (a minute), and at
+// least as many probes with a band as fit in it; otherwise `probes` is 0
+// and the test does not fire. `messages` is sorted (MessageLog::sort).
+struct CentreLine {
+  std::size_t probes = 0;
+  model::Quad least_slack = 0;
+  model::Quad typical_excess = 0;
+
+  bool bends() const { return probes > 0 && least_slack > typical_excess; }
+};
+
+CentreLine centre_line(const MessageLog& messages, const ClockStability& stability,
+                       const LocalBandSettings& settings = {});
 
 }  // namespace tracesync::hull

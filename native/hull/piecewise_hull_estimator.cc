@@ -2,6 +2,7 @@
 #include "hull/piecewise_hull_estimator.h"
 
 #include <algorithm>
+#include <limits>
 #include <span>
 
 namespace tracesync::hull {
@@ -258,9 +259,26 @@ std::vector<Contradiction> PiecewiseHullEstimator::contradictions() const {
   return out;
 }
 
+std::pair<std::size_t, model::Nanoseconds> PiecewiseHullEstimator::cache_key() const {
+  return {kept_messages(), released_ ? released_->before : std::numeric_limits<model::Nanoseconds>::min()};
+}
+
+bool PiecewiseHullEstimator::bends() const {
+  if (segments_.size() != 1 || stability_.ppm <= 0) return false;
+  const auto key = cache_key();
+  if (bends_ && bends_->key == key) return bends_->bends;
+  const Segment& only = segments_.front();
+  const LinkEstimate e = only.hull.estimate();
+  // Its line is not needed: where the centres follow no line, the clocks
+  // bend, and then the line runs where the messages' edges put it.
+  const bool bends = e.quality == Quality::kAccurate && centre_line(only.sorted_messages(), stability_).bends();
+  bends_ = BendCache{key, bends};
+  return bends;
+}
+
 const LocalBandMap& PiecewiseHullEstimator::local_bands() const {
-  const std::size_t messages = kept_messages();
-  if (local_bands_ && local_bands_->messages == messages) return local_bands_->map;
+  const auto key = cache_key();
+  if (local_bands_ && local_bands_->key == key) return local_bands_->map;
   // Segments follow each other in the rule's order, so their sorted points
   // in turn are sorted.
   std::vector<model::Point> lower;
@@ -270,7 +288,7 @@ const LocalBandMap& PiecewiseHullEstimator::local_bands() const {
     lower.insert(lower.end(), log.lower().begin(), log.lower().end());
     upper.insert(upper.end(), log.upper().begin(), log.upper().end());
   }
-  local_bands_ = LocalBandCache{messages, local_band_map(lower, upper, stability_)};
+  local_bands_ = LocalBandCache{key, local_band_map(lower, upper, stability_)};
   return local_bands_->map;
 }
 
@@ -281,14 +299,16 @@ std::vector<Breach> PiecewiseHullEstimator::breaches() const {
 
 std::optional<ClockMap> PiecewiseHullEstimator::clock_map(const TimeSpan& span) const {
   // One segment: exactly the linear model's map, so that linear clocks give
-  // the same report bit for bit whichever model is chosen.
-  if (segments_.size() == 1) return LinkEstimator::clock_map(span);
+  // the same report bit for bit whichever model is chosen; unless the local
+  // bands show the clocks bend away from its line (bends()).
+  if (segments_.size() == 1 && !bends()) return LinkEstimator::clock_map(span);
   if (uses_local_bands()) {
     const LocalBandMap& local = local_bands();
     if (!local.knots.empty()) return released_ ? after_released(local.knots, span) : fitted_to(local.knots, span);
   }
   // No instant has a band (too few messages each way near every instant),
   // or the clocks are taken to be linear: the segments' lines, bridged.
+  if (segments_.size() == 1) return LinkEstimator::clock_map(span);
   return join_pieces(pieces(span), stability_, span);
 }
 

@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "hull/clock_stability.h"
@@ -61,8 +62,12 @@ namespace tracesync::hull {
 // ExactHullEstimator bounds a whole link.
 //
 // With one segment every answer is that segment's ExactHullEstimator's, bit
-// for bit. With several, estimate() is the single line through the clock
-// map's ends over the messages' span: quality ACCURATE when every segment is,
+// for bit, but for one: where the local bands' centres follow no line, the
+// clocks bend (centre_line, local_band_map.h), and the clock map comes from
+// the local bands, as a link of several segments' does.
+//
+// With several, estimate() is the single line through the clock map's ends
+// over the messages' span: quality ACCURATE when every segment is,
 // APPROXIMATE when some segment has no bound but the map exists, FAIL when
 // no segment has a bound; accuracy the worst segment's; offset_uncertainty
 // that line's honest distance from the truth: the largest, over the map's
@@ -129,17 +134,28 @@ class PiecewiseHullEstimator final : public LinkEstimator {
   std::optional<TimeSpan> message_span() const;
   std::optional<EndBounds> bounds_of(std::size_t k, const TimeSpan& at) const;
 
-  // With several segments and a stability above 0, the clock map comes from
-  // the local bands (docs/local-band.md), computed once per message count.
-  bool uses_local_bands() const { return segments_.size() > 1 && stability_.ppm > 0; }
+  // With several segments, or one on clocks that bend (bends()), and a
+  // stability above 0, the clock map comes from the local bands
+  // (docs/local-band.md), computed once per message count.
+  bool uses_local_bands() const { return stability_.ppm > 0 && (segments_.size() > 1 || bends()); }
+  // One segment, and the local bands' centres follow no line
+  // (centre_line): cached per message count.
+  bool bends() const;
+  // What the caches below are kept for: the messages kept, and where the
+  // released ones end (a release changes the messages kept, not always their count).
+  std::pair<std::size_t, model::Nanoseconds> cache_key() const;
   // Released: the first segment's line over the released stretch, then the
   // local bands of the messages kept, joined.
   ClockMap after_released(const ClockMap& local, const TimeSpan& span) const;
   const LocalBandMap& local_bands() const;
 
   struct LocalBandCache {
-    std::size_t messages;
+    std::pair<std::size_t, model::Nanoseconds> key;
     LocalBandMap map;
+  };
+  struct BendCache {
+    std::pair<std::size_t, model::Nanoseconds> key;
+    bool bends;
   };
 
   // The first segment's messages before `before`, released from its log.
@@ -156,6 +172,7 @@ class PiecewiseHullEstimator final : public LinkEstimator {
   std::size_t kept_after_release_ = 0;
   uint64_t left_out_late_ = 0;  // behind the released stretch, would re-cut it
   mutable std::optional<LocalBandCache> local_bands_;
+  mutable std::optional<BendCache> bends_;
 };
 
 }  // namespace tracesync::hull

@@ -169,6 +169,63 @@ TEST(TruthDense, LocalBandsHoldOnEveryModel) {
   }
 }
 
+// One segment on bending clocks (docs/local-band.md, "One segment on
+// bending clocks"): a wander of 1 ppm over 3 minutes that one line fits
+// (the link has one segment), whose line, the exact hull's bisector, runs
+// 28-39 us from the truth. The local bands' centres follow no line, so the
+// trace's map comes from them: within a few microseconds, 0 violations.
+TEST(TruthDense, OneSegmentOnBendingClocksTakesTheLocalBands) {
+  const std::vector<std::string> seeds =
+      testing::sanitized() ? std::vector<std::string>{"1"} : std::vector<std::string>{"1", "2", "3"};
+  for (const std::string& seed : seeds) {
+    SCOPED_TRACE("seed " + seed);
+    testing::TempDir dir;
+    const auto sim = run_command(
+        tracesync_binary(),
+        {"simulate", "--quiet", "--no-traces", "--write-matches", "--output", dir.path(), "--clock-model", "wander",
+         "--duration", "3min", "--wander-period", "3min", "--wander-amplitude", "1", "--hosts", "2", "--topology",
+         "pairs", "--rate", "200", "--seed", seed});
+    ASSERT_EQ(sim.exit_code, 0) << sim.err;
+    const auto sync = sync_matches(dir, {});
+    ASSERT_EQ(sync.exit_code, 0) << sync.err;
+    const json report = json::parse(sync.out);
+    ASSERT_EQ(report["links"][0]["segments"].size(), 1u) << "one line no longer fits: not the case tested";
+    std::size_t pieces = 0;
+    for (const json& t : report["traces"]) pieces = std::max(pieces, t["segments"].size());
+    EXPECT_GT(pieces, 2u) << "the line was kept";
+    const json verdict = check_truth(dir, sync.out);
+    ASSERT_TRUE(verdict.is_object());
+    EXPECT_EQ(verdict["violations"], 0);
+    EXPECT_LT(verdict["worst_error_ns"].get<double>(), 8'000) << "the line errs by 28-39 us here";
+    EXPECT_LT(verdict["largest_bound_ns"].get<double>(), 1.5 * 40'000);
+  }
+}
+
+// Linear clocks keep the linear model's answer in the piecewise model, byte
+// for byte, with asymmetric delays, load episodes, loss and a gap: the one
+// segment's local bands' centres follow a line, so its map is the line's.
+TEST(TruthDense, LinearClocksKeepTheLinearModelsAnswer) {
+  for (const std::string seed : {"1", "2"}) {
+    SCOPED_TRACE("seed " + seed);
+    testing::TempDir dir;
+    const auto sim = run_command(
+        tracesync_binary(), {"simulate", "--quiet", "--no-traces", "--write-matches", "--output", dir.path(),
+                             "--duration", "3min", "--hosts", "2", "--topology", "pairs", "--rate", "200", "--seed",
+                             seed, "--asymmetry", "3", "--loaded-hosts", "0.5", "--loss", "0.03", "--gap", "60s:10s"});
+    ASSERT_EQ(sim.exit_code, 0) << sim.err;
+    const auto piecewise = sync_matches(dir, {});
+    const auto linear = sync_matches(dir, {"--clock-model", "linear"});
+    ASSERT_EQ(piecewise.exit_code, 0) << piecewise.err;
+    ASSERT_EQ(linear.exit_code, 0) << linear.err;
+    const json p = json::parse(piecewise.out);
+    const json l = json::parse(linear.out);
+    ASSERT_EQ(p["links"][0]["segments"].size(), 1u);
+    EXPECT_EQ(p["traces"], l["traces"]);
+    EXPECT_EQ(p["links"][0]["alpha"], l["links"][0]["alpha"]);
+    EXPECT_EQ(p["links"][0]["beta"], l["links"][0]["beta"]);
+  }
+}
+
 // Through real CTF traces, with every message in the truth: the check
 // covers every send and receive too.
 TEST(TruthThroughTraces, LinearClocksHoldAtEveryMessage) {

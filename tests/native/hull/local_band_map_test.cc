@@ -11,8 +11,11 @@
 #include <iostream>
 #include <random>
 
+#include "hull/exact_hull_estimator.h"
+#include "hull/message_log.h"
 #include "hull/piecewise_hull_estimator.h"
 #include "hull/synthetic_clock.h"
+#include "support/sanitized.h"
 
 namespace tracesync::hull {
 namespace {
@@ -196,6 +199,104 @@ TEST(LocalBandMap, KnotsRiseAndStretchToTheSpanAlongTheEndPieces) {
   ASSERT_EQ(cut.size(), 2u);
   EXPECT_EQ(cut.front().x, 150);
   EXPECT_EQ(cut.back().x, 180);
+}
+
+// A clock that bends slowly enough for one line to fit 3 minutes of its
+// messages (one segment), while that line, the exact hull's bisector, runs
+// tens of microseconds from the truth: the local bands' centres do not
+// follow one line (centre_line), and the map comes from them, within a few
+// microseconds of the truth (docs/local-band.md, "One segment on bending
+// clocks").
+TEST(LocalBandMap, OneSegmentOnBendingClocksTakesItsMapFromTheLocalBands) {
+  // One seed under the sanitizers: three take several seconds each there.
+  const uint64_t seeds = testing::sanitized() ? 1 : 3;
+  for (uint64_t seed = 1; seed <= seeds; ++seed) {
+    SCOPED_TRACE(::testing::Message() << "seed " << seed);
+    SyntheticClock clock;
+    clock.wander = {1.2, 180e9, 0.5 * static_cast<double>(seed)};
+    const TimeSpan span{clock.start_ns, clock.start_ns + 3 * kMinute};
+    const auto messages = generate_traffic(clock, dense(3 * kMinute, seed));
+    PiecewiseHullEstimator estimator;
+    ExactHullEstimator line({ClockStability::kDefaultPpm});
+    for (const auto& m : messages) {
+      estimator.add(m);
+      line.add(m);
+    }
+    ASSERT_EQ(estimator.segment_count(), 1u);
+    const auto map = estimator.clock_map(span);
+    ASSERT_TRUE(map.has_value());
+    EXPECT_GT(map->size(), 2u) << "the line was kept";
+    const Figures kept = against_truth(clock, messages, *line.clock_map(span), span);
+    const Figures bands = against_truth(clock, messages, *map, span);
+    std::cout << "  seed " << seed << ": the line errs by " << kept.worst_error / 1000 << " us, the local bands by "
+              << bands.worst_error / 1000 << " us (" << map->size() << " knots, largest bound "
+              << bands.worst_bound / 1000 << " us)\n";
+    EXPECT_GT(kept.worst_error, 20'000);
+    EXPECT_LT(bands.worst_error, 8'000);
+    EXPECT_EQ(bands.violations, 0u);
+    EXPECT_LT(bands.worst_bound, 1.5 * 40'000);
+    EXPECT_TRUE(estimator.breaches().empty());
+    EXPECT_EQ(estimator.estimate().quality, Quality::kAccurate);
+  }
+}
+
+// Linear clocks: the centres follow one line, so a one-segment link keeps
+// the exact hull's map bit for bit, over seeds, with symmetric delays and
+// with one direction three times slower (as simulate --asymmetry 3), with
+// and without a quiet gap. The margin is statistical (centre_line), so its
+// figures are printed: the least slack stays well below the typical excess.
+TEST(LocalBandMap, OnLinearClocksTheCentresFollowOneLineAndTheLineIsKept) {
+  double largest_ratio = 0;
+  for (uint64_t seed = 1; seed <= 4; ++seed) {
+    for (const bool asymmetric : {false, true}) {
+      SCOPED_TRACE(::testing::Message() << "seed " << seed << (asymmetric ? ", asymmetric" : ""));
+      SyntheticClock clock;
+      clock.drift_ppm = seed % 2 ? 25 : -80;
+      SyntheticTraffic traffic = dense(4 * kMinute, seed);
+      if (seed > 2) traffic.quiet = {{2 * kMinute, 2 * kMinute + 10 * kSecond}};
+      auto messages = generate_traffic(clock, traffic);
+      if (asymmetric) {
+        // b -> a three times slower: those messages from traffic of its own.
+        SyntheticTraffic slow = traffic;
+        slow.min_delay_ns *= 3;
+        slow.mean_extra_delay_ns *= 3;
+        slow.seed += 100;
+        std::erase_if(messages, [](const LinkMessage& m) { return !m.is_lower(); });
+        for (const LinkMessage& m : generate_traffic(clock, slow)) {
+          if (!m.is_lower()) messages.push_back(m);
+        }
+      }
+      PiecewiseHullEstimator piecewise;
+      ExactHullEstimator line({ClockStability::kDefaultPpm});
+      MessageLog log;
+      for (const auto& m : messages) {
+        piecewise.add(m);
+        line.add(m);
+        log.append(m);
+      }
+      ASSERT_EQ(piecewise.segment_count(), 1u);
+      const TimeSpan span{clock.start_ns, clock.start_ns + 4 * kMinute};
+      EXPECT_EQ(piecewise.clock_map(span), line.clock_map(span));
+      log.sort();
+      const CentreLine fit = centre_line(log, {ClockStability::kDefaultPpm});
+      EXPECT_GT(fit.probes, 200u);
+      EXPECT_FALSE(fit.bends());
+      largest_ratio = std::max(largest_ratio, model::to_double(fit.least_slack / fit.typical_excess));
+    }
+  }
+  std::cout << "  least slack / typical excess on linear clocks: at most " << largest_ratio << "\n";
+}
+
+// Too short to tell: under a minute of messages, the test does not fire.
+TEST(LocalBandMap, CentresOfAShortLinkAreNotJudged) {
+  SyntheticClock clock;
+  clock.wander = {1.2, 180e9, 0.5};
+  MessageLog log;
+  for (const auto& m : generate_traffic(clock, dense(15 * kSecond, 1))) log.append(m);
+  log.sort();
+  const CentreLine fit = centre_line(log, {ClockStability::kDefaultPpm});
+  EXPECT_EQ(fit.probes, 0u);
+  EXPECT_FALSE(fit.bends());
 }
 
 }  // namespace
