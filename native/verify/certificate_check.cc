@@ -260,15 +260,17 @@ class Checker {
                 " ns, with " + std::to_string(slack) + " ns of clock-stability slack)");
   }
 
-  // A clock map of a link of several segments under a stability assumption
-  // is the engine's local bands' (docs/local-band.md): its knots' bounds are
+  // A clock map under a stability assumption is the engine's local bands'
+  // (docs/local-band.md): that of a link of several segments, or of one
+  // segment whose bands' centres leave its line (a one-segment link on
+  // straight clocks has no map: its line is its map). Its knots' bounds are
   // for AllowedSides::check_knots to re-derive. Another map (the segments'
   // lines bridged, with --clock-stability 0) is taken as reported.
   void knot_claim(const json& link, const std::string& a, const std::string& b) {
     const std::string name = link_name(a, b);
     const json& map = link["clock_map"];
     const bool local_bands = stability_ppm_ > 0 && link.contains("segments") && link["segments"].is_array() &&
-                             link["segments"].size() > 1 && map.size() >= 2;
+                             !link["segments"].empty() && map.size() >= 2;
     KnotClaim claim{name, a, b, {}, 0, false};
     for (const json& k : map) {
       const json& bound = field(k, "bound_ns", name);
