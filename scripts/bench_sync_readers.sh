@@ -15,27 +15,12 @@
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
-build=$(realpath "${BUILD_DIR:-build}")
-tracesync="$build/bin/tracesync"
-[ -x "$tracesync" ] || { echo "bench_sync_readers.sh: no $tracesync (BUILD_DIR)" >&2; exit 2; }
-work=${1:-$(mktemp -d /tmp/tracesync-bench-readers-XXXXXX)}
+# shellcheck source=scripts/bench_experiment.sh
+. scripts/bench_experiment.sh
 rounds=${2:-3}
 jobs=${JOBS:-2}
-simulate=${SIMULATE:---hosts 16 --topology random --duration 420s --filler-ratio 40 --rate 25}
-mkdir -p "$work"
-echo "machine: $(nproc) cores,$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-), load $(cut -d' ' -f1-3 /proc/loadavg)"
-if [ ! -f "$work/experiment/truth.json" ]; then
-  # shellcheck disable=SC2086
-  "$tracesync" simulate --quiet --overwrite -o "$work/experiment" $simulate
-fi
-echo "experiment: tracesync simulate $simulate ($(du -sh "$work/experiment" | cut -f1)), sync --jobs $jobs"
-
-# "WALL CPU" of a command, its output thrown away; it must exit 0.
-timed() {
-  /usr/bin/time -f '%e %U %S' -o "$work/time.txt" "$@" >/dev/null 2>&1 ||
-    { echo "bench_sync_readers.sh: failed: $*" >&2; return 1; }
-  tail -1 "$work/time.txt" | awk '{print $1, $2 + $3}'
-}
+bench_setup "${1:-$(mktemp -d /tmp/tracesync-bench-readers-XXXXXX)}"
+echo "sync --jobs $jobs"
 
 results="$work/reader-times.txt"
 : > "$results"

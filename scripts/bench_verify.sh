@@ -13,20 +13,10 @@
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
-tracesync="$(pwd)/${BUILD_DIR:-build}/bin/tracesync"
-work=${1:-$(mktemp -d /tmp/tracesync-bench-verify-XXXXXX)}
+# shellcheck source=scripts/bench_experiment.sh
+. scripts/bench_experiment.sh
 rounds=${2:-3}
-simulate=${SIMULATE:---hosts 16 --topology random --duration 420s --filler-ratio 40 --rate 25}
-mkdir -p "$work"
-echo "machine: $(nproc) cores,$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-), load $(cut -d' ' -f1-3 /proc/loadavg)"
-if [ ! -f "$work/experiment/truth.json" ]; then
-  # shellcheck disable=SC2086
-  "$tracesync" simulate --quiet --overwrite -o "$work/experiment" $simulate
-fi
-echo "experiment: tracesync simulate $simulate ($(du -sh "$work/experiment" | cut -f1))"
-
-# "WALL CPU" of a command, its output thrown away; its exit code must be 0.
-timed() { /usr/bin/time -f '%e %U %S' "$@" 2>&1 >/dev/null | tail -1 | awk '{print $1, $2 + $3}'; }
+bench_setup "${1:-$(mktemp -d /tmp/tracesync-bench-verify-XXXXXX)}"
 
 results="$work/times.txt"
 : > "$results"
