@@ -182,6 +182,83 @@ Rational magnitude(const Rational& v) { return v < 0 ? Rational(-v) : v; }
 // Three decimals of a nanosecond, from the exact value (quad holds 34 digits).
 std::string decimal(const Rational& v) { return model::to_fixed(model::to_quad(v), 3); }
 
+// What the rate limit lets the truth leave a line of this slope by, per ns
+// of a's clock: its rate is within R of 1 (hull::rate_limit_around).
+Rational rate_limit_around(const Rational& slope) {
+  return Rational(kRateLimitMilliPpm) / 1'000'000'000 + magnitude(slope - 1);
+}
+
+// The printed bounds are doubles rounded from the engine's quads (2^-53 of
+// each, relative): a knot's bound may print that much below its inner
+// neighbour's plus the growth, which is worked in quad.
+bool covers_printed(const Rational& bound, const Rational& needed) {
+  return bound + bound / 1'000'000'000'000'000 + Rational(1, 1'000'000'000) >= needed;
+}
+
+// The stretch of the map beyond its first (`last_end` false) or last band
+// instant, to the trace's extent. The engine continues the end piece's
+// line there and widens the bound by rate_limit_around(its slope) per ns
+// from the knot at the instant (hull/local_band_map.h, fitted_to): the
+// truth there is within that knot's bound at the instant and moves from
+// the line by at most that rate. So each knot out there needs its inner
+// neighbour's bound plus that growth over the distance, the slope being
+// its own piece's. Where the instant falls inside a piece instead of on a
+// knot (no map the engine makes), the band's need on that piece's chord at
+// the instant stands for the inner bound. Marks the knots it checks; the
+// first one narrower than the rule, in words, or empty.
+std::string check_end(const std::string& link, const Instant& instant, const std::vector<ReportedKnot>& map,
+                      bool last_end, std::vector<bool>& checked) {
+  const auto n = static_cast<std::ptrdiff_t>(map.size());
+  const auto knot = [&](std::ptrdiff_t k) -> const ReportedKnot& { return map[static_cast<std::size_t>(k)]; };
+  // No knot beyond the instant, or none on its inner side: no stretch.
+  if (last_end ? map.back().x <= instant.x || map.front().x > instant.x
+               : map.front().x >= instant.x || map.back().x < instant.x) {
+    return {};
+  }
+  // The knot at the instant, or the inner knot of the piece holding it.
+  std::ptrdiff_t inner = last_end ? n - 1 : 0;
+  if (last_end) {
+    while (knot(inner).x > instant.x) --inner;
+  } else {
+    while (knot(inner).x < instant.x) ++inner;
+  }
+  const std::ptrdiff_t outward = last_end ? 1 : -1;
+  // The bound at the instant that the stretch grows from: the knot's there,
+  // or else the band's need on the chord of the piece holding it.
+  Rational from_bound = knot(inner).bound;
+  std::string from_what = "knot " + std::to_string(inner) + "'s bound";
+  if (knot(inner).x != instant.x) {
+    const ReportedKnot& l = last_end ? knot(inner) : knot(inner - 1);
+    const ReportedKnot& r = last_end ? knot(inner + 1) : knot(inner);
+    const Rational on_chord = l.y + (r.y - l.y) * (instant.x - l.x) / Rational(r.x - l.x);
+    from_bound = instant.exact_half_width() + magnitude(on_chord - instant.exact_centre());
+    from_what = "the band's need there on the chord of knots " + std::to_string(last_end ? inner : inner - 1) +
+                " and " + std::to_string(last_end ? inner + 1 : inner);
+  }
+  int64_t from_x = instant.x;
+  const std::string side = last_end ? "after the last" : "before the first";
+  for (std::ptrdiff_t k = inner + outward; k >= 0 && k < n; k += outward) {
+    const ReportedKnot& here = knot(k);
+    const ReportedKnot& in = knot(k - outward);
+    const Rational rate = rate_limit_around((in.y - here.y) / Rational(in.x - here.x));
+    const int64_t distance = last_end ? here.x - from_x : from_x - here.x;
+    const Rational needed = from_bound + rate * distance;
+    if (!covers_printed(here.bound, needed)) {
+      return link + ": its clock map's knot " + std::to_string(k) + " (at " + std::to_string(here.x) +
+             " ns) has bound " + decimal(here.bound) + " ns, narrower than the rate limit allows " + side +
+             " band instant (at " + std::to_string(instant.x) + " ns): " + decimal(needed) + " ns (" + from_what +
+             ", " + decimal(from_bound) + " ns at " + std::to_string(from_x) + " ns, plus " +
+             decimal(rate * 1'000'000) + " ppm, the rate limit and its piece's distance from slope 1, over " +
+             std::to_string(distance) + " ns)";
+    }
+    checked[static_cast<std::size_t>(k)] = true;
+    from_bound = here.bound;
+    from_x = here.x;
+    from_what = "knot " + std::to_string(k) + "'s bound";
+  }
+  return {};
+}
+
 }  // namespace
 
 KnotBoundCheck check_knot_bounds(const std::string& link, std::span<const MessagePoint> lower,
@@ -192,6 +269,9 @@ KnotBoundCheck check_knot_bounds(const std::string& link, std::span<const Messag
   const std::vector<Instant> used = bands(lower, upper, milli_ppm);
   out.instants = used.size();
   std::vector<bool> checked(map.size(), false);
+  if (used.empty()) return out;
+  out.disagreement = check_end(link, used.front(), map, false, checked);
+  if (!out.disagreement.empty()) return out;
   std::size_t first = 0;  // the first instant at or after the piece's start
   for (std::size_t j = 0; j + 1 < map.size(); ++j) {
     const ReportedKnot& l = map[j];
@@ -251,6 +331,8 @@ KnotBoundCheck check_knot_bounds(const std::string& link, std::span<const Messag
       return out;
     }
   }
+  out.disagreement = check_end(link, used.back(), map, true, checked);
+  if (!out.disagreement.empty()) return out;
   out.knots = static_cast<std::size_t>(std::count(checked.begin(), checked.end(), true));
   return out;
 }

@@ -48,10 +48,16 @@ struct KnotBoundCheck {
 //   adds 0.001 ns for its quad rounding; a knot bound 1 ns narrower than the
 //   engine's fails where that knot's bound is its own pieces' rule, which it
 //   is for every knot not beside a piece joined over dropped knots).
-// Pieces that hold no instant and no gap between two (the stretches beyond
-// the first and the last instant, where the bound grows by the rate limit)
-// are not checked. `lower` and `upper` are the a -> b and b -> a points
-// sorted by (x, y); `map` the reported knots, rising.
+// - beyond the first and the last instant (to the trace's extent), where
+//   the engine continues the end pieces' lines: each knot out there must
+//   have at least its inner neighbour's bound (the knot at the instant's,
+//   or where the instant lies inside a piece the band's need on its chord
+//   there) plus R + |s - 1| per ns of the distance, s its piece's slope
+//   and R the rate limit (1,000 ppm): the most the truth can leave that
+//   line by. Exactly, but for the rounding of the printed doubles (1e-15
+//   of the bound, plus 1e-9 ns): a knot 1 ns narrower fails.
+// `lower` and `upper` are the a -> b and b -> a points sorted by (x, y);
+// `map` the reported knots, rising.
 KnotBoundCheck check_knot_bounds(const std::string& link, std::span<const MessagePoint> lower,
                                  std::span<const MessagePoint> upper, const std::vector<ReportedKnot>& map,
                                  int64_t milli_ppm);

@@ -11,6 +11,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -656,6 +658,103 @@ TEST(Verify, KnotBoundsOfLocalBandsAreReDerivedFromEveryMessage) {
             std::string::npos)
       << caught.err;
   EXPECT_NE(caught.err.find("narrower than the local bands allow"), std::string::npos) << caught.err;
+}
+
+// Read from traces, a link's clock map reaches to its a trace's first and
+// last events, beyond its first and last band instants (a match file's
+// extent is its messages'): the engine continues the end pieces' lines
+// there, the bound growing from the knot at the instant by the rate limit
+// plus the line's distance from slope 1. Verify checks those stretches by
+// that rule: an end knot's bound 1 ns narrower (with the b trace's bounds
+// that interpolate it, so that report and certificate still agree) is
+// caught given the traces, naming the link and the knot. The traces of
+// the minute above, one CPU each: a fraction of a second.
+TEST(Verify, KnotBoundsBeyondTheFirstAndLastBandInstantsGrowByTheRateLimit) {
+  testing::TempDir dir;
+  const std::string experiment = dir.file("experiment");
+  const auto sim = run_command(tracesync_binary(), {"simulate", "--quiet", "--output", experiment, "--hosts", "2",
+                                                    "--topology", "pairs", "--clock-model", "steps", "--step-interval",
+                                                    "10s", "--step-size", "20", "--duration", "60s", "--rate", "20",
+                                                    "--cpus", "1", "--seed", "1"});
+  ASSERT_EQ(sim.exit_code, 0) << sim.err;
+  const auto r = run_command(tracesync_binary(), {"sync", "--format", "json", experiment, "--output",
+                                                  dir.file("report.json"), "--certificate", dir.file("certificate.json")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json report = json::parse(testing::read_file(dir.file("report.json")));
+  const json& link = report["links"][0];
+  ASSERT_GE(link["segments"].size(), 2u) << "the clock bends";
+  ASSERT_TRUE(link.contains("clock_map"));
+  const json& map = link["clock_map"];
+  const std::size_t knots = map.size();
+  ASSERT_GE(knots, 4u);
+  // Stretched at both ends: the end knots' bounds exceed their neighbours'
+  // by at least the rate limit's 1,000 ppm of the distance.
+  for (const auto& [end, inner] : {std::pair{std::size_t{0}, std::size_t{1}}, std::pair{knots - 1, knots - 2}}) {
+    const auto distance = std::abs(map[end]["x_ns"].get<int64_t>() - map[inner]["x_ns"].get<int64_t>());
+    EXPECT_GE(map[end]["bound_ns"].get<double>() - map[inner]["bound_ns"].get<double>(),
+              0.001 * static_cast<double>(distance))
+        << "knot " << end << " lies beyond the band instants";
+  }
+  const auto whole = verify(dir.file("report.json"), dir.file("certificate.json"), {experiment});
+  ASSERT_EQ(whole.exit_code, 0) << whole.out << whole.err;
+  const json verdict = json::parse(whole.out);
+  EXPECT_EQ(verdict["knot_bounds"].get<std::size_t>(), knots) << verdict.dump();
+  EXPECT_TRUE(verdict["unverified"].empty()) << verdict.dump();
+
+  // The knots' y on b's clock, from the first knot's whole ns (a long
+  // double holds the differences to a small fraction of a ns).
+  const std::string y0 = map[0]["y"].get<std::string>();
+  const int64_t origin = std::stoll(y0.substr(0, y0.find('.')));
+  auto relative = [&](const std::string& y) {
+    const std::size_t point = y.find('.');
+    return static_cast<long double>(std::stoll(y.substr(0, point)) - origin) +
+           (point == std::string::npos ? 0.0L : std::stold("0" + y.substr(point)));
+  };
+  std::vector<long double> ys;
+  for (const json& k : map) ys.push_back(relative(k["y"].get<std::string>()));
+  // How much knot k's bound 1 ns narrower narrows the link's bound at b's
+  // time t: linear between the knots, carried beyond the ends.
+  auto narrowing = [&](std::size_t k, int64_t t) -> long double {
+    const long double y = static_cast<long double>(t - origin);
+    if (y <= ys.front()) return k == 0 ? 1 : 0;
+    if (y >= ys.back()) return k == knots - 1 ? 1 : 0;
+    const std::size_t i = static_cast<std::size_t>(std::upper_bound(ys.begin(), ys.end(), y) - ys.begin()) - 1;
+    const long double f = (y - ys[i]) / (ys[i + 1] - ys[i]);
+    return (k == i ? 1 - f : 0) + (k == i + 1 ? f : 0);
+  };
+  for (const auto& [k, side] : {std::pair{std::size_t{0}, std::string("before the first")},
+                                std::pair{knots - 1, std::string("after the last")}}) {
+    json narrowed = report;
+    json& knot = narrowed["links"][0]["clock_map"][k];
+    knot["bound_ns"] = knot["bound_ns"].get<double>() - 1;
+    bool b_found = false;
+    for (json& t : narrowed["traces"]) {
+      if (t["domain"] == link["a"]) {
+        ASSERT_TRUE(t["reference"].get<bool>()) << "b's bound is the link's alone";
+      }
+      if (t["domain"] != link["b"]) continue;
+      b_found = true;
+      for (json& segment : t["segments"]) {
+        for (const auto& [at, bound] : {std::pair{"first_ns", "uncertainty_first_ns"}, std::pair{"last_ns", "uncertainty_last_ns"}}) {
+          const long double by = narrowing(k, segment[at].get<int64_t>());
+          if (by != 0) segment[bound] = static_cast<double>(segment[bound].get<double>() - by);
+        }
+      }
+    }
+    ASSERT_TRUE(b_found);
+    testing::write_file(dir.file("narrowed.json"), narrowed.dump(1));
+    const auto certificate_only = verify(dir.file("narrowed.json"), dir.file("certificate.json"));
+    EXPECT_EQ(certificate_only.exit_code, 0) << certificate_only.out << certificate_only.err;
+    const auto caught = verify(dir.file("narrowed.json"), dir.file("certificate.json"), {experiment});
+    EXPECT_EQ(caught.exit_code, 6) << caught.out << caught.err;
+    EXPECT_NE(caught.err.find("link " + link["a"].get<std::string>() + " / " + link["b"].get<std::string>() +
+                              ": its clock map's knot " + std::to_string(k) + " (at " +
+                              std::to_string(map[k]["x_ns"].get<int64_t>()) + " ns) has bound"),
+              std::string::npos)
+        << caught.err;
+    EXPECT_NE(caught.err.find("narrower than the rate limit allows " + side + " band instant"), std::string::npos)
+        << caught.err;
+  }
 }
 
 // A link segment's bound narrowed at one end below what its cited messages

@@ -17,6 +17,7 @@
 #include "verify/cone_envelope.h"
 #include "verify/exact_band.h"
 #include "verify/exact_lp.h"
+#include "verify/knot_bounds.h"
 #include "verify/message_lines.h"
 
 namespace tracesync::verify {
@@ -305,6 +306,71 @@ TEST(ExactBand, HullVerticesGiveTheBandOfEveryConstraint) {
   EXPECT_GT(kinds[static_cast<int>(ExactBand::Kind::kBounded)], 100);
   EXPECT_GT(kinds[static_cast<int>(ExactBand::Kind::kEmpty)], 3);
   EXPECT_GT(kinds[static_cast<int>(ExactBand::Kind::kUnbounded)], 10);
+}
+
+// Beyond a map's first and last band instants its bound must grow from
+// there by the rate limit plus its piece's distance from slope 1 (1,000 ppm
+// + |s - 1| per ns). Here the messages give one instant, x0 (the first
+// message; the others are within 10 ms), with band [lo, hi]: knots 1 s out
+// on each side, and 2 s out on the left (a chain of two stretches), pass
+// at exactly the rule and fail 1 ns below it, naming the knot; so do the
+// knots of a map whose one piece holds the instant (no knot at it), where
+// the band's need on the chord stands for the inner bound.
+TEST(KnotBounds, BeyondTheBandInstantsTheBoundGrowsByTheRateLimit) {
+  const int64_t t = 1'000'000'000'000;
+  const std::vector<MessagePoint> lower = {{t - 10, t - 10 + 1000 + 5}, {t + 10, t + 10 + 1000 + 15}};
+  const std::vector<MessagePoint> upper = {{t - 10, t - 10 + 1000 - 5}, {t + 10, t + 10 + 1000 - 15}};
+  const int64_t milli_ppm = 100'000;
+  const int64_t x0 = t - 10;
+  const ExactBand band = exact_band(lower, upper, x0, milli_ppm, 10'000'000'000);
+  ASSERT_EQ(band.kind, ExactBand::Kind::kBounded);
+  const Rational centre = (band.lo() + band.hi()) / 2;
+  const Rational half_width = (band.hi() - band.lo()) / 2;
+  const int64_t second = 1'000'000'000;
+  const Rational left_slope = Rational(1) + Rational(1, 100'000);   // 10 ppm fast
+  const Rational right_slope = Rational(1) - Rational(1, 50'000);   // 20 ppm slow
+  const Rational rate_limit(1, 1'000);
+  // Knot 2 at the instant; the pieces' own check wants its bound at least
+  // the band's half-width (its centre is on both pieces' lines).
+  std::vector<ReportedKnot> map = {
+      {x0 - 2 * second, centre - left_slope * 2 * second, half_width + (rate_limit + Rational(1, 100'000)) * 2 * second},
+      {x0 - second, centre - left_slope * second, half_width + (rate_limit + Rational(1, 100'000)) * second},
+      {x0, centre, half_width},
+      {x0 + second, centre + right_slope * second, half_width + (rate_limit + Rational(1, 50'000)) * second}};
+  const std::string link = "link a / b";
+  const KnotBoundCheck exact = check_knot_bounds(link, lower, upper, map, milli_ppm);
+  EXPECT_EQ(exact.disagreement, "");
+  EXPECT_EQ(exact.instants, 1u);
+  EXPECT_EQ(exact.knots, 4u);
+  for (const std::size_t k : {std::size_t{0}, std::size_t{1}, std::size_t{3}}) {
+    std::vector<ReportedKnot> narrowed = map;
+    narrowed[k].bound -= 1;
+    const KnotBoundCheck caught = check_knot_bounds(link, lower, upper, narrowed, milli_ppm);
+    EXPECT_NE(caught.disagreement.find(link + ": its clock map's knot " + std::to_string(k) + " (at " +
+                                       std::to_string(map[k].x) + " ns) has bound"),
+              std::string::npos)
+        << caught.disagreement;
+    EXPECT_NE(caught.disagreement.find(k == 3 ? "narrower than the rate limit allows after the last band instant"
+                                              : "narrower than the rate limit allows before the first band instant"),
+              std::string::npos)
+        << caught.disagreement;
+  }
+  // One piece over the instant, slope 1 through the band's centre: each
+  // end needs the half-width plus 1,000 ppm of its distance.
+  const std::vector<ReportedKnot> across = {{x0 - second, centre - second, half_width + rate_limit * second},
+                                            {x0 + 2 * second, centre + 2 * second, half_width + rate_limit * 2 * second}};
+  const KnotBoundCheck held = check_knot_bounds(link, lower, upper, across, milli_ppm);
+  EXPECT_EQ(held.disagreement, "");
+  EXPECT_EQ(held.knots, 2u);
+  for (const std::size_t k : {std::size_t{0}, std::size_t{1}}) {
+    std::vector<ReportedKnot> narrowed = across;
+    narrowed[k].bound -= 1;
+    const KnotBoundCheck caught = check_knot_bounds(link, lower, upper, narrowed, milli_ppm);
+    EXPECT_NE(caught.disagreement.find("its clock map's knot " + std::to_string(k) + " "), std::string::npos)
+        << caught.disagreement;
+    EXPECT_NE(caught.disagreement.find("the band's need there on the chord of knots 0 and 1"), std::string::npos)
+        << caught.disagreement;
+  }
 }
 
 }  // namespace
