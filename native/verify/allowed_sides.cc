@@ -171,7 +171,8 @@ std::string AllowedSides::check_knots(Verdict& verdict) {
     const KnotBoundCheck found = check_knot_bounds(c.name, link.a_to_b, link.b_to_a, c.knots, c.milli_ppm);
     if (!found.disagreement.empty()) return found.disagreement;
     if (found.instants == 0) continue;  // no band anywhere: not the local bands' map
-    c.verified = true;
+    c.checked = found.knots;
+    c.verified = found.knots == c.knots.size();
     verdict.knot_bounds += found.knots;
     verdict.band_instants += found.instants;
   }

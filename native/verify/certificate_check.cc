@@ -516,6 +516,13 @@ void say_unverified_knots(Verdict& verdict) {
                            verdict.unverified.end());
   for (const KnotClaim& c : verdict.knot_claims) {
     if (c.verified) continue;
+    if (c.checked > 0) {
+      // Knots no band instant reaches (the engine makes no such map).
+      verdict.unverified.push_back(c.name + ": the bounds at " + std::to_string(c.knots.size() - c.checked) +
+                                   " of its clock map's " + std::to_string(c.knots.size()) + tail +
+                                   " (no band instant reaches them)");
+      continue;
+    }
     verdict.unverified.push_back(c.name + ": the bounds at its clock map's " + std::to_string(c.knots.size()) + tail +
                                  " (give verify the traces or --matches to re-derive them from every message)");
   }

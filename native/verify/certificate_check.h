@@ -44,7 +44,8 @@ struct KnotClaim {
   std::string a, b;
   std::vector<ReportedKnot> knots;
   int64_t milli_ppm = 0;   // the assumed stability, in thousandths of a ppm
-  bool verified = false;   // set by AllowedSides::check_knots
+  bool verified = false;   // set by AllowedSides::check_knots: every knot checked
+  std::size_t checked = 0;  // the knots it checked (a map's stretch outside every band instant is not)
 };
 
 // What checking a report against its certificate found.
