@@ -442,6 +442,46 @@ TEST(FlatEnvelope, APiecewiseLinkOfOneSegmentHoldsAFlatCountAndAnswersAsTheLinea
   EXPECT_LT(held[0], counts[0] / 2);
 }
 
+TEST(FlatEnvelope, APiecewiseLinkWithinItsBudgetHoldsItsMessagesTwiceOnlyForItsFirstMinute) {
+  // What a link on linear clocks holds within the default budget, as
+  // `tracesync live` follows it (docs/live.md, "What grows"): every message
+  // once in its segment's log (kept_messages), and the first segment's flat
+  // envelope's pending messages besides. Until the frontier passes the
+  // link's first kEarlySpan (the messages that slope the cones), the
+  // envelope holds every message a second time; after it, a horizon of them.
+  // 5 and 20 minutes at 50 messages/s, 10 s of horizon.
+  constexpr model::Nanoseconds kHorizon = 10'000'000'000;
+  std::vector<std::size_t> envelope_at_end;
+  for (const long double minutes : {5.0L, 20.0L}) {
+    SCOPED_TRACE(::testing::Message() << static_cast<double>(minutes) << " minutes");
+    std::mt19937_64 rng(7);
+    const long double start = 1.7e18;
+    const long double end = start + minutes * 6e10;
+    const auto messages = messages_of(wandering_truth(rng, start, end, 0), rng, start, end);
+    PiecewiseHullEstimator piecewise(ClockStability{100});
+    std::optional<model::Nanoseconds> newest;
+    model::Nanoseconds first = messages.front().point.x;  // the earliest so far, as the envelope sees it
+    std::size_t twice = 0;  // messages after which the envelope held every one
+    for (const LinkMessage& m : messages) {
+      newest = newest ? std::max(*newest, m.point.x) : m.point.x;
+      first = std::min(first, m.point.x);
+      piecewise.add(m);
+      piecewise.settle(*newest - kHorizon);
+      const std::size_t envelope = piecewise.held_points() - piecewise.kept_messages();
+      if (*newest - kHorizon < first + FlatEnvelope::kEarlySpan) {
+        EXPECT_EQ(envelope, piecewise.kept_messages());
+        ++twice;
+      }
+    }
+    EXPECT_EQ(piecewise.kept_messages(), messages.size());
+    EXPECT_GT(twice, 60u * 40);  // the first 70 s of messages, at about 50 a second
+    envelope_at_end.push_back(piecewise.held_points() - piecewise.kept_messages());
+    // A horizon and one commit step of messages, and the corners.
+    EXPECT_LT(envelope_at_end.back(), messages.size() / 10);
+  }
+  EXPECT_LE(envelope_at_end[1], envelope_at_end[0] * 12 / 10) << envelope_at_end[0] << " then " << envelope_at_end[1];
+}
+
 TEST(FlatEnvelope, APiecewiseLinkReCutBehindReleasedMessagesKeepsTheRulesSegmentsAndItsTruth) {
   // Linear for 4 minutes, then b's clock runs 60 ppm faster (new segments;
   // within the clock-stability assumption of 100 ppm: no breach),
