@@ -77,22 +77,14 @@ uint64_t stream_file_bytes(const std::string& trace_directory) {
   // Runs while a trace is read, where memory running out must fail that
   // trace only: list_directory, not directory_iterator.
   std::error_code error;
-  const auto names = list_directory(trace_directory, error);
-  if (!names) return 0;  // reading the trace says what is wrong
-  for (const std::string& name : *names) {
-    if (name == "metadata" || name.starts_with('.')) continue;
-    const fs::path file = fs::path(trace_directory) / name;
+  const auto files = stream_file_paths_as_listed(trace_directory, error);
+  if (!files) return 0;  // reading the trace says what is wrong
+  for (const std::string& file : *files) {
     std::error_code file_error;
-    if (fs::is_regular_file(file, file_error)) bytes += fs::file_size(file, file_error);
+    const auto size = fs::file_size(file, file_error);
+    if (!file_error) bytes += size;
   }
   return bytes;
-}
-
-std::optional<std::vector<std::string>> stream_file_paths(const std::string& trace_directory,
-                                                          std::error_code& error) {
-  auto files = stream_file_paths_as_listed(trace_directory, error);
-  if (files) std::sort(files->begin(), files->end());
-  return files;
 }
 
 std::optional<std::vector<std::string>> stream_file_paths_as_listed(const std::string& trace_directory,

@@ -23,17 +23,16 @@ struct Discovery {
 // holds no trace is a problem naming it; the other paths are still searched.
 Discovery discover_traces(const std::vector<std::string>& paths);
 
-// The bytes of a trace's stream files: the regular files of its directory
-// but `metadata` and hidden files (subdirectories such as index/ excluded).
+// The bytes of a trace's stream files (stream_file_paths_as_listed: the
+// regular files of its directory but `metadata` and hidden files;
+// subdirectories such as index/ excluded).
 uint64_t stream_file_bytes(const std::string& trace_directory);
 
 // The paths of a trace's stream files as src.ctf.fs takes them: every
 // regular, non-empty file of its directory but `metadata` and hidden ones,
-// sorted; nullopt, with `error` set, when the directory cannot be listed.
-std::optional<std::vector<std::string>> stream_file_paths(const std::string& trace_directory,
-                                                          std::error_code& error);
-// The same, in the order the directory lists them (readdir's, as src.ctf.fs
-// meets them: ingest/stream_instances.h).
+// in the order the directory lists them (readdir's, as src.ctf.fs meets
+// them: ingest/stream_instances.h); nullopt, with `error` set, when the
+// directory cannot be listed.
 std::optional<std::vector<std::string>> stream_file_paths_as_listed(const std::string& trace_directory,
                                                                     std::error_code& error);
 
