@@ -7,6 +7,7 @@
 
 #include "hull/exact_hull_estimator.h"
 #include "hull/local_band.h"
+#include "hull/local_band_candidate.h"
 #include "hull/local_envelope.h"
 #include "hull/message_log.h"
 
@@ -17,17 +18,12 @@ using model::Nanoseconds;
 using model::Point;
 using model::Quad;
 
-// Rounding of the quad centres and half-widths (a few 1e-16 ns each) is
-// covered by this much on every bound.
-constexpr Quad kRoundingPad = 0.001;
-
-// The band's result at one candidate instant.
-struct Candidate {
-  Nanoseconds x;
-  Quad centre;
-  Quad half_width;
-  int64_t milli_ppm;  // the stability it holds under
-};
+using band::Candidate;
+using band::chord_slack;
+using band::kCap;
+using band::kRoundingPad;
+using band::milli_ppm_of;
+using band::Stretch;
 
 // Every message's abscissa, and the middle of every gap longer than
 // `gap_midpoint`, at least `least_spacing` apart.
@@ -52,99 +48,16 @@ std::vector<Nanoseconds> candidate_instants(std::span<const Point> lower, std::s
   return out;
 }
 
-bool before_x(const Point& p, Nanoseconds x) { return p.x < x; }
-bool after_x(Nanoseconds x, const Point& p) { return x < p.x; }
-
-// The helpers below read a direction's points sorted by (x, y), in place:
-// a span, or a segment's MessageLog (centre_line reads a link's log
-// without copying it).
-
-// How far from t one must go to hold `k` points on each side (the horizon
-// when there are not that many).
-template <typename Points>
-Nanoseconds reach(const Points& points, Nanoseconds t, const LocalBandSettings& settings) {
-  const auto at = static_cast<std::size_t>(std::lower_bound(points.begin(), points.end(), t, before_x) - points.begin());
-  const std::size_t k = settings.per_side;
-  const Nanoseconds left = at >= k ? t - points[at - k].x : settings.widest_window;
-  const Nanoseconds right = at + k <= points.size() ? points[at + k - 1].x - t : settings.widest_window;
-  return std::max(left, right);
-}
-
-// A stretch of sorted points, read in place.
-template <typename Iterator>
-struct Stretch {
-  Iterator first;
-  Iterator last;
-  Iterator begin() const { return first; }
-  Iterator end() const { return last; }
-  std::size_t size() const { return static_cast<std::size_t>(last - first); }
-};
-
-template <typename Points>
-auto within(const Points& points, Nanoseconds from, Nanoseconds to) {
-  const auto first = std::lower_bound(points.begin(), points.end(), from, before_x);
-  const auto last = std::upper_bound(first, points.end(), to, after_x);
-  return Stretch<decltype(first)>{first, last};
-}
-
-// The fastest message of each bucket of a's time: the lowest y - x among
-// the lower points, the highest among the upper ones. Far from t these
-// stand for all (fewer constraints only widen the band): a window inside a
-// load episode, where every near message is slow, still sees the fast ones
-// around it.
-template <typename Points>
-std::vector<Point> fastest_per_bucket(const Points& points, bool lower, model::Nanoseconds bucket) {
-  std::vector<Point> out;
-  for (const Point& p : points) {
-    if (!out.empty() && out.back().x / bucket == p.x / bucket) {
-      const bool faster = lower ? p.y - p.x < out.back().y - out.back().x : p.y - p.x > out.back().y - out.back().x;
-      if (faster) out.back() = p;
-      continue;
-    }
-    out.push_back(p);
-  }
-  return out;
-}
-
-// The near points and, beyond them up to the far reach, the buckets' fastest.
-template <typename Near>
-void gather(std::vector<Point>& out, const Near& near, const std::vector<Point>& fastest, Nanoseconds t,
-            Nanoseconds w, const LocalBandSettings& settings) {
-  out.clear();
-  for (const Point& p : within(fastest, t - settings.far_reach, t - w - 1)) out.push_back(p);
-  out.insert(out.end(), near.begin(), near.end());
-  for (const Point& p : within(fastest, t + w + 1, t + settings.far_reach)) out.push_back(p);
-}
-
-// Whether the messages can check the stability assumption at t: a band
-// under P is only trusted where a clock that broke P could have emptied it,
-// which takes messages both ways on both sides of t within S (two of each:
-// with one, simulate's 500 ppm slews at 0.2-0.5 messages/s still slipped
-// through unflagged on some seeds; with two, none of 12 did). Elsewhere
-// (sparse traffic) the band is taken under the rate limit alone (P' = 2R,
-// what the data prove without the assumption): a 500 ppm slew between
-// messages 5 s apart leaves no trace a 100 ppm band could catch (issue 33).
+// Whether the messages can check the stability assumption at t
+// (band::sparse): the link's first and last messages say where each
+// direction's traffic begins and ends.
 template <typename Points>
 bool checkable(const Points& lower, const Points& upper, Nanoseconds t, const LocalBandSettings& settings) {
-  const std::size_t k = settings.checked_per_side;
   auto sparse = [&](const Points& points) {
-    // Within S of the link's first or last message the traffic has not
-    // begun or has ended: that side is not sparse, it is absent.
-    const bool before = points[0].x < t - settings.horizon;
-    const bool after = points[points.size() - 1].x > t + settings.horizon;
-    return (before && within(points, t - settings.horizon, t - 1).size() < k) ||
-           (after && within(points, t + 1, t + settings.horizon).size() < k);
+    return band::sparse(points, t, points[0].x < t - settings.horizon,
+                        points[points.size() - 1].x > t + settings.horizon, settings);
   };
   return !sparse(lower) && !sparse(upper);
-}
-
-// How far the truth may leave its chord between candidates D apart.
-Quad chord_slack(const Candidate& a, const Candidate& b, const LocalBandSettings& settings) {
-  const Nanoseconds d = b.x - a.x;
-  if (d <= settings.horizon) {
-    return static_cast<Quad>(std::max(a.milli_ppm, b.milli_ppm)) * static_cast<Quad>(d) / 4'000'000'000;
-  }
-  return static_cast<Quad>(ClockStability::kMaxRateErrorPpm) * static_cast<Quad>(d) / 2'000'000;
 }
 
 // The knots chosen among the candidates: a piece ends where its chord would
@@ -289,8 +202,8 @@ class BandsOf {
   BandsOf(const Points& lower, const Points& upper, const LocalBandSettings& settings, Fastest fastest)
       : lower_(lower), upper_(upper), settings_(settings), fastest_(fastest) {
     if (fastest_ == Fastest::kOnce) {
-      fastest_lower_ = fastest_per_bucket(lower, true, settings.bucket);
-      fastest_upper_ = fastest_per_bucket(upper, false, settings.bucket);
+      fastest_lower_ = band::fastest_per_bucket(lower, true, settings.bucket);
+      fastest_upper_ = band::fastest_per_bucket(upper, false, settings.bucket);
     }
   }
 
@@ -298,13 +211,12 @@ class BandsOf {
   // cannot check the assumption (`checked` false).
   LocalBand at(Nanoseconds t, int64_t milli_ppm, int64_t cap, bool& checked, int64_t& used) {
     if (fastest_ == Fastest::kAroundEachInstant) {
-      fastest_lower_ = fastest_per_bucket(far_buckets(lower_, t, settings_), true, settings_.bucket);
-      fastest_upper_ = fastest_per_bucket(far_buckets(upper_, t, settings_), false, settings_.bucket);
+      fastest_lower_ = band::fastest_per_bucket(far_buckets(lower_, t, settings_), true, settings_.bucket);
+      fastest_upper_ = band::fastest_per_bucket(far_buckets(upper_, t, settings_), false, settings_.bucket);
     }
-    const Nanoseconds w = std::clamp(std::max(reach(lower_, t, settings_), reach(upper_, t, settings_)),
-                                     settings_.least_window, settings_.widest_window);
-    gather(near_lower_, within(lower_, t - w, t + w), fastest_lower_, t, w, settings_);
-    gather(near_upper_, within(upper_, t - w, t + w), fastest_upper_, t, w, settings_);
+    const Nanoseconds w = band::window_at(lower_, upper_, t, settings_);
+    band::gather(near_lower_, band::within(lower_, t - w, t + w), fastest_lower_, t, w, settings_);
+    band::gather(near_upper_, band::within(upper_, t - w, t + w), fastest_upper_, t, w, settings_);
     checked = checkable(lower_, upper_, t, settings_);
     used = checked ? milli_ppm : cap;
     return local_band(near_lower_, near_upper_, t, used, settings_.horizon);
@@ -329,12 +241,6 @@ class BandsOf {
   std::vector<Point> near_lower_;
   std::vector<Point> near_upper_;
 };
-
-int64_t milli_ppm_of(const ClockStability& stability) {
-  return static_cast<int64_t>(std::llround(stability.ppm * 1000));
-}
-
-constexpr auto kCap = static_cast<int64_t>(2 * ClockStability::kMaxRateErrorPpm * 1000);
 
 }  // namespace
 

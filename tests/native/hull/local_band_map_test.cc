@@ -342,3 +342,223 @@ TEST(LocalBandMap, JoiningPiecesDropsKnotsAndRaisesNoLargestBound) {
 
 }  // namespace
 }  // namespace tracesync::hull
+
+#include "hull/local_band_stream.h"
+
+namespace tracesync::hull {
+namespace {
+
+// The streamed map (hull/local_band_stream.h) against the batch one, its
+// definition (docs/local-band.md, "The streamed map"): settings shrunk so
+// that a few seconds of points span many windows.
+LocalBandSettings tiny_window() {
+  LocalBandSettings s;
+  s.horizon = 100'000'000;
+  s.widest_window = 300'000'000;
+  s.per_side = 4;
+  s.least_window = 2'000'000;
+  s.least_spacing = 2'000'000;
+  s.far_reach = 50'000'000;
+  s.bucket = 5'000'000;
+  s.gap_midpoint = 1'000'000;
+  s.merge_reach = 4;
+  return s;
+}
+
+// A link's messages over `duration`, stretch by stretch: dense, ordinary,
+// sparse, bursts (several messages within a few ns, some at one instant),
+// gaps of both directions or of one; clocks that drift, wander and now and
+// then step (breaches of the stability assumption).
+std::vector<LinkMessage> random_link(std::mt19937_64& rng, int64_t duration) {
+  constexpr int64_t kStart = 1'000'000'000'000;
+  std::uniform_real_distribution<double> unit(0, 1);
+  std::exponential_distribution<double> extra(1 / 20'000.0);
+  const double drift = (unit(rng) - 0.5) * 100e-6;
+  const double amplitude = unit(rng) < 0.5 ? 0 : unit(rng) * 40'000;
+  const double period = 0.5e9 + unit(rng) * 2.5e9;
+  std::vector<std::pair<int64_t, double>> steps;
+  for (int64_t at = 0; at < duration; at += static_cast<int64_t>(unit(rng) * 2e9)) {
+    if (unit(rng) < 0.3) steps.emplace_back(at, (unit(rng) - 0.5) * 600'000);
+  }
+  auto offset = [&](int64_t d) {
+    double v = drift * static_cast<double>(d) + amplitude * std::sin(static_cast<double>(d) / period * 6.283);
+    for (const auto& [at, jump] : steps) v += d >= at ? jump : 0;
+    return v;
+  };
+  std::vector<LinkMessage> out;
+  auto message = [&](int64_t d, Direction direction) {
+    const double delay = 40'000 + extra(rng);
+    const double f = static_cast<double>(d) + offset(d);
+    const auto y = static_cast<int64_t>(direction == Direction::kAtoB ? f + delay : f - delay);
+    out.push_back({direction, {kStart + d, kStart + y}});
+  };
+  for (int64_t d = 0; d < duration;) {
+    const int64_t length = 20'000'000 + static_cast<int64_t>(unit(rng) * 600'000'000);
+    const double kind = unit(rng);
+    const double gap = kind < 0.3 ? 200'000 : kind < 0.6 ? 1'500'000 : kind < 0.75 ? 40'000'000 : 0;
+    const bool one_way = unit(rng) < 0.15;
+    const Direction only = unit(rng) < 0.5 ? Direction::kAtoB : Direction::kBtoA;
+    if (kind >= 0.9) {  // a burst, then silence
+      const int n = 2 + static_cast<int>(unit(rng) * 20);
+      for (int i = 0; i < n; ++i) message(d + i / 3, unit(rng) < 0.5 ? Direction::kAtoB : Direction::kBtoA);
+    } else if (gap > 0) {
+      std::exponential_distribution<double> next(1 / gap);
+      for (double at = static_cast<double>(d); at < static_cast<double>(d + length); at += next(rng)) {
+        for (const Direction dir : {Direction::kAtoB, Direction::kBtoA}) {
+          if ((!one_way || dir == only) && unit(rng) < 0.5) message(static_cast<int64_t>(at), dir);
+        }
+      }
+    }  // else: a gap of both directions
+    d += length;
+  }
+  return out;
+}
+
+std::pair<std::vector<model::Point>, std::vector<model::Point>> sorted_points(const std::vector<LinkMessage>& messages) {
+  std::vector<model::Point> lower;
+  std::vector<model::Point> upper;
+  for (const auto& m : messages) (m.direction == Direction::kAtoB ? lower : upper).push_back(m.point);
+  std::sort(lower.begin(), lower.end());
+  std::sort(upper.begin(), upper.end());
+  return {lower, upper};
+}
+
+struct Streamed {
+  LocalBandMap map;
+  std::size_t most_held = 0;
+  uint64_t late = 0;
+};
+
+// The messages in a random arrival order (each up to `lateness` after its
+// instant) and frontiers settled now and then, each behind every message
+// still to come by a random margin, as the session promises.
+Streamed stream(std::vector<LinkMessage> messages, std::mt19937_64& rng, const ClockStability& stability,
+                const LocalBandSettings& settings, double settle_chance, int64_t lateness) {
+  std::uniform_real_distribution<double> unit(0, 1);
+  std::vector<std::pair<double, LinkMessage>> arrivals;
+  for (const auto& m : messages) arrivals.emplace_back(static_cast<double>(m.point.x) + unit(rng) * static_cast<double>(lateness), m);
+  std::sort(arrivals.begin(), arrivals.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<int64_t> still_to_come(arrivals.size() + 1, std::numeric_limits<int64_t>::max());
+  for (std::size_t i = arrivals.size(); i-- > 0;) still_to_come[i] = std::min(still_to_come[i + 1], arrivals[i].second.point.x);
+  LocalBandStream s(stability, settings);
+  Streamed out;
+  for (std::size_t i = 0; i < arrivals.size(); ++i) {
+    s.add(arrivals[i].second);
+    if (unit(rng) < settle_chance && still_to_come[i + 1] != std::numeric_limits<int64_t>::max()) {
+      s.settle(still_to_come[i + 1] - static_cast<int64_t>(unit(rng) * 1e8));
+    }
+    out.most_held = std::max(out.most_held, s.held());
+  }
+  s.finish();
+  out.map = s.map();
+  out.late = s.late_points();
+  return out;
+}
+
+std::string first_difference(const ClockMap& a, const ClockMap& b) {
+  for (std::size_t i = 0; i < std::min(a.size(), b.size()); ++i) {
+    if (!(a[i] == b[i])) {
+      return "knot " + std::to_string(i) + ": x " + std::to_string(a[i].x) + " vs " + std::to_string(b[i].x) + ", y " +
+             std::to_string(model::to_double(a[i].y)) + " vs " + std::to_string(model::to_double(b[i].y)) + ", bound " +
+             std::to_string(model::to_double(a[i].bound)) + " vs " + std::to_string(model::to_double(b[i].bound));
+    }
+  }
+  return "sizes " + std::to_string(a.size()) + " vs " + std::to_string(b.size());
+}
+
+TEST(LocalBandStream, GivesTheBatchMapBitForBit) {
+  const int cases = testing::sanitized() ? 8 : 40;
+  std::size_t knots = 0;
+  std::size_t breaches = 0;
+  std::size_t held_under_half = 0;  // links whose stream held at most half as much as their messages at once
+  for (int c = 0; c < cases; ++c) {
+    std::mt19937_64 rng(1000 + static_cast<uint64_t>(c));
+    const int64_t duration = (int64_t{1} << (c % 4)) * kSecond;  // 1 to 8 s
+    const auto messages = random_link(rng, duration);
+    const ClockStability stability{c % 3 == 0 ? 20.0 : ClockStability::kDefaultPpm};
+    const auto [lower, upper] = sorted_points(messages);
+    const LocalBandMap batch = local_band_map(lower, upper, stability, tiny_window());
+    const double settle_chance = c % 5 == 0 ? 0 : std::pow(10.0, -3 * std::uniform_real_distribution<double>(0, 1)(rng));
+    const Streamed streamed = stream(messages, rng, stability, tiny_window(), settle_chance, c % 2 ? 300'000'000 : 20'000'000);
+    SCOPED_TRACE("case " + std::to_string(c) + ", " + std::to_string(messages.size()) + " messages");
+    EXPECT_EQ(streamed.late, 0u);
+    EXPECT_TRUE(streamed.map.knots == batch.knots) << first_difference(streamed.map.knots, batch.knots);
+    EXPECT_EQ(streamed.map.breaches, batch.breaches);
+    knots += batch.knots.size();
+    breaches += batch.breaches.size();
+    held_under_half += streamed.most_held * 2 <= messages.size();
+  }
+  // The cases must exercise what they claim to: many knots, breaches, and
+  // windows released (a stream holds its window, 2 * 300 ms here, the
+  // messages not yet settled and the candidates of the pieces not yet
+  // final: of links of 1 to 8 s, those settled often hold a fraction).
+  std::cout << "  " << cases << " links: " << knots << " knots, " << breaches << " breaches, "
+            << held_under_half << " held at most half as much as their messages\n";
+  EXPECT_GT(knots, 20u * static_cast<std::size_t>(cases));
+  EXPECT_GT(breaches, 0u);
+  EXPECT_GT(held_under_half, static_cast<std::size_t>(cases) / 4);
+}
+
+TEST(LocalBandStream, ALinkWithOneDirectionOnlyHasNoMapAsInTheBatch) {
+  std::mt19937_64 rng(3);
+  auto messages = random_link(rng, 2 * kSecond);
+  std::erase_if(messages, [](const LinkMessage& m) { return m.direction == Direction::kBtoA; });
+  const Streamed streamed = stream(messages, rng, {ClockStability::kDefaultPpm}, tiny_window(), 0.1, 1'000'000);
+  EXPECT_TRUE(streamed.map.knots.empty());
+  EXPECT_TRUE(streamed.map.breaches.empty());
+}
+
+// A point behind a frontier already settled is left out and counted: the
+// map is the batch's over the others.
+TEST(LocalBandStream, ALatePointIsCountedAndLeftOut) {
+  std::mt19937_64 rng(11);
+  const auto messages = random_link(rng, 2 * kSecond);
+  LocalBandStream s({ClockStability::kDefaultPpm}, tiny_window());
+  std::vector<LinkMessage> used;
+  const int64_t half = messages.front().point.x + kSecond;
+  for (const auto& m : messages) {
+    if (m.point.x >= half) continue;
+    s.add(m);
+    used.push_back(m);
+  }
+  s.settle(half);
+  s.add({Direction::kAtoB, {half - kSecond / 2, half - kSecond / 2}});  // late
+  for (const auto& m : messages) {
+    if (m.point.x < half) continue;
+    s.add(m);
+    used.push_back(m);
+  }
+  s.finish();
+  EXPECT_EQ(s.late_points(), 1u);
+  const auto [lower, upper] = sorted_points(used);
+  const LocalBandMap batch = local_band_map(lower, upper, {ClockStability::kDefaultPpm}, tiny_window());
+  EXPECT_TRUE(s.knots() == batch.knots) << first_difference(s.knots(), batch.knots);
+  EXPECT_EQ(s.breaches(), batch.breaches);
+}
+
+// What the stream holds does not grow with the link: the same traffic over
+// 4 s and 16 s (dense, wandering clocks: a knot every few candidates).
+TEST(LocalBandStream, HoldsAFlatWindowAsTheLinkGrowsFourfold) {
+  auto held_over = [](int64_t duration) {
+    SyntheticClock clock;
+    clock.wander = {50, 3e9, 1.0};
+    SyntheticTraffic traffic = dense(duration, 5);
+    traffic.mean_gap_ns = 500'000;
+    const auto messages = generate_traffic(clock, traffic);
+    std::mt19937_64 rng(2);
+    const Streamed s = stream(messages, rng, {ClockStability::kDefaultPpm}, tiny_window(), 0.05, 50'000'000);
+    const auto [lower, upper] = sorted_points(messages);
+    EXPECT_TRUE(s.map.knots == local_band_map(lower, upper, {ClockStability::kDefaultPpm}, tiny_window()).knots);
+    std::cout << "  " << duration / kSecond << " s: " << messages.size() << " messages, " << s.map.knots.size()
+              << " knots, at most " << s.most_held << " held\n";
+    return std::pair{messages.size(), s.most_held};
+  };
+  const auto [short_messages, short_held] = held_over(4 * kSecond);
+  const auto [long_messages, long_held] = held_over(16 * kSecond);
+  EXPECT_GT(long_messages, 3 * short_messages);
+  EXPECT_LT(long_held, short_messages / 2);
+  EXPECT_LE(static_cast<double>(long_held), 1.2 * static_cast<double>(short_held));
+}
+
+}  // namespace
+}  // namespace tracesync::hull

@@ -1,0 +1,316 @@
+// SPDX-License-Identifier: EPL-2.0
+#include "hull/local_band_stream.h"
+
+#include <algorithm>
+#include <limits>
+
+#include "hull/local_band.h"
+
+namespace tracesync::hull {
+
+using model::Nanoseconds;
+using model::Point;
+using model::Quad;
+
+LocalBandStream::LocalBandStream(const ClockStability& stability, const LocalBandSettings& settings)
+    : stability_(stability),
+      settings_(settings),
+      milli_ppm_(band::milli_ppm_of(stability)),
+      // A band at t reads the k-th point on each side when it lies within
+      // the widest window (beyond, `reach` clamps to it), the points within
+      // W and within S, and the fastest of every bucket holding a point
+      // within the far reach: whole buckets, two of them at most beyond it
+      // (bucket 0 spans both signs).
+      margin_(std::max({settings.widest_window, settings.horizon, settings.far_reach + 2 * settings.bucket})) {}
+
+void LocalBandStream::add(Direction direction, const Point& point) {
+  if (finished_ || (frontier_ && point.x < *frontier_)) {
+    ++late_;
+    return;
+  }
+  (direction == Direction::kAtoB ? lower_ : upper_).pending.push_back(point);
+}
+
+void LocalBandStream::settle(Nanoseconds frontier) {
+  if (finished_ || (frontier_ && frontier <= *frontier_)) return;
+  frontier_ = frontier;
+  take_settled(frontier);
+  while (!instants_.empty() && ready(instants_.front())) {
+    compute(instants_.front());
+    instants_.pop_front();
+  }
+  release();
+}
+
+// The pending points before `frontier`, in (x, y) order, onto each
+// direction's window and buckets' fastest; their abscissae, both
+// directions' merged, offered as candidate instants. Every point settled
+// before lies behind the previous frontier, so they continue the sequence.
+void LocalBandStream::take_settled(Nanoseconds frontier) {
+  std::vector<Nanoseconds> abscissae;
+  for (DirectionPoints* d : {&lower_, &upper_}) {
+    const auto behind =
+        std::partition(d->pending.begin(), d->pending.end(), [&](const Point& p) { return p.x < frontier; });
+    std::vector<Point> settled(d->pending.begin(), behind);
+    d->pending.erase(d->pending.begin(), behind);
+    std::sort(settled.begin(), settled.end());
+    for (const Point& p : settled) {
+      d->window.push_back(p);
+      band::keep_fastest(d->fastest, p, d == &lower_, settings_.bucket);
+    }
+    if (settled.empty()) continue;
+    if (!d->first) d->first = settled.front().x;
+    d->last = settled.back().x;
+    const auto middle = static_cast<std::ptrdiff_t>(abscissae.size());
+    for (const Point& p : settled) abscissae.push_back(p.x);
+    std::inplace_merge(abscissae.begin(), abscissae.begin() + middle, abscissae.end());
+  }
+  for (const Nanoseconds x : abscissae) offer_abscissa(x);
+}
+
+// Every abscissa, and the middle of every gap longer than `gap_midpoint`:
+// local_band_map's candidate_instants, one abscissa at a time.
+void LocalBandStream::offer_abscissa(Nanoseconds x) {
+  if (last_abscissa_ && x - *last_abscissa_ > settings_.gap_midpoint) {
+    offer_instant(*last_abscissa_ + (x - *last_abscissa_) / 2);
+  }
+  offer_instant(x);
+  last_abscissa_ = x;
+}
+
+void LocalBandStream::offer_instant(Nanoseconds t) {
+  if (last_instant_ && t - *last_instant_ < settings_.least_spacing) return;
+  instants_.push_back(t);
+  last_instant_ = t;
+}
+
+// Whether `checkable` can tell, for one direction at t, whether its traffic
+// goes on beyond t + S: it does not need to when the points within S after t
+// are enough, and it knows when a point beyond has settled.
+bool LocalBandStream::side_known(const DirectionPoints& d, Nanoseconds t) const {
+  if (d.first && d.last > t + settings_.horizon) return true;
+  return band::within(d.window, t + 1, t + settings_.horizon).size() >= settings_.checked_per_side;
+}
+
+bool LocalBandStream::ready(Nanoseconds t) const {
+  if (finished_) return true;
+  // Both directions have points (the batch's map is empty otherwise), every
+  // point the band at t reads has come, and `checkable` can be decided.
+  return lower_.first && upper_.first && *frontier_ > t + margin_ && side_known(lower_, t) && side_known(upper_, t);
+}
+
+// The band at candidate instant t, as local_band_map computes it.
+void LocalBandStream::compute(Nanoseconds t) {
+  const Nanoseconds w = band::window_at(lower_.window, upper_.window, t, settings_);
+  band::gather(near_lower_, band::within(lower_.window, t - w, t + w), lower_.fastest, t, w, settings_);
+  band::gather(near_upper_, band::within(upper_.window, t - w, t + w), upper_.fastest, t, w, settings_);
+  auto is_sparse = [&](const DirectionPoints& d) {
+    return band::sparse(d.window, t, *d.first < t - settings_.horizon, d.last > t + settings_.horizon, settings_);
+  };
+  const bool checked = !is_sparse(lower_) && !is_sparse(upper_);
+  int64_t used = checked ? milli_ppm_ : band::kCap;
+  LocalBand found = local_band(near_lower_, near_upper_, t, used, settings_.horizon);
+  if (found.kind == LocalBand::Kind::kEmpty) {
+    const auto needed =
+        checked ? needed_stability(near_lower_, near_upper_, t, milli_ppm_, band::kCap, settings_.horizon) : std::nullopt;
+    note_breach(t, needed ? static_cast<double>(*needed) / 1000 : 0);
+    in_breach_ = true;
+    if (!needed) return;
+    used = *needed;
+    found = local_band(near_lower_, near_upper_, t, used, settings_.horizon);
+  } else {
+    in_breach_ = false;
+  }
+  if (found.kind != LocalBand::Kind::kBounded) return;
+  const Quad centre = (found.low() + found.high()) / 2;
+  if (candidate_count_ > 0 && !(centre > last_centre_)) return;  // the map must rise
+  add_candidate({t, centre, found.half_width(), used});
+}
+
+void LocalBandStream::note_breach(Nanoseconds t, double needed_ppm) {
+  if (in_breach_ && !breaches_.empty()) {
+    Breach& last = breaches_.back();
+    last.span.last = t;
+    last.needed_ppm = (last.needed_ppm == 0 || needed_ppm == 0) ? 0 : std::max(last.needed_ppm, needed_ppm);
+  } else {
+    breaches_.push_back({{t, t}, needed_ppm});
+  }
+}
+
+// The simplification (local_band_map's `simplified`), one candidate at a
+// time: a piece ends where its chord would leave some covered candidate's
+// centre by more than tau, or before a stretch whose slack alone exceeds
+// tau; the candidate is then taken again, next to the new piece's start.
+void LocalBandStream::add_candidate(const band::Candidate& c) {
+  const uint64_t i = candidate_count_++;
+  candidates_.push_back(c);
+  last_centre_ = c.centre;
+  const Quad kInfinity = std::numeric_limits<double>::infinity();
+  auto restart = [&](uint64_t at) {
+    start_ = at;
+    least_half_width_ = candidate(at).half_width;
+    slope_low_ = -kInfinity;
+    slope_high_ = kInfinity;
+    choose(at);
+  };
+  if (i == 0) {
+    restart(0);
+    return;
+  }
+  for (;;) {
+    least_half_width_ = std::min(least_half_width_, c.half_width);
+    const Quad tau = std::max(static_cast<Quad>(settings_.least_tau_ns),
+                              static_cast<Quad>(settings_.tau_fraction) * least_half_width_);
+    const bool forced = band::chord_slack(candidate(i - 1), c, settings_) > tau;
+    const band::Candidate& s = candidate(start_);
+    const Quad run = static_cast<Quad>(c.x - s.x);
+    const Quad slope = (c.centre - s.centre) / run;
+    if (i > start_ + 1 && (forced || slope < slope_low_ || slope > slope_high_)) {
+      restart(i - 1);
+      continue;
+    }
+    if (forced) {
+      restart(i);
+      return;
+    }
+    slope_low_ = std::max(slope_low_, (c.centre - tau - s.centre) / run);
+    slope_high_ = std::min(slope_high_, (c.centre + tau - s.centre) / run);
+    return;
+  }
+}
+
+void LocalBandStream::choose(uint64_t index) {
+  const band::Candidate& c = candidate(index);
+  chosen_.push_back({index, {c.x, c.centre, 0}});
+  ++chosen_count_;
+  bound_pieces();
+  join(false);
+}
+
+// The knots' bounds (local_band_map's `knots_of` and `piece_bound`): each
+// piece's bound, the largest half-width plus distance from its chord over
+// the candidates it covers plus the largest slack between two of them,
+// raises the knots at both its ends.
+void LocalBandStream::bound_pieces() {
+  while (bounded_ + 1 < chosen_count_) {
+    Chosen& from = chosen_[bounded_ - chosen_base_];
+    Chosen& to = chosen_[bounded_ + 1 - chosen_base_];
+    const band::Candidate& a = candidate(from.candidate);
+    const band::Candidate& b = candidate(to.candidate);
+    const Quad slope = (b.centre - a.centre) / static_cast<Quad>(b.x - a.x);
+    Quad worst = 0;
+    Quad slack = 0;
+    for (uint64_t i = from.candidate; i <= to.candidate; ++i) {
+      const band::Candidate& c = candidate(i);
+      const Quad on_line = a.centre + slope * static_cast<Quad>(c.x - a.x);
+      worst = std::max(worst, c.half_width + model::abs(on_line - c.centre));
+      if (i < to.candidate) slack = std::max(slack, band::chord_slack(c, candidate(i + 1), settings_));
+    }
+    const Quad bound = worst + slack + band::kRoundingPad;
+    from.knot.bound = std::max(from.knot.bound, bound);
+    to.knot.bound = std::max(to.knot.bound, bound);
+    ++bounded_;
+  }
+}
+
+// The largest slack between two consecutive candidates in [from, to].
+Quad LocalBandStream::slack_between(uint64_t from, uint64_t to) const {
+  Quad slack = 0;
+  for (uint64_t i = from; i < to; ++i) slack = std::max(slack, band::chord_slack(candidate(i), candidate(i + 1), settings_));
+  return slack;
+}
+
+// The joining (local_band_map's `merged`), greedy from the left: knot k is
+// dropped when the chord from the last kept knot to knot k + 1 holds within
+// both their bounds, decided once knot k + 1's bound is complete (the piece
+// after it bounded, or the stream ended).
+void LocalBandStream::join(bool ended) {
+  auto knot = [&](uint64_t k) -> const Chosen& { return chosen_[k - chosen_base_]; };
+  while (deciding_ + 1 < chosen_count_ && (ended || bounded_ >= deciding_ + 2)) {
+    const uint64_t k = deciding_++;
+    if (k == 1) {
+      final_knots_.push_back(knot(0).knot);
+      join_slack_ = slack_between(knot(0).candidate, knot(1).candidate);
+    }
+    join_slack_ = std::max(join_slack_, slack_between(knot(k).candidate, knot(k + 1).candidate));
+    const uint64_t a = knot(from_).candidate;
+    const uint64_t b = knot(k + 1).candidate;
+    const Quad limit = std::min(knot(from_).knot.bound, knot(k + 1).knot.bound);
+    bool holds = k + 1 - from_ <= settings_.merge_reach && join_slack_ + band::kRoundingPad <= limit;
+    const band::Candidate& ca = candidate(a);
+    const band::Candidate& cb = candidate(b);
+    const Quad slope = (cb.centre - ca.centre) / static_cast<Quad>(cb.x - ca.x);
+    for (uint64_t i = a; holds && i <= b; ++i) {
+      const band::Candidate& c = candidate(i);
+      const Quad on_line = ca.centre + slope * static_cast<Quad>(c.x - ca.x);
+      holds = c.half_width + model::abs(on_line - c.centre) + join_slack_ + band::kRoundingPad <= limit;
+    }
+    if (holds) continue;
+    final_knots_.push_back(knot(k).knot);
+    from_ = k;
+    join_slack_ = slack_between(knot(k).candidate, knot(k + 1).candidate);
+  }
+}
+
+void LocalBandStream::finish() {
+  if (finished_) return;
+  finished_ = true;
+  take_settled(std::numeric_limits<Nanoseconds>::max());
+  if (!lower_.first || !upper_.first) {  // one direction has no message: no band anywhere
+    const uint64_t late = late_;
+    *this = LocalBandStream(stability_, settings_);
+    late_ = late;
+    finished_ = true;
+    return;
+  }
+  for (; !instants_.empty(); instants_.pop_front()) compute(instants_.front());
+  if (candidate_count_ == 0) return;
+  if (chosen_.back().candidate != candidate_count_ - 1) choose(candidate_count_ - 1);
+  join(true);
+  if (chosen_count_ == 1) {
+    Chosen& only = chosen_.back();
+    only.knot.bound = candidate(only.candidate).half_width + band::kRoundingPad;
+    final_knots_.push_back(only.knot);
+  } else {
+    if (chosen_count_ == 2) final_knots_.push_back(chosen_.front().knot);
+    final_knots_.push_back(chosen_.back().knot);
+  }
+  release();
+}
+
+// Drops what nothing still to compute reads: points older than the oldest
+// candidate instant still to come less M, candidates before the last kept
+// knot's, knots before it.
+void LocalBandStream::release() {
+  std::optional<Nanoseconds> oldest;
+  if (!instants_.empty()) {
+    oldest = instants_.front();
+  } else if (last_abscissa_) {
+    oldest = last_abscissa_;  // every instant still to come lies after it
+  }
+  if (oldest && !finished_) {
+    const Nanoseconds keep_from = *oldest - margin_;
+    for (DirectionPoints* d : {&lower_, &upper_}) {
+      while (!d->window.empty() && d->window.front().x < keep_from) d->window.pop_front();
+      while (!d->fastest.empty() && d->fastest.front().x < keep_from) d->fastest.pop_front();
+    }
+  }
+  if (chosen_count_ == 0) return;
+  while (chosen_base_ < from_) {
+    chosen_.pop_front();
+    ++chosen_base_;
+  }
+  const uint64_t keep_candidates = chosen_.front().candidate;
+  while (candidates_base_ < keep_candidates) {
+    candidates_.pop_front();
+    ++candidates_base_;
+  }
+}
+
+std::size_t LocalBandStream::held() const {
+  std::size_t n = instants_.size() + candidates_.size() + chosen_.size();
+  for (const DirectionPoints* d : {&lower_, &upper_}) n += d->pending.size() + d->window.size() + d->fastest.size();
+  return n;
+}
+
+}  // namespace tracesync::hull

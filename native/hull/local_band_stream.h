@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: EPL-2.0
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <optional>
+#include <vector>
+
+#include "hull/clock_stability.h"
+#include "hull/link_message.h"
+#include "hull/local_band_candidate.h"
+#include "hull/local_band_map.h"
+#include "model/point.h"
+
+namespace tracesync::hull {
+
+// local_band_map computed while a link's points arrive, in a bounded window
+// (docs/local-band.md, "The streamed map"): the same knots and breaches, bit
+// for bit, as the batch over the points it used.
+//
+// Points come in any order; settle(F) says that every point with x < F has
+// come. A candidate instant's band is computed once the frontier is far
+// enough past it that no point still to come can enter it; the passes after
+// the bands (breaches, the rising filter, the simplification, the knots'
+// bounds, the joining) are the batch's greedy passes, run as streams. Points
+// and candidates that nothing still to compute can read are released.
+class LocalBandStream {
+ public:
+  explicit LocalBandStream(const ClockStability& stability, const LocalBandSettings& settings = {});
+
+  // One point of the link: a -> b (lower) or b -> a (upper). A point behind
+  // the frontier already settled is late: left out (fewer constraints, bands
+  // only wider) and counted.
+  void add(Direction direction, const model::Point& point);
+  void add(const LinkMessage& message) { add(message.direction, message.point); }
+
+  // Every point with x < frontier has come. Frontiers that do not advance
+  // are ignored.
+  void settle(model::Nanoseconds frontier);
+
+  // No point is still to come: every candidate is computed and the map
+  // completed. Nothing may be added after.
+  void finish();
+
+  // The knots final so far (after finish(): the whole map, equal to
+  // local_band_map's over the points used) and the breaches (the last one
+  // may still grow until finish()).
+  const ClockMap& knots() const { return final_knots_; }
+  const std::vector<Breach>& breaches() const { return breaches_; }
+  LocalBandMap map() const { return {final_knots_, breaches_}; }
+
+  // Points behind the frontier when they came, left out.
+  uint64_t late_points() const { return late_; }
+  // What the stream holds besides the final knots: the window's points and
+  // fastest points, the points not yet settled, the candidates not yet
+  // decided (instants and bands), the knots not yet final.
+  std::size_t held() const;
+
+ private:
+  struct DirectionPoints {
+    std::vector<model::Point> pending;     // come, not yet settled
+    std::deque<model::Point> window;       // settled, sorted by (x, y)
+    std::deque<model::Point> fastest;      // the fastest of each bucket over the window
+    std::optional<model::Nanoseconds> first;  // the direction's first settled abscissa
+    model::Nanoseconds last = 0;           // and its last (when `first`)
+  };
+  // A knot chosen by the simplification: the candidate it stands on, its
+  // knot (bound from the pieces on both sides chosen so far).
+  struct Chosen {
+    uint64_t candidate;
+    Knot knot;
+  };
+
+  void take_settled(model::Nanoseconds frontier);
+  void offer_abscissa(model::Nanoseconds x);
+  void offer_instant(model::Nanoseconds t);
+  bool ready(model::Nanoseconds t) const;
+  bool side_known(const DirectionPoints& d, model::Nanoseconds t) const;
+  void compute(model::Nanoseconds t);
+  void note_breach(model::Nanoseconds t, double needed_ppm);
+  void add_candidate(const band::Candidate& c);
+  void choose(uint64_t index);
+  void bound_pieces();
+  model::Quad slack_between(uint64_t from, uint64_t to) const;
+  void join(bool ended);
+  void release();
+  const band::Candidate& candidate(uint64_t index) const { return candidates_[index - candidates_base_]; }
+
+  ClockStability stability_;
+  LocalBandSettings settings_;
+  int64_t milli_ppm_;
+  model::Nanoseconds margin_;  // M: how far a band reads from its instant
+
+  DirectionPoints lower_;
+  DirectionPoints upper_;
+  std::optional<model::Nanoseconds> frontier_;
+  bool finished_ = false;
+  uint64_t late_ = 0;
+
+  // Candidate instants: the last abscissa and instant offered, and the
+  // instants whose bands are not computed yet.
+  std::optional<model::Nanoseconds> last_abscissa_;
+  std::optional<model::Nanoseconds> last_instant_;
+  std::deque<model::Nanoseconds> instants_;
+
+  std::vector<model::Point> near_lower_;
+  std::vector<model::Point> near_upper_;
+
+  // Breaches.
+  std::vector<Breach> breaches_;
+  bool in_breach_ = false;
+
+  // Candidates with a band, numbered from 0; those from candidates_base_ on are held.
+  std::deque<band::Candidate> candidates_;
+  model::Quad last_centre_ = 0;  // the last candidate's: the next must rise above it
+  uint64_t candidates_base_ = 0;
+  uint64_t candidate_count_ = 0;
+
+  // The simplification's piece: its start, least half-width, slope interval.
+  uint64_t start_ = 0;
+  model::Quad least_half_width_ = 0;
+  model::Quad slope_low_ = 0;
+  model::Quad slope_high_ = 0;
+
+  // Knots chosen, numbered from 0; those from chosen_base_ on are held. A
+  // knot's bound is complete once the piece after it is bounded
+  // (bounded_ knots have had both their pieces counted).
+  std::deque<Chosen> chosen_;
+  uint64_t chosen_base_ = 0;
+  uint64_t chosen_count_ = 0;
+  uint64_t bounded_ = 0;  // pieces bounded: from knot p to p + 1 for p < bounded_
+
+  // The joining: the last knot kept (`from_`), the slack since it, the next knot to decide.
+  uint64_t from_ = 0;
+  model::Quad join_slack_ = 0;
+  uint64_t deciding_ = 1;
+
+  ClockMap final_knots_;
+};
+
+}  // namespace tracesync::hull
