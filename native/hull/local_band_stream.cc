@@ -28,7 +28,7 @@ void LocalBandStream::add(Direction direction, const Point& point) {
     ++late_;
     return;
   }
-  (direction == Direction::kAtoB ? lower_ : upper_).pending.push_back(point);
+  (direction == Direction::kAtoB ? lower_ : upper_).pending.push(point);
 }
 
 void LocalBandStream::settle(Nanoseconds frontier) {
@@ -42,18 +42,16 @@ void LocalBandStream::settle(Nanoseconds frontier) {
   release();
 }
 
-// The pending points before `frontier`, in (x, y) order, onto each
+// The pending points before `frontier`, in (x, y) order (popped from the
+// heap: O(log n) a point, however often the frontier moves), onto each
 // direction's window and buckets' fastest; their abscissae, both
 // directions' merged, offered as candidate instants. Every point settled
 // before lies behind the previous frontier, so they continue the sequence.
 void LocalBandStream::take_settled(Nanoseconds frontier) {
   std::vector<Nanoseconds> abscissae;
   for (DirectionPoints* d : {&lower_, &upper_}) {
-    const auto behind =
-        std::partition(d->pending.begin(), d->pending.end(), [&](const Point& p) { return p.x < frontier; });
-    std::vector<Point> settled(d->pending.begin(), behind);
-    d->pending.erase(d->pending.begin(), behind);
-    std::sort(settled.begin(), settled.end());
+    std::vector<Point> settled;
+    for (; !d->pending.empty() && d->pending.top().x < frontier; d->pending.pop()) settled.push_back(d->pending.top());
     for (const Point& p : settled) {
       d->window.push_back(p);
       band::keep_fastest(d->fastest, p, d == &lower_, settings_.bucket);

@@ -4,7 +4,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <optional>
+#include <queue>
 #include <vector>
 
 #include "hull/clock_stability.h"
@@ -59,7 +61,8 @@ class LocalBandStream {
 
  private:
   struct DirectionPoints {
-    std::vector<model::Point> pending;     // come, not yet settled
+    // Come, not yet settled: the earliest in (x, y) order on top.
+    std::priority_queue<model::Point, std::vector<model::Point>, std::greater<>> pending;
     std::deque<model::Point> window;       // settled, sorted by (x, y)
     std::deque<model::Point> fastest;      // the fastest of each bucket over the window
     std::optional<model::Nanoseconds> first;  // the direction's first settled abscissa

@@ -499,6 +499,36 @@ TEST(LocalBandStream, GivesTheBatchMapBitForBit) {
   EXPECT_GT(held_under_half, static_cast<std::size_t>(cases) / 4);
 }
 
+// The default settings (a window of a minute), fed as the session feeds a
+// link: in arrival order, settled after every message at the newest one
+// less a match horizon.
+TEST(LocalBandStream, GivesTheBatchMapWithTheDefaultSettingsAsTheSessionFeedsIt) {
+  SyntheticClock clock;
+  clock.wander = {20, 3 * 60e9, 0.5};
+  clock.steps = {{kMinute, 3.0}};
+  const int64_t duration = testing::sanitized() ? 90 * kSecond : 4 * kMinute;
+  const auto messages = generate_traffic(clock, dense(duration, 21));
+  const int64_t horizon = 20 * kSecond;
+  LocalBandStream s({ClockStability::kDefaultPpm});
+  int64_t newest = std::numeric_limits<int64_t>::min();
+  std::size_t most_held = 0;
+  for (const auto& m : messages) {
+    s.add(m);
+    newest = std::max(newest, m.point.x);
+    s.settle(newest - horizon);
+    most_held = std::max(most_held, s.held());
+  }
+  s.finish();
+  const auto [lower, upper] = sorted_points(messages);
+  const LocalBandMap batch = local_band_map(lower, upper, {ClockStability::kDefaultPpm});
+  std::cout << "  " << messages.size() << " messages, " << batch.knots.size() << " knots, " << batch.breaches.size()
+            << " breaches; at most " << most_held << " held\n";
+  EXPECT_EQ(s.late_points(), 0u);
+  ASSERT_GT(batch.knots.size(), 100u);
+  EXPECT_TRUE(s.knots() == batch.knots) << first_difference(s.knots(), batch.knots);
+  EXPECT_EQ(s.breaches(), batch.breaches);
+}
+
 TEST(LocalBandStream, ALinkWithOneDirectionOnlyHasNoMapAsInTheBatch) {
   std::mt19937_64 rng(3);
   auto messages = random_link(rng, 2 * kSecond);
