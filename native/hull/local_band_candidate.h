@@ -153,4 +153,17 @@ inline Quad off_chord(const Candidate& a, const Candidate& b, const Candidate& i
   return i.half_width + model::abs(on_line - i.centre);
 }
 
+// A probe of centre_line: the band's centre at t and its excess over the
+// narrowest band (its half-width until the narrowest is known).
+struct Probe {
+  Nanoseconds t;
+  Quad centre;
+  Quad excess;
+};
+
+// centre_line's verdict on the probes with a band, in time order
+// (local_band_map.cc): the centres' least slack and typical excess, or no
+// verdict when they are too few.
+CentreLine centre_line_of(std::vector<Probe> probes, const LocalBandSettings& settings);
+
 }  // namespace tracesync::hull::band

@@ -332,19 +332,12 @@ Nanoseconds ceil_ns(Quad value) {
   return static_cast<Quad>(n) < value ? n + 1 : n;
 }
 
-// A probe: the band's centre at t and its excess over the narrowest band.
-struct Probe {
-  Nanoseconds t;
-  Quad centre;
-  Quad excess;
-};
-
 // Whether one line passes within excess + slack of every probe's centre:
 // the segmentation rule (one exact hull) over those intervals, rounded
 // outwards to whole nanoseconds.
-bool one_line_fits(const std::vector<Probe>& probes, Nanoseconds slack) {
+bool one_line_fits(const std::vector<band::Probe>& probes, Nanoseconds slack) {
   ExactHullEstimator hull({0.0}, ExactHullEstimator::Envelope::kNone);
-  for (const Probe& p : probes) {
+  for (const band::Probe& p : probes) {
     const Quad reach = p.excess + static_cast<Quad>(slack);
     if (!hull.add_unless_emptied(LinkMessage{Direction::kAtoB, {p.t, ceil_ns(p.centre + reach)}}) ||
         !hull.add_unless_emptied(LinkMessage{Direction::kBtoA, {p.t, floor_ns(p.centre - reach)}})) {
@@ -357,32 +350,38 @@ bool one_line_fits(const std::vector<Probe>& probes, Nanoseconds slack) {
 }  // namespace
 
 CentreLine centre_line(const MessageLog& messages, const ClockStability& stability, const LocalBandSettings& settings) {
-  CentreLine out;
   const MessageLog::Points& lower = messages.lower();
   const MessageLog::Points& upper = messages.upper();
-  if (lower.empty() || upper.empty()) return out;
+  if (lower.empty() || upper.empty()) return {};
   const Nanoseconds first = std::min(lower[0].x, upper[0].x);
   const Nanoseconds last = std::max(lower[lower.size() - 1].x, upper[upper.size() - 1].x);
   const auto span = static_cast<uint64_t>(last) - static_cast<uint64_t>(first);
   const auto spacing = static_cast<uint64_t>(settings.probe_spacing);
-  const auto stretch = static_cast<uint64_t>(settings.least_probed);
-  if (span < stretch) return out;
+  if (span < static_cast<uint64_t>(settings.least_probed)) return {};
   BandsOf<MessageLog::Points> bands(lower, upper, settings, BandsOf<MessageLog::Points>::Fastest::kAroundEachInstant);
-  std::vector<Probe> probes;
-  std::vector<Quad> half_widths;
+  std::vector<band::Probe> probes;
   for (uint64_t k = 0; k <= span / spacing; ++k) {
     const auto t = static_cast<Nanoseconds>(static_cast<uint64_t>(first) + k * spacing);
     bool checked = false;
     int64_t used = 0;
     const LocalBand band = bands.at(t, milli_ppm_of(stability), kCap, checked, used);
     if (band.kind != LocalBand::Kind::kBounded) continue;
-    probes.push_back({t, (band.low() + band.high()) / 2, 0});
-    half_widths.push_back(band.half_width());
+    probes.push_back({t, (band.low() + band.high()) / 2, band.half_width()});
   }
+  return band::centre_line_of(std::move(probes), settings);
+}
+
+namespace band {
+
+CentreLine centre_line_of(std::vector<Probe> probes, const LocalBandSettings& settings) {
+  CentreLine out;
   // Too few bands to tell a typical one from the narrowest.
-  if (probes.size() < stretch / spacing) return out;
-  const Quad narrowest = *std::min_element(half_widths.begin(), half_widths.end());
-  for (std::size_t i = 0; i < probes.size(); ++i) probes[i].excess = half_widths[i] - narrowest;
+  if (probes.empty() || probes.size() < static_cast<uint64_t>(settings.least_probed) / static_cast<uint64_t>(settings.probe_spacing)) {
+    return out;
+  }
+  Quad narrowest = probes[0].excess;
+  for (const Probe& p : probes) narrowest = std::min(narrowest, p.excess);
+  for (Probe& p : probes) p.excess -= narrowest;
   std::vector<Quad> excess;
   for (const Probe& p : probes) excess.push_back(p.excess);
   const auto middle = excess.begin() + static_cast<std::ptrdiff_t>(excess.size() / 2);
@@ -401,5 +400,7 @@ CentreLine centre_line(const MessageLog& messages, const ClockStability& stabili
   out.probes = probes.size();
   return out;
 }
+
+}  // namespace band
 
 }  // namespace tracesync::hull

@@ -35,11 +35,16 @@ void LocalBandStream::settle(Nanoseconds frontier) {
   if (finished_ || (frontier_ && frontier <= *frontier_)) return;
   frontier_ = frontier;
   take_settled(frontier);
-  while (!instants_.empty() && ready(instants_.front())) {
-    compute(instants_.front());
-    instants_.pop_front();
-  }
+  compute_ready();
   release();
+}
+
+// The candidates and probes whose bands can be computed, each in time order.
+void LocalBandStream::compute_ready() {
+  for (; !instants_.empty() && ready(instants_.front()); instants_.pop_front()) compute(instants_.front());
+  for (; !probe_instants_.empty() && ready(probe_instants_.front()); probe_instants_.pop_front()) {
+    probe(probe_instants_.front());
+  }
 }
 
 // The pending points before `frontier`, in (x, y) order (popped from the
@@ -69,6 +74,10 @@ void LocalBandStream::take_settled(Nanoseconds frontier) {
 // Every abscissa, and the middle of every gap longer than `gap_midpoint`:
 // local_band_map's candidate_instants, one abscissa at a time.
 void LocalBandStream::offer_abscissa(Nanoseconds x) {
+  // centre_line's probes, probe_spacing apart from the first abscissa on,
+  // up to the last one.
+  if (!next_probe_) next_probe_ = x;
+  for (; *next_probe_ <= x; *next_probe_ += settings_.probe_spacing) probe_instants_.push_back(*next_probe_);
   if (last_abscissa_ && x - *last_abscissa_ > settings_.gap_midpoint) {
     offer_instant(*last_abscissa_ + (x - *last_abscissa_) / 2);
   }
@@ -97,17 +106,41 @@ bool LocalBandStream::ready(Nanoseconds t) const {
   return lower_.first && upper_.first && *frontier_ > t + margin_ && side_known(lower_, t) && side_known(upper_, t);
 }
 
-// The band at candidate instant t, as local_band_map computes it.
-void LocalBandStream::compute(Nanoseconds t) {
+// The band at t, as local_band_map's BandsOf computes it: under the
+// assumption's stability, or the rate limit's where the messages cannot
+// check it (`checked`); `used` says which.
+LocalBand LocalBandStream::band_at(Nanoseconds t, bool& checked, int64_t& used) {
   const Nanoseconds w = band::window_at(lower_.window, upper_.window, t, settings_);
   band::gather(near_lower_, band::within(lower_.window, t - w, t + w), lower_.fastest, t, w, settings_);
   band::gather(near_upper_, band::within(upper_.window, t - w, t + w), upper_.fastest, t, w, settings_);
   auto is_sparse = [&](const DirectionPoints& d) {
     return band::sparse(d.window, t, *d.first < t - settings_.horizon, d.last > t + settings_.horizon, settings_);
   };
-  const bool checked = !is_sparse(lower_) && !is_sparse(upper_);
-  int64_t used = checked ? milli_ppm_ : band::kCap;
-  LocalBand found = local_band(near_lower_, near_upper_, t, used, settings_.horizon);
+  checked = !is_sparse(lower_) && !is_sparse(upper_);
+  used = checked ? milli_ppm_ : band::kCap;
+  return local_band(near_lower_, near_upper_, t, used, settings_.horizon);
+}
+
+void LocalBandStream::probe(Nanoseconds t) {
+  bool checked = false;
+  int64_t used = 0;
+  const LocalBand found = band_at(t, checked, used);
+  if (found.kind == LocalBand::Kind::kBounded) probes_.push_back({t, (found.low() + found.high()) / 2, found.half_width()});
+}
+
+CentreLine LocalBandStream::centre_line() const {
+  if (!lower_.first || !upper_.first) return {};
+  const Nanoseconds first = std::min(*lower_.first, *upper_.first);
+  const Nanoseconds last = std::max(lower_.last, upper_.last);
+  if (static_cast<uint64_t>(last) - static_cast<uint64_t>(first) < static_cast<uint64_t>(settings_.least_probed)) return {};
+  return band::centre_line_of(probes_, settings_);
+}
+
+// The band at candidate instant t, as local_band_map computes it.
+void LocalBandStream::compute(Nanoseconds t) {
+  bool checked = false;
+  int64_t used = 0;
+  LocalBand found = band_at(t, checked, used);
   if (found.kind == LocalBand::Kind::kEmpty) {
     const auto needed =
         checked ? needed_stability(near_lower_, near_upper_, t, milli_ppm_, band::kCap, settings_.horizon) : std::nullopt;
@@ -261,7 +294,7 @@ void LocalBandStream::finish() {
     finished_ = true;
     return;
   }
-  for (; !instants_.empty(); instants_.pop_front()) compute(instants_.front());
+  compute_ready();
   if (candidate_count_ == 0) return;
   if (chosen_.back().candidate != candidate_count_ - 1) choose(candidate_count_ - 1);
   join(true);
@@ -277,8 +310,8 @@ void LocalBandStream::finish() {
 }
 
 // Drops what nothing still to compute reads: points older than the oldest
-// candidate instant still to come less M, candidates before the last kept
-// knot's, knots before it.
+// candidate or probe instant still to come less M, candidates before the
+// last kept knot's, knots before it.
 void LocalBandStream::release() {
   std::optional<Nanoseconds> oldest;
   if (!instants_.empty()) {
@@ -286,6 +319,7 @@ void LocalBandStream::release() {
   } else if (last_abscissa_) {
     oldest = last_abscissa_;  // every instant still to come lies after it
   }
+  if (!probe_instants_.empty()) oldest = oldest ? std::min(*oldest, probe_instants_.front()) : probe_instants_.front();
   if (oldest && !finished_) {
     const Nanoseconds keep_from = *oldest - margin_;
     for (DirectionPoints* d : {&lower_, &upper_}) {
@@ -306,7 +340,7 @@ void LocalBandStream::release() {
 }
 
 std::size_t LocalBandStream::held() const {
-  std::size_t n = instants_.size() + candidates_.size() + chosen_.size();
+  std::size_t n = instants_.size() + candidates_.size() + chosen_.size() + probe_instants_.size() + probes_.size();
   for (const DirectionPoints* d : {&lower_, &upper_}) n += d->pending.size() + d->window.size() + d->fastest.size();
   return n;
 }

@@ -11,6 +11,7 @@
 
 #include "hull/clock_stability.h"
 #include "hull/link_message.h"
+#include "hull/local_band.h"
 #include "hull/local_band_candidate.h"
 #include "hull/local_band_map.h"
 #include "model/point.h"
@@ -52,6 +53,11 @@ class LocalBandStream {
   const std::vector<Breach>& breaches() const { return breaches_; }
   LocalBandMap map() const { return {final_knots_, breaches_}; }
 
+  // centre_line's verdict on the points used (local_band_map.h), after
+  // finish(): its probes are computed as the candidates are, one band per
+  // probe_spacing, and kept (the verdict needs them all).
+  CentreLine centre_line() const;
+
   // Points behind the frontier when they came, left out.
   uint64_t late_points() const { return late_; }
   // What the stream holds besides the final knots: the window's points and
@@ -81,6 +87,9 @@ class LocalBandStream {
   bool ready(model::Nanoseconds t) const;
   bool side_known(const DirectionPoints& d, model::Nanoseconds t) const;
   void compute(model::Nanoseconds t);
+  LocalBand band_at(model::Nanoseconds t, bool& checked, int64_t& used);
+  void probe(model::Nanoseconds t);
+  void compute_ready();
   void note_breach(model::Nanoseconds t, double needed_ppm);
   void add_candidate(const band::Candidate& c);
   void choose(uint64_t index);
@@ -106,6 +115,11 @@ class LocalBandStream {
   std::optional<model::Nanoseconds> last_abscissa_;
   std::optional<model::Nanoseconds> last_instant_;
   std::deque<model::Nanoseconds> instants_;
+
+  // centre_line's probes: the next instant, those not yet computed, those with a band.
+  std::optional<model::Nanoseconds> next_probe_;
+  std::deque<model::Nanoseconds> probe_instants_;
+  std::vector<band::Probe> probes_;
 
   std::vector<model::Point> near_lower_;
   std::vector<model::Point> near_upper_;

@@ -362,6 +362,8 @@ LocalBandSettings tiny_window() {
   s.bucket = 5'000'000;
   s.gap_midpoint = 1'000'000;
   s.merge_reach = 4;
+  s.probe_spacing = 20'000'000;
+  s.least_probed = 500'000'000;
   return s;
 }
 
@@ -425,6 +427,7 @@ std::pair<std::vector<model::Point>, std::vector<model::Point>> sorted_points(co
 
 struct Streamed {
   LocalBandMap map;
+  CentreLine centres;
   std::size_t most_held = 0;
   uint64_t late = 0;
 };
@@ -451,8 +454,22 @@ Streamed stream(std::vector<LinkMessage> messages, std::mt19937_64& rng, const C
   }
   s.finish();
   out.map = s.map();
+  out.centres = s.centre_line();
   out.late = s.late_points();
   return out;
+}
+
+MessageLog log_of(const std::vector<LinkMessage>& messages) {
+  MessageLog log;
+  for (const auto& m : messages) log.append(m);
+  log.sort();
+  return log;
+}
+
+void expect_same_verdict(const CentreLine& streamed, const CentreLine& batch) {
+  EXPECT_EQ(streamed.probes, batch.probes);
+  EXPECT_TRUE(streamed.least_slack == batch.least_slack);
+  EXPECT_TRUE(streamed.typical_excess == batch.typical_excess);
 }
 
 std::string first_difference(const ClockMap& a, const ClockMap& b) {
@@ -470,6 +487,8 @@ TEST(LocalBandStream, GivesTheBatchMapBitForBit) {
   const int cases = testing::sanitized() ? 8 : 40;
   std::size_t knots = 0;
   std::size_t breaches = 0;
+  std::size_t judged = 0;   // links whose centres centre_line judged
+  std::size_t bending = 0;  // and found to follow no line
   std::size_t held_under_half = 0;  // links whose stream held at most half as much as their messages at once
   for (int c = 0; c < cases; ++c) {
     std::mt19937_64 rng(1000 + static_cast<uint64_t>(c));
@@ -484,6 +503,10 @@ TEST(LocalBandStream, GivesTheBatchMapBitForBit) {
     EXPECT_EQ(streamed.late, 0u);
     EXPECT_TRUE(streamed.map.knots == batch.knots) << first_difference(streamed.map.knots, batch.knots);
     EXPECT_EQ(streamed.map.breaches, batch.breaches);
+    const CentreLine centres = centre_line(log_of(messages), stability, tiny_window());
+    expect_same_verdict(streamed.centres, centres);
+    judged += centres.probes > 0;
+    bending += centres.bends();
     knots += batch.knots.size();
     breaches += batch.breaches.size();
     held_under_half += streamed.most_held * 2 <= messages.size();
@@ -493,10 +516,14 @@ TEST(LocalBandStream, GivesTheBatchMapBitForBit) {
   // messages not yet settled and the candidates of the pieces not yet
   // final: of links of 1 to 8 s, those settled often hold a fraction).
   std::cout << "  " << cases << " links: " << knots << " knots, " << breaches << " breaches, "
-            << held_under_half << " held at most half as much as their messages\n";
+            << held_under_half << " held at most half as much as their messages; centres judged on " << judged
+            << ", bending on " << bending << "\n";
   EXPECT_GT(knots, 20u * static_cast<std::size_t>(cases));
   EXPECT_GT(breaches, 0u);
   EXPECT_GT(held_under_half, static_cast<std::size_t>(cases) / 4);
+  EXPECT_GT(judged, static_cast<std::size_t>(cases) / 4);
+  EXPECT_GT(bending, 0u);
+  EXPECT_LT(bending, judged);
 }
 
 // The default settings (a window of a minute), fed as the session feeds a
@@ -527,6 +554,9 @@ TEST(LocalBandStream, GivesTheBatchMapWithTheDefaultSettingsAsTheSessionFeedsIt)
   ASSERT_GT(batch.knots.size(), 100u);
   EXPECT_TRUE(s.knots() == batch.knots) << first_difference(s.knots(), batch.knots);
   EXPECT_EQ(s.breaches(), batch.breaches);
+  const CentreLine centres = centre_line(log_of(messages), {ClockStability::kDefaultPpm});
+  EXPECT_GT(centres.probes, 60u);
+  expect_same_verdict(s.centre_line(), centres);
 }
 
 TEST(LocalBandStream, ALinkWithOneDirectionOnlyHasNoMapAsInTheBatch) {
@@ -567,18 +597,21 @@ TEST(LocalBandStream, ALatePointIsCountedAndLeftOut) {
 }
 
 // What the stream holds does not grow with the link: the same traffic over
-// 4 s and 16 s (dense, wandering clocks: a knot every few candidates).
+// 4 s and 16 s (dense, wandering clocks: a knot every few candidates). But
+// for centre_line's probes, one a second (held until the end: 86,400 a day).
 TEST(LocalBandStream, HoldsAFlatWindowAsTheLinkGrowsFourfold) {
-  auto held_over = [](int64_t duration) {
+  LocalBandSettings settings = tiny_window();
+  settings.probe_spacing = LocalBandSettings{}.probe_spacing;
+  auto held_over = [&](int64_t duration) {
     SyntheticClock clock;
     clock.wander = {50, 3e9, 1.0};
     SyntheticTraffic traffic = dense(duration, 5);
     traffic.mean_gap_ns = 500'000;
     const auto messages = generate_traffic(clock, traffic);
     std::mt19937_64 rng(2);
-    const Streamed s = stream(messages, rng, {ClockStability::kDefaultPpm}, tiny_window(), 0.05, 50'000'000);
+    const Streamed s = stream(messages, rng, {ClockStability::kDefaultPpm}, settings, 0.05, 50'000'000);
     const auto [lower, upper] = sorted_points(messages);
-    EXPECT_TRUE(s.map.knots == local_band_map(lower, upper, {ClockStability::kDefaultPpm}, tiny_window()).knots);
+    EXPECT_TRUE(s.map.knots == local_band_map(lower, upper, {ClockStability::kDefaultPpm}, settings).knots);
     std::cout << "  " << duration / kSecond << " s: " << messages.size() << " messages, " << s.map.knots.size()
               << " knots, at most " << s.most_held << " held\n";
     return std::pair{messages.size(), s.most_held};
