@@ -53,9 +53,11 @@ void LocalBandStream::compute_ready() {
 // directions' merged, offered as candidate instants. Every point settled
 // before lies behind the previous frontier, so they continue the sequence.
 void LocalBandStream::take_settled(Nanoseconds frontier) {
-  std::vector<Nanoseconds> abscissae;
+  std::vector<Nanoseconds>& abscissae = abscissae_;  // reused: settle() runs after every message
+  abscissae.clear();
   for (DirectionPoints* d : {&lower_, &upper_}) {
-    std::vector<Point> settled;
+    std::vector<Point>& settled = settled_;
+    settled.clear();
     for (; !d->pending.empty() && d->pending.top().x < frontier; d->pending.pop()) settled.push_back(d->pending.top());
     for (const Point& p : settled) {
       d->window.push_back(p);

@@ -121,6 +121,8 @@ class LocalBandStream {
   std::deque<model::Nanoseconds> probe_instants_;
   std::vector<band::Probe> probes_;
 
+  std::vector<model::Point> settled_;    // take_settled's, kept for their capacity
+  std::vector<model::Nanoseconds> abscissae_;
   std::vector<model::Point> near_lower_;
   std::vector<model::Point> near_upper_;
 
