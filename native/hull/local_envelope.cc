@@ -16,16 +16,30 @@ using Residual = ConeEnvelope::Residual;
 // Rounding of the double arithmetic below, made up for (see peak()).
 constexpr double kRoundingMarginNs = 1e-3;
 
-// The largest value over [first, last] of min_i (r_i + rate * |x - x_i|),
-// abscissae relative to the envelope's origin.
-double peak_of_cones(std::vector<Residual>& points, double first, double last, double rate) {
-  if (points.empty()) return std::numeric_limits<double>::infinity();
+// Each residual lowered to the envelope of the cones at its abscissa: one
+// pass each way.
+void sweep(std::vector<Residual>& points, double rate) {
   for (std::size_t i = 1; i < points.size(); ++i) {
     points[i].r = std::min(points[i].r, points[i - 1].r + rate * (points[i].x - points[i - 1].x));
   }
   for (std::size_t i = points.size() - 1; i-- > 0;) {
     points[i].r = std::min(points[i].r, points[i + 1].r + rate * (points[i + 1].x - points[i].x));
   }
+}
+
+// The peak of the two neighbouring cones of a and b over [from, to]: where
+// they meet, clipped.
+double gap_peak(const Residual& a, const Residual& b, double from, double to, double rate) {
+  const double meet = (a.x + b.x) / 2 + (b.r - a.r) / (2 * rate);
+  const double x = std::clamp(meet, from, to);
+  return std::min(a.r + rate * (x - a.x), b.r + rate * (b.x - x));
+}
+
+// The largest value over [first, last] of min_i (r_i + rate * |x - x_i|),
+// abscissae relative to the envelope's origin.
+double peak_of_cones(std::vector<Residual>& points, double first, double last, double rate) {
+  if (points.empty()) return std::numeric_limits<double>::infinity();
+  sweep(points, rate);
   const Residual& front = points.front();
   const Residual& back = points.back();
   double peak = std::max(front.r + rate * std::fabs(front.x - first), back.r + rate * std::fabs(last - back.x));
@@ -34,9 +48,7 @@ double peak_of_cones(std::vector<Residual>& points, double first, double last, d
     const Residual& b = points[i];
     if (b.x < first || a.x > last) continue;
     // Where the cones meet, clipped to [first, last].
-    const double meet = (a.x + b.x) / 2 + (b.r - a.r) / (2 * rate);
-    const double x = std::clamp(meet, std::max(a.x, first), std::min(b.x, last));
-    peak = std::max(peak, std::min(a.r + rate * (x - a.x), b.r + rate * (b.x - x)));
+    peak = std::max(peak, gap_peak(a, b, std::max(a.x, first), std::min(b.x, last), rate));
   }
   return peak;
 }
@@ -202,6 +214,39 @@ Quad ConeEnvelope::peak(const TimeSpan& over, Quad rate) {
   const auto r = static_cast<double>(rate);
   const double peak = std::max({0.0, peak_of_cones(above_, first, last, r), peak_of_cones(below_, first, last, r)});
   return static_cast<Quad>(peak) + kRoundingMarginNs;
+}
+
+ConeEnvelope::Summary ConeEnvelope::summary(Quad rate) const {
+  Summary out;
+  if (!origin_) return out;
+  out.origin = origin_->x;
+  out.rate = static_cast<double>(rate);
+  auto side = [&](std::vector<Residual> points) -> std::optional<Summary::Side> {
+    if (points.empty()) return std::nullopt;
+    sweep(points, out.rate);
+    Summary::Side s{points.front(), points.back(), -std::numeric_limits<double>::infinity()};
+    // Every gap lies inside any span the summary is asked over: clipped to itself.
+    for (std::size_t i = 1; i < points.size(); ++i) {
+      s.gaps = std::max(s.gaps, gap_peak(points[i - 1], points[i], points[i - 1].x, points[i].x, out.rate));
+    }
+    return s;
+  };
+  out.above = side(above_);
+  out.below = side(below_);
+  return out;
+}
+
+Quad ConeEnvelope::Summary::peak(const TimeSpan& over) const {
+  if (!above && !below) return std::numeric_limits<double>::infinity();
+  const auto first = static_cast<double>(over.first - origin);
+  const auto last = static_cast<double>(over.last - origin);
+  auto of = [&](const std::optional<Side>& s) {
+    if (!s) return std::numeric_limits<double>::infinity();
+    const double ends = std::max(s->front.r + rate * std::fabs(s->front.x - first),
+                                 s->back.r + rate * std::fabs(last - s->back.x));
+    return std::max(ends, s->gaps);
+  };
+  return static_cast<Quad>(std::max({0.0, of(above), of(below)})) + kRoundingMarginNs;
 }
 
 EndBounds tightest(const EndBounds& band, Quad envelope) {

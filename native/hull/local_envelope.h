@@ -39,6 +39,29 @@ class ConeEnvelope {
     double r;  // how far the truth may lie beyond the line on the message's side
   };
 
+  // What peak() needs of the messages under a fixed rate, for every span
+  // that covers them all: an ended segment's bound without its messages
+  // (docs/local-band.md, "Wiring it into the piecewise estimator", 2). Over
+  // such a span every gap between neighbouring messages lies inside it, so
+  // its peak does not depend on the span; only the ends' cones do. Per
+  // direction: the first and last residuals after the sweeps and the
+  // gaps' largest peak. peak(over) is peak(over, rate) bit for bit when
+  // `over` covers every message.
+  struct Summary {
+    struct Side {
+      Residual front;
+      Residual back;
+      double gaps;
+    };
+    model::Nanoseconds origin = 0;
+    double rate = 0;
+    std::optional<Side> above;
+    std::optional<Side> below;
+
+    model::Quad peak(const TimeSpan& over) const;
+  };
+  Summary summary(model::Quad rate) const;
+
  private:
   Line line_;
   std::optional<model::Point> origin_;  // the first message

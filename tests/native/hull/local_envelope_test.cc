@@ -171,6 +171,44 @@ TEST(LocalEnvelope, AMessageLogGivesTheBoundOfTheSortedMessagesBitForBit) {
   }
 }
 
+// An ended segment keeps the summary of its cones, not its messages: over
+// any span covering them all, the same bound as its sorted messages', bit
+// for bit (ties, one direction much denser or absent, spans reaching far
+// beyond the messages or just to them).
+TEST(LocalEnvelope, ASummaryOfTheConesGivesTheBoundOverAnySpanCoveringTheMessagesBitForBit) {
+  std::mt19937_64 rng(17);
+  std::size_t compared = 0;
+  for (int round = 0; round < 300; ++round) {
+    const int64_t origin = 1'700'000'000'000'000'000 + static_cast<int64_t>(rng() % 1000);
+    std::uniform_int_distribution<int64_t> dx(0, round % 3 == 0 ? 50 : 50'000'000);
+    std::uniform_int_distribution<int64_t> delay(20'000, 90'000);
+    std::vector<LinkMessage> messages;
+    const std::size_t n = 1 + rng() % 400;
+    const unsigned lower_share = static_cast<unsigned>(rng() % 11);  // in tenths: 0 and 10 leave a direction empty
+    for (std::size_t i = 0; i < n; ++i) {
+      const int64_t x = origin + dx(rng);
+      messages.push_back(rng() % 10 < lower_share ? LinkMessage{Direction::kAtoB, {x, x + 250'000'000 + delay(rng)}}
+                                                  : LinkMessage{Direction::kBtoA, {x, x + 250'000'000 - delay(rng)}});
+    }
+    const auto [log, range] = log_and_range(std::move(messages));
+    const Line line{1 + 25e-6L + static_cast<long double>(rng() % 100) * 1e-7L,
+                    2.5e8L - static_cast<long double>(origin) * 25e-6L};
+    const Quad rate = static_cast<Quad>(1 + rng() % 1000) * 1e-6;
+    ConeEnvelope cones(line);
+    for (const LinkMessage& m : range) cones.add(m);
+    const ConeEnvelope::Summary summary = cones.summary(rate);
+    for (int k = 0; k < 5; ++k) {
+      std::uniform_int_distribution<int64_t> beyond(0, k == 0 ? 0 : 10'000'000'000);
+      const TimeSpan over{range.front().point.x - beyond(rng), range.back().point.x + beyond(rng)};
+      const Quad from_log = envelope_bound(log, line, over, rate);
+      ASSERT_TRUE(summary.peak(over) == from_log) << "round " << round << ", span " << k;
+      ASSERT_TRUE(envelope_bound(range, line, over, rate) == from_log) << "round " << round << ", span " << k;
+      compared += std::isfinite(model::to_double(from_log));
+    }
+  }
+  EXPECT_GT(compared, 1000u);  // most have both directions
+}
+
 // The log's bound is swept a block of 256 residuals at a time, without a
 // copy of them (issue 31): over many blocks and the log's chunks of 4,096,
 // with spans that clip the messages or reach beyond them, one direction
