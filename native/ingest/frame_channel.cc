@@ -122,6 +122,11 @@ bool FrameChannel::write_in_background() {
   socklen_t length = sizeof type;
   if (getsockopt(write_fd_, SOL_SOCKET, SO_TYPE, &type, &length) != 0 || type != SOCK_STREAM) return false;
   if (!flush()) return false;
+  // As much as the other end may hold unread as the system lets a process
+  // ask for (net.core.wmem_max): the fewer the wake-ups, the less either
+  // end waits for the other to be scheduled.
+  const int most = 64 << 20;
+  setsockopt(write_fd_, SOL_SOCKET, SO_SNDBUF, &most, sizeof most);
   auto writer = std::make_unique<Writer>();
   if (pipe2(writer->wake, O_CLOEXEC | O_NONBLOCK) != 0) return false;
   try {
