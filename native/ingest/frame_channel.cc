@@ -72,6 +72,9 @@ struct FrameChannel::Writer {
       lock.unlock();
       std::string failed = write_all(fd, batch);
       batch.clear();
+      // A batch the size of a lag (up to kMostQueued) is not kept: the
+      // queue it is swapped with next starts small again.
+      if (batch.capacity() > 4 * kFlushAt) std::vector<std::byte>().swap(batch);
       lock.lock();
       writing = false;
       if (!failed.empty() && error.empty()) error = std::move(failed);
