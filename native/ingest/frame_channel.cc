@@ -171,12 +171,25 @@ bool FrameChannel::send(uint32_t type, std::span<const std::byte> part, std::spa
 
 bool FrameChannel::flush() {
   if (writer_) {
-    std::unique_lock lock(writer_->mutex);
-    writer_->changed.wait(lock, [&] {
-      return (writer_->queued.empty() && !writer_->writing) || !writer_->error.empty();
-    });
-    if (writer_->error.empty()) return true;
-    error_ = writer_->error;
+    // What is left is written on this thread once the writer's thread is
+    // idle (the end of a step: the other end then hears of it without
+    // waiting for that thread to wake up), in order.
+    Writer& writer = *writer_;
+    std::unique_lock lock(writer.mutex);
+    writer.changed.wait(lock, [&] { return !writer.writing || !writer.error.empty(); });
+    if (writer.error.empty() && !writer.queued.empty()) {
+      std::vector<std::byte> rest;
+      rest.swap(writer.queued);
+      writer.writing = true;
+      lock.unlock();
+      std::string failed = writer.write_all(write_fd_, rest);
+      lock.lock();
+      writer.writing = false;
+      if (!failed.empty() && writer.error.empty()) writer.error = std::move(failed);
+      writer.changed.notify_all();
+    }
+    if (writer.error.empty()) return true;
+    error_ = writer.error;
     return false;
   }
   std::size_t done = 0;
