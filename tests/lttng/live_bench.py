@@ -18,9 +18,15 @@ streams do stay quiet. Prints:
     CLOCK_MONOTONIC, which the clock plugin and lttng-ust's clock derive
     from) to the arrival of the first printed result that includes it:
     median, 90th percentile and worst;
-  - tracesync's resident memory over the run (every 0.5 s): start, peak, end.
+  - tracesync's resident memory over the run (every 0.5 s): start, peak, end;
+    with --every-minute, a table too: at each minute of the run, the
+    messages of the latest result printed and the resident memory (for long
+    runs: memory over hours).
+With --no-latency, the latency is not computed: it reads every event again
+with babeltrace2 afterwards, which a run of an hour makes long.
 
-usage: live_bench.py TRACESYNC TSAPP CLOCK_PLUGIN WORK_DIR [SECONDS [RATE [CLIENTS [--folders|--rotate] [--pin] [LIVE_OPTION...]]]]
+usage: live_bench.py TRACESYNC TSAPP CLOCK_PLUGIN WORK_DIR [SECONDS [RATE [CLIENTS [--folders|--rotate] [--pin]
+                     [--every-minute] [--no-latency] [LIVE_OPTION...]]]]
 """
 
 import fractions
@@ -70,7 +76,9 @@ def main():
     folders = "--folders" in extra or "--rotate" in extra
     rotate = "--rotate" in extra
     pin = "--pin" in extra  # every traced program on CPU 0: the other CPUs' streams stay quiet
-    extra = [e for e in extra if e not in ("--folders", "--rotate", "--pin")]
+    every_minute = "--every-minute" in extra
+    latency = "--no-latency" not in extra
+    extra = [e for e in extra if e not in ("--folders", "--rotate", "--pin", "--every-minute", "--no-latency")]
     work = pathlib.Path(work)
     missing = lh.what_is_missing()
     if missing:
@@ -146,7 +154,7 @@ def main():
             truth = lh.truth_json(hosts, start, lh.monotonic_ns())
             # Every message: its ends' local times and the true time of its later end.
             ends = {}
-            for host, entry in zip(hosts.hosts, truth["hosts"]):
+            for host, entry in zip(hosts.hosts, truth["hosts"] if latency else []):
                 clock = lh.read_clock(hosts.trace_dir(host))
                 origin = clock["offset_s"] * 1000000000 + clock["offset"]
                 at_zero = int(entry["clock"][0][1])
@@ -164,6 +172,8 @@ def main():
             relay.stop()
 
     events = sum(1 for v in ends.values() for _ in v) if ends else 0
+    if not latency:  # a message is two events: its send and its receive
+        events = 2 * arrivals[-1][1] if arrivals else 0
     run = ended - began
     print("run: %d clients x %d msg/s for %d s; %d events recorded (%.0f events/s)" % (
         clients, rate, seconds, events, events / run))
@@ -184,6 +194,12 @@ def main():
         while index < min(count, len(messages)):
             latencies.append(at - messages[index][1] / 1e9)
             index += 1
+    if every_minute and memory:
+        print("minute | messages in the latest result | resident memory (MiB)")
+        for minute in range(int(memory[-1][0] // 60) + 1):
+            at, value = [m for m in memory if m[0] <= minute * 60 + 0.5][-1] if minute else memory[0]
+            count = max([c for t, c in arrivals if t - began <= at] or [0])
+            print("%d | %d | %.1f" % (minute, count, value / 1024))
     if latencies:
         print("latency, message recorded -> first result including it (%d messages): median %.3f s, p90 %.3f s, "
               "worst %.3f s" % (len(latencies), percentile(latencies, 0.5), percentile(latencies, 0.9),
