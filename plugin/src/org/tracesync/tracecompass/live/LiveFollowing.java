@@ -19,6 +19,12 @@ import org.tracesync.proto.Snapshot;
  * once the engine stopped, at its next turn (tens of milliseconds): the end is then told as {@link End#stopped()}.
  */
 public final class LiveFollowing {
+  /**
+   * The match horizon to follow with: tracesync live's (1 min), not sync's 10 min, since following runs for hours and
+   * the engine holds a horizon of messages (the engine's docs/live.md).
+   */
+  public static final Duration MATCH_HORIZON = Duration.ofMinutes(1);
+
   /** How following ended: the final result, or why there is none. */
   public record End(Snapshot finalResult, boolean stopped, String error) {}
 
