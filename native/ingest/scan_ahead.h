@@ -76,12 +76,7 @@ class ScanAhead {
       }
     }
     if (queue.packets.empty()) {
-      queue.busy = true;
-      lock.unlock();
-      Entry entry = scan_one(stream);
-      lock.lock();
-      queue.busy = false;
-      note(queue, entry);
+      Entry entry = scan_marked_busy(stream, lock);
       wake_helpers_.notify_all();
       if (entry.error) std::rethrow_exception(entry.error);
       return std::move(entry.packet);
@@ -137,9 +132,9 @@ class ScanAhead {
     return chosen;
   }
 
-  // Scans the stream's next packet into its queue, the lock released
-  // meanwhile.
-  void scan_into_queue(std::size_t stream, std::unique_lock<std::mutex>& lock) {
+  // Scans the stream's next packet, the stream marked busy and the lock
+  // released meanwhile.
+  Entry scan_marked_busy(std::size_t stream, std::unique_lock<std::mutex>& lock) {
     StreamQueue& queue = streams_[stream];
     queue.busy = true;
     lock.unlock();
@@ -147,7 +142,13 @@ class ScanAhead {
     lock.lock();
     queue.busy = false;
     note(queue, entry);
-    queue.packets.push_back(std::move(entry));
+    return entry;
+  }
+
+  // Scans the stream's next packet into its queue.
+  void scan_into_queue(std::size_t stream, std::unique_lock<std::mutex>& lock) {
+    Entry entry = scan_marked_busy(stream, lock);
+    streams_[stream].packets.push_back(std::move(entry));
     packet_ready_.notify_all();
   }
 
