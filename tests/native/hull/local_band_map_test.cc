@@ -94,14 +94,22 @@ TEST(LocalBandMap, IsTightOnWanderingAndSteppingClocksWhereMessagesAreDense) {
     const auto map = estimator.clock_map(span);
     ASSERT_TRUE(map.has_value());
     const Figures f = against_truth(clock, messages, *map, span);
+    // Beyond the last band instant (up to 10 ms before the traffic ends)
+    // the bound grows by the rate limit, 1 us per ms, as over a gap: the
+    // bound's goal is the bands', up to there.
+    const TimeSpan banded{span.first, (*map)[map->size() - 2].x};
+    const Figures inside = against_truth(clock, messages, fitted_to(*map, banded), banded);
     std::cout << "  seed " << seed << ": " << map->size() << " knots, worst error " << f.worst_error / 1000
-              << " us, largest bound " << f.worst_bound / 1000 << " us\n";
+              << " us, largest bound " << f.worst_bound / 1000 << " us, " << inside.worst_bound / 1000
+              << " us up to the last band instant\n";
     EXPECT_EQ(f.violations, 0u);
     EXPECT_GT(f.checked, 90'000u);
-    // The band's half-width is about the minimum one-way delay; its centre
-    // within a few microseconds of the truth (today's segments: ~40 us).
-    EXPECT_LT(f.worst_error, 8'000);
-    EXPECT_LT(f.worst_bound, 1.5 * 40'000);
+    // The band's half-width is about the minimum one-way delay; the
+    // estimate within a few microseconds of the truth (the segments' lines:
+    // ~40 us).
+    EXPECT_LT(f.worst_error, 4'000);  // the bands' centres alone: 3.7-4.8 us
+    EXPECT_LT(inside.worst_bound, 1.5 * 40'000);
+    EXPECT_LT(f.worst_bound, 1.75 * 40'000);
     EXPECT_TRUE(estimator.breaches().empty());
     EXPECT_EQ(estimator.estimate().quality, Quality::kAccurate);
   }
@@ -323,14 +331,15 @@ TEST(LocalBandMap, JoiningPiecesDropsKnotsAndRaisesNoLargestBound) {
   unjoined.merge_reach = 1;
   const LocalBandMap before = local_band_map(lower, upper, {ClockStability::kDefaultPpm}, unjoined);
   const LocalBandMap after = local_band_map(lower, upper, {ClockStability::kDefaultPpm});
-  ASSERT_GT(before.knots.size(), 100u);
+  ASSERT_GT(before.knots.size(), 50u);
   EXPECT_LT(after.knots.size(), before.knots.size());
-  // Every knot kept is one of the map's before, with a bound no larger.
+  // Every knot kept is one of the map's before, with a bound no larger (its
+  // joined pieces' own).
   for (const Knot& k : after.knots) {
     const auto same = std::find_if(before.knots.begin(), before.knots.end(), [&](const Knot& b) { return b.x == k.x; });
     ASSERT_NE(same, before.knots.end());
     EXPECT_EQ(same->y, k.y);
-    EXPECT_EQ(same->bound, k.bound);
+    EXPECT_LE(k.bound, same->bound);
   }
   const Figures b = against_truth(clock, messages, fitted_to(before.knots, span), span);
   const Figures a = against_truth(clock, messages, fitted_to(after.knots, span), span);
