@@ -47,7 +47,9 @@ struct LiveArguments {
   std::string wait;  // empty: no waiting
   std::string quiet = "10s";
   std::string match_key = "tc";
-  std::string match_horizon = "10min";
+  // Shorter than sync's 10min: live runs for hours, and the matcher (and a link's flat envelope) hold a horizon of
+  // messages; one minute still covers clocks a minute apart (docs/live.md, "The match horizon in live").
+  std::string match_horizon = "1min";
   std::string clock_model = "piecewise";
   std::vector<std::string> references;
   std::vector<std::string> messages;
@@ -94,7 +96,9 @@ po::options_description live_options(LiveArguments& a) {
       ("match-key", po::value(&a.match_key)->value_name("KEY"),
        "packet key: tc (default) or strict (adds addresses and ports)")
       ("match-horizon", po::value(&a.match_horizon)->value_name("DURATION"),
-       "how long an unmatched message waits for its other end before it is dropped (default 10min)");
+       "how long an unmatched message waits for its other end before it is dropped (default 1min; "
+       "sync's is 10min): every message whose ends are recorded at most DURATION apart is matched, the others "
+       "are counted (expired, unmatched)");
   return options;
 }
 
@@ -120,6 +124,8 @@ void print_help(const po::options_description& options) {
                "--simultaneous pairs a signal's occurrences read so far at each result and folds into the links\n"
                "the pairs no later occurrence can change; the final result pairs them as `tracesync sync`\n"
                "does (docs/signals.md). --probe-port counts tracesync probe's rounds as `sync` does.\n"
+               "The final result is `tracesync sync`'s given the same --match-horizon: live's default (1min)\n"
+               "is shorter than sync's (10min), so that a horizon of messages held stays small over hours.\n"
             << "Durations take a unit: " << kDurationUnits << " (e.g. 30s, 500ms, 5min).\n"
             << "\n" << exit_codes_help();
 }

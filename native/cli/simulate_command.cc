@@ -56,6 +56,9 @@ po::options_description simulate_options(SimulateArguments& a) {
       ("output,o", po::value(&o.output_dir)->value_name("DIR"), "write OUTPUT/<host>/kernel/ traces and OUTPUT/truth.json (required)")
       ("overwrite", po::bool_switch(&o.overwrite), "replace a previous simulation's files in DIR")
       ("write-matches", po::bool_switch(&o.write_matches), "also write DIR/matches.txt, readable by 'tracesync sync --matches'")
+      ("matches-output", po::value(&o.matches_output)->value_name("FILE"),
+       "write the matches to FILE instead of DIR/matches.txt; '-' or a pipe streams them as they come "
+       "(e.g. '--no-traces --matches-output - | tracesync sync --matches -': a day at any rate, no disk)")
       ("truth-messages", po::bool_switch(&o.truth_messages), "list every TCP segment in truth.json (large: about 110 bytes each)")
       ("no-traces", po::bool_switch(&a.no_traces), "write no CTF traces, only truth.json (and matches.txt); fast for long runs")
       ("ctf2", po::bool_switch(&o.ctf2), "write CTF 2 metadata (LTTng 2.15's default), translated from the CTF 1.8 written")
@@ -207,6 +210,10 @@ int run_simulate(const std::vector<std::string>& arguments) {
   }
   o.clock_model = *clock_model;
   o.write_traces = !a.no_traces;
+  if (vm.count("matches-output")) {
+    if (o.matches_output.empty()) return usage_error(kCommand, "--matches-output needs a file, or - for standard output");
+    o.write_matches = true;
+  }
   for (const std::string& text : a.gaps) {
     // AT:LENGTH, two durations with their units.
     const std::size_t colon = text.find(':');
@@ -241,19 +248,22 @@ int run_simulate(const std::vector<std::string>& arguments) {
     });
     progress.finish();
     if (!a.quiet) {
+      // Standard output is the matches' when they stream there.
+      std::ostream& out = o.matches_output == "-" ? std::cerr : std::cout;
       if (o.write_traces) {
-        std::cout << "wrote " << summary.hosts.size() << " traces, " << summary.events << " events, ";
+        out << "wrote " << summary.hosts.size() << " traces, " << summary.events << " events, ";
       } else {
-        std::cout << "wrote no traces (--no-traces), " << summary.hosts.size() << " hosts, ";
+        out << "wrote no traces (--no-traces), " << summary.hosts.size() << " hosts, ";
       }
-      std::cout << summary.links
-                << " links, " << summary.transmissions << " TCP segments (" << summary.lost << " lost, "
-                << summary.retransmissions << " retransmitted) to " << o.output_dir << "\n";
+      out << summary.links << " links, " << summary.transmissions << " TCP segments (" << summary.lost << " lost, "
+          << summary.retransmissions << " retransmitted) to " << o.output_dir << "\n";
       for (const auto& h : summary.hosts) {
-        if (!h.trace_path.empty()) std::cout << "  " << h.trace_path << "  (" << h.events << " events)\n";
+        if (!h.trace_path.empty()) out << "  " << h.trace_path << "  (" << h.events << " events)\n";
       }
-      std::cout << "truth: " << summary.truth_path << "\n";
-      if (!summary.matches_path.empty()) std::cout << "matches: " << summary.matches_path << "\n";
+      out << "truth: " << summary.truth_path << "\n";
+      if (!summary.matches_path.empty()) {
+        out << "matches: " << (summary.matches_path == "-" ? "standard output" : summary.matches_path) << "\n";
+      }
     }
   } catch (const simulate::SimulationError& e) {
     progress.finish();

@@ -96,11 +96,10 @@ bool StreamScanner::read_packet(EventVisitor* visitor, PacketSummary& summary, s
   if (magic.present && magic.value != kPacketMagic) {
     return fail(problem, begin, packet + ": bad magic number " + std::to_string(magic.value) + " (not a CTF packet)");
   }
-  const CapturedField& uuid = header_captures_[packet_header_slot::kUuid];
-  if (uuid.present && plan_.trace().uuid &&
-      (uuid.byte_count != 16 || std::memcmp(uuid.bytes.data(), plan_.trace().uuid->data(), 16) != 0)) {
-    return fail(problem, begin, packet + ": its trace UUID is not the metadata's");
-  }
+  // A packet's trace UUID is not compared with the metadata's: babeltrace2
+  // 2.0 does not compare them, and reads a trace whose packet (first or
+  // later) has its UUID damaged whole; both readers judge alike
+  // (ReaderDifferential.ADamagedTraceUuidInAPacketIsReadOnAsBabeltrace2ReadsOn).
   const CapturedField& stream_id = header_captures_[packet_header_slot::kStreamId];
   uint64_t id = stream_id.present ? stream_id.value : 0;
   if (!stream_id.present && plan_.streams().size() == 1) id = plan_.streams().begin()->first;

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <vector>
 
 namespace tracesync::hull {
@@ -69,9 +70,12 @@ Int128 raw_cross(const Raw& a, const Raw& b, const Raw& c) {
 // found first in 64-bit coordinates. A vertex of the whole hull is a vertex
 // of its stretch's hull, so the second pass, over those images only, gives
 // exactly the hull that one pass over every relaxed point gives.
-std::vector<Scaled> relaxed_hull(std::span<const Point> points, Nanoseconds t, Nanoseconds zref, int64_t milli_ppm,
-                                 Nanoseconds horizon, bool lower) {
-  thread_local std::vector<Raw> raw;
+//
+// The first pass does not depend on the stability, so a band asked under
+// several (the estimate, a breach's bisection) makes it once: stretch_hulls
+// gives its vertices, relaxed_hull the second pass under one stability.
+void stretch_hulls(std::span<const Point> points, Nanoseconds t, Nanoseconds zref, Nanoseconds horizon, bool lower,
+                   std::vector<Raw>& raw) {
   raw.clear();
   std::size_t stretch_start = 0;  // where the current stretch's hull begins in raw
   int stretch = -1;
@@ -96,6 +100,9 @@ std::vector<Scaled> relaxed_hull(std::span<const Point> points, Nanoseconds t, N
     }
     raw.push_back(r);
   }
+}
+
+std::vector<Scaled> relaxed_hull(const std::vector<Raw>& raw, int64_t milli_ppm, Nanoseconds horizon, bool lower) {
   std::vector<Scaled> hull;
   for (const Raw& r : raw) {
     const Int128 slack = scaled_slack(r.d, milli_ppm, horizon);
@@ -234,12 +241,12 @@ Nanoseconds reference_offset(std::span<const Point> lower, std::span<const Point
   return p.y - p.x;
 }
 
-LocalBand band(std::span<const Point> lower, std::span<const Point> upper, Nanoseconds t, int64_t milli_ppm,
+LocalBand band(const std::vector<Raw>& lower, const std::vector<Raw>& upper, Nanoseconds t, int64_t milli_ppm,
                Nanoseconds horizon, Nanoseconds zref) {
   LocalBand out;
   out.origin = t + zref;
-  const std::vector<Scaled> below = relaxed_hull(lower, t, zref, milli_ppm, horizon, true);
-  const std::vector<Scaled> above = relaxed_hull(upper, t, zref, milli_ppm, horizon, false);
+  const std::vector<Scaled> below = relaxed_hull(lower, milli_ppm, horizon, true);
+  const std::vector<Scaled> above = relaxed_hull(upper, milli_ppm, horizon, false);
   if (below.empty() || above.empty()) {  // one side has no constraint left
     out.kind = LocalBand::Kind::kUnbounded;
     return out;
@@ -275,22 +282,37 @@ Quad LocalBand::half_width() const {
   return num.to_quad() / (static_cast<Quad>(hi.den) * static_cast<Quad>(lo.den) * static_cast<Quad>(kScale) * 2);
 }
 
-LocalBand local_band(std::span<const Point> lower, std::span<const Point> upper, Nanoseconds t, int64_t milli_ppm,
-                     Nanoseconds horizon) {
-  if (lower.empty() || upper.empty()) {
-    LocalBand out;
-    out.kind = LocalBand::Kind::kUnbounded;
-    out.origin = t;
-    return out;
-  }
-  return band(lower, upper, t, milli_ppm, horizon, reference_offset(lower, upper));
+struct BandProgram::Hulls {
+  std::vector<Raw> lower;
+  std::vector<Raw> upper;
+};
+
+BandProgram::BandProgram() : hulls_(std::make_unique<Hulls>()) {}
+BandProgram::~BandProgram() = default;
+
+void BandProgram::set(std::span<const Point> lower, std::span<const Point> upper, Nanoseconds t, Nanoseconds horizon) {
+  t_ = t;
+  horizon_ = horizon;
+  both_ = !lower.empty() && !upper.empty();
+  if (!both_) return;
+  zref_ = reference_offset(lower, upper);
+  stretch_hulls(lower, t, zref_, horizon, true, hulls_->lower);
+  stretch_hulls(upper, t, zref_, horizon, false, hulls_->upper);
 }
 
-std::optional<int64_t> needed_stability(std::span<const Point> lower, std::span<const Point> upper, Nanoseconds t,
-                                        int64_t milli_ppm, int64_t cap, Nanoseconds horizon) {
-  if (lower.empty() || upper.empty()) return std::nullopt;
-  const Nanoseconds zref = reference_offset(lower, upper);
-  auto feasible = [&](int64_t p) { return band(lower, upper, t, p, horizon, zref).kind != LocalBand::Kind::kEmpty; };
+LocalBand BandProgram::under(int64_t milli_ppm) const {
+  if (!both_) {
+    LocalBand out;
+    out.kind = LocalBand::Kind::kUnbounded;
+    out.origin = t_;
+    return out;
+  }
+  return band(hulls_->lower, hulls_->upper, t_, milli_ppm, horizon_, zref_);
+}
+
+std::optional<int64_t> BandProgram::needed(int64_t milli_ppm, int64_t cap) const {
+  if (!both_) return std::nullopt;
+  auto feasible = [&](int64_t p) { return under(p).kind != LocalBand::Kind::kEmpty; };
   if (!feasible(cap)) return std::nullopt;
   // Invariant: empty at `empty_at`, not at `ok_at`.
   int64_t empty_at = milli_ppm;
@@ -300,6 +322,47 @@ std::optional<int64_t> needed_stability(std::span<const Point> lower, std::span<
     (feasible(mid) ? ok_at : empty_at) = mid;
   }
   return ok_at;
+}
+
+BandEstimate BandProgram::estimate(const LocalBand& band, int64_t band_milli_ppm, int64_t estimate_milli_ppm,
+                                   double most_shift) const {
+  const Quad low = band.low();
+  const Quad high = band.high();
+  const Quad centre = (low + high) / 2;
+  const Quad shift = static_cast<Quad>(most_shift) * band.half_width();
+  Quad value = centre;
+  for (int64_t p = estimate_milli_ppm; both_ && p > 0 && p < band_milli_ppm; p *= 2) {
+    const LocalBand tighter = under(p);
+    if (tighter.kind == LocalBand::Kind::kEmpty) continue;
+    if (tighter.kind == LocalBand::Kind::kBounded) {
+      value = std::clamp((tighter.low() + tighter.high()) / 2, centre - shift, centre + shift);
+      value = std::clamp(value, low, high);
+    }
+    break;
+  }
+  return {value, std::max(value - low, high - value)};
+}
+
+LocalBand local_band(std::span<const Point> lower, std::span<const Point> upper, Nanoseconds t, int64_t milli_ppm,
+                     Nanoseconds horizon) {
+  BandProgram program;
+  program.set(lower, upper, t, horizon);
+  return program.under(milli_ppm);
+}
+
+std::optional<int64_t> needed_stability(std::span<const Point> lower, std::span<const Point> upper, Nanoseconds t,
+                                        int64_t milli_ppm, int64_t cap, Nanoseconds horizon) {
+  BandProgram program;
+  program.set(lower, upper, t, horizon);
+  return program.needed(milli_ppm, cap);
+}
+
+BandEstimate estimate_in(const LocalBand& band, std::span<const Point> lower, std::span<const Point> upper,
+                         Nanoseconds t, int64_t band_milli_ppm, int64_t estimate_milli_ppm, double most_shift,
+                         Nanoseconds horizon) {
+  BandProgram program;
+  program.set(lower, upper, t, horizon);
+  return program.estimate(band, band_milli_ppm, estimate_milli_ppm, most_shift);
 }
 
 }  // namespace tracesync::hull

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 
@@ -79,5 +80,57 @@ LocalBand local_band(std::span<const model::Point> lower, std::span<const model:
 std::optional<int64_t> needed_stability(std::span<const model::Point> lower, std::span<const model::Point> upper,
                                         model::Nanoseconds t, int64_t milli_ppm, int64_t cap,
                                         model::Nanoseconds horizon = kNoHorizon);
+
+// Where inside the band at t the estimate goes (docs/local-band.md, "The
+// estimate at t"). Any value in [low, high] may be the estimate, its bound
+// then its distance to the farther end. The band's centre errs where the
+// fast messages that pin it lie far from t on one side only (inside a load
+// episode): each counts less by the relaxation P |d| / 2 it takes, which
+// the assumption needs for its worst clocks, not for typical ones. So the
+// estimate is the centre of the band under the tighter stability
+// `estimate_milli_ppm`, where the far messages count almost fully; where
+// the messages leave that band empty (the clocks bent more), under the
+// least of estimate_milli_ppm * 2, * 4, ... that they leave non-empty,
+// below `band_milli_ppm` (the band's own). Kept within `most_shift` times
+// the half-width of the band's centre, so that the bound, the distance to
+// the farther end, is at most 1 + most_shift times the half-width (where
+// the band is lopsided, at the ends of the traffic, the tighter centre may
+// lie far from it); the band's centre where no tighter band is bounded.
+// `band` is bounded and was made from the same points at t under
+// `band_milli_ppm`.
+struct BandEstimate {
+  model::Quad value;  // b's time at t
+  model::Quad reach;  // the larger of value - low and high - value: the bound at t
+};
+BandEstimate estimate_in(const LocalBand& band, std::span<const model::Point> lower, std::span<const model::Point> upper,
+                         model::Nanoseconds t, int64_t band_milli_ppm, int64_t estimate_milli_ppm,
+                         double most_shift, model::Nanoseconds horizon = kNoHorizon);
+
+// The band at one instant under any stability: the points' hulls, which do
+// not depend on it, are found once by set(); local_band, needed_stability
+// and estimate_in are each one set() and one call. Reusable: set() again
+// for another instant keeps the memory.
+class BandProgram {
+ public:
+  BandProgram();
+  ~BandProgram();
+  BandProgram(const BandProgram&) = delete;
+  BandProgram& operator=(const BandProgram&) = delete;
+
+  void set(std::span<const model::Point> lower, std::span<const model::Point> upper, model::Nanoseconds t,
+           model::Nanoseconds horizon = kNoHorizon);
+  LocalBand under(int64_t milli_ppm) const;
+  std::optional<int64_t> needed(int64_t milli_ppm, int64_t cap) const;
+  BandEstimate estimate(const LocalBand& band, int64_t band_milli_ppm, int64_t estimate_milli_ppm,
+                        double most_shift) const;
+
+ private:
+  struct Hulls;
+  std::unique_ptr<Hulls> hulls_;
+  model::Nanoseconds t_ = 0;
+  model::Nanoseconds horizon_ = kNoHorizon;
+  model::Nanoseconds zref_ = 0;
+  bool both_ = false;
+};
 
 }  // namespace tracesync::hull

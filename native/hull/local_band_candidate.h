@@ -35,13 +35,39 @@ inline int64_t milli_ppm_of(const ClockStability& stability) {
   return static_cast<int64_t>(std::llround(stability.ppm * 1000));
 }
 
-// The band's result at one candidate instant.
+// The band's result at one candidate instant: the estimate (a knot's
+// value, local_band.h's estimate_in) and the band it lies in, by its
+// centre and half-width. The truth there is within half_width +
+// |v - band_centre| of any value v: a chord's bound needs that much. The
+// bands' centres must rise from one candidate to the next (verify
+// re-derives the candidates by them).
 struct Candidate {
   Nanoseconds x;
-  Quad centre;
-  Quad half_width;
+  Quad centre;        // the estimate
+  Quad half_width;    // the band's
   int64_t milli_ppm;  // the stability it holds under
+  Quad band_centre;
 };
+
+// How far the truth at candidate `k` may be from `value`.
+inline Quad need(const Candidate& k, Quad value) { return k.half_width + model::abs(value - k.band_centre); }
+
+// Keeps the estimates rising strictly after one more candidate: where the
+// newest does not rise above the one before, the band's centre stands in
+// for it, and, where that does not either, for the ones before it, back
+// to where they rise (the bands' centres do, by the filter). It hardly
+// ever acts: between candidates at least 10 ms apart the truth rises by
+// about that much, and each estimate is within its band, so only bands
+// milliseconds wide can leave two estimates out of order. `c` holds the
+// candidates from some on (a deque or a vector), the newest last.
+template <typename Candidates>
+void rising_estimates(Candidates& c) {
+  std::size_t i = c.size() - 1;
+  if (i == 0 || c[i].centre > c[i - 1].centre) return;
+  auto to_centre = [](Candidate& k) { k.centre = k.band_centre; };
+  to_centre(c[i]);
+  while (i > 0 && !(c[i].centre > c[i - 1].centre)) to_centre(c[--i]);
+}
 
 inline bool before_x(const Point& p, Nanoseconds x) { return p.x < x; }
 inline bool after_x(Nanoseconds x, const Point& p) { return x < p.x; }
@@ -146,11 +172,11 @@ inline Quad chord_slack(const Candidate& a, const Candidate& b, const LocalBandS
   return static_cast<Quad>(ClockStability::kMaxRateErrorPpm) * static_cast<Quad>(d) / 2'000'000;
 }
 
-// A candidate's half-width plus its distance from the chord from a to b.
+// How far the truth at candidate i may be from the chord from a to b.
 inline Quad off_chord(const Candidate& a, const Candidate& b, const Candidate& i) {
   const Quad slope = (b.centre - a.centre) / static_cast<Quad>(b.x - a.x);
   const Quad on_line = a.centre + slope * static_cast<Quad>(i.x - a.x);
-  return i.half_width + model::abs(on_line - i.centre);
+  return need(i, on_line);
 }
 
 // A probe of centre_line: the band's centre at t and its excess over the

@@ -24,6 +24,8 @@ using band::kCap;
 using band::kRoundingPad;
 using band::milli_ppm_of;
 using band::Stretch;
+using band::need;
+using band::rising_estimates;
 
 // Every message's abscissa, and the middle of every gap longer than
 // `gap_midpoint`, at least `least_spacing` apart.
@@ -102,15 +104,15 @@ std::vector<std::size_t> simplified(const std::vector<Candidate>& c, const Local
 }
 
 // The bound that holds over the piece from candidate a to candidate b: the
-// largest half-width plus distance from the chord over the candidates it
-// covers, plus the largest slack between two of them.
+// largest need (the band's farther end) on the chord over the candidates
+// it covers, plus the largest slack between two of them.
 Quad piece_bound(const std::vector<Candidate>& c, std::size_t a, std::size_t b, const LocalBandSettings& settings) {
   const Quad slope = (c[b].centre - c[a].centre) / static_cast<Quad>(c[b].x - c[a].x);
   Quad worst = 0;
   Quad slack = 0;
   for (std::size_t i = a; i <= b; ++i) {
     const Quad on_line = c[a].centre + slope * static_cast<Quad>(c[i].x - c[a].x);
-    worst = std::max(worst, c[i].half_width + model::abs(on_line - c[i].centre));
+    worst = std::max(worst, need(c[i], on_line));
     if (i < b) slack = std::max(slack, chord_slack(c[i], c[i + 1], settings));
   }
   return worst + slack + kRoundingPad;
@@ -121,7 +123,7 @@ ClockMap knots_of(const std::vector<Candidate>& c, const std::vector<std::size_t
   ClockMap out;
   for (std::size_t k : chosen) out.push_back({c[k].x, c[k].centre, 0});
   if (chosen.size() == 1) {
-    out[0].bound = c[chosen[0]].half_width + kRoundingPad;
+    out[0].bound = need(c[chosen[0]], c[chosen[0]].centre) + kRoundingPad;
     return out;
   }
   for (std::size_t p = 0; p + 1 < chosen.size(); ++p) {
@@ -139,11 +141,14 @@ ClockMap knots_of(const std::vector<Candidate>& c, const std::vector<std::size_t
 // linear between the kept knots and at least the chord's everywhere, so it
 // is honest, and no bound anywhere exceeds the larger of the kept knots'.
 // Greedy from the left; a joined piece covers at most `merge_reach` knots,
-// which keeps the cost linear in the candidates.
+// which keeps the cost linear in the candidates. Then each kept knot's
+// bound is made its joined pieces' (piece_bound), no larger than before:
+// the least the rule allows, which verify re-derives to the nanosecond.
 ClockMap merged(const std::vector<Candidate>& c, const std::vector<std::size_t>& chosen, const ClockMap& knots,
                 const LocalBandSettings& settings) {
   if (knots.size() <= 2) return knots;
   ClockMap out{knots.front()};
+  std::vector<std::size_t> kept{chosen.front()};
   std::size_t from = 0;  // the last kept knot, in `chosen`
   Quad slack = 0;        // the largest slack between candidates from chosen[from] to chosen[k + 1]
   for (std::size_t i = chosen[0]; i < chosen[1]; ++i) slack = std::max(slack, chord_slack(c[i], c[i + 1], settings));
@@ -159,15 +164,23 @@ ClockMap merged(const std::vector<Candidate>& c, const std::vector<std::size_t>&
     const Quad slope = (c[b].centre - c[a].centre) / static_cast<Quad>(c[b].x - c[a].x);
     for (std::size_t i = a; holds && i <= b; ++i) {
       const Quad on_line = c[a].centre + slope * static_cast<Quad>(c[i].x - c[a].x);
-      holds = c[i].half_width + model::abs(on_line - c[i].centre) + slack + kRoundingPad <= limit;
+      holds = need(c[i], on_line) + slack + kRoundingPad <= limit;
     }
     if (holds) continue;
     out.push_back(knots[k]);
+    kept.push_back(chosen[k]);
     from = k;
     slack = 0;
     for (std::size_t i = chosen[k]; i < chosen[k + 1]; ++i) slack = std::max(slack, chord_slack(c[i], c[i + 1], settings));
   }
   out.push_back(knots.back());
+  kept.push_back(chosen.back());
+  for (Knot& k : out) k.bound = 0;
+  for (std::size_t p = 0; p + 1 < out.size(); ++p) {
+    const Quad bound = piece_bound(c, kept[p], kept[p + 1], settings);
+    out[p].bound = std::max(out[p].bound, bound);
+    out[p + 1].bound = std::max(out[p + 1].bound, bound);
+  }
   return out;
 }
 
@@ -219,16 +232,19 @@ class BandsOf {
     band::gather(near_upper_, band::within(upper_, t - w, t + w), fastest_upper_, t, w, settings_);
     checked = checkable(lower_, upper_, t, settings_);
     used = checked ? milli_ppm : cap;
-    return local_band(near_lower_, near_upper_, t, used, settings_.horizon);
+    program_.set(near_lower_, near_upper_, t, settings_.horizon);
+    return program_.under(used);
   }
 
   // At the t of the last at(): the least stability in (milli_ppm, cap] that
   // leaves its band non-empty, and the band under it.
-  std::optional<int64_t> needed(Nanoseconds t, int64_t milli_ppm, int64_t cap) const {
-    return needed_stability(near_lower_, near_upper_, t, milli_ppm, cap, settings_.horizon);
-  }
-  LocalBand under(Nanoseconds t, int64_t milli_ppm) const {
-    return local_band(near_lower_, near_upper_, t, milli_ppm, settings_.horizon);
+  std::optional<int64_t> needed(int64_t milli_ppm, int64_t cap) const { return program_.needed(milli_ppm, cap); }
+  LocalBand under(int64_t milli_ppm) const { return program_.under(milli_ppm); }
+  // At the t of the last at(): the estimate inside its bounded band, made
+  // under `milli_ppm` (estimate_in, local_band.h).
+  BandEstimate estimate(const LocalBand& band, int64_t milli_ppm) const {
+    const auto tighter = static_cast<int64_t>(static_cast<double>(milli_ppm) * settings_.estimate_stability);
+    return program_.estimate(band, milli_ppm, tighter, settings_.estimate_shift);
   }
 
  private:
@@ -240,6 +256,7 @@ class BandsOf {
   std::vector<Point> fastest_upper_;
   std::vector<Point> near_lower_;
   std::vector<Point> near_upper_;
+  BandProgram program_;
 };
 
 }  // namespace
@@ -267,19 +284,21 @@ LocalBandMap local_band_map(std::span<const Point> lower, std::span<const Point>
     int64_t used = 0;
     LocalBand band = bands.at(t, milli_ppm, cap, checked, used);
     if (band.kind == LocalBand::Kind::kEmpty) {
-      const auto needed = checked ? bands.needed(t, milli_ppm, cap) : std::nullopt;
+      const auto needed = checked ? bands.needed(milli_ppm, cap) : std::nullopt;
       note_breach(t, needed ? static_cast<double>(*needed) / 1000 : 0, in_breach);
       in_breach = true;
       if (!needed) continue;
       used = *needed;
-      band = bands.under(t, used);
+      band = bands.under(used);
     } else {
       in_breach = false;
     }
     if (band.kind != LocalBand::Kind::kBounded) continue;
     const Quad centre = (band.low() + band.high()) / 2;
-    if (!candidates.empty() && !(centre > candidates.back().centre)) continue;  // the map must rise
-    candidates.push_back({t, centre, band.half_width(), used});
+    if (!candidates.empty() && !(centre > candidates.back().band_centre)) continue;  // the map must rise
+    const BandEstimate estimate = bands.estimate(band, std::min(used, milli_ppm));
+    candidates.push_back({t, estimate.value, band.half_width(), used, centre});
+    rising_estimates(candidates);
   }
   if (candidates.empty()) return out;
   const std::vector<std::size_t> chosen = simplified(candidates, settings);

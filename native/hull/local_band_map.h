@@ -49,20 +49,27 @@ struct LocalBandSettings {
                                                    // let the data check the stability assumption at t
   model::Nanoseconds probe_spacing = 1'000'000'000;  // centre_line: between two instants it probes,
   model::Nanoseconds least_probed = 60'000'000'000;  // and over at least this span of messages
+  double estimate_stability = 0.25;                // the estimate: the centre of the band under this part of
+                                                   // the stability (local_band.h, estimate_in),
+  double estimate_shift = 0.1;                     // at most this part of the half-width from the band's centre
 };
 
 // The map of a's time onto b's from the local band at candidate instants
 // (docs/local-band.md, "From instants to segments"). `lower` and `upper` are
 // the link's a -> b and b -> a points, each sorted by (x, y); stability.ppm > 0.
 //
-// Each knot is a candidate instant's band centre; its bound covers, on both
-// of its pieces, every candidate's half-width plus its distance from the
-// piece's line, plus how far the truth may leave its chord between two
-// candidates D apart: P * D / 4 when D is within the horizon (P the
-// assumption's stability, or the needed one where it was breached), the
-// rate limit's kMaxRateErrorPpm * D / 2 beyond. Knots rise strictly: a
-// candidate whose centre does not rise above the previous one's is not used
-// (fewer candidates only lengthen the stretches the slack covers). Then a
+// Each knot is a candidate instant's estimate, a point of its band
+// (estimate_in, local_band.h: the centre of the band under a tighter
+// stability, `estimate_stability` of it); its bound covers, on both of its
+// pieces, every candidate's band: the band's half-width plus the distance
+// of its centre from the piece's line (so the band's farther end), plus
+// how far the truth may leave its chord between two candidates D apart:
+// P * D / 4 when D is within the horizon (P the assumption's stability, or
+// the needed one where it was breached), the rate limit's
+// kMaxRateErrorPpm * D / 2 beyond. A candidate whose band centre does not
+// rise above the previous one's is not used (fewer candidates only
+// lengthen the stretches the slack covers), and knots rise strictly (where
+// two estimates would not, the bands' centres stand in). Then a
 // knot is dropped where the chord between its neighbours holds within their
 // bounds (at most `merge_reach` knots joined into one piece).
 LocalBandMap local_band_map(std::span<const model::Point> lower, std::span<const model::Point> upper,

@@ -21,7 +21,8 @@ LocalBandStream::LocalBandStream(const ClockStability& stability, const LocalBan
       // W and within S, and the fastest of every bucket holding a point
       // within the far reach: whole buckets, two of them at most beyond it
       // (bucket 0 spans both signs).
-      margin_(std::max({settings.widest_window, settings.horizon, settings.far_reach + 2 * settings.bucket})) {}
+      margin_(std::max({settings.widest_window, settings.horizon, settings.far_reach + 2 * settings.bucket})),
+      program_(std::make_unique<BandProgram>()) {}
 
 void LocalBandStream::add(Direction direction, const Point& point) {
   if (finished_ || (frontier_ && point.x < *frontier_)) {
@@ -120,7 +121,8 @@ LocalBand LocalBandStream::band_at(Nanoseconds t, bool& checked, int64_t& used) 
   };
   checked = !is_sparse(lower_) && !is_sparse(upper_);
   used = checked ? milli_ppm_ : band::kCap;
-  return local_band(near_lower_, near_upper_, t, used, settings_.horizon);
+  program_->set(near_lower_, near_upper_, t, settings_.horizon);
+  return program_->under(used);
 }
 
 void LocalBandStream::probe(Nanoseconds t) {
@@ -144,20 +146,33 @@ void LocalBandStream::compute(Nanoseconds t) {
   int64_t used = 0;
   LocalBand found = band_at(t, checked, used);
   if (found.kind == LocalBand::Kind::kEmpty) {
-    const auto needed =
-        checked ? needed_stability(near_lower_, near_upper_, t, milli_ppm_, band::kCap, settings_.horizon) : std::nullopt;
+    const auto needed = checked ? program_->needed(milli_ppm_, band::kCap) : std::nullopt;
     note_breach(t, needed ? static_cast<double>(*needed) / 1000 : 0);
     in_breach_ = true;
     if (!needed) return;
     used = *needed;
-    found = local_band(near_lower_, near_upper_, t, used, settings_.horizon);
+    found = program_->under(used);
   } else {
     in_breach_ = false;
   }
   if (found.kind != LocalBand::Kind::kBounded) return;
   const Quad centre = (found.low() + found.high()) / 2;
-  if (candidate_count_ > 0 && !(centre > last_centre_)) return;  // the map must rise
-  add_candidate({t, centre, found.half_width(), used});
+  if (any_candidate_ && !(centre > last_centre_)) return;  // the bands' centres must rise
+  any_candidate_ = true;
+  last_centre_ = centre;
+  const auto tighter = static_cast<int64_t>(static_cast<double>(std::min(used, milli_ppm_)) * settings_.estimate_stability);
+  const BandEstimate estimate = program_->estimate(found, std::min(used, milli_ppm_), tighter, settings_.estimate_shift);
+  candidates_.push_back({t, estimate.value, found.half_width(), used, centre});
+  band::rising_estimates(candidates_);
+  // A candidate whose band's centre rises above the estimate before it is
+  // never reached by a later rising_estimates (it stops there), so the
+  // candidates before it are final; after a rising_estimates that acted,
+  // the newest is such a candidate.
+  const band::Candidate& newest = candidates_.back();
+  const uint64_t newest_index = candidates_base_ + candidates_.size() - 1;
+  if (newest_index == 0 || newest.band_centre > candidate(newest_index - 1).centre) {
+    while (candidate_count_ < newest_index) simplify_next();
+  }
 }
 
 void LocalBandStream::note_breach(Nanoseconds t, double needed_ppm) {
@@ -174,10 +189,9 @@ void LocalBandStream::note_breach(Nanoseconds t, double needed_ppm) {
 // time: a piece ends where its chord would leave some covered candidate's
 // centre by more than tau, or before a stretch whose slack alone exceeds
 // tau; the candidate is then taken again, next to the new piece's start.
-void LocalBandStream::add_candidate(const band::Candidate& c) {
+void LocalBandStream::simplify_next() {
   const uint64_t i = candidate_count_++;
-  candidates_.push_back(c);
-  last_centre_ = c.centre;
+  const band::Candidate& c = candidate(i);
   const Quad kInfinity = std::numeric_limits<double>::infinity();
   auto restart = [&](uint64_t at) {
     start_ = at;
@@ -228,18 +242,7 @@ void LocalBandStream::bound_pieces() {
   while (bounded_ + 1 < chosen_count_) {
     Chosen& from = chosen_[bounded_ - chosen_base_];
     Chosen& to = chosen_[bounded_ + 1 - chosen_base_];
-    const band::Candidate& a = candidate(from.candidate);
-    const band::Candidate& b = candidate(to.candidate);
-    const Quad slope = (b.centre - a.centre) / static_cast<Quad>(b.x - a.x);
-    Quad worst = 0;
-    Quad slack = 0;
-    for (uint64_t i = from.candidate; i <= to.candidate; ++i) {
-      const band::Candidate& c = candidate(i);
-      const Quad on_line = a.centre + slope * static_cast<Quad>(c.x - a.x);
-      worst = std::max(worst, c.half_width + model::abs(on_line - c.centre));
-      if (i < to.candidate) slack = std::max(slack, band::chord_slack(c, candidate(i + 1), settings_));
-    }
-    const Quad bound = worst + slack + band::kRoundingPad;
+    const Quad bound = piece_bound(from.candidate, to.candidate);
     from.knot.bound = std::max(from.knot.bound, bound);
     to.knot.bound = std::max(to.knot.bound, bound);
     ++bounded_;
@@ -262,7 +265,7 @@ void LocalBandStream::join(bool ended) {
   while (deciding_ + 1 < chosen_count_ && (ended || bounded_ >= deciding_ + 2)) {
     const uint64_t k = deciding_++;
     if (k == 1) {
-      final_knots_.push_back(knot(0).knot);
+      keep(0);
       join_slack_ = slack_between(knot(0).candidate, knot(1).candidate);
     }
     join_slack_ = std::max(join_slack_, slack_between(knot(k).candidate, knot(k + 1).candidate));
@@ -276,13 +279,50 @@ void LocalBandStream::join(bool ended) {
     for (uint64_t i = a; holds && i <= b; ++i) {
       const band::Candidate& c = candidate(i);
       const Quad on_line = ca.centre + slope * static_cast<Quad>(c.x - ca.x);
-      holds = c.half_width + model::abs(on_line - c.centre) + join_slack_ + band::kRoundingPad <= limit;
+      holds = band::need(c, on_line) + join_slack_ + band::kRoundingPad <= limit;
     }
     if (holds) continue;
-    final_knots_.push_back(knot(k).knot);
+    keep(k);
     from_ = k;
     join_slack_ = slack_between(knot(k).candidate, knot(k + 1).candidate);
   }
+}
+
+// Knot k of the simplification is kept by the joining. As local_band_map's
+// `merged` does once all are kept, each kept knot's bound becomes the
+// largest of its joined pieces' (piece_bound over the candidates from one
+// kept knot to the next): the previous kept knot is final once this one's
+// piece is bounded.
+void LocalBandStream::keep(uint64_t k) {
+  const Chosen& chosen = chosen_[k - chosen_base_];
+  Knot knot = chosen.knot;
+  knot.bound = 0;
+  if (kept_) {
+    const Quad piece = piece_bound(kept_candidate_, chosen.candidate);
+    kept_->bound = std::max(kept_->bound, piece);
+    final_knots_.push_back(*kept_);
+    knot.bound = piece;
+  }
+  kept_ = knot;
+  kept_candidate_ = chosen.candidate;
+}
+
+// local_band_map's piece_bound: the largest need on the chord from candidate
+// a to candidate b over the candidates it covers, plus the largest slack
+// between two of them.
+Quad LocalBandStream::piece_bound(uint64_t a, uint64_t b) const {
+  const band::Candidate& ca = candidate(a);
+  const band::Candidate& cb = candidate(b);
+  const Quad slope = (cb.centre - ca.centre) / static_cast<Quad>(cb.x - ca.x);
+  Quad worst = 0;
+  Quad slack = 0;
+  for (uint64_t i = a; i <= b; ++i) {
+    const band::Candidate& c = candidate(i);
+    const Quad on_line = ca.centre + slope * static_cast<Quad>(c.x - ca.x);
+    worst = std::max(worst, band::need(c, on_line));
+    if (i < b) slack = std::max(slack, band::chord_slack(c, candidate(i + 1), settings_));
+  }
+  return worst + slack + band::kRoundingPad;
 }
 
 void LocalBandStream::finish() {
@@ -297,16 +337,21 @@ void LocalBandStream::finish() {
     return;
   }
   compute_ready();
+  while (candidate_count_ < candidates_base_ + candidates_.size()) simplify_next();
   if (candidate_count_ == 0) return;
   if (chosen_.back().candidate != candidate_count_ - 1) choose(candidate_count_ - 1);
   join(true);
   if (chosen_count_ == 1) {
     Chosen& only = chosen_.back();
-    only.knot.bound = candidate(only.candidate).half_width + band::kRoundingPad;
+    only.knot.bound = band::need(candidate(only.candidate), only.knot.y) + band::kRoundingPad;
     final_knots_.push_back(only.knot);
-  } else {
-    if (chosen_count_ == 2) final_knots_.push_back(chosen_.front().knot);
+  } else if (chosen_count_ == 2) {
+    // Two knots are not joined, and keep knots_of's bounds.
+    final_knots_.push_back(chosen_.front().knot);
     final_knots_.push_back(chosen_.back().knot);
+  } else {
+    keep(chosen_count_ - 1);
+    final_knots_.push_back(*kept_);
   }
   release();
 }

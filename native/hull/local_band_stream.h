@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <queue>
 #include <vector>
@@ -91,9 +92,11 @@ class LocalBandStream {
   void probe(model::Nanoseconds t);
   void compute_ready();
   void note_breach(model::Nanoseconds t, double needed_ppm);
-  void add_candidate(const band::Candidate& c);
+  void simplify_next();
   void choose(uint64_t index);
   void bound_pieces();
+  model::Quad piece_bound(uint64_t a, uint64_t b) const;
+  void keep(uint64_t k);
   model::Quad slack_between(uint64_t from, uint64_t to) const;
   void join(bool ended);
   void release();
@@ -103,6 +106,7 @@ class LocalBandStream {
   LocalBandSettings settings_;
   int64_t milli_ppm_;
   model::Nanoseconds margin_;  // M: how far a band reads from its instant
+  std::unique_ptr<BandProgram> program_;  // the band's programs at one instant, reused
 
   DirectionPoints lower_;
   DirectionPoints upper_;
@@ -130,9 +134,13 @@ class LocalBandStream {
   std::vector<Breach> breaches_;
   bool in_breach_ = false;
 
-  // Candidates with a band, numbered from 0; those from candidates_base_ on are held.
+  // Candidates with a band, numbered from 0; those from candidates_base_ on
+  // are held. The simplification has taken those before candidate_count_;
+  // the ones after may still have their estimates lowered to their bands'
+  // centres by a later candidate (band::rising_estimates).
   std::deque<band::Candidate> candidates_;
-  model::Quad last_centre_ = 0;  // the last candidate's: the next must rise above it
+  bool any_candidate_ = false;
+  model::Quad last_centre_ = 0;  // the last candidate's band's centre: the next must rise above it
   uint64_t candidates_base_ = 0;
   uint64_t candidate_count_ = 0;
 
@@ -154,6 +162,11 @@ class LocalBandStream {
   uint64_t from_ = 0;
   model::Quad join_slack_ = 0;
   uint64_t deciding_ = 1;
+
+  // The last knot the joining kept, its bound so far (its joined piece on
+  // the left), final once the next is kept; and its candidate.
+  std::optional<Knot> kept_;
+  uint64_t kept_candidate_ = 0;
 
   ClockMap final_knots_;
 };

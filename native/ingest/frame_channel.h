@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -22,7 +23,20 @@ class FrameChannel {
  public:
   static constexpr uint32_t kMaxPayload = 64u << 20;
 
-  FrameChannel(int read_fd, int write_fd) : read_fd_(read_fd), write_fd_(write_fd) {}
+  FrameChannel(int read_fd, int write_fd);
+  ~FrameChannel();
+  FrameChannel(const FrameChannel&) = delete;
+  FrameChannel& operator=(const FrameChannel&) = delete;
+
+  // From now on a thread of the channel's own writes what send() queues, as
+  // soon as the other end takes it, so that the caller goes on while the
+  // other end is busy with what came before: send() waits only when tens of
+  // MB are queued, flush() until everything is written. A reading process
+  // writes so (issue 30: its socket holds a few hundred kB, which its parent
+  // matches in less time than the process takes to read the next batch, so
+  // each waited for the other). Only a socket is written so (a pipe cannot
+  // be written without waiting); false when it stays as it was.
+  bool write_in_background();
 
   // Queues a frame whose payload is the concatenation of the parts; writes
   // the queue out when it grows large.
@@ -54,6 +68,9 @@ class FrameChannel {
   bool fill(std::size_t wanted);
   bool take(void* out, std::size_t size);
   bool wait_readable();
+  void append_frame(std::vector<std::byte>& to, uint32_t type, std::span<const std::byte> part,
+                    std::span<const std::byte> more) const;
+  struct Writer;
 
   int read_fd_;
   int write_fd_;
@@ -66,6 +83,7 @@ class FrameChannel {
   bool malformed_ = false;
   int drained_fd_ = -1;
   std::function<bool()> drain_;
+  std::unique_ptr<Writer> writer_;  // write_in_background()
 };
 
 }  // namespace tracesync::ingest

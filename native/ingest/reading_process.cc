@@ -165,6 +165,8 @@ class TracesServed {
 
 int serve_trace_reading(int read_fd, int write_fd) {
   FrameChannel channel(read_fd, write_fd);
+  // The parent matches what came while this process reads on.
+  channel.write_in_background();
   uint32_t type = 0;
   std::vector<std::byte> payload;
   if (!channel.receive(type, payload) || type != protocol::kOpen) {

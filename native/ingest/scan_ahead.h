@@ -62,14 +62,21 @@ class ScanAhead {
   Packet next(std::size_t stream) {
     std::unique_lock lock(mutex_);
     StreamQueue& queue = streams_[stream];
-    while (queue.packets.empty() && queue.busy) packet_ready_.wait(lock);
+    while (queue.packets.empty() && queue.busy) {
+      // A helper scans the packet wanted: rather than wait for it, this
+      // thread scans ahead what a helper would scan next (the reader wants
+      // it soon), so that the reader's core does not idle (issue 30: the
+      // helper takes the stream furthest behind, which is the one the
+      // reader wants, so the two would otherwise take turns).
+      const std::size_t other = furthest_behind();
+      if (other == streams_.size()) {
+        packet_ready_.wait(lock);
+      } else {
+        scan_into_queue(other, lock);
+      }
+    }
     if (queue.packets.empty()) {
-      queue.busy = true;
-      lock.unlock();
-      Entry entry = scan_one(stream);
-      lock.lock();
-      queue.busy = false;
-      note(queue, entry);
+      Entry entry = scan_marked_busy(stream, lock);
       wake_helpers_.notify_all();
       if (entry.error) std::rethrow_exception(entry.error);
       return std::move(entry.packet);
@@ -113,30 +120,49 @@ class ScanAhead {
     if (!entry.goes_on) queue.ended = true;
   }
 
+  // The stream furthest behind in time that no thread scans and whose queue
+  // has room (the one the reader will want first); streams_.size() when none.
+  std::size_t furthest_behind() const {
+    std::size_t chosen = streams_.size();
+    for (std::size_t s = 0; s < streams_.size(); ++s) {
+      const StreamQueue& queue = streams_[s];
+      if (queue.busy || queue.ended || queue.packets.size() >= depth_) continue;
+      if (chosen == streams_.size() || queue.reached < streams_[chosen].reached) chosen = s;
+    }
+    return chosen;
+  }
+
+  // Scans the stream's next packet, the stream marked busy and the lock
+  // released meanwhile.
+  Entry scan_marked_busy(std::size_t stream, std::unique_lock<std::mutex>& lock) {
+    StreamQueue& queue = streams_[stream];
+    queue.busy = true;
+    lock.unlock();
+    Entry entry = scan_one(stream);
+    lock.lock();
+    queue.busy = false;
+    note(queue, entry);
+    return entry;
+  }
+
+  // Scans the stream's next packet into its queue.
+  void scan_into_queue(std::size_t stream, std::unique_lock<std::mutex>& lock) {
+    Entry entry = scan_marked_busy(stream, lock);
+    streams_[stream].packets.push_back(std::move(entry));
+    packet_ready_.notify_all();
+  }
+
   void help() {
     const ReadingThreadStack signal_stack;
     std::unique_lock lock(mutex_);
     while (true) {
-      std::size_t chosen = streams_.size();
-      for (std::size_t s = 0; s < streams_.size(); ++s) {
-        const StreamQueue& queue = streams_[s];
-        if (queue.busy || queue.ended || queue.packets.size() >= depth_) continue;
-        if (chosen == streams_.size() || queue.reached < streams_[chosen].reached) chosen = s;
-      }
+      const std::size_t chosen = furthest_behind();
       if (stopping_) return;
       if (chosen == streams_.size()) {
         wake_helpers_.wait(lock);
         continue;
       }
-      StreamQueue& queue = streams_[chosen];
-      queue.busy = true;
-      lock.unlock();
-      Entry entry = scan_one(chosen);
-      lock.lock();
-      queue.busy = false;
-      note(queue, entry);
-      queue.packets.push_back(std::move(entry));
-      packet_ready_.notify_all();
+      scan_into_queue(chosen, lock);
     }
   }
 

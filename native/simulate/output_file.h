@@ -14,6 +14,11 @@ namespace tracesync::simulate {
 // beside its final name (PATH.partial) and renamed into place by close(), so
 // a failure (a full disk, a cancelled run) never leaves a truncated PATH: an
 // OutputFile destroyed without a successful close() removes what it wrote.
+//
+// A stream is written as it comes instead, since it cannot be renamed: "-"
+// (standard output) or a path that is a pipe or a character device
+// (`simulate --matches-output`, read by `sync --matches` as it is written).
+// A failure there leaves what was written; the reader sees it end early.
 class OutputFile {
  public:
   explicit OutputFile(std::string path);
@@ -47,7 +52,7 @@ class OutputFile {
   [[noreturn]] void fail() const;
 
   std::string path_;
-  std::string partial_path_;
+  std::string partial_path_;  // empty for a stream
   std::FILE* file_ = nullptr;
   std::string buffer_;
 };

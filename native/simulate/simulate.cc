@@ -14,6 +14,11 @@
 namespace tracesync::simulate {
 namespace {
 
+std::string matches_path(const SimulationOptions& options) {
+  if (!options.matches_output.empty()) return options.matches_output;
+  return (std::filesystem::path(options.output_dir) / "matches.txt").string();
+}
+
 // Without traces, nothing needs every transmission at once: they stream
 // from the traffic to the truth and match files, in memory flat in the
 // experiment's duration (long runs of `--no-traces --write-matches`).
@@ -28,7 +33,7 @@ SimulationSummary run_without_traces(const SimulationOptions& options, const Exp
   TruthWriter truth(summary.truth_path, options, experiment, events_per_host);
   std::optional<MatchesWriter> matches;
   if (options.write_matches) {
-    summary.matches_path = (root / "matches.txt").string();
+    summary.matches_path = matches_path(options);
     matches.emplace(summary.matches_path, options, experiment);
   }
   // Progress counts segments here, against what the rate gives over the
@@ -113,7 +118,7 @@ SimulationSummary run(const SimulationOptions& options, const ProgressCallback& 
   summary.truth_path = (root / "truth.json").string();
   write_truth(summary.truth_path, options, experiment, transmissions, events_per_host);
   if (options.write_matches) {
-    summary.matches_path = (root / "matches.txt").string();
+    summary.matches_path = matches_path(options);
     summary.matches = write_matches(summary.matches_path, options, experiment, transmissions);
   }
   return summary;

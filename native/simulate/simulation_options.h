@@ -68,6 +68,7 @@ struct SimulationOptions {
   std::string output_dir;        // --output, required: OUTPUT_DIR/<hostname>/kernel/ + truth.json
   bool overwrite = false;        // --overwrite: replace a previous simulation's files in output_dir
   bool write_matches = false;    // --write-matches: also OUTPUT_DIR/matches.txt (SENDER SEND_NS RECEIVER RECV_NS)
+  std::string matches_output;    // --matches-output: the matches there instead ("-": standard output; a pipe works)
   bool truth_messages = false;   // --truth-messages: list every transmitted segment in truth.json
   bool write_traces = true;      // false with --no-traces: only truth.json (and matches.txt)
   bool ctf2 = false;             // --ctf2: CTF 2 metadata (LTTng 2.15's default), translated from the TSDL written

@@ -10,12 +10,16 @@
 // single line cannot follow a clock that changes rate (issue 19). These
 // tests are the acceptance test of that model; they are not skipped.
 
+#include <sys/stat.h>
+
 #include <iostream>
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <sstream>
+#include <thread>
 #include <vector>
 #include <nlohmann/json.hpp>
 
@@ -350,6 +354,56 @@ TEST(TruthCommands, BadOptionsAndInputsAreNamed) {
   const auto bad = run_command(tracesync_binary(), {"check-truth", dir.file("r.json"), dir.file("t.json")});
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_NE(bad.err.find("t.json: \"hosts\""), std::string::npos) << bad.err;
+}
+
+// Issue 31: a day at 5,000 messages a second each way is a 45 GB match file;
+// streamed (`--matches-output -` or a pipe) it needs no disk. The stream is
+// the file's bytes, standard output holds nothing else, and `sync` reads it
+// from standard input or from the pipe to the same report.
+TEST(TruthCommands, MatchesStreamToStandardOutputOrAPipeAsTheFileHoldsThem) {
+  testing::TempDir dir;
+  const std::vector<std::string> experiment = {"--no-traces", "--hosts", "3", "--duration", "20s", "--rate", "300",
+                                               "--clock-model", "wander"};
+  const auto simulate = [&](const std::string& out, std::vector<std::string> extra) {
+    std::vector<std::string> args = {"simulate", "--output", dir.file(out)};
+    args.insert(args.end(), experiment.begin(), experiment.end());
+    args.insert(args.end(), extra.begin(), extra.end());
+    return run_command(tracesync_binary(), args);
+  };
+  const auto file = simulate("file", {"--quiet", "--write-matches"});
+  ASSERT_EQ(file.exit_code, 0) << file.err;
+  const std::string matches = testing::read_file(dir.file("file/matches.txt"));
+  ASSERT_GT(matches.size(), 100'000u);
+
+  const auto streamed = simulate("streamed", {"--matches-output", "-"});
+  ASSERT_EQ(streamed.exit_code, 0) << streamed.err;
+  EXPECT_EQ(streamed.out, matches);  // nothing but the matches, byte for byte
+  EXPECT_NE(streamed.err.find("matches: standard output"), std::string::npos) << streamed.err;
+  EXPECT_FALSE(std::filesystem::exists(dir.file("streamed/matches.txt")));
+
+  const auto report = [&](const std::string& matches_argument, const std::string& input) {
+    return run_command(tracesync_binary(), {"sync", "--matches", matches_argument, "--format", "json"}, input);
+  };
+  const auto from_file = report(dir.file("file/matches.txt"), "");
+  ASSERT_EQ(from_file.exit_code, 0) << from_file.err;
+  const auto from_stdin = report("-", streamed.out);
+  ASSERT_EQ(from_stdin.exit_code, 0) << from_stdin.err;
+  EXPECT_EQ(from_stdin.out, from_file.out);
+
+  // A named pipe: simulate writes into it as sync reads from it.
+  const std::string pipe = dir.file("matches.fifo");
+  ASSERT_EQ(::mkfifo(pipe.c_str(), 0600), 0);
+  testing::CommandResult writer;
+  std::thread writing([&] { writer = simulate("piped", {"--quiet", "--matches-output", pipe}); });
+  const auto from_pipe = report(pipe, "");
+  writing.join();
+  EXPECT_EQ(writer.exit_code, 0) << writer.err;
+  ASSERT_EQ(from_pipe.exit_code, 0) << from_pipe.err;
+  EXPECT_EQ(from_pipe.out, from_file.out);
+
+  const auto empty = simulate("bad", {"--matches-output", ""});
+  EXPECT_EQ(empty.exit_code, 2);
+  EXPECT_NE(empty.err.find("--matches-output"), std::string::npos) << empty.err;
 }
 
 // Issue 33: where the messages contradict --clock-stability the report says

@@ -29,7 +29,12 @@ from before any holds a trace (--wait). The test checks:
     results with signal pairs on the links come while the folders are
     written, the truth lies inside every bound of every result, and the
     final result equals `sync` with the same options (the pairs folded
-    while recording are the pairs sync makes), probe rounds counted alike.
+    while recording are the pairs sync makes), probe rounds counted alike;
+  - `live`'s default match horizon (1 min) on a simulated experiment with
+    one host 30 s ahead and one 70 s behind, followed from finished folders:
+    the messages recorded 30 s apart are matched, the ones 100 s apart are
+    counted at both ends (expired or unmatched), none lost, and the final
+    result is `sync --match-horizon 1min`'s.
 Exit 77 (skipped) when the shared fixtures are absent (after the simulated part).
 
 usage: live_folder_replay_test.py TRACESYNC SHARED_DIR WORK_DIR
@@ -303,6 +308,55 @@ def signals_and_probe_rounds(tracesync, work, failures):
                                                                                                  err))
 
 
+def live_match_horizon(tracesync, work, failures):
+    """`live`'s default match horizon (1 min, sync's is 10 min), on a
+    simulated experiment whose host1 is 30 s ahead of host0 and host2 70 s
+    behind (so 100 s from host1), followed from finished folders: the
+    messages whose ends are recorded 30 s apart are matched, those 100 s
+    apart are counted, each end once (expired or unmatched), none lost; and
+    the final result is sync's given the same horizon."""
+    simulated = work / "horizon"
+    subprocess.run([tracesync, "simulate", "--quiet", "--output", str(simulated), "--hosts", "3", "--seed", "29",
+                    "--duration", "20s", "--rate", "20", "--clock", "1:30000000000:0", "--clock", "2:-70000000000:0"],
+                   check=True, timeout=120)
+    traces = sorted(p.parent for p in simulated.rglob("metadata"))
+    for trace in traces:
+        write_lttng_index(trace)
+    live = run_live(tracesync, traces)
+    lines = [line for line in live.stdout.decode().splitlines() if line.strip()]
+    final = json.loads(lines[-1]) if lines else None
+    reports = {}
+    for horizon in ("10min", "1min"):
+        sync = subprocess.run([tracesync, "sync", "--format", "json", "--match-horizon", horizon]
+                              + [str(t) for t in traces], capture_output=True, timeout=120)
+        reports[horizon] = json.loads(sync.stdout) if sync.stdout else None
+    if final is None or reports["10min"] is None or reports["1min"] is None:
+        failures.append("horizon: live exited %d, no result, or sync gave none: %s" % (
+            live.returncode, live.stderr.decode(errors="replace")))
+        return
+    links = lambda report: {(l["a_hostname"], l["b_hostname"]): l["messages"] for l in report["links"]}
+    one_ended = lambda m: m["expired"] + m["unmatched_sends"] + m["unmatched_receives"]
+    everything = links(reports["10min"])  # every message is matched with 10 min
+    beyond = sum(n for pair, n in everything.items() if "host2" in pair)
+    print("horizon: live (exit %d) match_horizon_ns %s, links %s, one-ended entries %d; sync 10min links %s, "
+          "one-ended %d" % (live.returncode, final["options"]["match_horizon_ns"], links(final),
+                            one_ended(final["matching"]), everything, one_ended(reports["10min"]["matching"])))
+    if final["options"]["match_horizon_ns"] != 60_000_000_000:
+        failures.append("horizon: live's default match horizon is %s ns, not 1 min" % final["options"]["match_horizon_ns"])
+    if links(final) != {pair: n for pair, n in everything.items() if "host2" not in pair} or not links(final):
+        failures.append("horizon: the messages recorded 30 s apart are not all matched: live %s, sync 10min %s" % (
+            links(final), everything))
+    if beyond == 0 or one_ended(final["matching"]) != one_ended(reports["10min"]["matching"]) + 2 * beyond:
+        failures.append("horizon: the %d messages recorded 100 s apart are not each counted at both ends: live %r, "
+                        "sync 10min %r" % (beyond, final["matching"], reports["10min"]["matching"]))
+    if live.returncode != 4 or "host2" not in live.stderr.decode(errors="replace"):
+        failures.append("horizon: live exited %d, not 4 naming host2 not synchronized: %s" % (
+            live.returncode, live.stderr.decode(errors="replace")))
+    if essence(final) != essence(reports["1min"]):
+        failures.append("horizon: the final live result differs from sync --match-horizon 1min:\nlive %r\nsync %r" % (
+            essence(final), essence(reports["1min"])))
+
+
 def main():
     tracesync, shared, work = sys.argv[1:4]
     work = pathlib.Path(work)
@@ -310,6 +364,7 @@ def main():
     work.mkdir(parents=True)
     failures = []
     signals_and_probe_rounds(tracesync, work, failures)
+    live_match_horizon(tracesync, work, failures)
     fixtures = pathlib.Path(shared) / SET
     if not fixtures.is_dir():
         for failure in failures:

@@ -18,9 +18,21 @@ streams do stay quiet. Prints:
     CLOCK_MONOTONIC, which the clock plugin and lttng-ust's clock derive
     from) to the arrival of the first printed result that includes it:
     median, 90th percentile and worst;
-  - tracesync's resident memory over the run (every 0.5 s): start, peak, end.
+  - tracesync's resident memory over the run (every 0.5 s): start, peak, end;
+    with --every-minute, a table too: at each minute of the run, the
+    messages of the latest result printed and the resident memory (for long
+    runs: memory over hours).
+With --lateness, it prints what a match horizon must cover in live: how far
+apart a message's two ends are as recorded (each on its host's clock, as the
+matcher compares them), and how late the relay delivers one host's events
+relative to another's: at each printed result, the age (true time of the
+result's arrival less the true time of the trace's last event in it) of
+each host's newest event, and the spread of those ages between hosts.
+With --no-latency, the latency is not computed: it reads every event again
+with babeltrace2 afterwards, which a run of an hour makes long.
 
-usage: live_bench.py TRACESYNC TSAPP CLOCK_PLUGIN WORK_DIR [SECONDS [RATE [CLIENTS [--folders|--rotate] [--pin] [LIVE_OPTION...]]]]
+usage: live_bench.py TRACESYNC TSAPP CLOCK_PLUGIN WORK_DIR [SECONDS [RATE [CLIENTS [--folders|--rotate] [--pin]
+                     [--every-minute] [--no-latency] [--lateness] [LIVE_OPTION...]]]]
 """
 
 import fractions
@@ -70,7 +82,11 @@ def main():
     folders = "--folders" in extra or "--rotate" in extra
     rotate = "--rotate" in extra
     pin = "--pin" in extra  # every traced program on CPU 0: the other CPUs' streams stay quiet
-    extra = [e for e in extra if e not in ("--folders", "--rotate", "--pin")]
+    every_minute = "--every-minute" in extra
+    latency = "--no-latency" not in extra
+    lateness = "--lateness" in extra
+    extra = [e for e in extra if e not in ("--folders", "--rotate", "--pin", "--every-minute", "--no-latency",
+                                           "--lateness")]
     work = pathlib.Path(work)
     missing = lh.what_is_missing()
     if missing:
@@ -81,6 +97,7 @@ def main():
     relay = None if folders else lh.Relay(work)
     live = None
     arrivals = []  # (monotonic s, messages in the result)
+    newest = []  # (monotonic ns, {hostname: last_ns}) at each result, with --lateness
     memory = []
     try:
         if relay is not None:
@@ -113,7 +130,12 @@ def main():
             def collect():
                 for line in live.stdout:
                     if line.strip():
-                        arrivals.append((time.monotonic(), json.loads(line)["messages"]))
+                        at = lh.monotonic_ns()
+                        result = json.loads(line)
+                        arrivals.append((at / 1e9, result["messages"]))
+                        if lateness:
+                            newest.append((at, {t["hostname"]: t["last_ns"] for t in result["traces"]
+                                                if t.get("last_ns") is not None}))
 
             reader = threading.Thread(target=collect, daemon=True)
             reader.start()
@@ -146,7 +168,7 @@ def main():
             truth = lh.truth_json(hosts, start, lh.monotonic_ns())
             # Every message: its ends' local times and the true time of its later end.
             ends = {}
-            for host, entry in zip(hosts.hosts, truth["hosts"]):
+            for host, entry in zip(hosts.hosts, truth["hosts"] if latency else []):
                 clock = lh.read_clock(hosts.trace_dir(host))
                 origin = clock["offset_s"] * 1000000000 + clock["offset"]
                 at_zero = int(entry["clock"][0][1])
@@ -164,6 +186,8 @@ def main():
             relay.stop()
 
     events = sum(1 for v in ends.values() for _ in v) if ends else 0
+    if not latency:  # a message is two events: its send and its receive
+        events = 2 * arrivals[-1][1] if arrivals else 0
     run = ended - began
     print("run: %d clients x %d msg/s for %d s; %d events recorded (%.0f events/s)" % (
         clients, rate, seconds, events, events / run))
@@ -184,6 +208,36 @@ def main():
         while index < min(count, len(messages)):
             latencies.append(at - messages[index][1] / 1e9)
             index += 1
+    if every_minute and memory:
+        print("minute | messages in the latest result | resident memory (MiB)")
+        for minute in range(int(memory[-1][0] // 60) + 1):
+            at, value = [m for m in memory if m[0] <= minute * 60 + 0.5][-1] if minute else memory[0]
+            count = max([c for t, c in arrivals if t - began <= at] or [0])
+            print("%d | %d | %.1f" % (minute, count, value / 1024))
+    if lateness and ends:
+        gaps = [abs(v["msg_send"][0] - v["msg_recv"][0]) / 1e9 for v in ends.values() if len(v) == 2]
+        print("a message's ends as recorded, apart (what the horizon must cover; %d messages): median %.6f s, "
+              "p99 %.6f s, worst %.6f s" % (len(gaps), percentile(gaps, 0.5), percentile(gaps, 0.99), max(gaps)))
+        to_true = {}
+        for host, entry in zip(hosts.hosts, truth["hosts"]):
+            at_zero, slope = int(entry["clock"][0][1]), fractions.Fraction(entry["clock"][0][2])
+            to_true[host.name] = lambda local, a=at_zero, r=slope: float((local - a) / r)
+        ages = {name: [] for name in to_true}
+        spreads = []
+        for at, lasts in newest:
+            if len(lasts) != len(to_true):
+                continue  # a host not followed yet
+            age = {name: (at - to_true[name](last)) / 1e9 for name, last in lasts.items()}
+            for name, value in age.items():
+                ages[name].append(value)
+            spreads.append(max(age.values()) - min(age.values()))
+        for name, values in sorted(ages.items()):
+            if values:
+                print("age of %s's newest event at a result (%d results): median %.3f s, p99 %.3f s, worst %.3f s" % (
+                    name, len(values), percentile(values, 0.5), percentile(values, 0.99), max(values)))
+        if spreads:
+            print("one host's newest event behind another's at a result: median %.3f s, p99 %.3f s, worst %.3f s" % (
+                percentile(spreads, 0.5), percentile(spreads, 0.99), max(spreads)))
     if latencies:
         print("latency, message recorded -> first result including it (%d messages): median %.3f s, p90 %.3f s, "
               "worst %.3f s" % (len(latencies), percentile(latencies, 0.5), percentile(latencies, 0.9),

@@ -94,14 +94,22 @@ TEST(LocalBandMap, IsTightOnWanderingAndSteppingClocksWhereMessagesAreDense) {
     const auto map = estimator.clock_map(span);
     ASSERT_TRUE(map.has_value());
     const Figures f = against_truth(clock, messages, *map, span);
+    // Beyond the last band instant (up to 10 ms before the traffic ends)
+    // the bound grows by the rate limit, 1 us per ms, as over a gap: the
+    // bound's goal is the bands', up to there.
+    const TimeSpan banded{span.first, (*map)[map->size() - 2].x};
+    const Figures inside = against_truth(clock, messages, fitted_to(*map, banded), banded);
     std::cout << "  seed " << seed << ": " << map->size() << " knots, worst error " << f.worst_error / 1000
-              << " us, largest bound " << f.worst_bound / 1000 << " us\n";
+              << " us, largest bound " << f.worst_bound / 1000 << " us, " << inside.worst_bound / 1000
+              << " us up to the last band instant\n";
     EXPECT_EQ(f.violations, 0u);
     EXPECT_GT(f.checked, 90'000u);
-    // The band's half-width is about the minimum one-way delay; its centre
-    // within a few microseconds of the truth (today's segments: ~40 us).
-    EXPECT_LT(f.worst_error, 8'000);
-    EXPECT_LT(f.worst_bound, 1.5 * 40'000);
+    // The band's half-width is about the minimum one-way delay; the
+    // estimate within a few microseconds of the truth (the segments' lines:
+    // ~40 us).
+    EXPECT_LT(f.worst_error, 4'000);  // the bands' centres alone: 3.7-4.8 us
+    EXPECT_LT(inside.worst_bound, 1.5 * 40'000);
+    EXPECT_LT(f.worst_bound, 1.75 * 40'000);
     EXPECT_TRUE(estimator.breaches().empty());
     EXPECT_EQ(estimator.estimate().quality, Quality::kAccurate);
   }
@@ -323,14 +331,15 @@ TEST(LocalBandMap, JoiningPiecesDropsKnotsAndRaisesNoLargestBound) {
   unjoined.merge_reach = 1;
   const LocalBandMap before = local_band_map(lower, upper, {ClockStability::kDefaultPpm}, unjoined);
   const LocalBandMap after = local_band_map(lower, upper, {ClockStability::kDefaultPpm});
-  ASSERT_GT(before.knots.size(), 100u);
+  ASSERT_GT(before.knots.size(), 50u);
   EXPECT_LT(after.knots.size(), before.knots.size());
-  // Every knot kept is one of the map's before, with a bound no larger.
+  // Every knot kept is one of the map's before, with a bound no larger (its
+  // joined pieces' own).
   for (const Knot& k : after.knots) {
     const auto same = std::find_if(before.knots.begin(), before.knots.end(), [&](const Knot& b) { return b.x == k.x; });
     ASSERT_NE(same, before.knots.end());
     EXPECT_EQ(same->y, k.y);
-    EXPECT_EQ(same->bound, k.bound);
+    EXPECT_LE(k.bound, same->bound);
   }
   const Figures b = against_truth(clock, messages, fitted_to(before.knots, span), span);
   const Figures a = against_truth(clock, messages, fitted_to(after.knots, span), span);
@@ -364,6 +373,19 @@ LocalBandSettings tiny_window() {
   s.merge_reach = 4;
   s.probe_spacing = 20'000'000;
   s.least_probed = 500'000'000;
+  return s;
+}
+
+// The same with candidates closer than the estimates' shifts: estimates
+// then fall out of order and band::rising_estimates lowers them to their
+// bands' centres, some back over several candidates, which the stream may
+// only pass on once no later candidate can lower them.
+LocalBandSettings estimates_out_of_order() {
+  LocalBandSettings s = tiny_window();
+  s.least_spacing = 5'000;
+  s.least_window = 200'000;
+  s.gap_midpoint = 20'000;
+  s.estimate_shift = 0.9;
   return s;
 }
 
@@ -485,26 +507,29 @@ std::string first_difference(const ClockMap& a, const ClockMap& b) {
 
 TEST(LocalBandStream, GivesTheBatchMapBitForBit) {
   const int cases = testing::sanitized() ? 8 : 40;
+  const int reordering = testing::sanitized() ? 2 : 8;  // cases after those with estimates_out_of_order()
   std::size_t knots = 0;
   std::size_t breaches = 0;
   std::size_t judged = 0;   // links whose centres centre_line judged
   std::size_t bending = 0;  // and found to follow no line
   std::size_t held_under_half = 0;  // links whose stream held at most half as much as their messages at once
-  for (int c = 0; c < cases; ++c) {
+  for (int c = 0; c < cases + reordering; ++c) {
     std::mt19937_64 rng(1000 + static_cast<uint64_t>(c));
     const int64_t duration = (int64_t{1} << (c % 4)) * kSecond;  // 1 to 8 s
     const auto messages = random_link(rng, duration);
     const ClockStability stability{c % 3 == 0 ? 20.0 : ClockStability::kDefaultPpm};
     const auto [lower, upper] = sorted_points(messages);
-    const LocalBandMap batch = local_band_map(lower, upper, stability, tiny_window());
+    const LocalBandSettings settings = c < cases ? tiny_window() : estimates_out_of_order();
+    const LocalBandMap batch = local_band_map(lower, upper, stability, settings);
     const double settle_chance = c % 5 == 0 ? 0 : std::pow(10.0, -3 * std::uniform_real_distribution<double>(0, 1)(rng));
-    const Streamed streamed = stream(messages, rng, stability, tiny_window(), settle_chance, c % 2 ? 300'000'000 : 20'000'000);
+    const Streamed streamed = stream(messages, rng, stability, settings, settle_chance, c % 2 ? 300'000'000 : 20'000'000);
     SCOPED_TRACE("case " + std::to_string(c) + ", " + std::to_string(messages.size()) + " messages");
     EXPECT_EQ(streamed.late, 0u);
     EXPECT_TRUE(streamed.map.knots == batch.knots) << first_difference(streamed.map.knots, batch.knots);
     EXPECT_EQ(streamed.map.breaches, batch.breaches);
-    const CentreLine centres = centre_line(log_of(messages), stability, tiny_window());
+    const CentreLine centres = centre_line(log_of(messages), stability, settings);
     expect_same_verdict(streamed.centres, centres);
+    if (c >= cases) continue;
     judged += centres.probes > 0;
     bending += centres.bends();
     knots += batch.knots.size();
@@ -551,7 +576,7 @@ TEST(LocalBandStream, GivesTheBatchMapWithTheDefaultSettingsAsTheSessionFeedsIt)
   std::cout << "  " << messages.size() << " messages, " << batch.knots.size() << " knots, " << batch.breaches.size()
             << " breaches; at most " << most_held << " held\n";
   EXPECT_EQ(s.late_points(), 0u);
-  ASSERT_GT(batch.knots.size(), 100u);
+  ASSERT_GT(batch.knots.size(), 50u);  // 92 since the estimate left the bands' centres (s35-hop)
   EXPECT_TRUE(s.knots() == batch.knots) << first_difference(s.knots(), batch.knots);
   EXPECT_EQ(s.breaches(), batch.breaches);
   const CentreLine centres = centre_line(log_of(messages), {ClockStability::kDefaultPpm});

@@ -8,11 +8,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <iostream>
 #include <optional>
 #include <random>
 #include <vector>
 
 #include "model/rational.h"
+#include "support/sanitized.h"
 
 namespace tracesync::hull {
 namespace {
@@ -199,6 +201,57 @@ TEST(LocalBand, AWiderStabilityOnlyWidensTheBand) {
     EXPECT_LE(value_of(wide, wide.lo), value_of(narrow, narrow.lo));
     EXPECT_GE(value_of(wide, wide.hi), value_of(narrow, narrow.hi));
   }
+}
+
+// The estimate (estimate_in): the centre of the band under the first of P/4,
+// P/2 (below P) that the points leave non-empty, kept within `most_shift`
+// half-widths of the band's centre, with the distance to the band's
+// farther end as its reach: against the brute force's bands in exact
+// rationals. A BandProgram set at one instant after another gives every
+// band as local_band does.
+TEST(LocalBand, TheEstimateIsTheTighterBandsCentreKeptNearTheBandsCentre) {
+  std::mt19937_64 rng(11);
+  constexpr int64_t kBandPpm = 100'000;
+  BandProgram program;
+  int tighter_used = 0;
+  int shift_bound = 0;
+  const int rounds = testing::sanitized() ? 40 : 100;  // the brute force is cubic
+  for (int round = 0; round < rounds; ++round) {
+    const Case c = random_case(rng);
+    const OracleBand wide = oracle(c.lower, c.upper, c.t, kBandPpm);
+    if (wide.empty) continue;
+    const LocalBand band = local_band(c.lower, c.upper, c.t, kBandPpm);
+    if (band.kind != LocalBand::Kind::kBounded) continue;
+    SCOPED_TRACE("round " + std::to_string(round));
+    program.set(c.lower, c.upper, c.t);
+    const LocalBand again = program.under(kBandPpm);
+    ASSERT_EQ(again.kind, LocalBand::Kind::kBounded);
+    EXPECT_EQ(value_of(again, again.lo), wide.lo);
+    EXPECT_EQ(value_of(again, again.hi), wide.hi);
+    const Rational centre = (wide.lo + wide.hi) / 2;
+    const Rational half = (wide.hi - wide.lo) / 2;
+    for (const double most_shift : {0.1, 1.0}) {
+      Rational expected = centre;
+      for (const int64_t p : {kBandPpm / 4, kBandPpm / 2}) {
+        const OracleBand tight = oracle(c.lower, c.upper, c.t, p);
+        if (tight.empty) continue;
+        const Rational shift = half * Rational(static_cast<int64_t>(most_shift * 10)) / 10;
+        expected = std::clamp(Rational((tight.lo + tight.hi) / 2), Rational(centre - shift), Rational(centre + shift));
+        if (most_shift < 1) shift_bound += expected != (tight.lo + tight.hi) / 2;
+        tighter_used += most_shift < 1;
+        break;
+      }
+      const BandEstimate e = program.estimate(band, kBandPpm, kBandPpm / 4, most_shift);
+      const Rational reach = std::max(Rational(expected - wide.lo), Rational(wide.hi - expected));
+      // The quads are rounded once from exact values of about 2^61 ns.
+      EXPECT_NEAR(model::to_double(e.value - model::to_quad(expected)), 0, 1e-6);
+      EXPECT_NEAR(model::to_double(e.reach - model::to_quad(reach)), 0, 1e-6);
+      EXPECT_LE(model::to_double(e.reach - model::to_quad(half)), most_shift * model::to_double(model::to_quad(half)) + 1e-6);
+    }
+  }
+  std::cout << "  " << tighter_used << " estimates from a tighter band, " << shift_bound << " of them kept near the centre\n";
+  EXPECT_GT(tighter_used, rounds / 7);
+  EXPECT_GT(shift_bound, rounds / 50);
 }
 
 }  // namespace

@@ -188,5 +188,75 @@ TEST(FrameChannel, WritingToAGoneReaderFailsWithoutASignal) {
   EXPECT_EQ(writer.error(), std::strerror(EPIPE));
 }
 
+// Written in the background (a reading process, issue 30): send() returns
+// while no one reads, megabytes after the socket's buffer is full; the
+// frames then arrive whole and in order, and flush() waits until all are
+// written.
+TEST(FrameChannel, FramesWrittenInTheBackgroundArriveWholeAndInOrderWithoutTheSenderWaiting) {
+  SocketPair pair;
+  std::vector<std::byte> big(1u << 20);
+  for (std::size_t i = 0; i < big.size(); ++i) big[i] = static_cast<std::byte>(i * 13 + i / 1000);
+  FrameChannel sender(-1, pair.ends[0]);
+  ASSERT_TRUE(sender.write_in_background());
+  // 8 MB, many times the socket's buffer, and no reader yet.
+  for (uint32_t i = 0; i < 8; ++i) ASSERT_TRUE(sender.send(i, bytes_of(std::to_string(i)), big));
+  std::thread flusher([&] { EXPECT_TRUE(sender.flush()) << sender.error(); });
+  FrameChannel receiver(pair.ends[1], -1);
+  uint32_t type = 0;
+  std::vector<std::byte> payload;
+  for (uint32_t i = 0; i < 8; ++i) {
+    ASSERT_TRUE(receiver.receive(type, payload)) << receiver.error();
+    EXPECT_EQ(type, i);
+    const std::string number = std::to_string(i);
+    ASSERT_EQ(payload.size(), number.size() + big.size());
+    EXPECT_EQ(std::memcmp(payload.data(), number.data(), number.size()), 0);
+    EXPECT_TRUE(std::equal(big.begin(), big.end(), payload.begin() + static_cast<std::ptrdiff_t>(number.size())));
+  }
+  flusher.join();
+}
+
+TEST(FrameChannel, WritingInTheBackgroundToAGoneReaderFailsWithoutASignal) {
+  SocketPair pair;
+  SocketPair::close_end(pair.ends[1]);
+  FrameChannel writer(-1, pair.ends[0]);
+  ASSERT_TRUE(writer.write_in_background());
+  writer.send(1, bytes_of("lost"));  // may already know
+  EXPECT_FALSE(writer.flush());
+  EXPECT_EQ(writer.error(), std::strerror(EPIPE));
+  EXPECT_FALSE(writer.send(2, bytes_of("lost too")));
+}
+
+// A channel that goes while its thread waits for a reader that does not
+// read (a reading process ending on an error) does not hang.
+TEST(FrameChannel, AChannelGoesWhileItsWriterWaitsForTheReader) {
+  SocketPair pair;
+  {
+    FrameChannel writer(-1, pair.ends[0]);
+    ASSERT_TRUE(writer.write_in_background());
+    ASSERT_TRUE(writer.send(1, std::vector<std::byte>(4u << 20)));
+  }
+  SUCCEED() << "the destructor returned";
+}
+
+// A pipe cannot be written without waiting: it stays written by send() and
+// flush() themselves.
+TEST(FrameChannel, APipeIsNotWrittenInTheBackground) {
+  int ends[2];
+  ASSERT_EQ(pipe(ends), 0);
+  {
+    FrameChannel writer(-1, ends[1]);
+    EXPECT_FALSE(writer.write_in_background());
+    ASSERT_TRUE(writer.send(5, bytes_of("piped")) && writer.flush());
+    FrameChannel reader(ends[0], -1);
+    uint32_t type = 0;
+    std::vector<std::byte> payload;
+    ASSERT_TRUE(reader.receive(type, payload));
+    EXPECT_EQ(type, 5u);
+    EXPECT_EQ(std::string(reinterpret_cast<const char*>(payload.data()), payload.size()), "piped");
+  }
+  close(ends[0]);
+  close(ends[1]);
+}
+
 }  // namespace
 }  // namespace tracesync::ingest

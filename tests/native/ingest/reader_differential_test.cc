@@ -476,6 +476,59 @@ TEST(ReaderDifferential, DamagedTimeIsJudgedAlikeByBothReaders) {
   EXPECT_GT(reported, 10);  // the flips did damage time, and both readers saw it
 }
 
+// A packet's trace UUID damaged (in the first packet of a stream file, or a
+// later one): babeltrace2 2.0 does not compare it with the metadata's and
+// reads the trace whole; so does the scanner, which stopped there before.
+TEST(ReaderDifferential, ADamagedTraceUuidInAPacketIsReadOnAsBabeltrace2ReadsOn) {
+  const fs::path root = fs::temp_directory_path() / ("tracesync-uuid-" + std::to_string(getpid()));
+  simulate::SimulationOptions options;
+  options.output_dir = (root / "sim").string();
+  options.hosts = 2;
+  options.cpus_per_host = 2;
+  options.duration_s = 4;
+  options.message_rate = 200;
+  options.filler_ratio = 20;  // several packets a stream
+  options.seed = 35;
+  const fs::path trace = simulate::run(options).hosts.at(0).trace_path;
+  const ReadOutcome intact = read_with_scanner(trace.string());
+  ASSERT_EQ(intact.state, TraceReader::State::kDone) << intact.problem;
+  std::vector<std::pair<fs::path, std::string>> streams = {{trace, "channel0_1"}};
+  const fs::path scp = kShared / "lttng-modules-2.1-addons" / "scp_src";
+  if (fs::exists(scp)) streams.emplace_back(scp, "channel0_0");
+  const fs::path copy = root / "copy";
+  int read_alike = 0;
+  for (const auto& [original, stream] : streams) {
+    std::string bytes;
+    {
+      std::ifstream in(original / stream, std::ios::binary);
+      bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    }
+    const std::vector<std::size_t> packets =
+        packet_offsets(bytes, original == scp ? kScp : kSimulated);
+    ASSERT_GE(packets.size(), 2u) << original;  // the first packet and a later one
+    // Both kinds of trace have the UUID after the 4-byte magic number.
+    for (const std::size_t packet : {std::size_t{0}, packets.size() / 2}) {
+      std::string damaged = bytes;
+      damaged[packets[packet] + 4 + 5] = static_cast<char>(damaged[packets[packet] + 4 + 5] ^ 0x10);
+      fs::remove_all(copy);
+      fs::copy(original, copy, fs::copy_options::recursive);
+      fs::permissions(copy / stream, fs::perms::owner_write, fs::perm_options::add);
+      {
+        std::ofstream out(copy / stream, std::ios::binary | std::ios::trunc);
+        out.write(damaged.data(), static_cast<std::streamsize>(damaged.size()));
+      }
+      const std::string named = original.filename().string() + "/" + stream + " packet " + std::to_string(packet);
+      const std::optional<ReadOutcome> oracle = babeltrace2_in_a_child(copy.string());
+      ASSERT_TRUE(oracle) << named;
+      const ReadOutcome scanner = read_with_scanner(copy.string());
+      expect_same(named, *oracle, scanner);
+      ++read_alike;
+    }
+  }
+  EXPECT_EQ(read_alike, 2 * static_cast<int>(streams.size()));
+  fs::remove_all(root);
+}
+
 // A stream instance split over several files (LTTng's --tracefile-size):
 // `stream` of `trace` cut at packet boundaries into files named `names` (in
 // time order; the instance id kept in every packet), the original removed.

@@ -9,7 +9,11 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
+#include <condition_variable>
 #include <cstring>
+#include <mutex>
+#include <thread>
 #include <filesystem>
 #include <fstream>
 
@@ -159,6 +163,45 @@ TEST(ScanAhead, AScanThatThrowsIsRethrownToTheReader) {
   });
   EXPECT_EQ(ahead.next(0), 7);
   EXPECT_THROW(ahead.next(1), std::runtime_error);
+}
+
+// While a helper scans the packet the reader wants, the reader does not
+// wait idle: it scans ahead what a helper would scan next (issue 30). Here
+// the helper's scan of stream 0 cannot end before the reader has scanned a
+// packet of stream 1 (or 5 s have passed, which fails the test).
+TEST(ScanAhead, TheReaderScansAnotherStreamWhileAHelperScansTheOneItWants) {
+  const std::thread::id reader = std::this_thread::get_id();
+  std::mutex mutex;
+  std::condition_variable changed;
+  bool helper_in_stream_0 = false, reader_scanned_stream_1 = false;
+  std::array<int, 2> scanned{};
+  ScanAhead<int> ahead(2, 1, 4, [&](std::size_t s, int& packet, int64_t& reached) {
+    const bool by_reader = std::this_thread::get_id() == reader;
+    if (s == 0 && !by_reader && scanned[0] == 0) {
+      std::unique_lock lock(mutex);
+      helper_in_stream_0 = true;
+      changed.notify_all();
+      changed.wait_for(lock, std::chrono::seconds(5), [&] { return reader_scanned_stream_1; });
+    }
+    if (s == 1 && by_reader) {
+      const std::lock_guard lock(mutex);
+      reader_scanned_stream_1 = true;
+      changed.notify_all();
+    }
+    packet = scanned[s]++;
+    reached = packet;
+    return packet < 3;
+  });
+  {
+    // The helper takes stream 0 first (both streams at the same time, the
+    // first of them): the reader waits until it is inside that scan.
+    std::unique_lock lock(mutex);
+    ASSERT_TRUE(changed.wait_for(lock, std::chrono::seconds(5), [&] { return helper_in_stream_0; }));
+  }
+  EXPECT_EQ(ahead.next(0), 0);
+  EXPECT_TRUE(reader_scanned_stream_1);
+  for (int packet = 0; packet < 4; ++packet) EXPECT_EQ(ahead.next(1), packet);
+  for (int packet = 1; packet < 4; ++packet) EXPECT_EQ(ahead.next(0), packet);
 }
 
 }  // namespace

@@ -7,6 +7,7 @@ import java.util.Objects;
 import java.util.function.Consumer;
 import org.tracesync.Options;
 import org.tracesync.TraceSync;
+import org.tracesync.proto.Problem;
 import org.tracesync.proto.Snapshot;
 
 /**
@@ -18,6 +19,12 @@ import org.tracesync.proto.Snapshot;
  * once the engine stopped, at its next turn (tens of milliseconds): the end is then told as {@link End#stopped()}.
  */
 public final class LiveFollowing {
+  /**
+   * The match horizon to follow with: tracesync live's (1 min), not sync's 10 min, since following runs for hours and
+   * the engine holds a horizon of messages (the engine's docs/live.md).
+   */
+  public static final Duration MATCH_HORIZON = Duration.ofMinutes(1);
+
   /** How following ended: the final result, or why there is none. */
   public record End(Snapshot finalResult, boolean stopped, String error) {}
 
@@ -72,11 +79,46 @@ public final class LiveFollowing {
     return !thread.isAlive();
   }
 
-  /** The view's caption for a result: whether it is final, and what it holds. */
+  /** The view's caption while following, before any result: what it waits for, and how long a source may take. */
+  public static String waitingCaption(List<String> sources, Duration wait) {
+    return "Following " + String.join(" ", sources) + ": waiting for the first result"
+        + (wait.isZero() ? "." : " (a source not there yet is looked for during " + spoken(wait) + ").");
+  }
+
+  /** The view's caption for a result that came while following: how many sources, and what it holds. */
   public static String caption(Snapshot result, int sources) {
-    String what = result.getTracesCount() + (result.getTracesCount() == 1 ? " trace, " : " traces, ")
-        + result.getMessages() + (result.getMessages() == 1 ? " message" : " messages");
-    return (result.getComplete() ? "Live, final result: " : "Live, following " + sources
-        + (sources == 1 ? " source: " : " sources: ")) + what;
+    return "Live, following " + sources + (sources == 1 ? " source: " : " sources: ") + contents(result)
+        + problems(result);
+  }
+
+  /**
+   * The view's caption for the result following ended with: final, or, when a source was lost or never found (the
+   * result is then incomplete), that following ended without it, and why.
+   */
+  public static String endCaption(Snapshot result) {
+    return (result.getComplete() ? "Live, final result: " : "Live, ended incomplete: ") + contents(result)
+        + problems(result);
+  }
+
+  private static String contents(Snapshot result) {
+    return result.getTracesCount() + (result.getTracesCount() == 1 ? " trace, " : " traces, ") + result.getMessages()
+        + (result.getMessages() == 1 ? " message" : " messages");
+  }
+
+  /** What the engine says went wrong with the sources (a relay refused or gone, a folder lost), each named. */
+  private static String problems(Snapshot result) {
+    StringBuilder text = new StringBuilder();
+    for (Problem problem : result.getProblemsList()) {
+      text.append(text.length() == 0 ? " (" : "; ").append(problem.getSource()).append(": ")
+          .append(problem.getMessage());
+    }
+    return text.length() == 0 ? "" : text.append(")").toString();
+  }
+
+  private static String spoken(Duration duration) {
+    if (duration.toSeconds() % 60 == 0 && duration.toMinutes() > 0) {
+      return duration.toMinutes() == 1 ? "a minute" : duration.toMinutes() + " minutes";
+    }
+    return duration.toMillis() % 1000 == 0 ? duration.toSeconds() + " s" : duration.toMillis() + " ms";
   }
 }

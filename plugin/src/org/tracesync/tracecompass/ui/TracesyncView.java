@@ -43,6 +43,11 @@ import org.tracesync.tracecompass.view.widgets.SynchronizationPanel;
  */
 public class TracesyncView extends TmfView {
   public static final String ID = "org.tracesync.tracecompass.view";
+  /**
+   * How long a live source not there yet is looked for (tracesync live --wait): from the dialog a user starts
+   * following before the hosts record, since a relay sends a viewer only what is recorded after it attached.
+   */
+  private static final Duration WAIT = Duration.ofMinutes(1);
 
   private SynchronizationPanel panel;
   private String shownExperiment;
@@ -164,8 +169,8 @@ public class TracesyncView extends TmfView {
     shownExperiment = null;
     following = true;
     int mine = generation.incrementAndGet();
-    inUiThread(() -> panel.clear("Following " + String.join(" ", sources) + ": waiting for the first result."));
-    live = LiveFollowing.start(sources, options, Duration.ofSeconds(1), Duration.ofSeconds(10), Duration.ofMinutes(1),
+    inUiThread(() -> panel.clear(LiveFollowing.waitingCaption(sources, WAIT)));
+    live = LiveFollowing.start(sources, options, Duration.ofSeconds(1), Duration.ofSeconds(10), WAIT,
         result -> inUiThread(() -> {
           if (generation.get() == mine) panel.show(result, LiveFollowing.caption(result, sources.size()));
         }),
@@ -173,7 +178,7 @@ public class TracesyncView extends TmfView {
           if (generation.get() != mine) return;  // a following since replaced
           following = false;
           if (end.finalResult() != null) {
-            panel.show(end.finalResult(), LiveFollowing.caption(end.finalResult(), sources.size()));
+            panel.show(end.finalResult(), LiveFollowing.endCaption(end.finalResult()));
           } else if (end.error() != null) {
             panel.clear("Following " + String.join(" ", sources) + " failed: " + end.error());
           }
