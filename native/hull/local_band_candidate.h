@@ -172,6 +172,26 @@ inline Quad chord_slack(const Candidate& a, const Candidate& b, const LocalBandS
   return static_cast<Quad>(ClockStability::kMaxRateErrorPpm) * static_cast<Quad>(d) / 2'000'000;
 }
 
+// The bound that holds over the piece from candidate a to candidate b: the
+// largest need (the band's farther end) on the chord over the candidates
+// it covers, plus the largest slack between two of them. `at(i)` is
+// candidate i (the batch's vector, or the stream's held deque).
+template <typename At>
+Quad piece_bound(const At& at, uint64_t a, uint64_t b, const LocalBandSettings& settings) {
+  const Candidate& ca = at(a);
+  const Candidate& cb = at(b);
+  const Quad slope = (cb.centre - ca.centre) / static_cast<Quad>(cb.x - ca.x);
+  Quad worst = 0;
+  Quad slack = 0;
+  for (uint64_t i = a; i <= b; ++i) {
+    const Candidate& c = at(i);
+    const Quad on_line = ca.centre + slope * static_cast<Quad>(c.x - ca.x);
+    worst = std::max(worst, need(c, on_line));
+    if (i < b) slack = std::max(slack, chord_slack(c, at(i + 1), settings));
+  }
+  return worst + slack + kRoundingPad;
+}
+
 // How far the truth at candidate i may be from the chord from a to b.
 inline Quad off_chord(const Candidate& a, const Candidate& b, const Candidate& i) {
   const Quad slope = (b.centre - a.centre) / static_cast<Quad>(b.x - a.x);

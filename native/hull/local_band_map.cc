@@ -103,19 +103,8 @@ std::vector<std::size_t> simplified(const std::vector<Candidate>& c, const Local
   return knots;
 }
 
-// The bound that holds over the piece from candidate a to candidate b: the
-// largest need (the band's farther end) on the chord over the candidates
-// it covers, plus the largest slack between two of them.
 Quad piece_bound(const std::vector<Candidate>& c, std::size_t a, std::size_t b, const LocalBandSettings& settings) {
-  const Quad slope = (c[b].centre - c[a].centre) / static_cast<Quad>(c[b].x - c[a].x);
-  Quad worst = 0;
-  Quad slack = 0;
-  for (std::size_t i = a; i <= b; ++i) {
-    const Quad on_line = c[a].centre + slope * static_cast<Quad>(c[i].x - c[a].x);
-    worst = std::max(worst, need(c[i], on_line));
-    if (i < b) slack = std::max(slack, chord_slack(c[i], c[i + 1], settings));
-  }
-  return worst + slack + kRoundingPad;
+  return band::piece_bound([&](std::size_t i) -> const Candidate& { return c[i]; }, a, b, settings);
 }
 
 ClockMap knots_of(const std::vector<Candidate>& c, const std::vector<std::size_t>& chosen,

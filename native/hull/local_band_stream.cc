@@ -307,22 +307,9 @@ void LocalBandStream::keep(uint64_t k) {
   kept_candidate_ = chosen.candidate;
 }
 
-// local_band_map's piece_bound: the largest need on the chord from candidate
-// a to candidate b over the candidates it covers, plus the largest slack
-// between two of them.
+// local_band_map's piece_bound, over the candidates held.
 Quad LocalBandStream::piece_bound(uint64_t a, uint64_t b) const {
-  const band::Candidate& ca = candidate(a);
-  const band::Candidate& cb = candidate(b);
-  const Quad slope = (cb.centre - ca.centre) / static_cast<Quad>(cb.x - ca.x);
-  Quad worst = 0;
-  Quad slack = 0;
-  for (uint64_t i = a; i <= b; ++i) {
-    const band::Candidate& c = candidate(i);
-    const Quad on_line = ca.centre + slope * static_cast<Quad>(c.x - ca.x);
-    worst = std::max(worst, band::need(c, on_line));
-    if (i < b) slack = std::max(slack, band::chord_slack(c, candidate(i + 1), settings_));
-  }
-  return worst + slack + band::kRoundingPad;
+  return band::piece_bound([this](uint64_t i) -> const band::Candidate& { return candidate(i); }, a, b, settings_);
 }
 
 void LocalBandStream::finish() {
