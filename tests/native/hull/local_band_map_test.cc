@@ -576,7 +576,9 @@ TEST(LocalBandStream, GivesTheBatchMapWithTheDefaultSettingsAsTheSessionFeedsIt)
   std::cout << "  " << messages.size() << " messages, " << batch.knots.size() << " knots, " << batch.breaches.size()
             << " breaches; at most " << most_held << " held\n";
   EXPECT_EQ(s.late_points(), 0u);
-  ASSERT_GT(batch.knots.size(), 50u);  // 92 since the estimate left the bands' centres (s35-hop)
+  // 92 knots in 4 minutes (39 in the 90 s a sanitized build runs) since the
+  // estimate left the bands' centres (s35-hop).
+  ASSERT_GT(batch.knots.size(), testing::sanitized() ? 20u : 50u);
   EXPECT_TRUE(s.knots() == batch.knots) << first_difference(s.knots(), batch.knots);
   EXPECT_EQ(s.breaches(), batch.breaches);
   const CentreLine centres = centre_line(log_of(messages), {ClockStability::kDefaultPpm});
@@ -641,7 +643,9 @@ TEST(LocalBandStream, HoldsAFlatWindowAsTheLinkGrowsFourfold) {
               << " knots, at most " << s.most_held << " held\n";
     return std::pair{messages.size(), s.most_held};
   };
-  const int64_t shorter = testing::sanitized() ? 2 * kSecond : 4 * kSecond;
+  // Long enough for the window (2 x 300 ms) and a joined piece's candidates
+  // to be a fraction of the shorter link (not at 2 s: 2,331 held of 3,956).
+  const int64_t shorter = testing::sanitized() ? 3 * kSecond : 4 * kSecond;
   const auto [short_messages, short_held] = held_over(shorter);
   const auto [long_messages, long_held] = held_over(4 * shorter);
   EXPECT_GT(long_messages, 3 * short_messages);
