@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "hull/clock_stability.h"
+#include "hull/local_band.h"
 #include "hull/local_band_map.h"
 #include "model/point.h"
 #include "model/quad.h"
@@ -48,6 +49,15 @@ struct Candidate {
   int64_t milli_ppm;  // the stability it holds under
   Quad band_centre;
 };
+
+// The estimate inside a bounded band that `program` holds at its instant,
+// the band under `milli_ppm` (local_band.h's estimate_in): made under
+// `estimate_stability` of that stability, as both maps make it.
+inline BandEstimate estimate_of(const BandProgram& program, const LocalBand& band, int64_t milli_ppm,
+                                const LocalBandSettings& settings) {
+  const auto tighter = static_cast<int64_t>(static_cast<double>(milli_ppm) * settings.estimate_stability);
+  return program.estimate(band, milli_ppm, tighter, settings.estimate_shift);
+}
 
 // How far the truth at candidate `k` may be from `value`.
 inline Quad need(const Candidate& k, Quad value) { return k.half_width + model::abs(value - k.band_centre); }

@@ -232,8 +232,7 @@ class BandsOf {
   // At the t of the last at(): the estimate inside its bounded band, made
   // under `milli_ppm` (estimate_in, local_band.h).
   BandEstimate estimate(const LocalBand& band, int64_t milli_ppm) const {
-    const auto tighter = static_cast<int64_t>(static_cast<double>(milli_ppm) * settings_.estimate_stability);
-    return program_.estimate(band, milli_ppm, tighter, settings_.estimate_shift);
+    return band::estimate_of(program_, band, milli_ppm, settings_);
   }
 
  private:

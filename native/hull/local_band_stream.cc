@@ -160,8 +160,7 @@ void LocalBandStream::compute(Nanoseconds t) {
   if (any_candidate_ && !(centre > last_centre_)) return;  // the bands' centres must rise
   any_candidate_ = true;
   last_centre_ = centre;
-  const auto tighter = static_cast<int64_t>(static_cast<double>(std::min(used, milli_ppm_)) * settings_.estimate_stability);
-  const BandEstimate estimate = program_->estimate(found, std::min(used, milli_ppm_), tighter, settings_.estimate_shift);
+  const BandEstimate estimate = band::estimate_of(*program_, found, std::min(used, milli_ppm_), settings_);
   candidates_.push_back({t, estimate.value, found.half_width(), used, centre});
   band::rising_estimates(candidates_);
   // A candidate whose band's centre rises above the estimate before it is
