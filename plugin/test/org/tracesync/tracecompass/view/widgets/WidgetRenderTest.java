@@ -5,8 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import org.eclipse.swt.graphics.GC;
 import org.eclipse.swt.graphics.Image;
@@ -21,6 +23,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.tracesync.proto.Snapshot;
+import org.tracesync.tracecompass.testing.LinkFixture;
 import org.tracesync.tracecompass.testing.TestSnapshots;
 import org.tracesync.tracecompass.view.model.LinkPlotModel;
 import org.tracesync.tracecompass.view.model.LinkPlotModel.PlotPoint;
@@ -115,6 +118,36 @@ class WidgetRenderTest {
     PlotPoint highest = model.upperHull().stream().max((a, b) -> Double.compare(a.v(), b.v())).orElseThrow();
     assertTrue(geometry.toPixel(lowest).y <= geometry.toPixel(new PlotPoint(lowest.u(), 0)).y);
     assertTrue(geometry.toPixel(highest).y >= geometry.toPixel(new PlotPoint(highest.u(), 0)).y);
+  }
+
+  /**
+   * A link whose first a -> b message came 17 ms late: the plot is scaled to the band and the other vertices, and the
+   * late vertex is drawn at the top edge, as a triangle, counted in the legend's row.
+   */
+  @Test
+  void aVertexOffTheScaleIsDrawnAtTheEdge() throws Exception {
+    LinkFixture.Messages messages = LinkFixture.exchange(5, 40, 2_000_000_000L, new BigDecimal("1.0000042"), 5000);
+    List<org.tracesync.proto.Point> lower = new ArrayList<>(messages.lower());
+    org.tracesync.proto.Point first = lower.get(0);
+    lower.add(0, LinkFixture.point(first.getX() - 1_000_000, first.getY() + 16_000_000));
+    LinkPlotModel model = LinkPlotModel.of(LinkFixture.link(TestSnapshots.VM1, TestSnapshots.VM2,
+        new LinkFixture.Messages(lower, messages.upper()), true), "VM1 \u2192 VM2");
+    assertEquals(1, model.offScale().size());
+    LinkPlotPainter painter = new LinkPlotPainter();
+    painter.setModel(model);
+    Rectangle area = new Rectangle(0, 0, 900, 420);
+    Pixels pixels = render(area, gc -> painter.paint(gc, area));
+    pixels.save("link-plot-off-scale.png");
+    LinkPlotPainter.Geometry geometry = painter.geometry(area);
+
+    Point edge = geometry.toPixel(model.clamped(model.offScale().get(0)));
+    assertEquals(geometry.plotArea().y, edge.y, "the off-scale vertex is not at the plot's top");
+    assertTrue(pixels.near(edge.x + 1, edge.y + LinkPlotPainter.MARKER, 1, Palette.LOWER_HULL),
+        "no marker at the edge, " + edge);
+    assertVerticesDrawn(pixels, geometry, model.lowerHull().subList(1, model.lowerHull().size()), Palette.LOWER_HULL);
+    assertVerticesDrawn(pixels, geometry, model.upperHull(), Palette.UPPER_HULL);
+    assertDrawnAlong(pixels, geometry, model.lmin().orElseThrow(), Palette.LMIN);
+    assertDrawnAlong(pixels, geometry, model.lmax().orElseThrow(), Palette.LMAX);
   }
 
   @Test
