@@ -94,12 +94,14 @@ void run_session(JNIEnv* env, jclass, jlong handle, jobject listener) {
   });
 }
 
-// byte[] follow(long session, String[] sources, long intervalNs, long quietNs, long waitNs, ResultSink sink)
+// byte[] follow(long session, String[] sources, long intervalNs, long quietNs, long waitNs, long matchHorizonNs,
+//               ResultSink sink)
 // Follows on the calling thread; each result goes to sink.onResult as a
 // serialized Snapshot, on this thread. Stops when the sink throws (its
-// exception stays pending for the caller) or the session is closed.
+// exception stays pending for the caller) or the session is closed. A match
+// horizon of zero is live's default (session::kLiveMatchHorizon).
 jbyteArray follow_sources(JNIEnv* env, jclass, jlong handle, jobjectArray java_sources, jlong interval, jlong quiet,
-                          jlong wait, jobject sink) {
+                          jlong wait, jlong match_horizon, jobject sink) {
   return at_boundary(env, [&]() -> jbyteArray {
     if (java_sources == nullptr || sink == nullptr) {
       throw JavaException(JavaError::kIllegalArgument, "follow needs its sources and a listener");
@@ -120,6 +122,7 @@ jbyteArray follow_sources(JNIEnv* env, jclass, jlong handle, jobjectArray java_s
     options.interval = interval;
     options.quiet = quiet;
     options.wait = wait;
+    if (match_horizon != 0) options.match_horizon = match_horizon;  // follow() refuses a negative one
     const std::shared_ptr<SessionSlot> slot = SessionRegistry::instance().find(handle);
     const std::string final_bytes = slot->with_session([&](session::Synchronization& s) {
       session::LiveLoopCallbacks callbacks;
@@ -175,7 +178,7 @@ bool register_natives(JNIEnv* env) {
       method("addMatch", "(JLjava/lang/String;JLjava/lang/String;J)V", &add_match),
       method("run", "(JLorg/tracesync/ProgressListener;)V", &run_session),
       method("snapshot", "(J)[B", &take_snapshot),
-      method("follow", "(J[Ljava/lang/String;JJJLorg/tracesync/ResultSink;)[B", &follow_sources),
+      method("follow", "(J[Ljava/lang/String;JJJJLorg/tracesync/ResultSink;)[B", &follow_sources),
       method("close", "(J)V", &close_session),
   };
   const jclass bridge = env->FindClass("org/tracesync/NativeBridge");

@@ -47,9 +47,7 @@ struct LiveArguments {
   std::string wait;  // empty: no waiting
   std::string quiet = "10s";
   std::string match_key = "tc";
-  // Shorter than sync's 10min: live runs for hours, and the matcher (and a link's flat envelope) hold a horizon of
-  // messages; one minute still covers clocks a minute apart (docs/live.md, "The match horizon in live").
-  std::string match_horizon = "1min";
+  std::string match_horizon;  // empty: session::kLiveMatchHorizon (1min), not sync's 10min
   std::string clock_model = "piecewise";
   std::vector<std::string> references;
   std::vector<std::string> messages;
@@ -200,6 +198,7 @@ int run_live(const std::vector<std::string>& arguments) {
                        "give the live sessions (net://HOST:PORT/host/HOSTNAME/SESSION) or trace folders to follow");
   }
   session::LiveIngestOptions ingest;
+  ingest.match.horizon = session::kLiveMatchHorizon;
   session::SessionOptions session_options;
   model::Nanoseconds interval = 0;
   model::Nanoseconds wait = 0;

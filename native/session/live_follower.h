@@ -20,6 +20,13 @@
 
 namespace tracesync::session {
 
+// The match horizon of following (`tracesync live`, TraceSync.follow) when
+// none is given: shorter than sync's 10 min, since following runs for hours
+// and the matcher (and a link's flat envelope) hold a horizon of messages;
+// one minute still covers clocks a minute apart (docs/live.md, "The match
+// horizon in live").
+inline constexpr model::Nanoseconds kLiveMatchHorizon = 60'000'000'000;
+
 // How live sessions are read and their messages matched (`tracesync live`).
 struct LiveIngestOptions {
   match::MatchOptions match;

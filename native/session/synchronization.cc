@@ -218,9 +218,12 @@ RunOutcome Synchronization::run(const ProgressCallback& progress, const std::ato
 
 std::string Synchronization::follow(const FollowOptions& options, const LiveLoopCallbacks& callbacks,
                                     LiveLoopEnd& end) {
+  if (options.match_horizon <= 0) {
+    return "the match horizon to follow with must be positive, not " + std::to_string(options.match_horizon) + " ns";
+  }
   LiveIngestOptions ingest;
   ingest.match.key = *match::parse_key_kind(ingest_.match_key);
-  ingest.match.horizon = ingest_.match_horizon;
+  ingest.match.horizon = options.match_horizon;
   ingest.match.probe_ports = ingest_.probe_ports;
   ingest.reader.endpoints = ingest.match.key == match::KeyKind::kStrict || !ingest.match.probe_ports.empty();
   ingest.message_kinds = message_kinds_;

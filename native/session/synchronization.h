@@ -129,12 +129,15 @@ class Synchronization {
   // options (this one's traces and results are left alone): results go to
   // callbacks.on_result, and `end` gets the final one. Returns a problem
   // with a source (a URL that names no session), in words, before anything
-  // is followed; empty otherwise.
+  // is followed, or with the options (a match horizon that is not
+  // positive); empty otherwise.
   struct FollowOptions {
     std::vector<std::string> sources;
     model::Nanoseconds interval = 1'000'000'000;
     model::Nanoseconds quiet = 10'000'000'000;  // a folder with nothing new for this long has ended
     model::Nanoseconds wait = 0;                // a source not there yet is looked for this long
+    // live's, not this session's (sync's): following runs for hours.
+    model::Nanoseconds match_horizon = kLiveMatchHorizon;
   };
   std::string follow(const FollowOptions& options, const LiveLoopCallbacks& callbacks, LiveLoopEnd& end);
 

@@ -183,5 +183,22 @@ TEST(Synchronization, MissingTracePathIsAnError) {
   EXPECT_NE(sync.add_trace_path("/nonexistent/trace").find("does not exist"), std::string::npos);
 }
 
+// What TraceSync.follow hands down through JNI: live's 1 min horizon when
+// the caller gives none (not the session's, sync's 10 min), and a horizon
+// that is not positive refused in words before anything is followed.
+TEST(Synchronization, FollowsWithLivesMatchHorizonAndRefusesOneNotPositive) {
+  EXPECT_EQ(Synchronization::FollowOptions{}.match_horizon, kLiveMatchHorizon);
+  EXPECT_EQ(kLiveMatchHorizon, 60'000'000'000);
+  Synchronization sync({}, {});
+  for (const model::Nanoseconds horizon : {model::Nanoseconds{0}, model::Nanoseconds{-5}}) {
+    Synchronization::FollowOptions options;
+    options.sources = {"/nonexistent/folder"};
+    options.match_horizon = horizon;
+    LiveLoopEnd end;
+    EXPECT_EQ(sync.follow(options, {}, end),
+              "the match horizon to follow with must be positive, not " + std::to_string(horizon) + " ns");
+  }
+}
+
 }  // namespace
 }  // namespace tracesync::session

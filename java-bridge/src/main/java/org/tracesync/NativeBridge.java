@@ -36,8 +36,18 @@ final class NativeBridge {
   /** @return a serialized {@code tracesync.v1.Snapshot} */
   static native byte[] snapshot(long session);
 
+  /**
+   * @param matchHorizonNs zero: live's default (1 min)
+   * @throws IllegalArgumentException a source or a duration the engine refuses, naming it
+   */
   static native byte[] follow(
-      long session, String[] sources, long intervalNs, long quietNs, long waitNs, ResultSink sink);
+      long session,
+      String[] sources,
+      long intervalNs,
+      long quietNs,
+      long waitNs,
+      long matchHorizonNs,
+      ResultSink sink);
 
   /** Frees the session, after waiting for a call in progress on it (which is cancelled if a run). */
   static native void close(long session);

@@ -35,11 +35,13 @@ public final class TraceSync implements AutoCloseable {
   private static final Cleaner CLEANER = Cleaner.create();
 
   private final long handle;
+  private final Options options;
   private final Cleaner.Cleanable closer;
   private volatile boolean closed;
 
-  private TraceSync(long handle) {
+  private TraceSync(long handle, Options options) {
     this.handle = handle;
+    this.options = options;
     // The action holds the handle, never this object.
     this.closer = CLEANER.register(this, () -> NativeBridge.close(handle));
   }
@@ -54,7 +56,7 @@ public final class TraceSync implements AutoCloseable {
   public static TraceSync open(Options options) {
     Objects.requireNonNull(options, "options");
     NativeLibrary.load();
-    TraceSync sync = new TraceSync(NativeBridge.open(options.toProto().toByteArray()));
+    TraceSync sync = new TraceSync(NativeBridge.open(options.toProto().toByteArray()), options);
     warnWhenReadingInTheJvm(sync, options);
     return sync;
   }
@@ -140,39 +142,40 @@ public final class TraceSync implements AutoCloseable {
     }
   }
 
-  /** Frees the native session; waits for, and cancels, a run in progress. Idempotent. */
   /**
    * Follows LTTng live sessions ({@code net://HOST[:PORT]/host/HOSTNAME/SESSION}) and trace folders
    * being written, as {@code tracesync live} does (docs/live.md), and blocks until every one has
    * ended: {@code listener} hears each new result on this thread, and the final result is returned
-   * (on the same events, what a sync of the recorded traces gives). The sources are synchronized in
-   * a session of their own, with this session's options (matching, messages, clock model); this
-   * session's traces and snapshot are left alone.
+   * (on the same events, what a sync of the recorded traces gives with the same match horizon). The
+   * sources are synchronized in a session of their own, with this session's options (matching,
+   * messages, clock model) and {@code options}' (live's defaults where not set: a 1 min match
+   * horizon unless this session's options or {@code options} give one); this session's traces and
+   * snapshot are left alone.
    *
-   * @param interval at most one result per interval
-   * @param quiet a folder to which nothing was written for this long has ended
-   * @param wait a session or folder not there yet (a host joining late) is looked for this long
-   * @throws IllegalArgumentException a source that is neither a session URL nor a folder
+   * @throws IllegalArgumentException a source that is neither a session URL nor a folder, or an
+   *     option the engine refuses (naming it)
    * @throws IllegalStateException {@link #close()} was called, from any thread (the listener
    *     included): following stopped
    */
-  public Snapshot follow(
-      List<String> sources, Duration interval, Duration quiet, Duration wait, LiveListener listener) {
+  public Snapshot follow(List<String> sources, FollowOptions options, LiveListener listener) {
     Objects.requireNonNull(sources, "sources");
-    Objects.requireNonNull(interval, "interval");
-    Objects.requireNonNull(quiet, "quiet");
-    Objects.requireNonNull(wait, "wait");
+    Objects.requireNonNull(options, "options");
     Objects.requireNonNull(listener, "listener");
     checkOpen();
+    Duration horizon =
+        options.matchHorizon().isZero()
+            ? Duration.ofNanos(this.options.toProto().getMatchHorizonNs())
+            : options.matchHorizon();
     byte[] bytes;
     try {
       bytes =
           NativeBridge.follow(
               handle,
               sources.toArray(new String[0]),
-              interval.toNanos(),
-              quiet.toNanos(),
-              wait.toNanos(),
+              nanoseconds(options.interval(), "interval"),
+              nanoseconds(options.quiet(), "quiet"),
+              nanoseconds(options.waitFor(), "wait"),
+              nanoseconds(horizon, "matchHorizon"),  // zero: live's default
               serialized -> listener.onResult(parse(serialized)));
     } finally {
       Reference.reachabilityFence(this);
@@ -180,6 +183,32 @@ public final class TraceSync implements AutoCloseable {
     return parse(bytes);
   }
 
+  /**
+   * {@link #follow(List, FollowOptions, LiveListener)} with these durations and the default match
+   * horizon (this session's, if its options set one, else live's 1 min).
+   *
+   * @param interval at most one result per interval
+   * @param quiet a folder to which nothing was written for this long has ended
+   * @param wait a session or folder not there yet (a host joining late) is looked for this long
+   */
+  public Snapshot follow(
+      List<String> sources, Duration interval, Duration quiet, Duration wait, LiveListener listener) {
+    return follow(
+        sources,
+        FollowOptions.builder().interval(interval).quiet(quiet).waitFor(wait).build(),
+        listener);
+  }
+
+  private static long nanoseconds(Duration duration, String what) {
+    try {
+      return duration.toNanos();
+    } catch (ArithmeticException e) {
+      throw new IllegalArgumentException(
+          what + " " + duration + " does not fit in 64-bit nanoseconds", e);
+    }
+  }
+
+  /** Frees the native session; waits for, and cancels, a run in progress. Idempotent. */
   @Override
   public void close() {
     closed = true;

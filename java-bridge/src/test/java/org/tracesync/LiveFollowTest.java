@@ -195,7 +195,7 @@ class LiveFollowTest {
   }
 
   /** Per domain its transform and bound; per link its ends, quality, messages and estimate. */
-  private static List<String> essence(Snapshot s) {
+  static List<String> essence(Snapshot s) {
     List<String> out = new ArrayList<>();
     Map<String, Trace> byDomain = s.getTracesList().stream().collect(Collectors.toMap(Trace::getDomain, t -> t));
     byDomain.keySet().stream().sorted().forEach(d -> {

@@ -19,12 +19,6 @@ import org.tracesync.proto.Snapshot;
  * once the engine stopped, at its next turn (tens of milliseconds): the end is then told as {@link End#stopped()}.
  */
 public final class LiveFollowing {
-  /**
-   * The match horizon to follow with: tracesync live's (1 min), not sync's 10 min, since following runs for hours and
-   * the engine holds a horizon of messages (the engine's docs/live.md).
-   */
-  public static final Duration MATCH_HORIZON = Duration.ofMinutes(1);
-
   /** How following ended: the final result, or why there is none. */
   public record End(Snapshot finalResult, boolean stopped, String error) {}
 
@@ -52,7 +46,8 @@ public final class LiveFollowing {
   }
 
   /**
-   * Starts following {@code sources} (LiveSources.parse's) with the engine's {@code options}.
+   * Starts following {@code sources} (LiveSources.parse's) with the engine's {@code options}, and tracesync live's
+   * match horizon (1 min; TraceSync.follow's default) unless {@code options} set one.
    *
    * @param interval at most one result per interval
    * @param quiet a folder to which nothing was written for this long has ended

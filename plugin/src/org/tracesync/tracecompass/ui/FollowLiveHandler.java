@@ -14,7 +14,6 @@ import org.eclipse.ui.PartInitException;
 import org.eclipse.ui.handlers.HandlerUtil;
 import org.tracesync.Options;
 import org.tracesync.tracecompass.core.NativeEngine;
-import org.tracesync.tracecompass.live.LiveFollowing;
 import org.tracesync.tracecompass.live.LiveSources;
 
 /**
@@ -43,7 +42,7 @@ public class FollowLiveHandler extends AbstractHandler {
     List<String> sources = LiveSources.parse(dialog.getValue());
     try {
       NativeEngine.ensureLoaded();
-      Options.Builder options = Options.builder().matchHorizon(LiveFollowing.MATCH_HORIZON);
+      Options.Builder options = Options.builder();  // following's own match horizon: tracesync live's, 1 min
       String messagesFile = System.getProperty("tracesync.messagesFile");  // as Synchronize Traces (tracesync)
       if (messagesFile != null && !messagesFile.isBlank()) options.messagesFile(Path.of(messagesFile));
       TracesyncView view = (TracesyncView) HandlerUtil.getActiveWorkbenchWindowChecked(event).getActivePage()

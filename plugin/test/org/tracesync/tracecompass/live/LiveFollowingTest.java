@@ -66,6 +66,8 @@ class LiveFollowingTest {
     assertTrue(outcome.finalResult().getComplete());
     assertEquals(3, outcome.finalResult().getTracesCount());
     assertTrue(outcome.finalResult().getMessages() > 0);
+    assertEquals(Duration.ofMinutes(1).toNanos(), outcome.finalResult().getOptions().getMatchHorizonNs(),
+        "not tracesync live's match horizon");
     assertFalse(results.isEmpty(), "no result before the final one");
     assertEquals("Live, final result: 3 traces, " + outcome.finalResult().getMessages() + " messages",
         LiveFollowing.endCaption(outcome.finalResult()));

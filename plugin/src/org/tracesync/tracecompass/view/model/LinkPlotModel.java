@@ -27,6 +27,13 @@ import org.tracesync.tracecompass.snapshot.Decimals;
  *
  * <p>Messages often fill a small part of a link's span (the real scp pair: 118 ms of 17.4 s), so by default the plot
  * covers the messages' hull vertices ({@link Range#MESSAGES}); {@link Range#SPAN} shows the whole span.
+ *
+ * <p>Vertically, the plot covers the lines (the band between Lmin and Lmax, and the estimate) and the bulk of the hull
+ * vertices, not every vertex: the first and last messages of a direction are always hull vertices, however late they
+ * came, and one delayed by a connection's set-up (17 ms in a real relay's run, against a +-50 us band) made the band a
+ * line. A vertex is off the scale when it lies further outside the lines' extent than {@link #OFF_SCALE_FACTOR} times
+ * the larger of the band's height and the upper quartile of the vertices' distances outside it; such vertices are
+ * drawn clipped at the edge ({@link #clamped}) and counted ({@link #offScaleNote()}).
  */
 public final class LinkPlotModel {
   /** A position in plot coordinates: u and v in nanoseconds. */
@@ -61,6 +68,10 @@ public final class LinkPlotModel {
   private final double uMax;
   private final double vMin;
   private final double vMax;
+  private final List<PlotPoint> offScale;
+
+  /** How far outside the lines' extent, in typical distances (see the class comment), a vertex is off the scale. */
+  public static final double OFF_SCALE_FACTOR = 3;
 
   private LinkPlotModel(String title, Range range, List<Double> segmentStarts, long originNs,
       List<PlotPoint> lowerHull, List<PlotPoint> upperHull, Optional<Segment> lmin, Optional<Segment> lmax,
@@ -76,13 +87,41 @@ public final class LinkPlotModel {
     this.estimate = estimate;
     this.uMax = uMax;
     // Points outside the visible range do not stretch the vertical axis.
-    List<Double> vs = Stream.of(lowerHull.stream(), upperHull.stream(), segmentEnds(lmin), segmentEnds(lmax),
-        segmentEnds(estimate)).flatMap(s -> s).filter(p -> p.u() >= 0 && p.u() <= uMax).map(PlotPoint::v).toList();
-    double low = vs.stream().mapToDouble(Double::doubleValue).min().orElse(-1);
-    double high = vs.stream().mapToDouble(Double::doubleValue).max().orElse(1);
-    double margin = Math.max((high - low) * 0.08, 1);  // never a zero-height range
-    this.vMin = low - margin;
-    this.vMax = high + margin;
+    List<Double> lines = Stream.of(segmentEnds(lmin), segmentEnds(lmax), segmentEnds(estimate)).flatMap(s -> s)
+        .map(PlotPoint::v).toList();
+    List<PlotPoint> vertices = Stream.concat(lowerHull.stream(), upperHull.stream())
+        .filter(p -> p.u() >= 0 && p.u() <= uMax).toList();
+    VerticalExtent extent = VerticalExtent.of(lines, vertices.stream().map(PlotPoint::v).toList());
+    double margin = Math.max((extent.high() - extent.low()) * 0.08, 1);  // never a zero-height range
+    this.vMin = extent.low() - margin;
+    this.vMax = extent.high() + margin;
+    this.offScale = vertices.stream().filter(p -> p.v() < vMin || p.v() > vMax).toList();
+  }
+
+  /**
+   * What the vertical axis covers: the lines' extent, and the vertices but those further outside it than
+   * OFF_SCALE_FACTOR typical distances (the class comment).
+   */
+  private record VerticalExtent(double low, double high) {
+    static VerticalExtent of(List<Double> lines, List<Double> vertices) {
+      if (lines.isEmpty() && vertices.isEmpty()) return new VerticalExtent(-1, 1);
+      List<Double> all = lines.isEmpty() ? vertices : lines;
+      double lineLow = all.stream().mapToDouble(Double::doubleValue).min().getAsDouble();
+      double lineHigh = all.stream().mapToDouble(Double::doubleValue).max().getAsDouble();
+      double[] outside = vertices.stream().mapToDouble(v -> Math.max(0, Math.max(v - lineHigh, lineLow - v)))
+          .sorted().toArray();
+      // Nearest rank, rounded up: with three vertices or fewer, the largest distance (nothing off the scale).
+      double quartile = outside.length == 0 ? 0 : outside[(int) Math.ceil(0.75 * outside.length) - 1];
+      double limit = OFF_SCALE_FACTOR * Math.max(lineHigh - lineLow, quartile);
+      double low = lineLow;
+      double high = lineHigh;
+      for (double v : vertices) {
+        if (limit > 0 && (v > lineHigh + limit || v < lineLow - limit)) continue;
+        low = Math.min(low, v);
+        high = Math.max(high, v);
+      }
+      return new VerticalExtent(low, high);
+    }
   }
 
   public static LinkPlotModel empty(String title) {
@@ -209,6 +248,30 @@ public final class LinkPlotModel {
 
   public double vMax() {
     return vMax;
+  }
+
+  /** The hull vertices in the visible time range that lie above or below the vertical axis, by increasing u. */
+  public List<PlotPoint> offScale() {
+    return offScale;
+  }
+
+  /** {@code point} moved onto the vertical axis' nearer end if it lies beyond it: where an off-scale vertex is drawn. */
+  public PlotPoint clamped(PlotPoint point) {
+    return new PlotPoint(point.u(), Math.max(vMin, Math.min(vMax, point.v())));
+  }
+
+  /**
+   * What the plot says of its off-scale vertices: how many, above and below, and the farthest from the estimate, e.g.
+   * "1 vertex off the scale (above, up to 17.02 ms)"; empty when there is none.
+   */
+  public String offScaleNote() {
+    if (offScale.isEmpty()) return "";
+    long above = offScale.stream().filter(p -> p.v() > vMax).count();
+    long below = offScale.size() - above;
+    PlotPoint farthest = offScale.stream().max(Comparator.comparingDouble(p -> Math.abs(p.v()))).orElseThrow();
+    String where = above > 0 && below > 0 ? above + " above, " + below + " below" : above > 0 ? "above" : "below";
+    return offScale.size() + (offScale.size() == 1 ? " vertex" : " vertices") + " off the scale (" + where
+        + ", up to " + NanosecondFormat.format(farthest.v()) + ")";
   }
 
   private static Stream<PlotPoint> segmentEnds(Optional<Segment> segment) {

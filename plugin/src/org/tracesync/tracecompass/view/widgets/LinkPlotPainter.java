@@ -107,7 +107,10 @@ public final class LinkPlotPainter {
     drawVertices(gc, geometry, model.lowerHull(), Palette.LOWER_HULL);
     drawVertices(gc, geometry, model.upperHull(), Palette.UPPER_HULL);
     gc.setClipping(clip);
-    drawLegend(gc, geometry);
+    // Unclipped: the first and last messages, the likeliest to be off the scale, are at the plot's left and right.
+    drawOffScale(gc, geometry, model.lowerHull(), Palette.LOWER_HULL);
+    drawOffScale(gc, geometry, model.upperHull(), Palette.UPPER_HULL);
+    drawLegend(gc, geometry, model.offScaleNote());
   }
 
   private void drawAxes(GC gc, Geometry geometry, Rectangle area) {
@@ -141,12 +144,31 @@ public final class LinkPlotPainter {
     gc.setLineWidth(1);
   }
 
-  private static void drawVertices(GC gc, Geometry geometry, List<PlotPoint> hull, RGB rgb) {
+  /** Each vertex on the scale as a square. */
+  private void drawVertices(GC gc, Geometry geometry, List<PlotPoint> hull, RGB rgb) {
     gc.setBackground(color(rgb));
     for (PlotPoint vertex : hull) {
+      if (!model.clamped(vertex).equals(vertex)) continue;
       Point p = geometry.toPixel(vertex);
       gc.fillRectangle(p.x - MARKER / 2, p.y - MARKER / 2, MARKER, MARKER);
     }
+  }
+
+  /** Each vertex off the scale as a triangle at the edge it lies beyond, pointing its way. */
+  private void drawOffScale(GC gc, Geometry geometry, List<PlotPoint> hull, RGB rgb) {
+    gc.setBackground(color(rgb));
+    for (PlotPoint vertex : hull) {
+      PlotPoint shown = model.clamped(vertex);
+      if (shown.equals(vertex)) continue;
+      Point p = geometry.toPixel(shown);
+      gc.fillPolygon(offScaleMarker(p.x, p.y, vertex.v() > shown.v()));
+    }
+  }
+
+  /** A triangle of side 2 * MARKER whose tip is at (x, y), pointing up or down. */
+  private static int[] offScaleMarker(int x, int y, boolean up) {
+    int base = up ? y + MARKER + 2 : y - MARKER - 2;
+    return new int[] {x, y, x - MARKER, base, x + MARKER, base};
   }
 
   private static void drawLine(GC gc, Geometry geometry, Optional<Segment> segment, RGB rgb) {
@@ -159,8 +181,11 @@ public final class LinkPlotPainter {
     gc.setLineWidth(1);
   }
 
-  /** The legend, left to right on its own row under the title. */
-  private static void drawLegend(GC gc, Geometry geometry) {
+  /**
+   * The legend, left to right on its own row under the title, then what is off the scale (a triangle and the model's
+   * note), after it, or at the row's start over the plot's top when the row has no room left.
+   */
+  private static void drawLegend(GC gc, Geometry geometry, String offScale) {
     String[] names = {"a \u2192 b hull", "b \u2192 a hull", "Lmin", "Lmax", "estimate"};
     RGB[] colours = {Palette.LOWER_HULL, Palette.UPPER_HULL, Palette.LMIN, Palette.LMAX, Palette.ESTIMATE};
     int x = geometry.plotArea().x;
@@ -173,5 +198,18 @@ public final class LinkPlotPainter {
       gc.drawText(names[i], x + 16, y, true);
       x += 16 + extent.x + 14;
     }
+    if (offScale.isEmpty()) return;
+    Point extent = gc.textExtent(offScale);
+    Rectangle plot = geometry.plotArea();
+    if (x + 16 + extent.x > plot.x + plot.width) {
+      x = plot.x + 4;
+      y = plot.y + 3;
+      gc.setBackground(color(Palette.BACKGROUND));
+      gc.fillRectangle(x - 2, y - 1, 16 + extent.x + 4, extent.y + 2);
+    }
+    gc.setBackground(color(Palette.TEXT));
+    gc.fillPolygon(offScaleMarker(x + 6, y + extent.y / 2 - MARKER / 2 - 1, true));
+    gc.setForeground(color(Palette.TEXT));
+    gc.drawText(offScale, x + 16, y, true);
   }
 }

@@ -47,7 +47,8 @@ public final class SynchronizationPanel extends Composite {
     layout.marginWidth = 0;
     layout.marginHeight = 0;
     setLayout(layout);
-    summary = new Label(this, SWT.NONE);
+    // Wrapped at the view's width: a live caption names each source's problem, and was cut in the middle of one.
+    summary = new Label(this, SWT.WRAP);
     summary.setLayoutData(new GridData(SWT.FILL, SWT.CENTER, true, false));
     SashForm rows = new SashForm(this, SWT.VERTICAL);
     rows.setLayoutData(new GridData(SWT.FILL, SWT.FILL, true, true));
@@ -116,6 +117,7 @@ public final class SynchronizationPanel extends Composite {
     traceBound.setModel(TraceBoundModel.empty(""));
     tree.setLayout(SpanningTreeLayout.empty());
     showLink(-1);
+    layout(true, true);  // the line may wrap to another height
   }
 
   /** Selects (and plots) the link at this index of the snapshot. */
@@ -161,6 +163,11 @@ public final class SynchronizationPanel extends Composite {
 
   public String summaryText() {
     return summary.getText();
+  }
+
+  /** The summary line's label, which wraps its text at the panel's width. */
+  public Label summary() {
+    return summary;
   }
 
   /** Most rows the table is sized for before it scrolls. */

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.math.BigDecimal;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.tracesync.Links;
@@ -47,6 +48,9 @@ class LinkPlotModelTest {
         for (PlotPoint p : model.lowerHull()) assertTrue(p.v() >= line.vAt(p.u()) - 1e-3, "seed " + seed);
         for (PlotPoint p : model.upperHull()) assertTrue(p.v() <= line.vAt(p.u()) + 1e-3, "seed " + seed);
       }
+      // Latencies of 40 to 90 us: no vertex is far enough out to be off the scale.
+      assertEquals(List.of(), model.offScale(), "seed " + seed);
+      assertEquals("", model.offScaleNote());
       assertTrue(model.lmax().orElseThrow().to().v() >= model.lmin().orElseThrow().to().v(),
           "Lmax ends above Lmin at the right");
     }
@@ -92,6 +96,71 @@ class LinkPlotModelTest {
     double spread = zoomed.lowerHull().get(zoomed.lowerHull().size() - 1).u() - zoomed.lowerHull().get(0).u();
     assertTrue(spread > 0.5 * zoomed.uMax(), "vertices span only " + spread + " of " + zoomed.uMax());
     assertTrue(spread < 0.01 * whole.uMax(), "the fixture's messages should fill a small part of the span");
+  }
+
+  /**
+   * A connection's first message came 17 ms late (a real relay's run): the first message of a direction is always a
+   * hull vertex, and scaled to it the band of tens of microseconds was a line. The scale follows the band and the
+   * other vertices; that vertex is drawn at the edge and counted.
+   */
+  @Test
+  void aLateFirstMessageIsOffTheScaleNotScaledTo() {
+    LinkFixture.Messages messages = LinkFixture.exchange(5, 40, 2_000_000_000L, new BigDecimal("1.0000042"), 5000);
+    Point first = messages.lower().get(0);
+    List<Point> lower = new ArrayList<>(messages.lower());
+    lower.add(0, LinkFixture.point(first.getX() - 1_000_000, first.getY() + 16_000_000));  // 17 ms on its way
+    Link late = LinkFixture.link(TestSnapshots.VM1, TestSnapshots.VM2,
+        new LinkFixture.Messages(lower, messages.upper()), true);
+    LinkPlotModel model = LinkPlotModel.of(late, "t");
+    PlotPoint lateVertex = model.lowerHull().get(0);
+    assertTrue(lateVertex.v() > 16e6, "the late message is the first vertex: " + lateVertex);
+
+    assertEquals(List.of(lateVertex), model.offScale());
+    assertEquals("1 vertex off the scale (above, up to " + NanosecondFormat.format(lateVertex.v()) + ")",
+        model.offScaleNote());
+    assertEquals(new PlotPoint(lateVertex.u(), model.vMax()), model.clamped(lateVertex));
+    // The band (Lmin and Lmax across the range) and every other vertex are on the scale...
+    for (Segment line : List.of(model.lmin().orElseThrow(), model.lmax().orElseThrow())) {
+      for (PlotPoint end : List.of(line.from(), line.to())) {
+        assertTrue(end.v() > model.vMin() && end.v() < model.vMax(), "" + end);
+      }
+    }
+    for (List<PlotPoint> hull : List.of(model.lowerHull().subList(1, model.lowerHull().size()), model.upperHull())) {
+      for (PlotPoint p : hull) {
+        assertTrue(p.v() > model.vMin() && p.v() < model.vMax(), "" + p);
+        assertEquals(p, model.clamped(p));
+      }
+    }
+    // ... which is about as tall as without the late message: a fraction of a millisecond, not 17 ms.
+    LinkPlotModel without = LinkPlotModel.of(LinkFixture.link(TestSnapshots.VM1, TestSnapshots.VM2, messages, true),
+        "t");
+    double height = model.vMax() - model.vMin();
+    double heightWithout = without.vMax() - without.vMin();
+    assertTrue(height < 1.25 * heightWithout && height < 1e6, height + " ns tall, " + heightWithout + " without");
+
+    // Below as well: an upper point far below the estimate (b's clock read 17 ms early) is off the scale under it.
+    List<Point> upper = new ArrayList<>(messages.upper());
+    Point last = upper.get(upper.size() - 1);
+    upper.add(LinkFixture.point(last.getX() + 1_000_000, last.getY() - 16_000_000));
+    LinkPlotModel below = LinkPlotModel.of(LinkFixture.link(TestSnapshots.VM1, TestSnapshots.VM2,
+        new LinkFixture.Messages(lower, upper), true), "t");
+    assertEquals(2, below.offScale().size());
+    assertTrue(below.offScaleNote().startsWith("2 vertices off the scale (1 above, 1 below, up to "),
+        below.offScaleNote());
+  }
+
+  /** With three vertices or fewer there is no bulk to follow: every vertex is on the scale. */
+  @Test
+  void aFewVerticesAreAllOnTheScale() {
+    long x = LinkFixture.EPOCH_NS;
+    Link link = Link.newBuilder().setQuality(Quality.INCOMPLETE).setAlpha(LinkFixture.decimal(BigDecimal.ONE))
+        .setBeta(LinkFixture.decimal(BigDecimal.valueOf(50_000)))
+        .setDetail(LinkDetail.newBuilder().addLowerHullPoints(LinkFixture.point(x, x + 17_050_000))
+            .addLowerHullPoints(LinkFixture.point(x + 1_000_000, x + 1_050_000))
+            .addLowerHullPoints(LinkFixture.point(x + 2_000_000, x + 2_060_000)).build().toByteString()).build();
+    LinkPlotModel model = LinkPlotModel.of(link, "t");
+    assertEquals(List.of(), model.offScale());
+    assertTrue(model.vMax() > 17e6, "" + model.vMax());
   }
 
   @Test

@@ -5,9 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import org.eclipse.swt.SWT;
 import org.eclipse.swt.graphics.GC;
 import org.eclipse.swt.graphics.Image;
 import org.eclipse.swt.graphics.Point;
@@ -15,12 +18,16 @@ import org.eclipse.swt.graphics.RGB;
 import org.eclipse.swt.graphics.Rectangle;
 import org.eclipse.swt.layout.FillLayout;
 import org.eclipse.swt.widgets.Display;
+import org.eclipse.swt.widgets.Label;
 import org.eclipse.swt.widgets.Shell;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.tracesync.proto.Problem;
 import org.tracesync.proto.Snapshot;
+import org.tracesync.tracecompass.live.LiveFollowing;
+import org.tracesync.tracecompass.testing.LinkFixture;
 import org.tracesync.tracecompass.testing.TestSnapshots;
 import org.tracesync.tracecompass.view.model.LinkPlotModel;
 import org.tracesync.tracecompass.view.model.LinkPlotModel.PlotPoint;
@@ -115,6 +122,36 @@ class WidgetRenderTest {
     PlotPoint highest = model.upperHull().stream().max((a, b) -> Double.compare(a.v(), b.v())).orElseThrow();
     assertTrue(geometry.toPixel(lowest).y <= geometry.toPixel(new PlotPoint(lowest.u(), 0)).y);
     assertTrue(geometry.toPixel(highest).y >= geometry.toPixel(new PlotPoint(highest.u(), 0)).y);
+  }
+
+  /**
+   * A link whose first a -> b message came 17 ms late: the plot is scaled to the band and the other vertices, and the
+   * late vertex is drawn at the top edge, as a triangle, counted in the legend's row.
+   */
+  @Test
+  void aVertexOffTheScaleIsDrawnAtTheEdge() throws Exception {
+    LinkFixture.Messages messages = LinkFixture.exchange(5, 40, 2_000_000_000L, new BigDecimal("1.0000042"), 5000);
+    List<org.tracesync.proto.Point> lower = new ArrayList<>(messages.lower());
+    org.tracesync.proto.Point first = lower.get(0);
+    lower.add(0, LinkFixture.point(first.getX() - 1_000_000, first.getY() + 16_000_000));
+    LinkPlotModel model = LinkPlotModel.of(LinkFixture.link(TestSnapshots.VM1, TestSnapshots.VM2,
+        new LinkFixture.Messages(lower, messages.upper()), true), "VM1 \u2192 VM2");
+    assertEquals(1, model.offScale().size());
+    LinkPlotPainter painter = new LinkPlotPainter();
+    painter.setModel(model);
+    Rectangle area = new Rectangle(0, 0, 900, 420);
+    Pixels pixels = render(area, gc -> painter.paint(gc, area));
+    pixels.save("link-plot-off-scale.png");
+    LinkPlotPainter.Geometry geometry = painter.geometry(area);
+
+    Point edge = geometry.toPixel(model.clamped(model.offScale().get(0)));
+    assertEquals(geometry.plotArea().y, edge.y, "the off-scale vertex is not at the plot's top");
+    assertTrue(pixels.near(edge.x + 1, edge.y + LinkPlotPainter.MARKER, 1, Palette.LOWER_HULL),
+        "no marker at the edge, " + edge);
+    assertVerticesDrawn(pixels, geometry, model.lowerHull().subList(1, model.lowerHull().size()), Palette.LOWER_HULL);
+    assertVerticesDrawn(pixels, geometry, model.upperHull(), Palette.UPPER_HULL);
+    assertDrawnAlong(pixels, geometry, model.lmin().orElseThrow(), Palette.LMIN);
+    assertDrawnAlong(pixels, geometry, model.lmax().orElseThrow(), Palette.LMAX);
   }
 
   @Test
@@ -284,6 +321,54 @@ class WidgetRenderTest {
       Point p = painter.toPixel(area, end);
       assertTrue(pixels.near(p.x, p.y, 2, Palette.BOUND_LINE), "bound not drawn at " + end + " -> " + p);
     }
+  }
+
+  /**
+   * A long caption (a live following that ended without two of its sources, each named with why) wraps at the view's
+   * width: all of it is shown, on lines of its own above the tables, and so is a long message of a cleared panel.
+   */
+  @Test
+  void aLongCaptionWrapsAtTheViewsWidth() throws Exception {
+    Shell shell = new Shell(display);
+    shell.setLayout(new FillLayout());
+    shell.setSize(640, 560);
+    SynchronizationPanel panel = new SynchronizationPanel(shell);
+    Snapshot ended = snapshot.toBuilder()
+        .addProblems(Problem.newBuilder().setSource("net://127.0.0.1:5344/host/beta/s")
+            .setMessage("the relay went away (Connection reset by peer)"))
+        .addProblems(Problem.newBuilder().setSource("/srv/traces/gamma/kernel")
+            .setMessage("the folder was removed while it was followed"))
+        .build();
+    String caption = LiveFollowing.endCaption(ended);
+    panel.show(ended, caption);
+    shell.open();
+    settle();
+    Pixels pixels = print(shell);
+    pixels.save("long-caption.png");
+
+    Label summary = panel.summary();
+    assertTrue(panel.summaryText().startsWith(caption), panel.summaryText());
+    Rectangle bounds = summary.getBounds();
+    int oneLine = summary.computeSize(SWT.DEFAULT, SWT.DEFAULT).y;
+    assertTrue(bounds.x >= 0 && bounds.x + bounds.width <= shell.getClientArea().width, "" + bounds);
+    assertTrue(bounds.height >= summary.computeSize(bounds.width, SWT.DEFAULT).y,
+        "the caption needs " + summary.computeSize(bounds.width, SWT.DEFAULT).y + " px and has " + bounds);
+    assertTrue(bounds.height >= 3 * oneLine, "not wrapped: " + bounds + ", a line is " + oneLine + " px");
+    // The tab folder's parent, the sash under the caption, is the panel's child as the caption is.
+    Rectangle below = panel.table().table().getParent().getParent().getBounds();
+    assertTrue(below.y >= bounds.y + bounds.height, "the tables at " + below + " overlap the caption at " + bounds);
+
+    String waiting = LiveFollowing.waitingCaption(List.of("net://127.0.0.1:5344/host/alpha/s",
+        "net://127.0.0.1:5344/host/beta/s", "net://127.0.0.1:5344/host/gamma/s"), java.time.Duration.ofMinutes(1));
+    panel.show(snapshot, "Experiment scp");  // one line
+    settle();
+    assertTrue(summary.getBounds().height < 2 * oneLine, "" + summary.getBounds());
+    panel.clear(waiting);
+    settle();
+    bounds = summary.getBounds();
+    assertTrue(bounds.height >= summary.computeSize(bounds.width, SWT.DEFAULT).y && bounds.height >= 2 * oneLine,
+        "the waiting caption is cut: " + bounds);
+    shell.dispose();
   }
 
   @Test
