@@ -123,7 +123,8 @@ TreeLinks tree_links(const Json& root, const std::string& source) {
 }
 
 // The tree's links on the path from `domain` to `reference`.
-std::vector<const TreeLink*> links_on_path(const TreeLinks& tree, const std::string& domain, const std::string& reference) {
+std::vector<const TreeLink*> links_on_path(const TreeLinks& tree, const std::string& domain,
+                                           const std::string& reference) {
   std::map<std::string, std::string> parent{{reference, reference}};
   std::vector<std::string> queue{reference};
   for (std::size_t i = 0; i < queue.size(); ++i) {
@@ -253,7 +254,9 @@ double largest_bound_in_traffic(const ReportTrace& trace, const TruthHost& host,
   Quad to = host.clock.true_at(static_cast<Quad>(trace.last_ns));
   for (const ReportTraffic& t : trace.traffic) {
     const TruthHost* a = truth.host(t.a_domain);
-    if (a == nullptr) throw TruthError("trace " + trace.name + ": a link's domain " + t.a_domain + " is not a host of the truth");
+    if (a == nullptr) {
+      throw TruthError("trace " + trace.name + ": a link's domain " + t.a_domain + " is not a host of the truth");
+    }
     from = std::max(from, a->clock.true_at(static_cast<Quad>(t.first_ns)));
     to = std::min(to, a->clock.true_at(static_cast<Quad>(t.last_ns)));
   }
@@ -398,7 +401,8 @@ TruthVerdict check_against_truth(const std::vector<ReportTrace>& report, const T
       verdict.violations_in_breaches += v.violations_in_breaches;
       verdict.worst_error_ns = std::max(verdict.worst_error_ns, v.worst_error_ns);
       verdict.largest_bound_ns = std::max(verdict.largest_bound_ns, v.largest_bound_ns);
-      verdict.largest_bound_in_traffic_ns = std::max(verdict.largest_bound_in_traffic_ns, v.largest_bound_in_traffic_ns);
+      verdict.largest_bound_in_traffic_ns =
+          std::max(verdict.largest_bound_in_traffic_ns, v.largest_bound_in_traffic_ns);
     }
     verdict.traces.push_back(std::move(v));
   }

@@ -91,10 +91,10 @@ struct TraceVerdict {
   double largest_bound_ns = 0;
   // The largest bound where every link on the trace's path has traffic
   // both ways (ReportTraffic: not at the traffic's ends, where the map runs
-  // on beyond a link's first or last message, its bound growing by the rate
-  // limit) and outside the truth's gaps (where no host sends). Issue 33's
-  // goals are in these terms. Equal to largest_bound_ns when the largest
-  // bound lies in that traffic.
+  // on beyond a link's first or last message, its bound growing with no
+  // message to narrow it) and outside the truth's gaps (where no host
+  // sends). Issue 33's goals are in these terms. Equal to largest_bound_ns
+  // when the largest bound lies in that traffic.
   double largest_bound_in_traffic_ns = 0;
   uint64_t violations = 0;       // instants where the truth is outside the bound, or no segment covers it
   uint64_t violations_in_breaches = 0;  // of those, within kBreachReach of a breach on its path (flagged)

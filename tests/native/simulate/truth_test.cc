@@ -320,8 +320,8 @@ TEST(TruthCheck, SegmentsMustCoverTheSpanAndUnsynchronizedTracesAreSkipped) {
 
 // Issue 33's goals are in the traffic's terms: the largest bound where
 // every link on the trace's path has messages, not beyond a link's first or
-// last message (the map runs on there, its bound growing by the rate limit)
-// nor inside a gap of the run.
+// last message (the map runs on there, its bound growing with no message to
+// narrow it) nor inside a gap of the run.
 TEST(TruthCheck, TheLargestBoundInTrafficLeavesOutTheTrafficsEndsAndTheGaps) {
   TempDirectory dir;
   SimulationOptions o = truth_options(dir / "ends", ClockModel::kLinear, 600);
@@ -350,7 +350,7 @@ TEST(TruthCheck, TheLargestBoundInTrafficLeavesOutTheTrafficsEndsAndTheGaps) {
   EXPECT_EQ(v.traces[0].largest_bound_ns, 900);
   EXPECT_NEAR(v.traces[0].largest_bound_in_traffic_ns, 100, 0.01);
   EXPECT_EQ(v.largest_bound_in_traffic_ns, v.traces[0].largest_bound_in_traffic_ns);
-  // Without the link's span, the trace's own ends are its traffic's.
+  // Without the link's traffic, the trace's own ends are its traffic's.
   trace.traffic.clear();
   EXPECT_EQ(check_against_truth({trace}, truth).traces[0].largest_bound_in_traffic_ns, 900);
   // Without the gap, its middle counts.
@@ -378,8 +378,9 @@ TEST(TruthCheck, TheLargestBoundInTrafficLeavesOutTheTrafficsEndsAndTheGaps) {
   EXPECT_EQ(read[1].traffic[0].a_domain, "d1");
   EXPECT_EQ(read[1].traffic[0].first_ns, 12);
   EXPECT_EQ(read[1].traffic[0].last_ns, 28);
+  // A point without its x is refused.
   EXPECT_THROW(parse_report(R"({"traces": [], "links": [{"a": "d1", "b": "d0", "in_tree": true,
-                                                          "lower_hull_points": [{"x": 1}], "upper_hull_points": [{}]}]})",
+                 "lower_hull_points": [{"x": 1}], "upper_hull_points": [{}]}]})",
                             "r.json"),
                TruthError);
 }
