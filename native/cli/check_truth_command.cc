@@ -31,6 +31,7 @@ void print_json(const simulate::TruthVerdict& verdict) {
   root["violations_in_breaches"] = verdict.violations_in_breaches;
   root["worst_error_ns"] = verdict.worst_error_ns;
   root["largest_bound_ns"] = verdict.largest_bound_ns;
+  root["largest_bound_in_traffic_ns"] = verdict.largest_bound_in_traffic_ns;
   nlohmann::ordered_json traces = nlohmann::ordered_json::array();
   for (const auto& t : verdict.traces) {
     nlohmann::ordered_json j;
@@ -44,6 +45,7 @@ void print_json(const simulate::TruthVerdict& verdict) {
       j["worst_error_ns"] = t.worst_error_ns;
       j["worst_error_at_ns"] = t.worst_error_at;
       j["largest_bound_ns"] = t.largest_bound_ns;
+      j["largest_bound_in_traffic_ns"] = t.largest_bound_in_traffic_ns;
       j["violations"] = t.violations;
       j["violations_in_breaches"] = t.violations_in_breaches;
       if (t.violations > 0) {
@@ -68,7 +70,8 @@ void print_text(const simulate::TruthVerdict& verdict) {
     }
     std::cout << ": " << t.segments << (t.segments == 1 ? " segment, " : " segments, ") << t.instants
               << " instants, worst error " << t.worst_error_ns << " ns, largest bound " << t.largest_bound_ns
-              << " ns, " << t.violations << (t.violations == 1 ? " violation" : " violations");
+              << " ns (" << t.largest_bound_in_traffic_ns << " ns in traffic), " << t.violations
+              << (t.violations == 1 ? " violation" : " violations");
     if (t.violations_in_breaches > 0) std::cout << ", " << t.violations_in_breaches << " of them in flagged breaches";
     if (t.violations > 0) {
       std::cout << " (worst at " << t.worst_violation_at << ": error " << t.worst_violation_error_ns << " ns, bound "
@@ -77,7 +80,8 @@ void print_text(const simulate::TruthVerdict& verdict) {
     std::cout << "\n";
   }
   std::cout << verdict.checked << " traces checked, " << verdict.skipped << " skipped: worst error "
-            << verdict.worst_error_ns << " ns, largest bound " << verdict.largest_bound_ns << " ns, "
+            << verdict.worst_error_ns << " ns, largest bound " << verdict.largest_bound_ns << " ns ("
+            << verdict.largest_bound_in_traffic_ns << " ns in traffic), "
             << verdict.violations << " violations";
   if (verdict.violations == 0) {
     std::cout << ": the truth is inside every bound\n";
@@ -111,9 +115,11 @@ int run_check_truth(const std::vector<std::string>& arguments) {
                  "clock mapped onto its island reference's) must lie within the reported bound at evenly spaced\n"
                  "instants, at every segment end, rate change and gap, and at every message when the truth\n"
                  "lists them (simulate --truth-messages). Prints per trace the worst true error, the largest\n"
-                 "bound and the violations, and how many of them lie within 20 s (twice the stability horizon) of\n"
-                 "a span where the report flags a link on the trace's path as breaching the clock-stability\n"
-                 "assumption (its \"breaches\"): those are not silent.\n"
+                 "bound, the largest bound in traffic (between the first and the last message of every link on\n"
+                 "the trace's path, outside the truth's gaps: the traffic's ends and gaps left out) and the\n"
+                 "violations, and how many of them lie within 20 s (twice the stability horizon) of a span where\n"
+                 "the report flags a link on the trace's path as breaching the clock-stability assumption (its\n"
+                 "\"breaches\"): those are not silent.\n"
                  "exit codes: 0 no violation outside flagged breaches, 5 the truth is outside a bound somewhere the\n"
                  "report does not flag, 2 bad usage or input\n\n"
               << options;

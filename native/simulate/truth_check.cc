@@ -8,6 +8,7 @@
 #include <fstream>
 #include <functional>
 #include <map>
+#include <optional>
 #include <sstream>
 
 #include "model/quad.h"
@@ -61,12 +62,40 @@ std::map<int64_t, std::string> island_references(const Json& root, const std::st
   return out;
 }
 
-// The tree's links ("in_tree") and the breaches each lists; a report
-// without links or breaches gives none.
+// The tree's links ("in_tree"), the breaches each lists and its traffic; a
+// report without links, breaches or hull points gives none.
+struct TreeLink {
+  std::vector<ReportBreach> breaches;
+  std::optional<ReportTraffic> traffic;
+};
+
 struct TreeLinks {
   std::map<std::string, std::vector<std::string>> neighbours;
-  std::map<std::pair<std::string, std::string>, std::vector<ReportBreach>> breaches;  // by (a, b)
+  std::map<std::pair<std::string, std::string>, TreeLink> links;  // by (a, b)
 };
+
+// Where both directions of a link have messages: from the later of the two
+// directions' first messages to the earlier of their last ones, on a's clock.
+// The report's hull points say it: the first and the last message of a
+// direction are vertices of its hull. None when the report has no points.
+std::optional<ReportTraffic> traffic_of(const Json& link, const std::string& a, const std::string& where) {
+  std::optional<std::pair<Nanoseconds, Nanoseconds>> directions[2];
+  const char* keys[2] = {"lower_hull_points", "upper_hull_points"};
+  for (int d = 0; d < 2; ++d) {
+    const auto points = link.find(keys[d]);
+    if (points == link.end()) return std::nullopt;
+    if (!points->is_array()) throw TruthError(where + ": \"" + keys[d] + "\" is not a list");
+    for (const Json& p : *points) {
+      if (!p.is_object()) throw TruthError(where + ": a point of \"" + keys[d] + "\" is not an object");
+      const Nanoseconds x = integer_field(p, "x", where + " " + keys[d]);
+      directions[d] = directions[d] ? std::pair{std::min(directions[d]->first, x), std::max(directions[d]->second, x)}
+                                    : std::pair{x, x};
+    }
+    if (!directions[d]) return std::nullopt;
+  }
+  return ReportTraffic{a, std::max(directions[0]->first, directions[1]->first),
+                       std::min(directions[0]->second, directions[1]->second)};
+}
 
 TreeLinks tree_links(const Json& root, const std::string& source) {
   TreeLinks out;
@@ -80,19 +109,22 @@ TreeLinks tree_links(const Json& root, const std::string& source) {
     const std::string b = string_field(l, "b", where);
     out.neighbours[a].push_back(b);
     out.neighbours[b].push_back(a);
+    TreeLink& link = out.links[{a, b}];
+    link.traffic = traffic_of(l, a, where);
     const auto breaches = l.find("breaches");
     if (breaches == l.end()) continue;
     if (!breaches->is_array()) throw TruthError(where + ": \"breaches\" is not a list");
     for (const Json& breach : *breaches) {
-      out.breaches[{a, b}].push_back(
+      link.breaches.push_back(
           {a, integer_field(breach, "from_ns", where + " breach"), integer_field(breach, "to_ns", where + " breach")});
     }
   }
   return out;
 }
 
-// The breaches of the tree's links on the path from `domain` to `reference`.
-std::vector<ReportBreach> breaches_on_path(const TreeLinks& tree, const std::string& domain, const std::string& reference) {
+// The tree's links on the path from `domain` to `reference`.
+std::vector<const TreeLink*> links_on_path(const TreeLinks& tree, const std::string& domain,
+                                           const std::string& reference) {
   std::map<std::string, std::string> parent{{reference, reference}};
   std::vector<std::string> queue{reference};
   for (std::size_t i = 0; i < queue.size(); ++i) {
@@ -102,13 +134,13 @@ std::vector<ReportBreach> breaches_on_path(const TreeLinks& tree, const std::str
       if (parent.emplace(next, queue[i]).second) queue.push_back(next);
     }
   }
-  std::vector<ReportBreach> out;
+  std::vector<const TreeLink*> out;
   if (!parent.count(domain)) return out;
   for (std::string d = domain; d != reference; d = parent.at(d)) {
     const std::string& up = parent.at(d);
     for (const auto& key : {std::pair{d, up}, std::pair{up, d}}) {
-      const auto found = tree.breaches.find(key);
-      if (found != tree.breaches.end()) out.insert(out.end(), found->second.begin(), found->second.end());
+      const auto found = tree.links.find(key);
+      if (found != tree.links.end()) out.push_back(&found->second);
     }
   }
   return out;
@@ -205,6 +237,51 @@ std::vector<Nanoseconds> instants_of(const ReportTrace& trace, const TruthHost& 
   return out;
 }
 
+// The bound of a segment at t, linear between its ends, at any instant.
+double bound_between(const ReportSegment& s, Quad t) {
+  if (s.last_ns == s.first_ns) return std::max(s.uncertainty_first_ns, s.uncertainty_last_ns);
+  const double f = model::to_double((t - static_cast<Quad>(s.first_ns)) / static_cast<Quad>(s.last_ns - s.first_ns));
+  return s.uncertainty_first_ns + f * (s.uncertainty_last_ns - s.uncertainty_first_ns);
+}
+
+// The largest bound of a trace's segments where every link on its path has
+// traffic both ways (ReportTraffic) and no host is silent (outside the
+// truth's gaps, [begin, end) of true time). A bound is linear over a
+// segment, so the largest is at the ends of a segment's part of a stretch.
+double largest_bound_in_traffic(const ReportTrace& trace, const TruthHost& host, const Truth& truth) {
+  // The path's traffic, in true time, then on the trace's own clock.
+  Quad from = host.clock.true_at(static_cast<Quad>(trace.first_ns));
+  Quad to = host.clock.true_at(static_cast<Quad>(trace.last_ns));
+  for (const ReportTraffic& t : trace.traffic) {
+    const TruthHost* a = truth.host(t.a_domain);
+    if (a == nullptr) {
+      throw TruthError("trace " + trace.name + ": a link's domain " + t.a_domain + " is not a host of the truth");
+    }
+    from = std::max(from, a->clock.true_at(static_cast<Quad>(t.first_ns)));
+    to = std::min(to, a->clock.true_at(static_cast<Quad>(t.last_ns)));
+  }
+  std::vector<std::pair<Nanoseconds, Nanoseconds>> gaps = truth.gaps;
+  std::sort(gaps.begin(), gaps.end());
+  std::vector<std::pair<Quad, Quad>> stretches;
+  for (const auto& [begin, end] : gaps) {
+    if (static_cast<Quad>(begin) > from) stretches.emplace_back(from, std::min(to, static_cast<Quad>(begin)));
+    from = std::max(from, static_cast<Quad>(end));
+  }
+  stretches.emplace_back(from, to);
+  double largest = 0;
+  for (const auto& [true_first, true_last] : stretches) {
+    if (!(true_first <= true_last)) continue;
+    const Quad first = host.clock.local_at(true_first);
+    const Quad last = host.clock.local_at(true_last);
+    for (const ReportSegment& s : trace.segments) {
+      const Quad l = std::max(first, static_cast<Quad>(s.first_ns));
+      const Quad h = std::min(last, static_cast<Quad>(s.last_ns));
+      if (l <= h) largest = std::max({largest, bound_between(s, l), bound_between(s, h)});
+    }
+  }
+  return largest;
+}
+
 void note_violation(TraceVerdict& v, Nanoseconds t, double error, double bound, bool in_breach) {
   const double excess = std::isfinite(bound) ? error - bound : error;
   const double worst_excess = v.violations == 0 ? -1 : v.worst_violation_error_ns - v.worst_violation_bound_ns;
@@ -233,6 +310,7 @@ TraceVerdict check_trace(const ReportTrace& trace, const Truth& truth, const Tru
   for (const auto& s : trace.segments) {
     v.largest_bound_ns = std::max({v.largest_bound_ns, s.uncertainty_first_ns, s.uncertainty_last_ns});
   }
+  v.largest_bound_in_traffic_ns = largest_bound_in_traffic(trace, *host, truth);
   // The breaches on the trace's path, in true time, widened by their reach.
   std::vector<std::pair<Quad, Quad>> flagged;
   for (const ReportBreach& b : trace.breaches) {
@@ -293,7 +371,11 @@ std::vector<ReportTrace> parse_report(std::string_view text, const std::string& 
   for (std::size_t i = 0; i < traces->size(); ++i) {
     out.push_back(parse_trace((*traces)[i], source + ": trace " + std::to_string(i), references));
     ReportTrace& t = out.back();
-    if (t.synchronized) t.breaches = breaches_on_path(tree, t.domain, t.reference);
+    if (!t.synchronized) continue;
+    for (const TreeLink* link : links_on_path(tree, t.domain, t.reference)) {
+      t.breaches.insert(t.breaches.end(), link->breaches.begin(), link->breaches.end());
+      if (link->traffic) t.traffic.push_back(*link->traffic);
+    }
   }
   return out;
 }
@@ -319,6 +401,8 @@ TruthVerdict check_against_truth(const std::vector<ReportTrace>& report, const T
       verdict.violations_in_breaches += v.violations_in_breaches;
       verdict.worst_error_ns = std::max(verdict.worst_error_ns, v.worst_error_ns);
       verdict.largest_bound_ns = std::max(verdict.largest_bound_ns, v.largest_bound_ns);
+      verdict.largest_bound_in_traffic_ns =
+          std::max(verdict.largest_bound_in_traffic_ns, v.largest_bound_in_traffic_ns);
     }
     verdict.traces.push_back(std::move(v));
   }

@@ -34,6 +34,16 @@ struct ReportBreach {
   model::Nanoseconds to_ns = 0;
 };
 
+// Where a link has traffic both ways, as the report says (the first and the
+// last of a link's hull points of each direction, which are its first and
+// last messages that way): [first_ns, last_ns] of the link's a end's clock,
+// from the later direction's first message to the earlier one's last.
+struct ReportTraffic {
+  std::string a_domain;
+  model::Nanoseconds first_ns = 0;
+  model::Nanoseconds last_ns = 0;
+};
+
 // How far around a breach the truth may be outside a bound that the breach
 // explains: twice the stability horizon (10 s, docs/local-band.md): a band
 // rests on the assumption over S either side of its instant, and a breach
@@ -54,6 +64,8 @@ struct ReportTrace {
   bool top_level_only = false;
   // The breaches of the tree's links on its path to its island's reference.
   std::vector<ReportBreach> breaches;
+  // The traffic of those links (of those whose hull points the report gives).
+  std::vector<ReportTraffic> traffic;
 };
 
 // Throws TruthError naming `source` and the trace when the report is not a
@@ -77,6 +89,13 @@ struct TraceVerdict {
   double worst_error_ns = 0;     // |reported - true| at its worst
   model::Nanoseconds worst_error_at = 0;
   double largest_bound_ns = 0;
+  // The largest bound where every link on the trace's path has traffic
+  // both ways (ReportTraffic: not at the traffic's ends, where the map runs
+  // on beyond a link's first or last message, its bound growing with no
+  // message to narrow it) and outside the truth's gaps (where no host
+  // sends). Issue 33's goals are in these terms. Equal to largest_bound_ns
+  // when the largest bound lies in that traffic.
+  double largest_bound_in_traffic_ns = 0;
   uint64_t violations = 0;       // instants where the truth is outside the bound, or no segment covers it
   uint64_t violations_in_breaches = 0;  // of those, within kBreachReach of a breach on its path (flagged)
   model::Nanoseconds worst_violation_at = 0;  // where the truth is farthest outside
@@ -92,6 +111,7 @@ struct TruthVerdict {
   uint64_t violations_in_breaches = 0;  // flagged by the report: not silent
   double worst_error_ns = 0;
   double largest_bound_ns = 0;
+  double largest_bound_in_traffic_ns = 0;
 
   // Violations the report does not flag: the truth outside a bound silently.
   uint64_t silent_violations() const { return violations - violations_in_breaches; }
@@ -107,7 +127,8 @@ struct TruthVerdict {
 //     and the middle of its 100 longest silences between them.
 // All within the trace's span; the instants are integers of the trace's clock.
 // A violation within kBreachReach (true time) of a breach the report lists
-// on the trace's path is counted in violations_in_breaches too.
+// on the trace's path is counted in violations_in_breaches too. The largest
+// bound is given twice: over the whole span, and over its traffic.
 // Throws TruthError when a trace's domain or reference is not a host of the truth.
 TruthVerdict check_against_truth(const std::vector<ReportTrace>& report, const Truth& truth,
                                  const TruthCheckOptions& options = {});

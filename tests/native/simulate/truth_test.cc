@@ -318,6 +318,73 @@ TEST(TruthCheck, SegmentsMustCoverTheSpanAndUnsynchronizedTracesAreSkipped) {
   EXPECT_EQ(v.checked, 1U);
 }
 
+// Issue 33's goals are in the traffic's terms: the largest bound where
+// every link on the trace's path has messages, not beyond a link's first or
+// last message (the map runs on there, its bound growing with no message to
+// narrow it) nor inside a gap of the run.
+TEST(TruthCheck, TheLargestBoundInTrafficLeavesOutTheTrafficsEndsAndTheGaps) {
+  TempDirectory dir;
+  SimulationOptions o = truth_options(dir / "ends", ClockModel::kLinear, 600);
+  o.gaps = {{.at_s = 200, .length_s = 60}};
+  const Truth truth = read_truth(run(o).truth_path);
+  const auto local = [&](double true_s) {
+    return model::round_to_int64(
+        truth.hosts[1].clock.local_at(static_cast<Quad>(truth.start_ns) + static_cast<Quad>(true_s * 1e9)));
+  };
+  // The exact line, its bound 100 ns in the traffic, up to 900 ns at the
+  // trace's start before the link's first message (10 s), 700 ns in the
+  // middle of the gap and 800 ns at the trace's end after the link's last
+  // message (590 s).
+  const ReportTrace line = exact_report_trace(truth, 1, 0, local(0), local(600), 100);
+  ReportTrace trace = line;
+  trace.segments.clear();
+  const std::vector<std::tuple<double, double, double, double>> pieces{
+      {0, 10, 900, 100}, {10, 200, 100, 100}, {200, 230, 100, 700}, {230, 260, 700, 100}, {260, 590, 100, 100},
+      {590, 600, 100, 800}};
+  for (const auto& [from_s, to_s, from_bound, to_bound] : pieces) {
+    trace.segments.push_back({local(from_s), local(to_s), line.segments[0].transform, from_bound, to_bound});
+  }
+  trace.traffic = {{.a_domain = truth.hosts[1].domain, .first_ns = local(10), .last_ns = local(590)}};
+  const TruthVerdict v = check_against_truth({trace}, truth);
+  EXPECT_EQ(v.violations, 0U);
+  EXPECT_EQ(v.traces[0].largest_bound_ns, 900);
+  EXPECT_NEAR(v.traces[0].largest_bound_in_traffic_ns, 100, 0.01);
+  EXPECT_EQ(v.largest_bound_in_traffic_ns, v.traces[0].largest_bound_in_traffic_ns);
+  // Without the link's traffic, the trace's own ends are its traffic's.
+  trace.traffic.clear();
+  EXPECT_EQ(check_against_truth({trace}, truth).traces[0].largest_bound_in_traffic_ns, 900);
+  // Without the gap, its middle counts.
+  Truth no_gap = truth;
+  no_gap.gaps.clear();
+  trace.traffic = {{.a_domain = truth.hosts[1].domain, .first_ns = local(10), .last_ns = local(590)}};
+  EXPECT_NEAR(check_against_truth({trace}, no_gap).traces[0].largest_bound_in_traffic_ns, 700, 0.01);
+
+  // The traffic comes from the hull points of the tree's links on the path
+  // (a's clock): where both directions have begun and not yet ended.
+  const std::vector<ReportTrace> read = parse_report(R"({"traces": [
+    {"name": "a", "hostname": "host0", "domain": "d0", "island": 0, "reference": true, "slope": "1", "offset": "0",
+     "uncertainty_ns": 0, "first_ns": 10, "last_ns": 30},
+    {"name": "b", "hostname": "host1", "domain": "d1", "island": 0, "reference": false, "slope": "1", "offset": "5",
+     "uncertainty_ns": 9, "first_ns": 10, "last_ns": 30}],
+    "links": [{"a": "d1", "b": "d0", "in_tree": true, "lower_hull_points": [{"x": 11, "y": 16}, {"x": 28, "y": 33}],
+               "upper_hull_points": [{"x": 12, "y": 15}, {"x": 20, "y": 24}, {"x": 29, "y": 33}]},
+              {"a": "d1", "b": "d2", "in_tree": false, "lower_hull_points": [{"x": 10, "y": 1}],
+               "upper_hull_points": [{"x": 30, "y": 1}]}],
+    "islands": [{"id": 0, "reference": "d0", "forced": false, "domains": ["d0", "d1"]}]})",
+                                                     "report.json");
+  ASSERT_EQ(read.size(), 2U);
+  EXPECT_TRUE(read[0].traffic.empty());
+  ASSERT_EQ(read[1].traffic.size(), 1U);
+  EXPECT_EQ(read[1].traffic[0].a_domain, "d1");
+  EXPECT_EQ(read[1].traffic[0].first_ns, 12);
+  EXPECT_EQ(read[1].traffic[0].last_ns, 28);
+  // A point without its x is refused.
+  EXPECT_THROW(parse_report(R"({"traces": [], "links": [{"a": "d1", "b": "d0", "in_tree": true,
+                 "lower_hull_points": [{"x": 1}], "upper_hull_points": [{}]}]})",
+                            "r.json"),
+               TruthError);
+}
+
 TEST(TruthCheck, ReportsAreReadWithOrWithoutSegments) {
   const std::string report = R"({"traces": [
     {"name": "a", "hostname": "host0", "domain": "d0", "island": 0, "reference": true, "slope": "1", "offset": "0",
