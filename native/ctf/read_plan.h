@@ -135,6 +135,7 @@ class ReadPlan {
     enum class Op : uint8_t {
       kAlign, kSkip, kInteger, kString, kSkipElements, kLoop, kLoopEnd, kVariant, kJump,
       kVarInt,  // a LEB128 integer (CTF 2), as kInteger does with its value
+      kBytes,   // the `count` bytes of a captured array of bytes, as a loop of 8-bit kIntegers appends them
     };
     Op op = Op::kSkip;
     ByteOrder order = ByteOrder::kLittle;
@@ -142,7 +143,7 @@ class ReadPlan {
     bool clock = false;   // kInteger: updates the stream's clock
     bool append = false;  // kInteger: appends its bytes to the capture
     uint32_t size = 0;    // kInteger: bits; kSkipElements: the element's bits; kString: bytes of a code unit
-    uint64_t count = 0;   // kSkip: bits; kAlign: the alignment; kLoop: a fixed count
+    uint64_t count = 0;   // kSkip: bits; kAlign: the alignment; kLoop, kBytes: a fixed count
     int32_t reg = -1;      // kInteger: where its value goes
     int32_t capture = -1;  // kInteger, kVariant: which CapturedField
     int32_t length_reg = -1;  // kLoop, kSkipElements: the count, from a register
