@@ -36,17 +36,6 @@ bool selects_by_the_id(const FieldPath& selector) {
   return !selector.absolute || selector.scope == Scope::kEventHeader;
 }
 
-uint32_t load32(const uint8_t* p) {
-  uint32_t v;
-  std::memcpy(&v, p, 4);
-  return v;
-}
-uint64_t load64(const uint8_t* p) {
-  uint64_t v;
-  std::memcpy(&v, p, 8);
-  return v;
-}
-
 }  // namespace
 
 std::optional<EventHeaderReader> EventHeaderReader::recognise(const FieldClass& header, const std::string& clock,
@@ -95,45 +84,8 @@ std::optional<EventHeaderReader> EventHeaderReader::recognise(const FieldClass& 
   return EventHeaderReader(*layout, header.alignment, id_register);
 }
 
-void EventHeaderReader::read_at(const uint8_t* data, uint64_t start, uint64_t& at, uint64_t& id,
-                               ReadState& state) const {
-  const uint8_t* p = data + start / 8;
-  uint64_t selector;
-  if (layout_ == Layout::kIdAndTime) {
-    selector = id = load64(p);
-    update_clock(state, load64(p + 8), 64);
-    at = start + 128;
-  } else if (layout_ == Layout::kCompact) {
-    const uint32_t word = load32(p);
-    selector = word & 0x1f;
-    if (selector != 31) {
-      id = selector;
-      update_clock(state, word >> 5, 27);
-      at = start + 32;
-    } else {
-      id = load32(p + 1);
-      update_clock(state, load64(p + 5), 64);
-      at = start + 8 + 32 + 64;
-    }
-  } else {
-    uint16_t word;
-    std::memcpy(&word, p, 2);
-    selector = word;
-    if (selector != 65535) {
-      id = selector;
-      update_clock(state, load32(p + 2), 32);
-      at = start + 16 + 32;
-    } else {
-      id = load32(p + 2);
-      update_clock(state, load64(p + 6), 64);
-      at = start + 16 + 32 + 64;
-    }
-  }
-  if (id_register_ >= 0) state.registers[static_cast<std::size_t>(id_register_)] = selector;
-}
-
 bool EventHeaderReader::read_near_end(const uint8_t* data, uint64_t& at, uint64_t limit, uint64_t& id,
-                                     ReadState& state) const {
+                                     uint64_t& clock, uint64_t* registers) const {
   const uint64_t start = (at + alignment_ - 1) & ~uint64_t{alignment_ - 1};
   if (layout_ == Layout::kIdAndTime) return false;  // one length: read() saw it does not fit
   const uint64_t shortest = layout_ == Layout::kCompact ? 32 : 48;
@@ -141,7 +93,11 @@ bool EventHeaderReader::read_near_end(const uint8_t* data, uint64_t& at, uint64_
   const uint8_t* p = data + start / 8;
   const bool extended = layout_ == Layout::kCompact ? (p[0] & 0x1f) == 31 : (p[0] == 0xff && p[1] == 0xff);
   if (extended && limit - start < kLongest[static_cast<int>(layout_)]) return false;
-  read_at(data, start, at, id, state);
+  if (layout_ == Layout::kCompact) {
+    read_at_as<Layout::kCompact>(data, start, at, id, clock, registers);
+  } else {
+    read_at_as<Layout::kLarge>(data, start, at, id, clock, registers);
+  }
   return true;
 }
 

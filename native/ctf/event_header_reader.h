@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <string>
 
@@ -42,12 +43,19 @@ class EventHeaderReader {
   Layout layout() const { return layout_; }
 
   // Reads the header at `at` (in bits from `data`; aligned first) as the
-  // plan would: the event class id into `id`, the clock into `state`, `at`
-  // past it. False, with nothing changed, when it might not end by `limit`.
-  bool read(const uint8_t* data, uint64_t& at, uint64_t limit, uint64_t& id, ReadState& state) const {
+  // plan would, for a reader of layout `L` (layout() == L: a scanner's loop
+  // is compiled for each layout): the event class id into `id`, the
+  // stream's clock into `clock` (wrap-around applied), the id into its
+  // register among `registers` if the plans have one, `at` past it. False,
+  // with nothing changed, when it might not end by `limit`.
+  template <Layout L>
+  bool read_as(const uint8_t* data, uint64_t& at, uint64_t limit, uint64_t& id, uint64_t& clock,
+               uint64_t* registers) const {
     const uint64_t start = (at + alignment_ - 1) & ~uint64_t{alignment_ - 1};
-    if (start > limit || limit - start < kLongest[static_cast<int>(layout_)]) return read_near_end(data, at, limit, id, state);
-    read_at(data, start, at, id, state);
+    if (start > limit || limit - start < kLongest[static_cast<int>(L)]) {
+      return read_near_end(data, at, limit, id, clock, registers);
+    }
+    read_at_as<L>(data, start, at, id, clock, registers);
     return true;
   }
 
@@ -56,8 +64,57 @@ class EventHeaderReader {
       : layout_(layout), alignment_(alignment), id_register_(id_register) {}
   // Bits of the longest form of each layout (LTTng's extended header).
   static constexpr uint64_t kLongest[3] = {8 + 32 + 64, 16 + 32 + 64, 64 + 64};
-  bool read_near_end(const uint8_t* data, uint64_t& at, uint64_t limit, uint64_t& id, ReadState& state) const;
-  void read_at(const uint8_t* data, uint64_t start, uint64_t& at, uint64_t& id, ReadState& state) const;
+  bool read_near_end(const uint8_t* data, uint64_t& at, uint64_t limit, uint64_t& id, uint64_t& clock,
+                     uint64_t* registers) const;
+
+  static uint32_t load32(const uint8_t* p) {
+    uint32_t v;
+    std::memcpy(&v, p, 4);
+    return v;
+  }
+  static uint64_t load64(const uint8_t* p) {
+    uint64_t v;
+    std::memcpy(&v, p, 8);
+    return v;
+  }
+  // The header at `start` (aligned, known to fit): its id, the clock.
+  template <Layout L>
+  void read_at_as(const uint8_t* data, uint64_t start, uint64_t& at, uint64_t& id, uint64_t& clock,
+                  uint64_t* registers) const {
+    const uint8_t* p = data + start / 8;
+    uint64_t selector;
+    if constexpr (L == Layout::kIdAndTime) {
+      selector = id = load64(p);
+      clock = load64(p + 8);
+      at = start + 128;
+    } else if constexpr (L == Layout::kCompact) {
+      const uint32_t word = load32(p);
+      selector = word & 0x1f;
+      if (selector != 31) {
+        id = selector;
+        update_clock(clock, word >> 5, 27);
+        at = start + 32;
+      } else {
+        id = load32(p + 1);
+        clock = load64(p + 5);
+        at = start + 8 + 32 + 64;
+      }
+    } else {
+      uint16_t word;
+      std::memcpy(&word, p, 2);
+      selector = word;
+      if (selector != 65535) {
+        id = selector;
+        update_clock(clock, load32(p + 2), 32);
+        at = start + 16 + 32;
+      } else {
+        id = load32(p + 2);
+        clock = load64(p + 6);
+        at = start + 16 + 32 + 64;
+      }
+    }
+    if (id_register_ >= 0) registers[id_register_] = selector;
+  }
 
   Layout layout_;
   uint32_t alignment_;  // the header structure's, in bits

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: EPL-2.0
 #include "ctf/metadata_text.h"
 
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <fstream>
@@ -66,7 +67,11 @@ std::optional<std::string> read_metadata_text(const std::filesystem::path& file,
   std::string bytes;
   try {
     // libstdc++'s file buffer throws where a read fails (a directory: EISDIR).
-    bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    // A block at a time: a character at a time was 5 % of reading a small trace.
+    std::array<char, 1 << 16> block;
+    for (std::streamsize n; (n = in.rdbuf()->sgetn(block.data(), block.size())) > 0;) {
+      bytes.append(block.data(), static_cast<std::size_t>(n));
+    }
   } catch (const std::ios_base::failure&) {
     *error = file.string() + ": cannot be read" + (std::filesystem::is_directory(file) ? " (a directory, not a file)" : "");
     return std::nullopt;

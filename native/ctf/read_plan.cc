@@ -312,6 +312,23 @@ bool ReadPlan::run(BitCursor& cursor, ReadState& state, CapturedField* captures,
         ++pc;
         break;
       }
+      case Op::kBytes: {
+        // As kLoop then a kInteger of 8 bits per element would: the count
+        // checked against the bits left, then each element that fits
+        // appended (the first 16), the first that does not a problem.
+        const uint64_t count = in.count;
+        if (count > limit - at) [[unlikely]] return too_long(problem, "array", in.name, at, count, limit);
+        const uint64_t fit = std::min(count, (limit - at) / 8);
+        CapturedField& out = captures[in.capture];
+        if (fit > 0) out.present = true;
+        const std::size_t kept = std::min<std::size_t>(fit, out.bytes.size() - out.byte_count);
+        std::memcpy(out.bytes.data() + out.byte_count, cursor.data + at / 8, kept);
+        out.byte_count = static_cast<uint8_t>(out.byte_count + kept);
+        at += fit * 8;
+        if (fit < count) [[unlikely]] return past_content(problem, in.name, at, 8, limit);
+        ++pc;
+        break;
+      }
       case Op::kLoopEnd:
         if (--loops[depth - 1].remaining != 0) {
           pc = loops[depth - 1].body;
@@ -601,6 +618,19 @@ class PlanCompiler::Emitter {
       unsupported = "field `" + name + "` is asked for, but is an array of non-integers";
       return false;
     }
+    if (capture >= 0 && fc.kind == FC::Kind::kArray && fc.alignment >= 8 && element.is_integer() &&
+        !element.variable_length && element.size == 8 && element.alignment == 8 && element.mapped_clock.empty() &&
+        loop_depth_ < kMaxLoopDepth) {
+      // A captured array of bytes (an address): one copy where the loop
+      // below reads an element at a time, with the same checks and problems.
+      Instruction in = named(Op::kBytes, name);
+      in.count = fc.length;
+      in.capture = capture;
+      emit(in);
+      label();
+      unknown_position();
+      return true;
+    }
     Instruction loop = named(Op::kLoop, name);
     loop.count = fc.length;
     loop.length_reg = length_reg;
@@ -618,8 +648,11 @@ class PlanCompiler::Emitter {
       in.append = true;
       in.clock = !element.mapped_clock.empty();
       emit(in);
-    } else if (!field(element, name, path, frames)) {
-      return false;
+    } else {
+      ++loop_depth_;
+      const bool fine = field(element, name, path, frames);
+      --loop_depth_;
+      if (!fine) return false;
     }
     Instruction end;
     end.op = Op::kLoopEnd;
@@ -765,6 +798,7 @@ class PlanCompiler::Emitter {
   uint64_t anchor_ = 1;  // the position is known modulo this many bits ...
   uint64_t offset_ = 0;  // ... to be this
   std::size_t barrier_ = 0;  // no skip before here may grow: a jump lands here
+  int loop_depth_ = 0;       // loops open around what is being emitted
 };
 
 std::optional<std::string> PlanCompiler::resolve(const FieldPath& path, Scope scope,

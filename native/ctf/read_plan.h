@@ -41,16 +41,17 @@ struct ReadState {
 
 // The stream's clock after a field of `bits` low bits of it (CTF 1.8, 8;
 // CTF 2, 6.3): a value below the clock's low bits means they wrapped.
-inline void update_clock(ReadState& state, uint64_t value, unsigned bits) {
+inline void update_clock(uint64_t& clock, uint64_t value, unsigned bits) {
   if (bits >= 64) {
-    state.clock = value;
+    clock = value;
     return;
   }
   const uint64_t mask = (uint64_t{1} << bits) - 1;
   const uint64_t low = value & mask;
-  if (low < (state.clock & mask)) state.clock += uint64_t{1} << bits;
-  state.clock = (state.clock & ~mask) | low;
+  if (low < (clock & mask)) clock += uint64_t{1} << bits;
+  clock = (clock & ~mask) | low;
 }
+inline void update_clock(ReadState& state, uint64_t value, unsigned bits) { update_clock(state.clock, value, bits); }
 
 // Where a plan reads: the mapped bytes of one packet, read from `position`
 // (in bits from `data`) up to `limit` (in bits; never beyond).
@@ -88,6 +89,15 @@ class ReadPlan {
   // where the fields might not be in the packet: run() then says what is
   // wrong. Plans that keep something have no steps (false at once).
   bool skips() const { return !skip_steps_.empty(); }
+  // A plan whose skip is one step without a string (a fixed-size layout):
+  // its alignment and bits, for a table of such skips (ScanPlan's).
+  struct FixedSkip {
+    uint64_t alignment, bits;
+  };
+  std::optional<FixedSkip> fixed_skip() const {
+    if (skip_steps_.size() != 1 || skip_steps_[0].string) return std::nullopt;
+    return FixedSkip{skip_steps_[0].alignment, skip_steps_[0].bits};
+  }
   bool skip(const uint8_t* data, uint64_t& at, uint64_t limit) const {
     if (skip_steps_.empty()) return false;
     uint64_t position = at;
@@ -125,6 +135,7 @@ class ReadPlan {
     enum class Op : uint8_t {
       kAlign, kSkip, kInteger, kString, kSkipElements, kLoop, kLoopEnd, kVariant, kJump,
       kVarInt,  // a LEB128 integer (CTF 2), as kInteger does with its value
+      kBytes,   // the `count` bytes of a captured array of bytes, as a loop of 8-bit kIntegers appends them
     };
     Op op = Op::kSkip;
     ByteOrder order = ByteOrder::kLittle;
@@ -132,7 +143,7 @@ class ReadPlan {
     bool clock = false;   // kInteger: updates the stream's clock
     bool append = false;  // kInteger: appends its bytes to the capture
     uint32_t size = 0;    // kInteger: bits; kSkipElements: the element's bits; kString: bytes of a code unit
-    uint64_t count = 0;   // kSkip: bits; kAlign: the alignment; kLoop: a fixed count
+    uint64_t count = 0;   // kSkip: bits; kAlign: the alignment; kLoop, kBytes: a fixed count
     int32_t reg = -1;      // kInteger: where its value goes
     int32_t capture = -1;  // kInteger, kVariant: which CapturedField
     int32_t length_reg = -1;  // kLoop, kSkipElements: the count, from a register

@@ -106,6 +106,16 @@ std::optional<ScanPlan> ScanPlan::compile(TraceClass trace_class, const EventReq
         stream->sparse[event_id] = std::move(event);
       }
     }
+    stream->fixed_skips.resize(stream->by_id.size());
+    for (std::size_t event_id = 0; event_id < stream->by_id.size(); ++event_id) {
+      const EventPlan* event = stream->by_id[event_id].get();
+      const auto skip = event && !event->selected ? event->plan.fixed_skip() : std::nullopt;
+      // Alignments are powers of two; a mask or a size beyond 32 bits is
+      // left to the plan (no trace has one).
+      if (skip && skip->alignment - 1 < StreamPlan::FixedSkip::kNotFixed && skip->bits <= UINT32_MAX) {
+        stream->fixed_skips[event_id] = {static_cast<uint32_t>(skip->alignment - 1), static_cast<uint32_t>(skip->bits)};
+      }
+    }
     stream->registers = compiler->registers();
     plan.streams_[id] = std::move(stream);
   }

@@ -49,6 +49,17 @@ class ScanPlan {
     // plan; nullopt for any other header.
     std::optional<EventHeaderReader> fast_header;
     std::vector<std::unique_ptr<EventPlan>> by_id;  // dense up to kDenseIds
+    // By event class id, as by_id: how to skip an event no one reads whose
+    // layout after its header is fixed (one alignment, then a number of
+    // bits), so that skipping it is one load and one addition. Any other
+    // id (selected, variable, undeclared) is not fixed: read through by_id.
+    struct FixedSkip {
+      static constexpr uint32_t kNotFixed = UINT32_MAX;
+      uint32_t alignment_mask = kNotFixed;  // the alignment in bits, less one
+      uint32_t bits = 0;
+      bool fixed() const { return alignment_mask != kNotFixed; }
+    };
+    std::vector<FixedSkip> fixed_skips;
     std::map<uint64_t, std::unique_ptr<EventPlan>> sparse;  // beyond
     const EventPlan* event(uint64_t id) const {
       if (id < by_id.size()) return by_id[id].get();

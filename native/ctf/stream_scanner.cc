@@ -75,6 +75,118 @@ bool StreamScanner::next_packet_bounds(PacketSummary& summary, std::string& prob
   return read_packet(nullptr, summary, problem);
 }
 
+struct StreamScanner::EventWalk {
+  EventVisitor* visitor;
+  PacketSummary& summary;
+  std::string& problem;
+  const ScanPlan::StreamPlan& stream;
+  uint64_t stream_id;
+  BitCursor& cursor;
+  ReadState& state;
+};
+
+template <typename ReadHeader>
+bool StreamScanner::walk_events(EventWalk& walk, ReadHeader read_header) {
+  BitCursor& cursor = walk.cursor;
+  ReadState& state = walk.state;
+  const ScanPlan::StreamPlan& stream = walk.stream;
+  PacketSummary& summary = walk.summary;
+  std::string why;
+  CapturedField header_id;
+  uint64_t latest = summary.begin_clock.value_or(0);
+  const ScanPlan::StreamPlan::FixedSkip* const fixed = stream.fixed_skips.data();
+  const std::size_t fixed_ids = stream.fixed_skips.size();
+  const uint8_t* const data = data_;
+  const uint64_t limit = cursor.limit;
+  uint64_t* const registers = state.registers.data();
+  // The position, the clock and the packet's count and times of events
+  // are kept in locals (in registers: a store to the plans' registers
+  // could alias them in memory, as far as the compiler knows). The cursor
+  // and the state are written before a plan runs and read after; both and
+  // the summary before the visitor hears of an event and on the way out.
+  uint64_t at = cursor.position, clock = state.clock;
+  uint64_t events = 0, first = 0, before_last = 0, last = 0;
+  const auto store = [&] {
+    cursor.position = at;
+    state.clock = clock;
+  };
+  const auto load = [&] {
+    at = cursor.position;
+    clock = state.clock;
+  };
+  const auto publish = [&] {
+    store();
+    summary.events = events;
+    if (events == 0) return;
+    summary.first_clock = first;
+    summary.last_clock = last;
+    if (events > 1) summary.clock_before_last = before_last;
+  };
+  const auto failed = [&](uint64_t event_at, const std::string& what) {
+    publish();
+    return fail(walk.problem, event_at, what);
+  };
+  while (at < limit) {
+    const uint64_t event_at = at;
+    uint64_t event_id = 0;
+    if (!read_header(at, limit, event_id, clock, registers)) {
+      header_id.present = false;
+      store();
+      const bool read = stream.event_header.run(cursor, state, &header_id, why);
+      load();
+      if (!read) return failed(event_at, "event header: " + why);
+      event_id = header_id.present ? header_id.value : 0;
+    }
+    // An event no one reads of a fixed layout: one load, one addition.
+    const ScanPlan::EventPlan* event = nullptr;  // looked up off that path
+    const ScanPlan::StreamPlan::FixedSkip skip = event_id < fixed_ids ? fixed[event_id] : ScanPlan::StreamPlan::FixedSkip{};
+    const uint64_t skip_from = (at + skip.alignment_mask) & ~uint64_t{skip.alignment_mask};
+    if (skip.fixed() && skip_from <= limit && limit - skip_from >= skip.bits) {
+      at = skip_from + skip.bits;
+    } else {
+      event = stream.event(event_id);
+      if (event == nullptr) {
+        return failed(event_at, "event of id " + std::to_string(event_id) + ": no such event class in stream class " +
+                                    std::to_string(walk.stream_id));
+      }
+      // The stream's event context, the class's context and payload: one
+      // run, or skip steps when no one reads them.
+      if (event->selected || !event->plan.skip(data, at, limit)) {
+        if (event->selected) {
+          for (std::size_t i = 0; i < event->plan.captures(); ++i) {
+            event_captures_[i].present = false;
+            event_captures_[i].byte_count = 0;
+          }
+        }
+        store();
+        const bool read = event->plan.run(cursor, state, event_captures_.data(), why);
+        load();
+        if (!read) return failed(event_at, "event `" + event->event_class->name + "`: " + why);
+      }
+    }
+    if (at == event_at) {
+      // Nothing read: the next event would be this one again, for ever.
+      if (event == nullptr) event = stream.event(event_id);
+      return failed(event_at, "event `" + event->event_class->name + "` takes no bits: the packet cannot be walked");
+    }
+    if (clock >= latest) {
+      latest = clock;
+    } else if (!summary.step_back) {
+      summary.step_back = PacketSummary::StepBack{events, clock, latest};
+    }
+    if (events == 0) first = clock;
+    before_last = last;
+    last = clock;
+    ++events;
+    if (event != nullptr && event->selected) {
+      publish();
+      walk.visitor->selected_event(*event, stream, clock, event_captures_.data());
+    }
+  }
+  publish();
+  return true;
+}
+
 // With no visitor, the packet's header and context only.
 bool StreamScanner::read_packet(EventVisitor* visitor, PacketSummary& summary, std::string& problem) {
   summary = PacketSummary{};
@@ -165,52 +277,28 @@ bool StreamScanner::read_packet(EventVisitor* visitor, PacketSummary& summary, s
   // Never past the mapping (a content size in a packet size's last bits
   // may reach a few bits beyond its whole bytes).
   cursor.limit = std::min(begin + content_bits, size_ * 8);
-  CapturedField header_id;
-  uint64_t latest = summary.begin_clock.value_or(0);
-  const EventHeaderReader* lttng = stream->fast_header ? &*stream->fast_header : nullptr;
-  while (cursor.position < cursor.limit) {
-    const uint64_t event_at = cursor.position;
-    uint64_t event_id = 0;
-    if (lttng == nullptr || !lttng->read(data_, cursor.position, cursor.limit, event_id, state)) {
-      header_id.present = false;
-      if (!stream->event_header.run(cursor, state, &header_id, why)) {
-        return fail(problem, event_at, "event header: " + why);
-      }
-      event_id = header_id.present ? header_id.value : 0;
-    }
-    const ScanPlan::EventPlan* event = stream->event(event_id);
-    if (event == nullptr) {
-      return fail(problem, event_at, "event of id " + std::to_string(event_id) + ": no such event class in stream class " +
-                                         std::to_string(id));
-    }
-    // The stream's event context, the class's context and payload: one run,
-    // or skip steps when no one reads them (one addition for a fixed size).
-    if (event->selected || !event->plan.skip(data_, cursor.position, cursor.limit)) {
-      if (event->selected) {
-        for (std::size_t i = 0; i < event->plan.captures(); ++i) {
-          event_captures_[i].present = false;
-          event_captures_[i].byte_count = 0;
-        }
-      }
-      if (!event->plan.run(cursor, state, event_captures_.data(), why)) {
-        return fail(problem, event_at, "event `" + event->event_class->name + "`: " + why);
-      }
-    }
-    if (cursor.position == event_at) {
-      // Nothing read: the next event would be this one again, for ever.
-      return fail(problem, event_at, "event `" + event->event_class->name + "` takes no bits: the packet cannot be walked");
-    }
-    if (state.clock >= latest) {
-      latest = state.clock;
-    } else if (!summary.step_back) {
-      summary.step_back = PacketSummary::StepBack{summary.events, state.clock, latest};
-    }
-    ++summary.events;
-    if (!summary.first_clock) summary.first_clock = state.clock;
-    summary.clock_before_last = summary.last_clock;
-    summary.last_clock = state.clock;
-    if (event->selected) visitor->selected_event(*event, *stream, state.clock, event_captures_.data());
+  EventWalk walk{visitor, summary, problem, *stream, id, cursor, state};
+  bool walked = false;
+  using Layout = EventHeaderReader::Layout;
+  if (!stream->fast_header) {
+    walked = walk_events(walk, [](uint64_t&, uint64_t, uint64_t&, uint64_t&, uint64_t*) { return false; });
+  } else if (const EventHeaderReader lttng = *stream->fast_header; lttng.layout() == Layout::kIdAndTime) {
+    walked = walk_events(walk, [lttng, data = data_](uint64_t& at, uint64_t limit, uint64_t& event_id, uint64_t& clock,
+                                                     uint64_t* registers) {
+      return lttng.read_as<Layout::kIdAndTime>(data, at, limit, event_id, clock, registers);
+    });
+  } else if (lttng.layout() == Layout::kCompact) {
+    walked = walk_events(walk, [lttng, data = data_](uint64_t& at, uint64_t limit, uint64_t& event_id, uint64_t& clock,
+                                                     uint64_t* registers) {
+      return lttng.read_as<Layout::kCompact>(data, at, limit, event_id, clock, registers);
+    });
+  } else {
+    walked = walk_events(walk, [lttng, data = data_](uint64_t& at, uint64_t limit, uint64_t& event_id, uint64_t& clock,
+                                                     uint64_t* registers) {
+      return lttng.read_as<Layout::kLarge>(data, at, limit, event_id, clock, registers);
+    });
   }
+  if (!walked) return false;
   if (packet_bits > left) {
     return fail(problem, size_ * 8, packet + ": packet size " + std::to_string(packet_bits) + " bits runs " +
                                         std::to_string(packet_bits - left) + " bits past the end of the file");

@@ -87,6 +87,12 @@ class StreamScanner {
 
  private:
   bool read_packet(EventVisitor* visitor, PacketSummary& summary, std::string& problem);
+  // A packet's events, from the cursor to its limit, each header read by
+  // `read_header` (LTTng's headers: a loop compiled for each layout) or,
+  // where that declines, by the stream's event header plan.
+  struct EventWalk;
+  template <typename ReadHeader>
+  bool walk_events(EventWalk& walk, ReadHeader read_header);
   bool fail(std::string& problem, uint64_t bit_offset, const std::string& what) const;
 
   const ScanPlan& plan_;

@@ -98,11 +98,28 @@ TsdlToken TsdlLexer::next() {
   }
   if (is_digit(c)) return number();
   if (c == '"') return string_literal();
-  for (const std::string_view punctuator : {":=", "...", "{", "}", "[", "]", "(", ")", "<", ">", ";", ",", "=", ".", ":", "-", "+"}) {
-    if (text_.substr(at_, punctuator.size()) == punctuator) {
-      at_ += punctuator.size();
-      return {TsdlToken::Kind::kPunctuator, std::string(punctuator), 0, line_};
-    }
+  // The punctuators, the longest first where one begins another (`:=`,
+  // `...`): chosen by their first character (a loop comparing each of
+  // them was a fifth of the time of reading a small trace).
+  const std::string_view rest = text_.substr(at_);
+  std::size_t length = 0;
+  switch (c) {
+    case ':':
+      length = rest.substr(0, 2) == ":=" ? 2 : 1;
+      break;
+    case '.':
+      length = rest.substr(0, 3) == "..." ? 3 : 1;
+      break;
+    case '{': case '}': case '[': case ']': case '(': case ')': case '<': case '>':
+    case ';': case ',': case '=': case '-': case '+':
+      length = 1;
+      break;
+    default:
+      break;
+  }
+  if (length != 0) {
+    at_ += length;
+    return {TsdlToken::Kind::kPunctuator, std::string(rest.substr(0, length)), 0, line_};
   }
   const unsigned char byte = static_cast<unsigned char>(c);
   std::string shown = byte >= 0x20 && byte < 0x7f ? std::string("`") + c + "`" : "byte " + std::to_string(byte);

@@ -238,6 +238,46 @@ TEST(Ctf2FieldClasses, DamagedVariableLengthIntegersAreNamedWhereTheyAre) {
   }
 }
 
+// --- captured byte arrays (addresses): one copy, as a loop of bytes reads them ---
+TEST(ReadPlanBytes, ACapturedByteArrayIsItsBytesAndACutOneFailsAtItsFirstMissingByte) {
+  const TraceClass trace = parsed(tsdl_event("uint8_t pad; uint8_t addr[4]; uint16_t port;"));
+  const Read whole = read(trace, {{"addr"}, {"port"}}, {9, 10, 11, 12, 13, 0x34, 0x12});
+  ASSERT_EQ(whole.unsupported, "");
+  ASSERT_TRUE(whole.ok) << whole.problem;
+  EXPECT_EQ(whole.end, 7u * 8);
+  ASSERT_TRUE(whole.fields[0].present);
+  ASSERT_EQ(whole.fields[0].byte_count, 4);
+  EXPECT_EQ((Bytes{whole.fields[0].bytes.begin(), whole.fields[0].bytes.begin() + 4}), (Bytes{10, 11, 12, 13}));
+  EXPECT_EQ(whole.value(1), 0x1234);
+  // Cut after k of its bytes: none left is a count past the content; some,
+  // the first byte missing, where it would be.
+  const Read none = read(trace, {{"addr"}}, {9});
+  EXPECT_FALSE(none.ok);
+  EXPECT_EQ(none.problem, "array `addr` at byte 1 of 4 elements runs past the packet's content (which ends at byte 1)");
+  for (uint8_t kept = 1; kept < 4; ++kept) {
+    Bytes bytes{9};
+    for (uint8_t i = 0; i < kept; ++i) bytes.push_back(static_cast<uint8_t>(10 + i));
+    const Read cut = read(trace, {{"addr"}}, bytes);
+    EXPECT_FALSE(cut.ok);
+    EXPECT_EQ(cut.problem, "field `addr` at byte " + std::to_string(1 + kept) +
+                               " needs 8 bits, past the packet's content (which ends at byte " + std::to_string(1 + kept) +
+                               ")");
+    EXPECT_EQ(cut.end, (1u + kept) * 8);
+  }
+}
+
+TEST(ReadPlanBytes, ALongByteArrayKeepsItsFirstSixteenBytes) {
+  const TraceClass trace = parsed(tsdl_event("uint8_t addr[20]; uint8_t after;"));
+  Bytes bytes;
+  for (uint8_t i = 0; i < 21; ++i) bytes.push_back(i);
+  const Read r = read(trace, {{"addr"}, {"after"}}, bytes);
+  ASSERT_TRUE(r.ok) << r.problem << r.unsupported;
+  ASSERT_EQ(r.fields[0].byte_count, 16);
+  EXPECT_EQ((Bytes{r.fields[0].bytes.begin(), r.fields[0].bytes.end()}),
+            (Bytes{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}));
+  EXPECT_EQ(r.value(1), 20);
+}
+
 // --- optional fields ---
 
 TEST(Ctf2FieldClasses, OptionalFieldsReadAsTheirCtf18VariantTwins) {
