@@ -891,10 +891,10 @@ INSTANTIATE_TEST_SUITE_P(
     Experiments, SimulatedExactTest,
     ::testing::Values(
         Simulated{"pair_linear", {"--hosts", "2", "--topology", "pairs", "--duration", "60s"}},
-        Simulated{"chain5_steps", {"--hosts", "5", "--topology", "chain", "--clock-model", "steps", "--duration", "10min", "--seed", "3"}},
-        Simulated{"star6_slews", {"--hosts", "6", "--topology", "star", "--clock-model", "slews", "--duration", "10min", "--seed", "4"}},
+        Simulated{"chain5_steps", {"--hosts", "5", "--topology", "chain", "--clock-model", "steps", "--duration", "5min", "--seed", "3"}},
+        Simulated{"star6_slews", {"--hosts", "6", "--topology", "star", "--clock-model", "slews", "--duration", "5min", "--seed", "4"}},
         Simulated{"random8_combined", {"--hosts", "8", "--topology", "random", "--clock-model", "combined", "--duration", "5min", "--seed", "5"}},
-        Simulated{"chain4_wander", {"--hosts", "4", "--topology", "chain", "--clock-model", "wander", "--duration", "10min", "--seed", "6"}},
+        Simulated{"chain4_wander", {"--hosts", "4", "--topology", "chain", "--clock-model", "wander", "--duration", "5min", "--seed", "6"}},
         // One segment whose clocks bend: its map from the local bands.
         Simulated{"pair_wander_one_segment", {"--hosts", "2", "--topology", "pairs", "--clock-model", "wander", "--duration", "3min",
                                               "--wander-period", "3min", "--wander-amplitude", "1", "--rate", "200", "--seed", "1"}},
