@@ -12,7 +12,7 @@
 #                             plugin, no X (with --test: only their tests)
 #
 # Environment: BUILD_DIR (default build), SANITIZE_BUILD_DIR (default
-# build-sanitize), JOBS (default: number of cores), FUZZ_SECONDS (default 20,
+# build-sanitize), JOBS (default: number of cores), FUZZ_SECONDS (default 10,
 # per fuzzer), CI=true turns compiler warnings into errors.
 set -euo pipefail
 
@@ -168,11 +168,11 @@ if $run_tests; then
   env "${sanitizer_environment[@]}" TRACESYNC_TEST_COMMAND="$(cd "$san_dir" && pwd)/bin/tracesync" \
     TRACESYNC_TEST_COMMAND_SANITIZED=1 \
     ctest --test-dir "$build_dir" --output-on-failure -j "$jobs" --label-regex end-to-end
-  step "fuzzers, ${FUZZ_SECONDS:-20}s each, two at a time"
-  tests/fuzz/run_fuzzers.sh "$san_dir" "${FUZZ_SECONDS:-20}" match_stream reader_protocol ctf2_metadata extract &
+  step "fuzzers, ${FUZZ_SECONDS:-10}s each, two at a time"
+  tests/fuzz/run_fuzzers.sh "$san_dir" "${FUZZ_SECONDS:-10}" match_stream reader_protocol ctf2_metadata extract &
   first_pair=$!
   fuzz_status=0
-  tests/fuzz/run_fuzzers.sh "$san_dir" "${FUZZ_SECONDS:-20}" engine_options ctf_metadata scanner || fuzz_status=$?
+  tests/fuzz/run_fuzzers.sh "$san_dir" "${FUZZ_SECONDS:-10}" engine_options ctf_metadata scanner || fuzz_status=$?
   wait "$first_pair" || fuzz_status=$?
   ((fuzz_status == 0)) || { echo "setup.sh: a fuzzer failed (its input is kept under $san_dir/fuzz)" >&2; exit 1; }
 fi

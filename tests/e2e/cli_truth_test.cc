@@ -91,6 +91,11 @@ std::vector<TruthCase> truth_cases() {
                                                   {"chain", 10, "chain10"},
                                                   {"star", 6, "star6"},
                                                   {"random", 50, "random50"}}) {
+        // An hour of 50 hosts (15-20 s each) under linear clocks and the
+        // combined model, whose steps, slews and wander are each the other
+        // models' alone: their minute and ten minutes of 50 hosts run too.
+        const bool covered_by_combined = model != "linear" && model != "combined";
+        if (duration >= 3600 && hosts >= 50 && covered_by_combined) continue;
         cases.push_back({model, duration, topology, hosts, model + "_" + duration_name(duration) + "_" + name});
       }
     }
