@@ -131,7 +131,7 @@ void PiecewiseHullEstimator::resegment_from(std::size_t k, const LinkMessage& me
 void PiecewiseHullEstimator::settle(model::Nanoseconds frontier) {
   if (segments_.empty()) return;
   segments_.front().hull.settle(frontier);
-  if (!past_budget_ && added_ >= keep_at_most_) start_stream();
+  if (!past_budget_ && added_ >= keep_at_most_) start_stream(frontier);
   if (!past_budget_ || (frontier_ && frontier <= *frontier_)) return;
   frontier_ = frontier;
   if (stream_) stream_->settle(frontier);
@@ -146,15 +146,32 @@ void PiecewiseHullEstimator::settle(model::Nanoseconds frontier) {
 }
 
 // The budget reached: the local bands from here on come from a stream fed
-// with every message so far (any order: it sorts what it holds).
-void PiecewiseHullEstimator::start_stream() {
+// with every message so far. In the rule's order, settled as they go up to
+// the frontier, so that its heap of unsettled points holds a horizon of
+// them rather than the budget's (a heap keeps its capacity).
+void PiecewiseHullEstimator::start_stream(model::Nanoseconds frontier) {
   past_budget_ = true;
   if (stability_.ppm <= 0) return;  // no local bands to stream
   uint64_t late = 0;
   for (const Segment& s : segments_) late += s.hull.estimate().counters.late_messages;
   late_before_stream_ = late;
   stream_.emplace(stability_);
-  for (const Segment& s : segments_) s.messages.for_each([&](const LinkMessage& m) { stream_->add(m); });
+  constexpr std::size_t kSettleEvery = 256;
+  std::size_t fed = 0;
+  // Segments follow each other in the rule's order.
+  for (const Segment& s : segments_) {
+    const MessageLog& log = s.sorted_messages();
+    auto l = log.lower().begin();
+    auto u = log.upper().begin();
+    while (l != log.lower().end() || u != log.upper().end()) {
+      // At one abscissa the a -> b messages come first.
+      const bool lower = u == log.upper().end() || (l != log.lower().end() && l->x <= u->x);
+      const LinkMessage m = lower ? LinkMessage{Direction::kAtoB, *l++} : LinkMessage{Direction::kBtoA, *u++};
+      stream_->add(m);
+      // Every message before m has come (the logs hold every one so far).
+      if (++fed % kSettleEvery == 0) stream_->settle(std::min(m.point.x, frontier));
+    }
+  }
 }
 
 // Segments whose successor starts before the frontier: no message at or

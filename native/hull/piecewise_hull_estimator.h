@@ -152,7 +152,7 @@ class PiecewiseHullEstimator final : public LinkEstimator {
   [[gnu::noinline]] bool add_before_last(const LinkMessage& message);
   void resegment_from(std::size_t k, const LinkMessage& message);
   void release_before(model::Nanoseconds frontier);
-  void start_stream();
+  void start_stream(model::Nanoseconds frontier);
   void end_segments(model::Nanoseconds frontier);
   uint64_t late_messages(uint64_t counted_by_hulls) const;
   TimeSpan stretch_of(std::size_t k) const;

@@ -28,8 +28,11 @@ constexpr int64_t kSecond = 1'000'000'000;
 constexpr int64_t kMinute = 60 * kSecond;
 constexpr std::size_t kUnbounded = std::numeric_limits<std::size_t>::max();
 
-// A few hundred messages: the budget is reached in the link's first seconds.
-constexpr std::size_t kSmallBudget = 400;
+// A few hundred messages: the budget is reached in the link's first
+// seconds, just past twice the step by which the stream is settled while
+// the kept messages are fed to it (256), so that the last such settling is
+// at the newest of them: a frontier beyond the link's would show.
+constexpr std::size_t kSmallBudget = 513;
 
 struct Link {
   std::string name;
