@@ -21,8 +21,7 @@ LocalBandStream::LocalBandStream(const ClockStability& stability, const LocalBan
       // W and within S, and the fastest of every bucket holding a point
       // within the far reach: whole buckets, two of them at most beyond it
       // (bucket 0 spans both signs).
-      margin_(std::max({settings.widest_window, settings.horizon, settings.far_reach + 2 * settings.bucket})),
-      program_(std::make_unique<BandProgram>()) {}
+      margin_(std::max({settings.widest_window, settings.horizon, settings.far_reach + 2 * settings.bucket})) {}
 
 void LocalBandStream::add(Direction direction, const Point& point) {
   if (finished_ || (frontier_ && point.x < *frontier_)) {

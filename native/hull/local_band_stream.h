@@ -102,11 +102,28 @@ class LocalBandStream {
   void release();
   const band::Candidate& candidate(uint64_t index) const { return candidates_[index - candidates_base_]; }
 
+  // The band's programs at one instant, reused: scratch, so a copy of the
+  // stream (finished at a query, as the estimator answers) makes its own.
+  class Scratch {
+   public:
+    Scratch() : program_(std::make_unique<BandProgram>()) {}
+    Scratch(const Scratch&) : Scratch() {}
+    Scratch& operator=(const Scratch&) { return *this; }
+    Scratch(Scratch&&) noexcept = default;
+    Scratch& operator=(Scratch&&) noexcept = default;
+    ~Scratch() = default;
+    BandProgram* operator->() const { return program_.get(); }
+    BandProgram& operator*() const { return *program_; }
+
+   private:
+    std::unique_ptr<BandProgram> program_;
+  };
+
   ClockStability stability_;
   LocalBandSettings settings_;
   int64_t milli_ppm_;
   model::Nanoseconds margin_;  // M: how far a band reads from its instant
-  std::unique_ptr<BandProgram> program_;  // the band's programs at one instant, reused
+  Scratch program_;
 
   DirectionPoints lower_;
   DirectionPoints upper_;

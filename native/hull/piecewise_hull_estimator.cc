@@ -29,6 +29,7 @@ const MessageLog& PiecewiseHullEstimator::Segment::sorted_messages() const {
 }
 
 Quad PiecewiseHullEstimator::Segment::envelope(const TimeSpan& over, const ClockStability& stability) const {
+  if (summary) return summary->peak(over);  // ended: `over` covers its stretch
   if (envelope_cache && envelope_cache->messages == messages.size() && envelope_cache->over == over) {
     return envelope_cache->value;
   }
@@ -54,6 +55,8 @@ bool PiecewiseHullEstimator::extend(const LinkMessage& message) {
 
 bool PiecewiseHullEstimator::add(const LinkMessage& message) {
   if (!segments_.empty() && sorts_before(message, segments_.back().last)) return add_before_last(message);
+  ++added_;
+  if (stream_) stream_->add(message);
   return extend(message);  // the common case, time order
 }
 
@@ -66,6 +69,10 @@ bool PiecewiseHullEstimator::add_before_last(const LinkMessage& message) {
                                                       [&](const Segment& s) { return !sorts_before(message, s.first); }) -
                                  segments_.begin());
     if (k > 0) --k;
+  }
+  if (k < ended_) {  // its hull and summary are final
+    ++left_out_late_;
+    return false;
   }
   Segment& segment = segments_[k];
   const bool late = k == 0 && released_ && message.point.x < released_->before;
@@ -80,12 +87,16 @@ bool PiecewiseHullEstimator::add_before_last(const LinkMessage& message) {
     } else {
       segment.messages.append(message);
     }
+    ++added_;
+    if (stream_) stream_->add(message);
     return *changed;
   }
   if (late) {  // the messages a re-cut would replay are released
     ++left_out_late_;
     return false;
   }
+  ++added_;
+  if (stream_) stream_->add(message);
   resegment_from(k, message);
   return true;
 }
@@ -95,7 +106,7 @@ bool PiecewiseHullEstimator::open_segment(const LinkMessage& message) {
   // The first segment keeps a flat envelope (the linear model's), so that
   // its messages can be released; the others keep the envelope of their log.
   const auto envelope = segments_.empty() ? ExactHullEstimator::Envelope::kOwn : ExactHullEstimator::Envelope::kNone;
-  segments_.push_back({message, message, ExactHullEstimator(stability_, envelope), {}, std::nullopt});
+  segments_.push_back({message, message, ExactHullEstimator(stability_, envelope), {}, std::nullopt, std::nullopt});
   segments_.back().messages.append(message);
   const bool changed = segments_.back().hull.add(message);
   return changed || segments_.size() > 1;  // as the single line does, until a second segment opens
@@ -112,7 +123,7 @@ void PiecewiseHullEstimator::resegment_from(std::size_t k, const LinkMessage& me
     // Replaying the first segment from its first message reaches, at the
     // released ones' end, the copy fed with them; every message left sorts
     // after them (none is behind `before`).
-    segments_.push_back({released_->first, released_->last, released_->hull, {}, std::nullopt});
+    segments_.push_back({released_->first, released_->last, released_->hull, {}, std::nullopt, std::nullopt});
   }
   for (const LinkMessage& m : rest) extend(m);
 }
@@ -120,12 +131,68 @@ void PiecewiseHullEstimator::resegment_from(std::size_t k, const LinkMessage& me
 void PiecewiseHullEstimator::settle(model::Nanoseconds frontier) {
   if (segments_.empty()) return;
   segments_.front().hull.settle(frontier);
-  // Only a link of one segment releases (its local bands would need them).
-  if (segments_.size() != 1 || (released_ && frontier <= released_->before)) return;
-  // Past the budget, and a quarter more than the last release kept (each
+  if (!past_budget_ && added_ >= keep_at_most_) start_stream(frontier);
+  if (!past_budget_ || (frontier_ && frontier <= *frontier_)) return;
+  frontier_ = frontier;
+  if (stream_) stream_->settle(frontier);
+  end_segments(frontier);
+  // The open segment releases while it is the only one (a re-cut of a later
+  // one would replay its predecessor's messages from its first), whenever
+  // its log has grown a quarter past what the last release kept (each
   // release rewrites the log of what it keeps: about 4 copies a message).
-  const std::size_t at = std::max(kept_after_release_ + kept_after_release_ / 4, keep_at_most_);
+  if (segments_.size() != 1 || (released_ && frontier <= released_->before)) return;
+  const std::size_t at = std::max<std::size_t>(kept_after_release_ + kept_after_release_ / 4, kReleaseAtLeast);
   if (segments_.front().messages.size() >= at) release_before(frontier);
+}
+
+// The budget reached: the local bands from here on come from a stream fed
+// with every message so far. In the rule's order, settled as they go up to
+// the frontier, so that its heap of unsettled points holds a horizon of
+// them rather than the budget's (a heap keeps its capacity).
+void PiecewiseHullEstimator::start_stream(model::Nanoseconds frontier) {
+  past_budget_ = true;
+  if (stability_.ppm <= 0) return;  // no local bands to stream
+  uint64_t late = 0;
+  for (const Segment& s : segments_) late += s.hull.estimate().counters.late_messages;
+  late_before_stream_ = late;
+  stream_.emplace(stability_);
+  constexpr std::size_t kSettleEvery = 256;
+  std::size_t fed = 0;
+  // Segments follow each other in the rule's order.
+  for (const Segment& s : segments_) {
+    const MessageLog& log = s.sorted_messages();
+    auto l = log.lower().begin();
+    auto u = log.upper().begin();
+    while (l != log.lower().end() || u != log.upper().end()) {
+      // At one abscissa the a -> b messages come first.
+      const bool lower = u == log.upper().end() || (l != log.lower().end() && l->x <= u->x);
+      const LinkMessage m = lower ? LinkMessage{Direction::kAtoB, *l++} : LinkMessage{Direction::kBtoA, *u++};
+      stream_->add(m);
+      // Every message before m has come (the logs hold every one so far).
+      if (++fed % kSettleEvery == 0) stream_->settle(std::min(m.point.x, frontier));
+    }
+  }
+}
+
+// Segments whose successor starts before the frontier: no message at or
+// after it can fall in them (it sorts after that first message), so their
+// hull, line and cone rate are final. Each keeps the summary of its cones
+// its envelope bound needs, and releases its log.
+void PiecewiseHullEstimator::end_segments(model::Nanoseconds frontier) {
+  while (ended_ + 1 < segments_.size() && segments_[ended_ + 1].first.point.x < frontier) {
+    Segment& s = segments_[ended_];
+    const LinkEstimate e = s.hull.estimate();
+    // The first segment, released, answers with its flat envelope (bounds_of).
+    const bool enveloped = stability_.ppm > 0 && e.quality == Quality::kAccurate && !(ended_ == 0 && released_);
+    if (enveloped) {
+      ConeEnvelope cones(Line{e.alpha, e.beta});
+      for (const LinkMessage& m : s.messages.in_rule_order()) cones.add(m);
+      s.summary = cones.summary(cone_rate(e, stability_));
+    }
+    s.messages = MessageLog{};
+    s.envelope_cache.reset();
+    ++ended_;
+  }
 }
 
 // Moves the first segment's messages before `frontier` from its log into
@@ -160,6 +227,7 @@ std::size_t PiecewiseHullEstimator::held_points() const {
   std::size_t n = kept_messages();
   if (!segments_.empty()) n += segments_.front().hull.envelope_points();
   if (released_) n += released_->hull.envelope_points();
+  if (stream_) n += stream_->held();
   return n;
 }
 
@@ -259,26 +327,30 @@ std::vector<Contradiction> PiecewiseHullEstimator::contradictions() const {
   return out;
 }
 
-std::pair<std::size_t, model::Nanoseconds> PiecewiseHullEstimator::cache_key() const {
-  return {kept_messages(), released_ ? released_->before : std::numeric_limits<model::Nanoseconds>::min()};
+const PiecewiseHullEstimator::Streamed& PiecewiseHullEstimator::streamed() const {
+  if (streamed_ && streamed_->added == added_) return *streamed_;
+  LocalBandStream finished = *stream_;
+  finished.finish();
+  streamed_ = Streamed{added_, finished.map(), finished.centre_line().bends()};
+  return *streamed_;
 }
 
 bool PiecewiseHullEstimator::bends() const {
   if (segments_.size() != 1 || stability_.ppm <= 0) return false;
-  const auto key = cache_key();
-  if (bends_ && bends_->key == key) return bends_->bends;
+  if (bends_ && bends_->added == added_) return bends_->bends;
   const Segment& only = segments_.front();
   const LinkEstimate e = only.hull.estimate();
   // Its line is not needed: where the centres follow no line, the clocks
   // bend, and then the line runs where the messages' edges put it.
-  const bool bends = e.quality == Quality::kAccurate && centre_line(only.sorted_messages(), stability_).bends();
-  bends_ = BendCache{key, bends};
+  const bool bends = e.quality == Quality::kAccurate &&
+                     (stream_ ? streamed().bends : centre_line(only.sorted_messages(), stability_).bends());
+  bends_ = BendCache{added_, bends};
   return bends;
 }
 
 const LocalBandMap& PiecewiseHullEstimator::local_bands() const {
-  const auto key = cache_key();
-  if (local_bands_ && local_bands_->key == key) return local_bands_->map;
+  if (stream_) return streamed().map;
+  if (local_bands_ && local_bands_->added == added_) return local_bands_->map;
   // Segments follow each other in the rule's order, so their sorted points
   // in turn are sorted.
   std::vector<model::Point> lower;
@@ -288,7 +360,7 @@ const LocalBandMap& PiecewiseHullEstimator::local_bands() const {
     lower.insert(lower.end(), log.lower().begin(), log.lower().end());
     upper.insert(upper.end(), log.upper().begin(), log.upper().end());
   }
-  local_bands_ = LocalBandCache{key, local_band_map(lower, upper, stability_)};
+  local_bands_ = LocalBandCache{added_, local_band_map(lower, upper, stability_)};
   return local_bands_->map;
 }
 
@@ -304,7 +376,7 @@ std::optional<ClockMap> PiecewiseHullEstimator::clock_map(const TimeSpan& span) 
   if (segments_.size() == 1 && !bends()) return LinkEstimator::clock_map(span);
   if (uses_local_bands()) {
     const LocalBandMap& local = local_bands();
-    if (!local.knots.empty()) return released_ ? after_released(local.knots, span) : fitted_to(local.knots, span);
+    if (!local.knots.empty()) return fitted_to(local.knots, span);
   }
   // No instant has a band (too few messages each way near every instant),
   // or the clocks are taken to be linear: the segments' lines, bridged.
@@ -312,32 +384,11 @@ std::optional<ClockMap> PiecewiseHullEstimator::clock_map(const TimeSpan& span) 
   return join_pieces(pieces(span), stability_, span);
 }
 
-ClockMap PiecewiseHullEstimator::after_released(const ClockMap& local, const TimeSpan& span) const {
-  // The first segment's bound holds over any stretch of it (its messages
-  // all fit its region), and between two knots the truth lies within their
-  // bounds' interpolation: pieces that join_pieces bridges honestly.
-  std::vector<ClockPiece> pieces;
-  const TimeSpan released{std::min(span.first, segments_.front().first.point.x), released_->before - 1};
-  if (const auto bounds = bounds_of(0, released)) {
-    const LinkEstimate e = segments_.front().hull.estimate();
-    pieces.push_back({released, Line{e.alpha, e.beta}, *bounds});
-  }
-  for (std::size_t i = 1; i < local.size(); ++i) {
-    const Knot& l = local[i - 1];
-    const Knot& r = local[i];
-    if (l.x < released_->before) continue;  // (none: the kept messages begin there)
-    const Quad slope = (r.y - l.y) / static_cast<Quad>(r.x - l.x);
-    pieces.push_back({{l.x, r.x}, Line{slope, l.y - slope * static_cast<Quad>(l.x)}, EndBounds{l.bound, r.bound}});
-  }
-  if (pieces.empty()) return fitted_to(local, span);
-  return *join_pieces(pieces, stability_, span);
-}
-
 LinkEstimate PiecewiseHullEstimator::estimate() const {
   if (segments_.empty()) return ExactHullEstimator(stability_).estimate();
   if (segments_.size() == 1) {
     LinkEstimate e = segments_.front().hull.estimate();
-    e.counters.late_messages += left_out_late_;
+    e.counters.late_messages = late_messages(e.counters.late_messages);
     return e;
   }
   LinkEstimate e;
@@ -354,7 +405,7 @@ LinkEstimate PiecewiseHullEstimator::estimate() const {
     e.counters.upper_hull += part.counters.upper_hull;
     e.counters.late_messages += part.counters.late_messages;
   }
-  e.counters.late_messages += left_out_late_;
+  e.counters.late_messages = late_messages(e.counters.late_messages);
   const TimeSpan span = *message_span();
   const auto map = clock_map(span);
   if (!map) {
@@ -387,6 +438,15 @@ std::optional<Quad> PiecewiseHullEstimator::offset_uncertainty(const TimeSpan& s
     worst = std::max(worst, model::abs(e.alpha * static_cast<Quad>(k.x) + e.beta - k.y) + k.bound);
   }
   return worst;
+}
+
+// Each late message once: left out of everything, or taken into the hulls
+// but not into the stream (which started later than the frontier it was
+// behind) or the first segment's envelope. Past the budget the envelope's
+// late ones are the stream's too: it commits behind the frontier.
+uint64_t PiecewiseHullEstimator::late_messages(uint64_t counted_by_hulls) const {
+  if (!stream_) return counted_by_hulls + left_out_late_;
+  return late_before_stream_ + stream_->late_points() + left_out_late_;
 }
 
 HullPoints PiecewiseHullEstimator::hull_points() const {

@@ -11,6 +11,7 @@
 #include "hull/exact_hull_estimator.h"
 #include "hull/link_estimator.h"
 #include "hull/local_band_map.h"
+#include "hull/local_band_stream.h"
 #include "hull/local_envelope.h"
 #include "hull/message_log.h"
 #include "hull/piecewise_clock_map.h"
@@ -35,22 +36,28 @@ namespace tracesync::hull {
 // recomputed from their stored messages. So the segments equal the rule's
 // whatever the arrival order. Memory: every message is kept (16 bytes), in
 // its segment's MessageLog, in arrival order, sorted when a bound needs them,
-// except on a link of one segment behind the frontier (below).
+// until the link reaches its budget (below).
 //
-// Memory within a budget on linear clocks (issue 31 part 1,
-// docs/local-band.md): the first segment keeps its own FlatEnvelope, as the
-// linear model does. While the link has one segment and keeps more than
-// `keep_at_most` messages, settle() releases those behind the frontier from
-// its log into `released_`: a copy of the segment's estimator
-// fed with them in the rule's order, which is what replaying the segment
-// from its first message gives up to there, so a re-cut by a message at or
-// after the frontier replays from that copy and the segments stay the
-// rule's. A message behind the released ones (late) joins the hull when it
-// fits; one that would re-cut the released stretch cannot be replayed: it is
-// left out and counted as late. Should the link bend once messages are
-// released, its local bands come from the messages kept (they are computed
-// in one batch): its map is the first segment's line over the released
-// stretch, bridged to the local bands of the rest (honest, wider there).
+// Memory past a budget (issue 31 part 1, docs/local-band.md, "Wiring it
+// into the piecewise estimator"): within `keep_at_most` messages nothing
+// below applies and every answer comes from the messages kept. When the
+// link reaches it (settle()), its messages are fed to a LocalBandStream,
+// settled with the frontier from then on, and the link's local bands and
+// centre_line verdict come from a copy of it finished at the query: the
+// batch's over every message, bit for bit. From then on a segment whose
+// successor starts before the frontier is ended (no message still to come
+// can fall in it or re-cut it): it keeps its hull and the summary of its
+// cones (ConeEnvelope::Summary) instead of its log. While the link has one
+// segment, settle() releases its messages behind the frontier into
+// `released_`: a copy of the segment's estimator fed with them in the
+// rule's order, which is what replaying the segment from its first message
+// gives up to there, so a re-cut by a message at or after the frontier
+// replays from that copy and the segments stay the rule's. The first
+// segment keeps its own FlatEnvelope, as the linear model does, so a
+// released segment still has the linear model's bound. A late message
+// (behind the frontier) that falls in an ended segment, or would re-cut the
+// released stretch, is left out and counted (late_messages); one behind
+// the released ones that fits joins the hull.
 //
 // A bending clock squeezes a segment's feasible lines before they vanish,
 // so its exact bound would shrink just when the line fails. So a segment's
@@ -74,9 +81,14 @@ namespace tracesync::hull {
 // knots, of the line's distance to the knot plus the knot's bound.
 class PiecewiseHullEstimator final : public LinkEstimator {
  public:
-  // Messages a link keeps (16 bytes each) before it releases any: links
-  // smaller than that answer exactly as if every message were kept.
+  // Messages a link keeps (16 bytes each) before it streams its local bands
+  // and releases what the frontier settles: links smaller than that keep
+  // every message; larger ones answer the same, holding less (not yet flat:
+  // docs/local-band.md, "Wired into the piecewise estimator").
   static constexpr std::size_t kKeepAtMost = std::size_t{1} << 22;
+  // Past the budget the open segment releases once it holds this many more
+  // than its last release kept (a release rewrites its log).
+  static constexpr std::size_t kReleaseAtLeast = 1024;
 
   explicit PiecewiseHullEstimator(ClockStability stability = {ClockStability::kDefaultPpm},
                                   std::size_t keep_at_most = kKeepAtMost);
@@ -98,9 +110,17 @@ class PiecewiseHullEstimator final : public LinkEstimator {
   std::size_t segment_count() const { return segments_.size(); }
   // The messages kept (16 bytes each): every one, until some are released.
   std::size_t kept_messages() const;
-  // Everything held for the bounds: kept messages, and the first segment's
-  // envelope (pending messages, cones, corners) and its released copy's.
+  // Everything held for the bounds: kept messages, the first segment's
+  // envelope (pending messages, cones, corners) and its released copy's,
+  // and the local bands' stream (its window, pending points, candidates).
   std::size_t held_points() const;
+  // Past the budget: the local bands are streamed and settled messages released.
+  bool streams() const { return past_budget_; }
+  // The first segment's messages were released while it was the only one.
+  // Its bound is then its flat envelope's (the linear model's) even once
+  // other segments follow, where a link that kept them all would give the
+  // envelope of its log: the one answer a released link does not share.
+  bool released() const { return released_.has_value(); }
   // The messages kept in the rule's order, and where each segment starts in it.
   std::vector<LinkMessage> sorted_messages() const;
   std::vector<std::size_t> segment_starts() const;
@@ -111,6 +131,9 @@ class PiecewiseHullEstimator final : public LinkEstimator {
     LinkMessage last;
     ExactHullEstimator hull;
     mutable MessageLog messages;  // arrival order until sorted_messages()
+
+    // Once ended (past the budget): what its envelope bound needs, its log released.
+    std::optional<ConeEnvelope::Summary> summary;
 
     // The envelope's largest bound over `over`, kept until a message comes.
     struct EnvelopeCache {
@@ -129,6 +152,9 @@ class PiecewiseHullEstimator final : public LinkEstimator {
   [[gnu::noinline]] bool add_before_last(const LinkMessage& message);
   void resegment_from(std::size_t k, const LinkMessage& message);
   void release_before(model::Nanoseconds frontier);
+  void start_stream(model::Nanoseconds frontier);
+  void end_segments(model::Nanoseconds frontier);
+  uint64_t late_messages(uint64_t counted_by_hulls) const;
   TimeSpan stretch_of(std::size_t k) const;
   std::vector<ClockPiece> pieces(const TimeSpan& span) const;
   std::optional<TimeSpan> message_span() const;
@@ -141,20 +167,23 @@ class PiecewiseHullEstimator final : public LinkEstimator {
   // One segment, and the local bands' centres follow no line
   // (centre_line): cached per message count.
   bool bends() const;
-  // What the caches below are kept for: the messages kept, and where the
-  // released ones end (a release changes the messages kept, not always their count).
-  std::pair<std::size_t, model::Nanoseconds> cache_key() const;
-  // Released: the first segment's line over the released stretch, then the
-  // local bands of the messages kept, joined.
-  ClockMap after_released(const ClockMap& local, const TimeSpan& span) const;
   const LocalBandMap& local_bands() const;
 
+  // The local bands and centre_line's verdict from the stream finished on a
+  // copy, past the budget; cached per message added.
+  struct Streamed {
+    uint64_t added;
+    LocalBandMap map;
+    bool bends;
+  };
+  const Streamed& streamed() const;
+
   struct LocalBandCache {
-    std::pair<std::size_t, model::Nanoseconds> key;
+    uint64_t added;
     LocalBandMap map;
   };
   struct BendCache {
-    std::pair<std::size_t, model::Nanoseconds> key;
+    uint64_t added;
     bool bends;
   };
 
@@ -170,9 +199,16 @@ class PiecewiseHullEstimator final : public LinkEstimator {
   std::optional<Released> released_;
   std::size_t keep_at_most_;
   std::size_t kept_after_release_ = 0;
-  uint64_t left_out_late_ = 0;  // behind the released stretch, would re-cut it
+  uint64_t added_ = 0;          // messages taken (not left out): what the caches are kept for
+  uint64_t left_out_late_ = 0;  // in an ended segment, or would re-cut the released stretch
+  bool past_budget_ = false;
+  std::optional<model::Nanoseconds> frontier_;
+  std::optional<LocalBandStream> stream_;  // past the budget, with a stability above 0
+  uint64_t late_before_stream_ = 0;        // what the hulls counted late before it started
+  std::size_t ended_ = 0;                  // segments before this one are ended
   mutable std::optional<LocalBandCache> local_bands_;
   mutable std::optional<BendCache> bends_;
+  mutable std::optional<Streamed> streamed_;
 };
 
 }  // namespace tracesync::hull

@@ -155,10 +155,11 @@ void AllowedSides::keep_messages_for(const std::vector<KnotClaim>& claims) {
 }
 
 std::string AllowedSides::check_knots(Verdict& verdict) {
-  // The engine keeps at most this many messages of a link (its
-  // kKeepAtMost); past it, a link of one segment that then bends takes its
-  // map from the messages it kept, bridged to its first segment's line: not
-  // the rule re-derived here, so such a map stays taken as reported.
+  // Past this many messages of a link the engine's map is not re-derived:
+  // until s36 the engine then bridged a released stretch to its first
+  // segment's line; since, it streams the local bands over every message
+  // (the rule re-derived here) but leaves out one later than the match
+  // horizon allowed, so such a map stays taken as reported.
   constexpr std::size_t kEngineKeepsAtMost = std::size_t{4} << 20;
   for (KnotClaim& c : verdict.knot_claims) {
     const Route r = route(c.a, c.b);
