@@ -98,6 +98,14 @@ class ReadPlan {
     if (skip_steps_.size() != 1 || skip_steps_[0].string) return std::nullopt;
     return FixedSkip{skip_steps_[0].alignment, skip_steps_[0].bits};
   }
+  // Its skip steps, for a table of skips of fixed runs and strings
+  // (ScanPlan's); empty where skips() is false.
+  struct SkipStep {
+    uint64_t alignment = 1;  // bits, a power of two
+    uint64_t bits = 0;
+    bool string = false;  // then a NUL-ended UTF-8 string
+  };
+  const std::vector<SkipStep>& skip_steps() const { return skip_steps_; }
   bool skip(const uint8_t* data, uint64_t& at, uint64_t limit) const {
     if (skip_steps_.empty()) return false;
     uint64_t position = at;
@@ -172,11 +180,6 @@ class ReadPlan {
   std::vector<VariantTable> tables_;
   std::deque<std::string> names_;  // the field names instructions point into
   std::size_t captures_ = 0;
-  struct SkipStep {
-    uint64_t alignment = 1;  // bits, a power of two
-    uint64_t bits = 0;
-    bool string = false;  // then a NUL-ended UTF-8 string
-  };
   std::vector<SkipStep> skip_steps_;
 };
 

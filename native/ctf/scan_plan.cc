@@ -16,6 +16,24 @@ const std::string* mapped_clock(const FieldClassPtr& fc) {
   return nullptr;
 }
 
+// Marks `entry` as a skip of fixed runs and strings, its steps appended to
+// the stream's, when the plan's skip is one (every number within 32 bits);
+// otherwise leaves it not fixed.
+void note_string_skip(const ReadPlan& plan, ScanPlan::StreamPlan& stream, ScanPlan::StreamPlan::FixedSkip& entry) {
+  using StreamPlan = ScanPlan::StreamPlan;
+  const std::vector<ReadPlan::SkipStep>& steps = plan.skip_steps();
+  if (steps.empty() || stream.string_skips.size() >= StreamPlan::FixedSkip::kStrings) return;
+  for (const ReadPlan::SkipStep& step : steps) {
+    if (step.alignment - 1 >= StreamPlan::FixedSkip::kStrings || step.bits > UINT32_MAX) return;
+  }
+  entry = {StreamPlan::FixedSkip::kStrings, static_cast<uint32_t>(stream.string_skips.size())};
+  for (const ReadPlan::SkipStep& step : steps) {
+    stream.string_skips.push_back(
+        {static_cast<uint32_t>(step.alignment - 1), static_cast<uint32_t>(step.bits), step.string, false});
+  }
+  stream.string_skips.back().last = true;
+}
+
 }  // namespace
 
 std::optional<ScanPlan> ScanPlan::compile(TraceClass trace_class, const EventRequests& requests,
@@ -112,8 +130,10 @@ std::optional<ScanPlan> ScanPlan::compile(TraceClass trace_class, const EventReq
       const auto skip = event && !event->selected ? event->plan.fixed_skip() : std::nullopt;
       // Alignments are powers of two; a mask or a size beyond 32 bits is
       // left to the plan (no trace has one).
-      if (skip && skip->alignment - 1 < StreamPlan::FixedSkip::kNotFixed && skip->bits <= UINT32_MAX) {
+      if (skip && skip->alignment - 1 < StreamPlan::FixedSkip::kStrings && skip->bits <= UINT32_MAX) {
         stream->fixed_skips[event_id] = {static_cast<uint32_t>(skip->alignment - 1), static_cast<uint32_t>(skip->bits)};
+      } else if (event && !event->selected) {
+        note_string_skip(event->plan, *stream, stream->fixed_skips[event_id]);
       }
     }
     stream->registers = compiler->registers();

@@ -51,15 +51,46 @@ class ScanPlan {
     std::vector<std::unique_ptr<EventPlan>> by_id;  // dense up to kDenseIds
     // By event class id, as by_id: how to skip an event no one reads whose
     // layout after its header is fixed (one alignment, then a number of
-    // bits), so that skipping it is one load and one addition. Any other
-    // id (selected, variable, undeclared) is not fixed: read through by_id.
+    // bits), so that skipping it is one load and one addition; or, marked
+    // kStrings, whose layout is fixed runs and NUL-ended strings (its
+    // `bits` then say where its steps begin in string_skips). Any other
+    // id (selected, variable, undeclared) is neither: read through by_id.
     struct FixedSkip {
       static constexpr uint32_t kNotFixed = UINT32_MAX;
+      static constexpr uint32_t kStrings = UINT32_MAX - 1;
       uint32_t alignment_mask = kNotFixed;  // the alignment in bits, less one
       uint32_t bits = 0;
-      bool fixed() const { return alignment_mask != kNotFixed; }
+      bool fixed() const { return alignment_mask < kStrings; }
     };
     std::vector<FixedSkip> fixed_skips;
+    // The steps of the events marked kStrings, each event's in a row: an
+    // alignment and a fixed run, maybe then a string, up to its last step.
+    struct StringStep {
+      uint32_t alignment_mask = 0;  // the alignment in bits, less one
+      uint32_t bits = 0;            // a fixed run
+      bool string = false;          // then a NUL-ended string
+      bool last = false;            // the event's last step
+    };
+    std::vector<StringStep> string_skips;
+    // Moves `at` past an event of steps `step`, or false where the event
+    // would not fit in the packet (the event's plan then says why): the
+    // same positions as ReadPlan::skip, without the EventPlan.
+    static bool skip_strings(const StringStep* step, const uint8_t* data, uint64_t& at, uint64_t limit) {
+      uint64_t position = at;
+      for (;; ++step) {
+        position = (position + step->alignment_mask) & ~uint64_t{step->alignment_mask};
+        if (position > limit || limit - position < step->bits) return false;
+        position += step->bits;
+        if (step->string) {
+          const uint8_t* end = ReadPlan::find_nul(data + position / 8, data + limit / 8);
+          if (end == nullptr) return false;
+          position = static_cast<uint64_t>(end - data + 1) * 8;
+        }
+        if (step->last) break;
+      }
+      at = position;
+      return true;
+    }
     std::map<uint64_t, std::unique_ptr<EventPlan>> sparse;  // beyond
     const EventPlan* event(uint64_t id) const {
       if (id < by_id.size()) return by_id[id].get();

@@ -96,6 +96,7 @@ bool StreamScanner::walk_events(EventWalk& walk, ReadHeader read_header) {
   uint64_t latest = summary.begin_clock.value_or(0);
   const ScanPlan::StreamPlan::FixedSkip* const fixed = stream.fixed_skips.data();
   const std::size_t fixed_ids = stream.fixed_skips.size();
+  const ScanPlan::StreamPlan::StringStep* const string_steps = stream.string_skips.data();
   const uint8_t* const data = data_;
   const uint64_t limit = cursor.limit;
   uint64_t* const registers = state.registers.data();
@@ -137,13 +138,15 @@ bool StreamScanner::walk_events(EventWalk& walk, ReadHeader read_header) {
       if (!read) return failed(event_at, "event header: " + why);
       event_id = header_id.present ? header_id.value : 0;
     }
-    // An event no one reads of a fixed layout: one load, one addition.
-    const ScanPlan::EventPlan* event = nullptr;  // looked up off that path
+    // An event no one reads of a fixed layout: one load, one addition; of
+    // fixed runs and strings: its steps, without its plan.
+    const ScanPlan::EventPlan* event = nullptr;  // looked up off those paths
     const ScanPlan::StreamPlan::FixedSkip skip = event_id < fixed_ids ? fixed[event_id] : ScanPlan::StreamPlan::FixedSkip{};
     const uint64_t skip_from = (at + skip.alignment_mask) & ~uint64_t{skip.alignment_mask};
     if (skip.fixed() && skip_from <= limit && limit - skip_from >= skip.bits) {
       at = skip_from + skip.bits;
-    } else {
+    } else if (skip.alignment_mask != ScanPlan::StreamPlan::FixedSkip::kStrings ||
+               !ScanPlan::StreamPlan::skip_strings(string_steps + skip.bits, data, at, limit)) {
       event = stream.event(event_id);
       if (event == nullptr) {
         return failed(event_at, "event of id " + std::to_string(event_id) + ": no such event class in stream class " +

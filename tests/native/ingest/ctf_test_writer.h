@@ -138,7 +138,31 @@ struct TraceShape {
   // More non-network event classes, "filler_0", "filler_1", ..., with ids
   // after the named ones and timer_init's payload.
   std::size_t filler_classes = 0;
+  // The fillers' payload fixed runs and strings instead (string_filler_tsdl).
+  bool string_fillers = false;
 };
+
+// A filler payload of fixed runs and NUL-ended strings, as sched_switch's:
+// after a string, a bit field (alignment 1) and a 64-bit-aligned integer.
+inline std::string string_filler_tsdl() {
+  return R"(struct {
+    integer { size = 32; align = 8; signed = 1; } _prio;
+    string _comm;
+    integer { size = 3; align = 1; signed = 0; } _flags;
+    integer { size = 64; align = 64; signed = 1; } _state;
+    string _next_comm;
+    integer { size = 32; align = 8; signed = 1; } _next_prio;
+  })";
+}
+
+// Its strings, of a length given by the event's seq: empty to 70 bytes
+// (past the word-at-a-time NUL search's 32).
+inline std::string filler_comm(uint32_t seq, int which) {
+  const std::size_t length = (seq * 7 + static_cast<uint32_t>(which) * 13) % 71;
+  std::string text;
+  for (std::size_t i = 0; i < length; ++i) text += static_cast<char>('a' + (seq + i) % 26);
+  return text;
+}
 
 inline bool is_filler(const std::string& event_name) { return event_name.rfind("filler_", 0) == 0; }
 
@@ -331,7 +355,8 @@ stream {
   }
   for (std::size_t k = 0; k < shape.filler_classes; ++k) {
     text += "\nevent {\n  name = \"filler_" + std::to_string(k) + "\";\n  id = " + std::to_string(names.size() + k) +
-            ";\n  stream_id = 0;\n  fields := " + payload_tsdl(shape.layout, "timer_init") + ";\n};\n";
+            ";\n  stream_id = 0;\n  fields := " +
+            (shape.string_fillers ? string_filler_tsdl() : payload_tsdl(shape.layout, "timer_init")) + ";\n};\n";
   }
   return text;
 }
@@ -375,7 +400,16 @@ inline uint64_t protocol_number(const NetEvent& e) {
   return e.transport == Transport::kTcp ? 6 : e.transport == Transport::kUdp ? 17 : 1;
 }
 
-inline void write_payload(BitWriter& w, const NetEvent& e, Layout layout) {
+inline void write_payload(BitWriter& w, const NetEvent& e, Layout layout, bool string_fillers = false) {
+  if (string_fillers && is_filler(e.name)) {
+    w.put(static_cast<uint32_t>(-120), 32, 8);
+    w.put_string(filler_comm(e.seq, 0));
+    w.put(e.seq % 8, 3, 1);
+    w.put(0x8000000000000001ULL, 64, 64);
+    w.put_string(filler_comm(e.seq, 1));
+    w.put(e.seq, 32, 8);
+    return;
+  }
   if (e.name == "timer_init" || e.name == "net_if_receive_skb_entry" || is_filler(e.name)) {
     w.put(0xffff8800deadbeefULL, 64, 8);
     return;
@@ -464,14 +498,18 @@ inline void write_packet(BitWriter& w, std::span<const NetEvent> events, const T
       }
       clock = e.time;
     }
-    write_payload(w, e, shape.layout);
+    write_payload(w, e, shape.layout, shape.string_fillers);
   }
   w.align(8);
   const uint64_t content_bits = w.position() - start;
+  // The string fillers' 64-bit alignment is from the packet's start: the
+  // next packet begins on 64 bits.
+  if (shape.string_fillers) w.align(64);
+  const uint64_t packet_bits = w.position() - start;
   std::vector<uint8_t>& bytes = w.bytes();
   for (int i = 0; i < 8; ++i) {
     bytes[sizes_at / 8 + i] = static_cast<uint8_t>(content_bits >> (8 * i));
-    bytes[sizes_at / 8 + 8 + i] = static_cast<uint8_t>(content_bits >> (8 * i));
+    bytes[sizes_at / 8 + 8 + i] = static_cast<uint8_t>(packet_bits >> (8 * i));
   }
 }
 
