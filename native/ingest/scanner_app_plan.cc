@@ -46,7 +46,9 @@ void offer_members(const ctf::FieldClassPtr& structure, const std::string& prefi
                    std::vector<std::string>& out) {
   if (!structure || structure->kind != FC::Kind::kStructure) return;
   for (const ctf::Member& member : structure->members) {
-    if (const auto type = key_type(*member.type)) out.push_back(prefix + key_name(member, tsdl_names) + " (" + *type + ")");
+    if (const auto type = key_type(*member.type)) {
+      out.push_back(prefix + key_name(member, tsdl_names) + " (" + *type + ")");
+    }
   }
 }
 

@@ -19,13 +19,13 @@ namespace tracesync::ingest {
 // classes (the payload, else the event's own context, else its stream's
 // event context; names as babeltrace2 gives them, then without one leading
 // underscore; the same types and the same words for what a class lacks).
+// It asks the read plan for the key fields (requests()) and makes the
+// PacketEvent's key of what the plan captured (decode()).
 //
 // babeltrace2 drops the one leading underscore with which CTF 1.8's TSDL
 // escapes a member's name: lttng-ust's `__msg_length` (the length of the
 // sequence `_msg`) is its `_msg_length`, and a key names it `msg_length` or
-// `_msg_length`. CTF 2 names are as written. `tsdl_names` says which. It asks the read plan for the
-// key fields (requests()) and makes the PacketEvent's key of what the plan
-// captured (decode()).
+// `_msg_length`. CTF 2 names are as written. `tsdl_names` says which.
 class ScannerAppPlan {
  public:
   // nullopt when `event_class` is none of the selection's application events.

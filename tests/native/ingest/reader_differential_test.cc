@@ -151,7 +151,8 @@ TEST(ReaderDifferential, ApplicationMessagesReadTheSameWithBothReaders) {
 // that the sequence itself cannot be one. A real trace: lttng-ust 2.13.5,
 // four messages each way (tests/data/ust-sequence).
 TEST(ReaderDifferential, SequenceLengthsAreKeyFieldsAlikeToBothReaders) {
-  const std::string trace = (fs::path(TRACESYNC_FIXTURES_DIR) / ".." / "tests" / "data" / "ust-sequence" / "trace").string();
+  const std::string trace =
+      (fs::path(TRACESYNC_FIXTURES_DIR) / ".." / "tests" / "data" / "ust-sequence" / "trace").string();
   struct Case {
     std::string key;
     std::string problem;  // a part of it; empty: the key decodes
