@@ -36,29 +36,47 @@ std::optional<std::string> key_type(const FC& fc) {
 
 std::string bare(const std::string& name) { return !name.empty() && name.front() == '_' ? name.substr(1) : name; }
 
-void offer_members(const ctf::FieldClassPtr& structure, const std::string& prefix, std::vector<std::string>& out) {
+// A member's name as a key names it: babeltrace2's name (TSDL's escaping
+// underscore dropped), then one leading underscore less.
+std::string key_name(const ctf::Member& member, bool tsdl_names) {
+  return bare(tsdl_names ? bare(member.name) : member.name);
+}
+
+void offer_members(const ctf::FieldClassPtr& structure, const std::string& prefix, bool tsdl_names,
+                   std::vector<std::string>& out) {
   if (!structure || structure->kind != FC::Kind::kStructure) return;
   for (const ctf::Member& member : structure->members) {
-    if (const auto type = key_type(*member.type)) out.push_back(prefix + bare(member.name) + " (" + *type + ")");
+    if (const auto type = key_type(*member.type)) {
+      out.push_back(prefix + key_name(member, tsdl_names) + " (" + *type + ")");
+    }
   }
+}
+
+// The member of `structure` that the key field `name` names, or null.
+const ctf::Member* key_member(const ctf::FieldClassPtr& structure, const std::string& name, bool tsdl_names) {
+  if (!structure || structure->kind != FC::Kind::kStructure) return nullptr;
+  for (const ctf::Member& member : structure->members) {
+    if (key_name(member, tsdl_names) == bare(name)) return &member;
+  }
+  return nullptr;
 }
 
 }  // namespace
 
 std::optional<OfferedEventClass> ScannerAppPlan::offered(const ctf::EventClass& event_class,
-                                                         const ctf::StreamClass& stream) {
+                                                         const ctf::StreamClass& stream, bool tsdl_names) {
   if (event_class.name.find(':') == std::string::npos) return std::nullopt;
   OfferedEventClass out;
   out.name = event_class.name;
-  offer_members(event_class.payload, "", out.key_fields);
-  offer_members(event_class.context, "context.", out.key_fields);
-  offer_members(stream.event_context, "context.", out.key_fields);
+  offer_members(event_class.payload, "", tsdl_names, out.key_fields);
+  offer_members(event_class.context, "context.", tsdl_names, out.key_fields);
+  offer_members(stream.event_context, "context.", tsdl_names, out.key_fields);
   return out;
 }
 
 std::optional<ScannerAppPlan> ScannerAppPlan::for_class(const ctf::EventClass& event_class,
                                                         const ctf::StreamClass& stream,
-                                                        const EventSelection& selection) {
+                                                        const EventSelection& selection, bool tsdl_names) {
   if (!selection.has_app_kinds()) return std::nullopt;
   const auto role = selection.app_role(event_class.name);
   if (!role) return std::nullopt;
@@ -70,8 +88,8 @@ std::optional<ScannerAppPlan> ScannerAppPlan::for_class(const ctf::EventClass& e
     const ctf::Member* member = nullptr;
     ctf::Scope scope = ctf::Scope::kEventPayload;
     auto look = [&](ctf::Scope where, const ctf::FieldClassPtr& in) {
-      if (member != nullptr || !in || in->kind != FC::Kind::kStructure) return;
-      if ((member = in->member(field.name)) != nullptr) scope = where;
+      if (member != nullptr) return;
+      if ((member = key_member(in, field.name, tsdl_names)) != nullptr) scope = where;
     };
     if (field.scope != FieldScope::kContext) look(ctf::Scope::kEventPayload, event_class.payload);
     if (field.scope != FieldScope::kPayload) {

@@ -17,15 +17,20 @@ namespace tracesync::ingest {
 // receive class (`--messages`) keeps its key fields, worked out from a
 // ctf::EventClass as AppEventDecoder works it out from babeltrace2's
 // classes (the payload, else the event's own context, else its stream's
-// event context; names without one leading underscore; the same types and
-// the same words for what a class lacks). It asks the read plan for the
-// key fields (requests()) and makes the PacketEvent's key of what the plan
-// captured (decode()).
+// event context; names as babeltrace2 gives them, then without one leading
+// underscore; the same types and the same words for what a class lacks).
+// It asks the read plan for the key fields (requests()) and makes the
+// PacketEvent's key of what the plan captured (decode()).
+//
+// babeltrace2 drops the one leading underscore with which CTF 1.8's TSDL
+// escapes a member's name: lttng-ust's `__msg_length` (the length of the
+// sequence `_msg`) is its `_msg_length`, and a key names it `msg_length` or
+// `_msg_length`. CTF 2 names are as written. `tsdl_names` says which.
 class ScannerAppPlan {
  public:
   // nullopt when `event_class` is none of the selection's application events.
   static std::optional<ScannerAppPlan> for_class(const ctf::EventClass& event_class, const ctf::StreamClass& stream,
-                                                 const EventSelection& selection);
+                                                 const EventSelection& selection, bool tsdl_names);
 
   match::MessageKind kind() const { return role_.kind; }
   match::Direction direction() const { return role_.direction; }
@@ -39,7 +44,8 @@ class ScannerAppPlan {
 
   // What a user-space event class (its name has a `:`) offers as key
   // fields, named as AppEventDecoder::offered names them; nullopt for others.
-  static std::optional<OfferedEventClass> offered(const ctf::EventClass& event_class, const ctf::StreamClass& stream);
+  static std::optional<OfferedEventClass> offered(const ctf::EventClass& event_class, const ctf::StreamClass& stream,
+                                                  bool tsdl_names);
 
   // Sets out.kind, out.direction, out.layout and out.app from the captured fields.
   void decode(const ctf::CapturedField* captured, match::PacketEvent& out) const;

@@ -211,7 +211,7 @@ void ScannerTraceReader::compile_plans() {
   std::map<std::pair<uint64_t, uint64_t>, ScannerAppPlan> app_plans;
   for (const auto& [stream_id, stream] : trace->stream_classes) {
     for (const auto& [event_id, event] : stream.event_classes) {
-      if (auto app = ScannerAppPlan::for_class(event, stream, options_.selection)) {
+      if (auto app = ScannerAppPlan::for_class(event, stream, options_.selection, trace->major == 1)) {
         if (!app->not_covered().empty() && app_not_covered.empty()) app_not_covered = app->not_covered();
         app_plans.emplace(std::pair(stream_id, event_id), std::move(*app));
       }
@@ -388,7 +388,7 @@ void ScannerTraceReader::note_recorded(const SelectedClass& selected) {
 // them (as babeltrace2 lists them).
 void ScannerTraceReader::offer_classes(const ctf::StreamClass& stream) {
   for (const ctf::EventClass* event : declared(stream)) {
-    auto offered = ScannerAppPlan::offered(*event, stream);
+    auto offered = ScannerAppPlan::offered(*event, stream, plan_->trace().major == 1);
     if (!offered) continue;
     const auto known = std::find_if(info_.offered_classes.begin(), info_.offered_classes.end(),
                                     [&](const OfferedEventClass& c) { return c.name == offered->name; });

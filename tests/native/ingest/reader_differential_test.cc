@@ -144,6 +144,61 @@ TEST(ReaderDifferential, ApplicationMessagesReadTheSameWithBothReaders) {
   fs::remove_all(root);
 }
 
+// lttng-ust writes a sequence's length as a field of its own, TSDL-escaped:
+// `__msg_length` before `_msg[__msg_length]`, which babeltrace2 names
+// `_msg_length`. Both readers offer it as `msg_length`, take it as a key
+// under that name or `_msg_length` (and not `__msg_length`), and say alike
+// that the sequence itself cannot be one. A real trace: lttng-ust 2.13.5,
+// four messages each way (tests/data/ust-sequence).
+TEST(ReaderDifferential, SequenceLengthsAreKeyFieldsAlikeToBothReaders) {
+  const std::string trace =
+      (fs::path(TRACESYNC_FIXTURES_DIR) / ".." / "tests" / "data" / "ust-sequence" / "trace").string();
+  struct Case {
+    std::string key;
+    std::string problem;  // a part of it; empty: the key decodes
+  };
+  const std::vector<Case> cases = {
+      {"key=msg_length", ""},
+      {"key=_msg_length", ""},
+      {"key=msg_id+label_length", ""},
+      {"key=__msg_length", "seqapp:msg_send has no field `__msg_length` in its payload or context"},
+      {"key=msg", "seqapp:msg_send's field `msg` is an array"},
+  };
+  for (const Case& c : cases) {
+    const auto spec = parse_message_spec("send=seqapp:msg_send,recv=seqapp:msg_recv," + c.key);
+    ASSERT_TRUE(std::holds_alternative<MessageSpec>(spec)) << c.key;
+    ReaderOptions reader;
+    reader.selection = EventSelection({std::get<MessageSpec>(spec)});
+    reader.offered_classes = true;
+    const ReadOutcome oracle = read_with_babeltrace2(trace, reader);
+    const ReadOutcome scanner = read_with_scanner(trace, reader);
+    expect_same(c.key, oracle, scanner);
+    ASSERT_EQ(scanner.info.app_census.size(), 1u) << c.key;
+    const AppEventTally& tally = scanner.info.app_census[0];
+    if (c.problem.empty()) {
+      EXPECT_EQ(tally.problem, "") << c.key;
+      EXPECT_EQ(tally.sends, 4u) << c.key;
+      EXPECT_EQ(tally.receives, 4u) << c.key;
+    } else {
+      EXPECT_NE(tally.problem.find(c.problem), std::string::npos) << c.key << ": " << tally.problem;
+      EXPECT_EQ(tally.undecodable, 8u) << c.key;
+    }
+    const auto offered = [&](const std::string& name) {
+      for (const OfferedEventClass& o : scanner.info.offered_classes) {
+        if (o.name == name) return o.key_fields;
+      }
+      return std::vector<std::string>{};
+    };
+    const std::vector<std::string> message = {"msg_id (uint64)", "msg_length (uint64)", "label_length (uint32)",
+                                              "label (string)"};
+    EXPECT_EQ(offered("seqapp:msg_send"), message) << c.key;
+    EXPECT_EQ(offered("seqapp:msg_recv"), message) << c.key;
+    EXPECT_EQ(offered("lttng_ust_statedump:build_id"),
+              (std::vector<std::string>{"baddr (uint64)", "build_id_length (uint64)"}))
+        << c.key;
+  }
+}
+
 // Simultaneous signals (`--simultaneous`, issue 37): their occurrences'
 // typed keys (a word naming the filter field's type, then its value) come
 // out of both readers alike, with the filter field an integer of the
