@@ -63,8 +63,8 @@ bool checkable(const Points& lower, const Points& upper, Nanoseconds t, const Lo
 }
 
 // The knots chosen among the candidates: a piece ends where its chord would
-// leave some covered candidate's centre by more than tau, or before a
-// stretch whose slack alone exceeds tau.
+// leave some covered candidate's centre by more than tau, before a stretch
+// whose slack alone exceeds tau, or once it covers `longest_piece`.
 std::vector<std::size_t> simplified(const std::vector<Candidate>& c, const LocalBandSettings& settings) {
   std::vector<std::size_t> knots{0};
   if (c.size() == 1) return knots;
@@ -87,7 +87,8 @@ std::vector<std::size_t> simplified(const std::vector<Candidate>& c, const Local
     const bool forced = chord_slack(c[i - 1], c[i], settings) > tau;
     const Quad run = static_cast<Quad>(c[i].x - c[start].x);
     const Quad slope = (c[i].centre - c[start].centre) / run;
-    if (i > start + 1 && (forced || slope < slope_low || slope > slope_high)) {
+    const bool too_long = i - start > settings.longest_piece;
+    if (i > start + 1 && (forced || too_long || slope < slope_low || slope > slope_high)) {
       restart(i - 1);
       --i;  // the same candidate again, now next to the piece's start
       continue;

@@ -45,6 +45,9 @@ struct LocalBandSettings {
   double tau_fraction = 0.05;                      // simplification: a piece stays within tau of every centre,
   double least_tau_ns = 500;                       // tau = max(least_tau_ns, tau_fraction * the least half-width)
   std::size_t merge_reach = 64;                    // knots one joined piece may cover at most
+  std::size_t longest_piece = 512;                 // candidates one simplified piece may cover at most: a
+                                                   // piece's candidates are held until it ends, and on
+                                                   // linear clocks it would never end (a stream's memory)
   std::size_t checked_per_side = 2;                // messages of each direction on each side within S that
                                                    // let the data check the stability assumption at t
   model::Nanoseconds probe_spacing = 1'000'000'000;  // centre_line: between two instants it probes,

@@ -210,7 +210,8 @@ void LocalBandStream::simplify_next() {
     const band::Candidate& s = candidate(start_);
     const Quad run = static_cast<Quad>(c.x - s.x);
     const Quad slope = (c.centre - s.centre) / run;
-    if (i > start_ + 1 && (forced || slope < slope_low_ || slope > slope_high_)) {
+    const bool too_long = i - start_ > settings_.longest_piece;
+    if (i > start_ + 1 && (forced || too_long || slope < slope_low_ || slope > slope_high_)) {
       restart(i - 1);
       continue;
     }
