@@ -46,17 +46,24 @@ class MessageLog {
     sort();
     std::vector<LinkMessage> out;
     out.reserve(size());
+    for_each_in_rule_order([&](const LinkMessage& m) { out.push_back(m); });
+    return out;
+  }
+
+  // Every message in the rule's order, without a copy; the log is sorted
+  // (sort()).
+  template <typename F>
+  void for_each_in_rule_order(F&& f) const {
     auto l = lower_.begin();
     auto u = upper_.begin();
     while (l != lower_.end() || u != upper_.end()) {
       // At one abscissa the a -> b messages come first.
       if (u == upper_.end() || (l != lower_.end() && l->x <= u->x)) {
-        out.push_back({Direction::kAtoB, *l++});
+        f(LinkMessage{Direction::kAtoB, *l++});
       } else {
-        out.push_back({Direction::kBtoA, *u++});
+        f(LinkMessage{Direction::kBtoA, *u++});
       }
     }
-    return out;
   }
 
   // Every message, in no particular order.

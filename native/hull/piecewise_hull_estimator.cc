@@ -160,17 +160,11 @@ void PiecewiseHullEstimator::start_stream(model::Nanoseconds frontier) {
   std::size_t fed = 0;
   // Segments follow each other in the rule's order.
   for (const Segment& s : segments_) {
-    const MessageLog& log = s.sorted_messages();
-    auto l = log.lower().begin();
-    auto u = log.upper().begin();
-    while (l != log.lower().end() || u != log.upper().end()) {
-      // At one abscissa the a -> b messages come first.
-      const bool lower = u == log.upper().end() || (l != log.lower().end() && l->x <= u->x);
-      const LinkMessage m = lower ? LinkMessage{Direction::kAtoB, *l++} : LinkMessage{Direction::kBtoA, *u++};
+    s.sorted_messages().for_each_in_rule_order([&](const LinkMessage& m) {
       stream_->add(m);
       // Every message before m has come (the logs hold every one so far).
       if (++fed % kSettleEvery == 0) stream_->settle(std::min(m.point.x, frontier));
-    }
+    });
   }
 }
 
@@ -203,19 +197,14 @@ void PiecewiseHullEstimator::release_before(model::Nanoseconds frontier) {
   log.sort();
   if (!released_) released_.emplace(Released{ExactHullEstimator(stability_), segment.first, segment.first, frontier});
   MessageLog kept;
-  auto l = log.lower().begin();
-  auto u = log.upper().begin();
-  while (l != log.lower().end() || u != log.upper().end()) {
-    // At one abscissa the a -> b messages come first.
-    const bool lower = u == log.upper().end() || (l != log.lower().end() && l->x <= u->x);
-    const LinkMessage m = lower ? LinkMessage{Direction::kAtoB, *l++} : LinkMessage{Direction::kBtoA, *u++};
+  log.for_each_in_rule_order([&](const LinkMessage& m) {
     if (m.point.x < frontier) {
       released_->hull.add(m);
       released_->last = m;
     } else {
       kept.append(m);
     }
-  }
+  });
   log = std::move(kept);
   segment.envelope_cache.reset();
   released_->before = frontier;
