@@ -797,6 +797,56 @@ TEST(ReaderDifferential, StreamSplitOverSeveralFilesIsReadAndJudgedAlike) {
   EXPECT_GT(reported, sanitized ? 3 : 10);
 }
 
+// How both readers judged a trace whose last packet's content was cut short.
+struct CutVerdicts {
+  int agreed = 0;
+  int both_failed = 0;
+};
+
+// Cuts the content of `stream`'s last packet short by 1 to `most` bits in
+// steps of `step` and reads `trace` with both readers after each cut: the
+// scanner reads what babeltrace2 reads, or fails naming the file and byte;
+// it never reads what babeltrace2 failed on. The stream is left cut.
+CutVerdicts cut_last_packet(const fs::path& trace, const fs::path& stream, uint64_t most, uint64_t step,
+                            const std::string& label) {
+  std::string bytes;
+  {
+    std::ifstream in(stream, std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  const std::size_t last = bytes.rfind(std::string("\xc1\x1f\xfc\xc1", 4));
+  if (last == std::string::npos) {
+    ADD_FAILURE() << label << "no packet header in " << stream;
+    return {};
+  }
+  uint64_t content = 0;
+  std::memcpy(&content, bytes.data() + last + 24, 8);
+  CutVerdicts verdicts;
+  for (uint64_t cut = 1; cut <= most; cut += step) {
+    std::string damaged = bytes;
+    const uint64_t shorter = content - cut;
+    std::memcpy(damaged.data() + last + 24, &shorter, 8);
+    std::ofstream(stream, std::ios::binary | std::ios::trunc).write(damaged.data(), static_cast<std::streamsize>(damaged.size()));
+    const ReadOutcome cut_scanner = read_with_scanner(trace.string());
+    const std::optional<ReadOutcome> cut_oracle = babeltrace2_in_a_child(trace.string());
+    const std::string what = label + "content cut by " + std::to_string(cut) + " bits";
+    if (cut_scanner.state != TraceReader::State::kDone) {
+      EXPECT_NE(cut_scanner.problem.find(stream.string() + ": at byte "), std::string::npos) << what << ": " << cut_scanner.problem;
+    }
+    if (!cut_oracle) continue;
+    if (cut_oracle->state == TraceReader::State::kDone) {
+      EXPECT_EQ(cut_scanner.state, TraceReader::State::kDone) << what << ": " << cut_scanner.problem;
+      EXPECT_EQ(event_differences(*cut_oracle, cut_scanner), "") << what;
+      ++verdicts.agreed;
+    } else if (cut_scanner.state != TraceReader::State::kDone) {
+      ++verdicts.both_failed;
+    } else {
+      ADD_FAILURE() << what << ": the scanner read what babeltrace2 failed on: " << cut_oracle->problem;
+    }
+  }
+  return verdicts;
+}
+
 // LTTng's compact and large event headers are read without a plan
 // (ctf/event_header_reader.h): both readers give the same events on traces
 // of each, extended headers included (ids past the compact range, time gaps
@@ -838,39 +888,7 @@ TEST(ReaderDifferential, LttngEventHeadersReadWithoutAPlanReadTheSame) {
     EXPECT_EQ(scanner.info.network_events, 400u) << name;
 
     // The last packet's content cut short by 1 to 120 bits, in steps of 7.
-    const fs::path stream = dir.path() / "channel0_0";
-    std::string bytes;
-    {
-      std::ifstream in(stream, std::ios::binary);
-      bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-    }
-    const std::size_t last = bytes.rfind(std::string("\xc1\x1f\xfc\xc1", 4));
-    ASSERT_NE(last, std::string::npos);
-    uint64_t content = 0;
-    std::memcpy(&content, bytes.data() + last + 24, 8);
-    int agreed = 0, both_failed = 0;
-    for (uint64_t cut = 1; cut <= 120; cut += 7) {
-      std::string damaged = bytes;
-      const uint64_t shorter = content - cut;
-      std::memcpy(damaged.data() + last + 24, &shorter, 8);
-      std::ofstream(stream, std::ios::binary | std::ios::trunc).write(damaged.data(), static_cast<std::streamsize>(damaged.size()));
-      const ReadOutcome cut_scanner = read_with_scanner(dir.path().string());
-      const std::optional<ReadOutcome> cut_oracle = babeltrace2_in_a_child(dir.path().string());
-      const std::string what = name + ", content cut by " + std::to_string(cut) + " bits";
-      if (cut_scanner.state != TraceReader::State::kDone) {
-        EXPECT_NE(cut_scanner.problem.find(stream.string() + ": at byte "), std::string::npos) << what << ": " << cut_scanner.problem;
-      }
-      if (!cut_oracle) continue;
-      if (cut_oracle->state == TraceReader::State::kDone) {
-        EXPECT_EQ(cut_scanner.state, TraceReader::State::kDone) << what << ": " << cut_scanner.problem;
-        EXPECT_EQ(event_differences(*cut_oracle, cut_scanner), "") << what;
-        ++agreed;
-      } else if (cut_scanner.state != TraceReader::State::kDone) {
-        ++both_failed;
-      } else {
-        ADD_FAILURE() << what << ": the scanner read what babeltrace2 failed on: " << cut_oracle->problem;
-      }
-    }
+    const auto [agreed, both_failed] = cut_last_packet(dir.path(), dir.path() / "channel0_0", 120, 7, name + ", ");
     std::cout << name << " header, 18 cuts: " << agreed << " read alike, " << both_failed << " failed by both\n";
   }
 }
@@ -910,39 +928,7 @@ TEST(ReaderDifferential, StringBearingEventsSkippedByTheirTableReadTheSame) {
 
   // The last packet's content cut short by 1 to 794 bits, in steps of 13:
   // through its last two filler events' fixed runs, strings and alignment.
-  const fs::path file = dir.path() / "channel0_0";
-  std::string bytes;
-  {
-    std::ifstream in(file, std::ios::binary);
-    bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  }
-  const std::size_t last = bytes.rfind(std::string("\xc1\x1f\xfc\xc1", 4));
-  ASSERT_NE(last, std::string::npos);
-  uint64_t content = 0;
-  std::memcpy(&content, bytes.data() + last + 24, 8);
-  int agreed = 0, both_failed = 0;
-  for (uint64_t cut = 1; cut <= 794; cut += 13) {
-    std::string damaged = bytes;
-    const uint64_t shorter = content - cut;
-    std::memcpy(damaged.data() + last + 24, &shorter, 8);
-    std::ofstream(file, std::ios::binary | std::ios::trunc).write(damaged.data(), static_cast<std::streamsize>(damaged.size()));
-    const ReadOutcome cut_scanner = read_with_scanner(dir.path().string());
-    const std::optional<ReadOutcome> cut_oracle = babeltrace2_in_a_child(dir.path().string());
-    const std::string what = "content cut by " + std::to_string(cut) + " bits";
-    if (cut_scanner.state != TraceReader::State::kDone) {
-      EXPECT_NE(cut_scanner.problem.find(file.string() + ": at byte "), std::string::npos) << what << ": " << cut_scanner.problem;
-    }
-    if (!cut_oracle) continue;
-    if (cut_oracle->state == TraceReader::State::kDone) {
-      EXPECT_EQ(cut_scanner.state, TraceReader::State::kDone) << what << ": " << cut_scanner.problem;
-      EXPECT_EQ(event_differences(*cut_oracle, cut_scanner), "") << what;
-      ++agreed;
-    } else if (cut_scanner.state != TraceReader::State::kDone) {
-      ++both_failed;
-    } else {
-      ADD_FAILURE() << what << ": the scanner read what babeltrace2 failed on: " << cut_oracle->problem;
-    }
-  }
+  const auto [agreed, both_failed] = cut_last_packet(dir.path(), dir.path() / "channel0_0", 794, 13, "");
   std::cout << "string fillers, 62 cuts: " << agreed << " read alike, " << both_failed << " failed by both\n";
   EXPECT_GT(both_failed, 0);
 }
