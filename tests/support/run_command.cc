@@ -45,6 +45,22 @@ std::string tracesync_binary() {
   return std::string(TRACESYNC_BINARY_DIR) + "/bin/tracesync";
 }
 
+namespace {
+
+// Whether process `pid` has a handler for `signal` (SigCgt in its status).
+bool catches(pid_t pid, int signal) {
+  std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+  std::string line;
+  while (std::getline(status, line)) {
+    if (line.rfind("SigCgt:", 0) != 0) continue;
+    const unsigned long long caught = std::strtoull(line.c_str() + 7, nullptr, 16);
+    return signal > 0 && signal <= 64 && ((caught >> (signal - 1)) & 1u) != 0;
+  }
+  return false;
+}
+
+}  // namespace
+
 CommandResult run_command(const std::string& program, const std::vector<std::string>& arguments,
                           const std::string& input) {
   return run_command_with_signals(program, arguments, {}, input);
@@ -73,8 +89,16 @@ CommandResult run_command_with_signals(const std::string& program, const std::ve
   int status = 0;
   bool ended = false;
   for (const TimedSignal& timed : signals) {
-    // Wait for the signal's time, unless the program ends first.
-    while (!ended && std::chrono::steady_clock::now() - start < timed.after) {
+    // Wait for the signal's time and for the program to catch that signal
+    // (a sanitized command under load can take seconds to get there, and a
+    // signal before would kill it where the test means to interrupt it),
+    // unless the program ends first. Sent anyway 30 s late: some programs
+    // never catch it.
+    const auto latest = timed.after + std::chrono::seconds(30);
+    while (!ended) {
+      const auto elapsed = std::chrono::steady_clock::now() - start;
+      const bool catchable = timed.signal != SIGKILL && timed.signal != SIGSTOP;
+      if (elapsed >= latest || (elapsed >= timed.after && (!catchable || catches(pid, timed.signal)))) break;
       ended = waitpid(pid, &status, WNOHANG) == pid;
       if (!ended) std::this_thread::sleep_for(std::chrono::milliseconds(5));
     }

@@ -20,14 +20,16 @@ struct CommandResult {
 CommandResult run_command(const std::string& program, const std::vector<std::string>& arguments,
                           const std::string& input = "");
 
-// A signal sent to a running program `after` its start.
+// A signal sent to a running program `after` its start, and not before the
+// program catches it (or 30 s later, if it never does).
 struct TimedSignal {
   std::chrono::milliseconds after;
   int signal;
 };
 
 // As run_command, sending each of `signals` (in order) unless the program
-// has ended by then.
+// has ended by then. SIGKILL and SIGSTOP, which no program catches, go at
+// their time.
 CommandResult run_command_with_signals(const std::string& program, const std::vector<std::string>& arguments,
                                        const std::vector<TimedSignal>& signals, const std::string& input = "");
 
