@@ -108,7 +108,8 @@ public final class LinkPlotPainter {
         keys);
   }
 
-  private static int top(PlotHeader header, Rectangle area) {
+  /** The plot area's top: under the header, and at least {@link #TOP} from the area's. */
+  static int top(PlotHeader header, Rectangle area) {
     return Math.max(TOP, header.bottom() + 7 - area.y);
   }
 
@@ -213,7 +214,7 @@ public final class LinkPlotPainter {
   }
 
   /** The title's rows, then each legend key after its swatch, and the off-scale note after a triangle. */
-  private static void drawHeader(GC gc, PlotHeader header) {
+  static void drawHeader(GC gc, PlotHeader header) {
     int rowHeight = gc.getFontMetrics().getHeight();
     for (PlotHeader.Piece piece : header.pieces()) {
       if (piece.mark() == PlotHeader.Mark.SWATCH) {

@@ -51,10 +51,19 @@ final class PlotHeader {
    * its own, its words wrapped.
    */
   static PlotHeader layOut(GC gc, Rectangle area, int legendLeft, String title, List<Key> keys) {
+    return layOut(gc, area, legendLeft, List.of(title), keys);
+  }
+
+  /** As above, with a title in paragraphs, each from a row of its own. */
+  static PlotHeader layOut(GC gc, Rectangle area, int legendLeft, List<String> title, List<Key> keys) {
     int right = area.x + area.width - MARGIN;
     int rowHeight = gc.getFontMetrics().getHeight();
     List<Piece> pieces = new ArrayList<>();
-    int y = wrapWords(gc, title, Mark.NONE, null, area.x + MARGIN, right, area.y + 6, rowHeight, pieces) + 1;
+    int y = area.y + 6;
+    for (String paragraph : title) {
+      y = wrapWords(gc, paragraph, Mark.NONE, null, area.x + MARGIN, right, y, rowHeight, pieces);
+    }
+    y += 1;
     int x = legendLeft;
     for (Key key : keys) {
       int width = SWATCH + SWATCH_GAP + gc.textExtent(key.name()).x;

@@ -166,26 +166,33 @@ class WidgetRenderTest {
 
     GC gc = new GC(display);
     PlotHeader header = painter.header(gc, area);
-    Rectangle bounds = header.bounds(gc);
+    assertHeaderInside(gc, header, pixels, area, plot.y);
     gc.dispose();
-    for (PlotHeader.Piece piece : header.pieces()) {
-      assertTrue(piece.x() >= 0 && piece.x() + piece.width() <= area.width - PlotHeader.MARGIN,
-          "'" + piece.text() + "' from " + piece.x() + ", " + piece.width() + " px wide");
-    }
     assertTrue(header.pieces().stream().anyMatch(p -> p.mark() == PlotHeader.Mark.TRIANGLE), "no off-scale note");
-    assertTrue(bounds.y + bounds.height < plot.y, "the header " + bounds + " runs into the plot at " + plot.y);
-    // Drawn as laid out: nothing in the header's rows at the area's right edge, and every key's colour shown.
-    Rectangle edge = new Rectangle(area.width - PlotHeader.MARGIN / 2, 0, PlotHeader.MARGIN / 2, plot.y);
-    for (int y = edge.y; y < edge.y + edge.height; y++) {
-      for (int x = edge.x; x < edge.x + edge.width; x++) {
-        assertTrue(Pixels.same(Palette.BACKGROUND, pixels.at(x, y)), "drawn at the right edge: " + x + "," + y);
-      }
-    }
+    // Every key's colour shown above the plot.
     Rectangle above = new Rectangle(0, 0, area.width, plot.y);
     for (RGB key : new RGB[] {Palette.LOWER_HULL, Palette.UPPER_HULL, Palette.LMIN, Palette.LMAX, Palette.ESTIMATE}) {
       assertTrue(containsIn(pixels, above, key), "no legend key of colour " + key);
     }
     assertVerticesDrawn(pixels, geometry, painter.model().upperHull(), Palette.UPPER_HULL);
+  }
+
+  /** The bound plot's title and what the bound means wrap too, in the Traces tab's narrow plot. */
+  @Test
+  void aNarrowBoundPlotWrapsItsTitle() throws Exception {
+    Snapshot pieces = org.tracesync.tracecompass.testing.TestSnapshots.withPiecesAndAnUnsynchronizedTrace();
+    TraceBoundPainter painter = new TraceBoundPainter();
+    painter.setModel(org.tracesync.tracecompass.view.model.TraceBoundModel.of(pieces.getTraces(0)));
+    Rectangle area = new Rectangle(0, 0, 380, 320);
+    Pixels pixels = render(area, gc -> painter.paint(gc, area));
+    pixels.save("trace-bound-narrow.png");
+    GC gc = new GC(display);
+    assertHeaderInside(gc, painter.header(gc, area), pixels, area, painter.plotArea(area).y);
+    gc.dispose();
+    for (PlotPoint end : painter.model().bound()) {
+      Point p = painter.toPixel(area, end);
+      assertTrue(pixels.near(p.x, p.y, 2, Palette.BOUND_LINE), "bound not drawn at " + end + " -> " + p);
+    }
   }
 
   @Test
@@ -417,6 +424,24 @@ class WidgetRenderTest {
     assertTrue(panel.plot().painter().model().isEmpty());
     assertTrue(panel.tree().painter().layout().nodes().isEmpty());
     shell.dispose();
+  }
+
+  /**
+   * Every piece of a plot's header lies inside the area's margins and above the plot, and the picture has nothing at
+   * the area's right edge above the plot: text running past the edge would.
+   */
+  private static void assertHeaderInside(GC gc, PlotHeader header, Pixels pixels, Rectangle area, int plotTop) {
+    for (PlotHeader.Piece piece : header.pieces()) {
+      assertTrue(piece.x() >= 0 && piece.x() + piece.width() <= area.width - PlotHeader.MARGIN,
+          "'" + piece.text() + "' from " + piece.x() + ", " + piece.width() + " px wide");
+    }
+    Rectangle bounds = header.bounds(gc);
+    assertTrue(bounds.y + bounds.height < plotTop, "the header " + bounds + " runs into the plot at " + plotTop);
+    for (int y = 0; y < plotTop; y++) {
+      for (int x = area.width - PlotHeader.MARGIN / 2; x < area.width; x++) {
+        assertTrue(Pixels.same(Palette.BACKGROUND, pixels.at(x, y)), "drawn at the right edge: " + x + "," + y);
+      }
+    }
   }
 
   /** A link whose first a -> b message came 17 ms late, off the scale of the band and the other vertices. */
