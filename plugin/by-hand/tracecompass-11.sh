@@ -10,16 +10,17 @@
 #   EVENT_LOGGER_SOURCES  eclipse-tracecompass/trace-event-logger (0.5.x)
 #   FELIX_SOURCES         apache/felix-dev (its scr/ folder: Debian 12 has no Declarative Services runtime)
 #   PLUGIN_JAR            the plugin's two jars (build/plugin/dropins/*.jar), copied into WORK/eclipse/dropins
-# Then: Xvfb :77 & DISPLAY=:77 java -Djava.library.path=/usr/lib/jni
-#         -jar WORK/eclipse/plugins/org.eclipse.equinox.launcher_*.jar -install WORK/eclipse
-#         -configuration WORK/eclipse/configuration -data WORKSPACE -consoleLog -clean
+# Then: Xvfb :77 & DISPLAY=:77 WORK/tracecompass WORKSPACE -clean
+#   (WORK/tracecompass starts it through StartWorkbench.java: on the s37 VM, Equinox's launcher jar found no
+#   workbench application; README.md beside this file)
 set -euo pipefail
 [ $# -ge 4 ] || { sed -n '6,16p' "$0" >&2; exit 2; }
 work=$(realpath -m "$1"); tc=$(realpath "$2"); logger=$(realpath "$3"); felix=$(realpath "$4"); shift 4
 here=$(dirname "$(realpath "$0")")
 cmpn=/usr/share/java/osgi.cmpn-7.0.0.jar
 for f in /usr/bin/ecj $cmpn /usr/share/java/eclipse-osgi-3.18.200.jar /usr/share/java/com.android.json.jar \
-         /usr/share/java/bcpg.jar /usr/share/java/antlr3-runtime.jar /usr/lib/eclipse/plugins/org.eclipse.ui.ide.application_1.4.600.jar; do
+         /usr/share/java/bcpg.jar /usr/share/java/antlr3-runtime.jar /usr/lib/eclipse/plugins/org.eclipse.ui.ide.application_1.4.600.jar \
+         /usr/share/java/servlet-api.jar /usr/share/java/xercesImpl.jar; do
   [ -e "$f" ] || { echo "tracecompass-11.sh: $f is missing: install the Debian packages README.md lists" >&2; exit 1; }
 done
 mkdir -p "$work/out/plugins" "$work/tmp"
@@ -75,4 +76,19 @@ rm -rf "$work/tmp/swt"; mkdir -p "$work/tmp/swt"
  jar --create --file "$work/out/plugins/org.eclipse.swt.jar" --manifest META-INF/MANIFEST.MF .)
 
 python3 "$here/assemble_eclipse.py" "$work/eclipse" "$work/out/plugins" "$@"
-echo "Trace Compass 11.3: $work/eclipse"
+
+# The command that starts it: the framework, then the workbench (StartWorkbench.java says why not the launcher jar).
+osgi=/usr/share/java/eclipse-osgi-3.18.200.jar
+rm -rf "$work/launch"; mkdir -p "$work/launch"
+ecj -d "$work/launch" -cp "$osgi" "$here/StartWorkbench.java"
+cat > "$work/tracecompass" <<EOF
+#!/bin/sh
+# usage: $work/tracecompass WORKSPACE [ECLIPSE_ARGUMENT...]   (on \$DISPLAY; -clean after new dropins)
+[ \$# -ge 1 ] || { echo "usage: \$0 WORKSPACE [ECLIPSE_ARGUMENT...]" >&2; exit 2; }
+workspace=\$1; shift
+exec java -Xmx1g -Djava.library.path=/usr/lib/jni -cp "$osgi:$work/launch" \\
+  -Dosgi.install.area="$work/eclipse" -Dosgi.configuration.area="$work/eclipse/configuration" \\
+  -Dosgi.os=linux -Dosgi.ws=gtk -Dosgi.arch=x86_64 StartWorkbench -data "\$workspace" -consoleLog "\$@"
+EOF
+chmod +x "$work/tracecompass"
+echo "Trace Compass 11.3: $work/eclipse, started by $work/tracecompass WORKSPACE"

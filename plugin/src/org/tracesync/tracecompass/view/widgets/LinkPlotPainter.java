@@ -3,6 +3,7 @@ package org.tracesync.tracecompass.view.widgets;
 
 import static org.tracesync.tracecompass.view.widgets.SpanningTreePainter.color;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.eclipse.swt.SWT;
@@ -10,6 +11,7 @@ import org.eclipse.swt.graphics.GC;
 import org.eclipse.swt.graphics.Point;
 import org.eclipse.swt.graphics.RGB;
 import org.eclipse.swt.graphics.Rectangle;
+import org.eclipse.swt.widgets.Display;
 import org.tracesync.tracecompass.view.model.LinearAxis;
 import org.tracesync.tracecompass.view.model.LinkPlotModel;
 import org.tracesync.tracecompass.view.model.LinkPlotModel.PlotPoint;
@@ -23,7 +25,7 @@ import org.tracesync.tracecompass.view.model.LinkPlotModel.Segment;
 public final class LinkPlotPainter {
   static final int LEFT = 78;
   static final int RIGHT = 16;
-  static final int TOP = 48;  // title row, legend row
+  static final int TOP = 48;  // title row, legend row: the least; a narrow area wraps them into more rows
   static final int BOTTOM = 44;
   static final int MARKER = 5;
   /** The least height a plot is drawn in: its title, legend and axes, and a plot area that shows something. */
@@ -35,9 +37,9 @@ public final class LinkPlotPainter {
     private final LinearAxis v;
     private final Rectangle plotArea;
 
-    Geometry(LinkPlotModel model, Rectangle area) {
-      plotArea = new Rectangle(area.x + LEFT, area.y + TOP, Math.max(1, area.width - LEFT - RIGHT),
-          Math.max(1, area.height - TOP - BOTTOM));
+    Geometry(LinkPlotModel model, Rectangle area, int top) {
+      plotArea = new Rectangle(area.x + LEFT, area.y + top, Math.max(1, area.width - LEFT - RIGHT),
+          Math.max(1, area.height - top - BOTTOM));
       double uMax = model.uMax() > model.uMin() ? model.uMax() : model.uMin() + 1;
       u = new LinearAxis(model.uMin(), uMax, plotArea.x, plotArea.x + plotArea.width);
       v = new LinearAxis(model.vMin(), model.vMax(), plotArea.y + plotArea.height, plotArea.y);
@@ -75,8 +77,40 @@ public final class LinkPlotPainter {
     return area.height >= MIN_HEIGHT;
   }
 
+  /** Where the plot is drawn in {@code area}, its header laid out in the display's default font, as a canvas has. */
   public Geometry geometry(Rectangle area) {
-    return new Geometry(model, area);
+    GC gc = new GC(Display.getCurrent());
+    try {
+      return geometry(gc, area);
+    } finally {
+      gc.dispose();
+    }
+  }
+
+  Geometry geometry(GC gc, Rectangle area) {
+    return new Geometry(model, area, top(header(gc, area), area));
+  }
+
+  /** The title and the legend laid out to the area's width, the off-scale note last. */
+  PlotHeader header(GC gc, Rectangle area) {
+    String title = model.title().isEmpty() ? "Link plot" : model.title();
+    String range = model.range() == LinkPlotModel.Range.MESSAGES ? "zoomed to the messages" : "whole span";
+    List<PlotHeader.Key> keys = new ArrayList<>();
+    if (!model.isEmpty()) {
+      keys.add(new PlotHeader.Key("a \u2192 b hull", Palette.LOWER_HULL));
+      keys.add(new PlotHeader.Key("b \u2192 a hull", Palette.UPPER_HULL));
+      keys.add(new PlotHeader.Key("Lmin", Palette.LMIN));
+      keys.add(new PlotHeader.Key("Lmax", Palette.LMAX));
+      keys.add(new PlotHeader.Key("estimate", Palette.ESTIMATE));
+      if (!model.offScaleNote().isEmpty()) keys.add(new PlotHeader.Key(model.offScaleNote(), null));
+    }
+    return PlotHeader.layOut(gc, area, area.x + LEFT, title + "  (" + range + "; vertical: distance from the estimate)",
+        keys);
+  }
+
+  /** The plot area's top: under the header, and at least {@link #TOP} from the area's. */
+  static int top(PlotHeader header, Rectangle area) {
+    return Math.max(TOP, header.bottom() + 7 - area.y);
   }
 
   public void paint(GC gc, Rectangle area) {
@@ -85,15 +119,14 @@ public final class LinkPlotPainter {
     gc.fillRectangle(area);
     gc.setForeground(color(Palette.TEXT));
     if (!model.isEmpty() && ShortArea.hintIfShort(gc, area, MIN_HEIGHT)) return;
-    String title = model.title().isEmpty() ? "Link plot" : model.title();
-    String range = model.range() == LinkPlotModel.Range.MESSAGES ? "zoomed to the messages" : "whole span";
-    gc.drawText(title + "  (" + range + "; vertical: distance from the estimate)", area.x + 8, area.y + 6, true);
+    PlotHeader header = header(gc, area);
+    drawHeader(gc, header);
     if (model.isEmpty()) {
       gc.drawText(model.title().isEmpty() ? "Select a link" : "No messages on this link", area.x + LEFT,
-          area.y + TOP + 10, true);
+          area.y + top(header, area) + 10, true);
       return;
     }
-    Geometry geometry = geometry(area);
+    Geometry geometry = new Geometry(model, area, top(header, area));
     drawAxes(gc, geometry, area);
     Rectangle clip = gc.getClipping();
     gc.setClipping(geometry.plotArea());
@@ -110,7 +143,6 @@ public final class LinkPlotPainter {
     // Unclipped: the first and last messages, the likeliest to be off the scale, are at the plot's left and right.
     drawOffScale(gc, geometry, model.lowerHull(), Palette.LOWER_HULL);
     drawOffScale(gc, geometry, model.upperHull(), Palette.UPPER_HULL);
-    drawLegend(gc, geometry, model.offScaleNote());
   }
 
   private void drawAxes(GC gc, Geometry geometry, Rectangle area) {
@@ -181,35 +213,19 @@ public final class LinkPlotPainter {
     gc.setLineWidth(1);
   }
 
-  /**
-   * The legend, left to right on its own row under the title, then what is off the scale (a triangle and the model's
-   * note), after it, or at the row's start over the plot's top when the row has no room left.
-   */
-  private static void drawLegend(GC gc, Geometry geometry, String offScale) {
-    String[] names = {"a \u2192 b hull", "b \u2192 a hull", "Lmin", "Lmax", "estimate"};
-    RGB[] colours = {Palette.LOWER_HULL, Palette.UPPER_HULL, Palette.LMIN, Palette.LMAX, Palette.ESTIMATE};
-    int x = geometry.plotArea().x;
-    int y = geometry.plotArea().y - TOP + 24;
-    for (int i = 0; i < names.length; i++) {
-      Point extent = gc.textExtent(names[i]);
-      gc.setBackground(color(colours[i]));
-      gc.fillRectangle(x, y + extent.y / 2 - 2, 12, 4);
+  /** The title's rows, then each legend key after its swatch, and the off-scale note after a triangle. */
+  static void drawHeader(GC gc, PlotHeader header) {
+    int rowHeight = gc.getFontMetrics().getHeight();
+    for (PlotHeader.Piece piece : header.pieces()) {
+      if (piece.mark() == PlotHeader.Mark.SWATCH) {
+        gc.setBackground(color(piece.colour()));
+        gc.fillRectangle(piece.x(), piece.y() + rowHeight / 2 - 2, PlotHeader.SWATCH, 4);
+      } else if (piece.mark() == PlotHeader.Mark.TRIANGLE) {
+        gc.setBackground(color(Palette.TEXT));
+        gc.fillPolygon(offScaleMarker(piece.x() + 6, piece.y() + rowHeight / 2 - MARKER / 2 - 1, true));
+      }
       gc.setForeground(color(Palette.TEXT));
-      gc.drawText(names[i], x + 16, y, true);
-      x += 16 + extent.x + 14;
+      gc.drawText(piece.text(), piece.textX(), piece.y(), true);
     }
-    if (offScale.isEmpty()) return;
-    Point extent = gc.textExtent(offScale);
-    Rectangle plot = geometry.plotArea();
-    if (x + 16 + extent.x > plot.x + plot.width) {
-      x = plot.x + 4;
-      y = plot.y + 3;
-      gc.setBackground(color(Palette.BACKGROUND));
-      gc.fillRectangle(x - 2, y - 1, 16 + extent.x + 4, extent.y + 2);
-    }
-    gc.setBackground(color(Palette.TEXT));
-    gc.fillPolygon(offScaleMarker(x + 6, y + extent.y / 2 - MARKER / 2 - 1, true));
-    gc.setForeground(color(Palette.TEXT));
-    gc.drawText(offScale, x + 16, y, true);
   }
 }

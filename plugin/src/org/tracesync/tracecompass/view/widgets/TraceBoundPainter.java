@@ -8,6 +8,7 @@ import org.eclipse.swt.SWT;
 import org.eclipse.swt.graphics.GC;
 import org.eclipse.swt.graphics.Point;
 import org.eclipse.swt.graphics.Rectangle;
+import org.eclipse.swt.widgets.Display;
 import org.tracesync.tracecompass.view.model.LinearAxis;
 import org.tracesync.tracecompass.view.model.LinkPlotModel.PlotPoint;
 import org.tracesync.tracecompass.view.model.TraceBoundModel;
@@ -27,20 +28,44 @@ public final class TraceBoundPainter {
     return model;
   }
 
-  /** Where the plot itself lies inside {@code area}. */
+  /** Where the plot itself lies inside {@code area}, its header laid out in the display's default font. */
   public Rectangle plotArea(Rectangle area) {
-    return new Rectangle(area.x + LinkPlotPainter.LEFT, area.y + LinkPlotPainter.TOP,
+    GC gc = new GC(Display.getCurrent());
+    try {
+      return plotArea(gc, area);
+    } finally {
+      gc.dispose();
+    }
+  }
+
+  private Rectangle plotArea(GC gc, Rectangle area) {
+    int top = LinkPlotPainter.top(header(gc, area), area);
+    return new Rectangle(area.x + LinkPlotPainter.LEFT, area.y + top,
         Math.max(1, area.width - LinkPlotPainter.LEFT - LinkPlotPainter.RIGHT),
-        Math.max(1, area.height - LinkPlotPainter.TOP - LinkPlotPainter.BOTTOM));
+        Math.max(1, area.height - top - LinkPlotPainter.BOTTOM));
+  }
+
+  /** The title, and for a trace what the bound means, wrapped at the area's width as the link plot's are. */
+  PlotHeader header(GC gc, Rectangle area) {
+    String title = model.title().isEmpty() ? "Bound over time" : model.title();
+    List<String> paragraphs = model.isEmpty() ? List.of(title)
+        : List.of(title, "the truth lies within this distance of the transform, at every instant");
+    return PlotHeader.layOut(gc, area, area.x + LinkPlotPainter.LEFT, paragraphs, List.of());
   }
 
   public LinearAxis uAxis(Rectangle area) {
-    Rectangle plot = plotArea(area);
-    return new LinearAxis(0, Math.max(1, model.uMax()), plot.x, plot.x + plot.width);
+    return axisAlong(plotArea(area));
   }
 
   public LinearAxis vAxis(Rectangle area) {
-    Rectangle plot = plotArea(area);
+    return axisUp(plotArea(area));
+  }
+
+  private LinearAxis axisAlong(Rectangle plot) {
+    return new LinearAxis(0, Math.max(1, model.uMax()), plot.x, plot.x + plot.width);
+  }
+
+  private LinearAxis axisUp(Rectangle plot) {
     return new LinearAxis(0, model.vMax(), plot.y + plot.height, plot.y);
   }
 
@@ -50,16 +75,14 @@ public final class TraceBoundPainter {
     gc.fillRectangle(area);
     gc.setForeground(color(Palette.TEXT));
     if (!model.isEmpty() && ShortArea.hintIfShort(gc, area, LinkPlotPainter.MIN_HEIGHT)) return;
-    gc.drawText(model.title().isEmpty() ? "Bound over time" : model.title(), area.x + 8, area.y + 6, true);
+    LinkPlotPainter.drawHeader(gc, header(gc, area));
+    Rectangle plot = plotArea(gc, area);
     if (model.isEmpty()) {
-      gc.drawText("Select a trace", area.x + LinkPlotPainter.LEFT, area.y + LinkPlotPainter.TOP + 10, true);
+      gc.drawText("Select a trace", plot.x, plot.y + 10, true);
       return;
     }
-    gc.drawText("the truth lies within this distance of the transform, at every instant", area.x + 8,
-        area.y + 24, true);
-    Rectangle plot = plotArea(area);
-    LinearAxis u = uAxis(area);
-    LinearAxis v = vAxis(area);
+    LinearAxis u = axisAlong(plot);
+    LinearAxis v = axisUp(plot);
     PlotAxes.draw(gc, u, v, plot, area, "time since the trace's first event, " + model.originNs() + " ns");
     List<PlotPoint> bound = model.bound();
     int[] polygon = new int[bound.size() * 2 + 4];

@@ -130,12 +130,7 @@ class WidgetRenderTest {
    */
   @Test
   void aVertexOffTheScaleIsDrawnAtTheEdge() throws Exception {
-    LinkFixture.Messages messages = LinkFixture.exchange(5, 40, 2_000_000_000L, new BigDecimal("1.0000042"), 5000);
-    List<org.tracesync.proto.Point> lower = new ArrayList<>(messages.lower());
-    org.tracesync.proto.Point first = lower.get(0);
-    lower.add(0, LinkFixture.point(first.getX() - 1_000_000, first.getY() + 16_000_000));
-    LinkPlotModel model = LinkPlotModel.of(LinkFixture.link(TestSnapshots.VM1, TestSnapshots.VM2,
-        new LinkFixture.Messages(lower, messages.upper()), true), "VM1 \u2192 VM2");
+    LinkPlotModel model = oneLateVertex();
     assertEquals(1, model.offScale().size());
     LinkPlotPainter painter = new LinkPlotPainter();
     painter.setModel(model);
@@ -152,6 +147,52 @@ class WidgetRenderTest {
     assertVerticesDrawn(pixels, geometry, model.upperHull(), Palette.UPPER_HULL);
     assertDrawnAlong(pixels, geometry, model.lmin().orElseThrow(), Palette.LMIN);
     assertDrawnAlong(pixels, geometry, model.lmax().orElseThrow(), Palette.LMAX);
+  }
+
+  /**
+   * In a plot as narrow as Trace Compass's view beside the tree (about 380 px), the title and the legend, its
+   * off-scale note included, wrap into rows inside the area, and the plot starts under them: they were cut at the
+   * area's right edge.
+   */
+  @Test
+  void aNarrowPlotWrapsItsTitleAndLegend() throws Exception {
+    LinkPlotPainter painter = new LinkPlotPainter();
+    painter.setModel(oneLateVertex());
+    Rectangle area = new Rectangle(0, 0, 380, 420);
+    Pixels pixels = render(area, gc -> painter.paint(gc, area));
+    pixels.save("link-plot-narrow.png");
+    LinkPlotPainter.Geometry geometry = painter.geometry(area);
+    Rectangle plot = geometry.plotArea();
+
+    GC gc = new GC(display);
+    PlotHeader header = painter.header(gc, area);
+    assertHeaderInside(gc, header, pixels, area, plot.y);
+    gc.dispose();
+    assertTrue(header.pieces().stream().anyMatch(p -> p.mark() == PlotHeader.Mark.TRIANGLE), "no off-scale note");
+    // Every key's colour shown above the plot.
+    Rectangle above = new Rectangle(0, 0, area.width, plot.y);
+    for (RGB key : new RGB[] {Palette.LOWER_HULL, Palette.UPPER_HULL, Palette.LMIN, Palette.LMAX, Palette.ESTIMATE}) {
+      assertTrue(containsIn(pixels, above, key), "no legend key of colour " + key);
+    }
+    assertVerticesDrawn(pixels, geometry, painter.model().upperHull(), Palette.UPPER_HULL);
+  }
+
+  /** The bound plot's title and what the bound means wrap too, in the Traces tab's narrow plot. */
+  @Test
+  void aNarrowBoundPlotWrapsItsTitle() throws Exception {
+    Snapshot pieces = org.tracesync.tracecompass.testing.TestSnapshots.withPiecesAndAnUnsynchronizedTrace();
+    TraceBoundPainter painter = new TraceBoundPainter();
+    painter.setModel(org.tracesync.tracecompass.view.model.TraceBoundModel.of(pieces.getTraces(0)));
+    Rectangle area = new Rectangle(0, 0, 380, 320);
+    Pixels pixels = render(area, gc -> painter.paint(gc, area));
+    pixels.save("trace-bound-narrow.png");
+    GC gc = new GC(display);
+    assertHeaderInside(gc, painter.header(gc, area), pixels, area, painter.plotArea(area).y);
+    gc.dispose();
+    for (PlotPoint end : painter.model().bound()) {
+      Point p = painter.toPixel(area, end);
+      assertTrue(pixels.near(p.x, p.y, 2, Palette.BOUND_LINE), "bound not drawn at " + end + " -> " + p);
+    }
   }
 
   @Test
@@ -383,6 +424,34 @@ class WidgetRenderTest {
     assertTrue(panel.plot().painter().model().isEmpty());
     assertTrue(panel.tree().painter().layout().nodes().isEmpty());
     shell.dispose();
+  }
+
+  /**
+   * Every piece of a plot's header lies inside the area's margins and above the plot, and the picture has nothing at
+   * the area's right edge above the plot: text running past the edge would.
+   */
+  private static void assertHeaderInside(GC gc, PlotHeader header, Pixels pixels, Rectangle area, int plotTop) {
+    for (PlotHeader.Piece piece : header.pieces()) {
+      assertTrue(piece.x() >= 0 && piece.x() + piece.width() <= area.width - PlotHeader.MARGIN,
+          "'" + piece.text() + "' from " + piece.x() + ", " + piece.width() + " px wide");
+    }
+    Rectangle bounds = header.bounds(gc);
+    assertTrue(bounds.y + bounds.height < plotTop, "the header " + bounds + " runs into the plot at " + plotTop);
+    for (int y = 0; y < plotTop; y++) {
+      for (int x = area.width - PlotHeader.MARGIN / 2; x < area.width; x++) {
+        assertTrue(Pixels.same(Palette.BACKGROUND, pixels.at(x, y)), "drawn at the right edge: " + x + "," + y);
+      }
+    }
+  }
+
+  /** A link whose first a -> b message came 17 ms late, off the scale of the band and the other vertices. */
+  private static LinkPlotModel oneLateVertex() {
+    LinkFixture.Messages messages = LinkFixture.exchange(5, 40, 2_000_000_000L, new BigDecimal("1.0000042"), 5000);
+    List<org.tracesync.proto.Point> lower = new ArrayList<>(messages.lower());
+    org.tracesync.proto.Point first = lower.get(0);
+    lower.add(0, LinkFixture.point(first.getX() - 1_000_000, first.getY() + 16_000_000));
+    return LinkPlotModel.of(LinkFixture.link(TestSnapshots.VM1, TestSnapshots.VM2,
+        new LinkFixture.Messages(lower, messages.upper()), true), "VM1 \u2192 VM2");
   }
 
   private static void assertVerticesDrawn(Pixels pixels, LinkPlotPainter.Geometry geometry, List<PlotPoint> vertices,
