@@ -950,6 +950,53 @@ TEST(ReaderDifferential, PacketsBeginningOffA64BitBoundaryAreAlignedFromTheirSta
   }
 }
 
+// TSDL removes one leading underscore of a field's name (babeltrace2 2.0
+// names `__seq` `_seq`), and both network decoders then compare names one
+// leading underscore aside: `__seq` is `seq` to both readers, `___seq` to
+// neither (both then name what the payload lacks, in the same words).
+TEST(ReaderDifferential, TsdlNamesLoseOneLeadingUnderscoreAsBabeltrace2NamesThem) {
+  const std::vector<std::string> tcp_members = {"seq", "ack_seq", "flags", "source_port", "dest_port"};
+  for (const Layout layout : {Layout::kLttng211, Layout::kAddons21}) {
+    for (const std::string escape : {"__", "___"}) {
+      const std::string name = std::string(layout == Layout::kAddons21 ? "2.1 addons" : "2.11 nested") + ", members `" +
+                               escape + "seq`...";
+      TempDir dir("names");
+      TraceShape shape;
+      shape.layout = layout;
+      std::vector<NetEvent> events;
+      for (uint32_t i = 0; i < 40; ++i) {
+        events.push_back(tcp_segment(layout == Layout::kAddons21 ? (i % 2 == 0 ? "inet_sock_local_out" : "inet_sock_local_in")
+                                                                 : (i % 2 == 0 ? "net_dev_queue" : "netif_receive_skb"),
+                                     1'000 + 100 * i, i));
+      }
+      write_trace(dir.path(), shape, events);
+      std::string metadata = metadata_text(shape);
+      std::size_t renamed = 0;
+      for (const std::string& member : {std::string("seq"), std::string("ack_seq"), std::string("flags"),
+                                        std::string("source_port"), std::string("dest_port"), std::string("saddr"),
+                                        std::string("daddr"), std::string("network_header")}) {
+        for (const std::string end : {";", "["}) {
+          const std::string from = " _" + member + end, to = " " + escape + member + end;
+          for (std::size_t at = metadata.find(from); at != std::string::npos; at = metadata.find(from, at + to.size())) {
+            metadata.replace(at, from.size(), to);
+            ++renamed;
+          }
+        }
+      }
+      ASSERT_GE(renamed, 3u) << name;
+      write_file(dir.path() / "metadata", metadata);
+      const ReadOutcome oracle = read_with_babeltrace2(dir.path().string());
+      const ReadOutcome scanner = read_with_scanner(dir.path().string());
+      expect_same(name, oracle, scanner);
+      ASSERT_EQ(oracle.events.size(), events.size()) << name;
+      const bool decoded = escape == "__";
+      for (const match::PacketEvent& e : scanner.events) {
+        EXPECT_EQ(e.layout == match::Layout::kTcp, decoded) << name << ": seq " << e.tcp.seq;
+      }
+    }
+  }
+}
+
 TEST(ReaderDifferential, StringBearingEventsSkippedByTheirTableReadTheSame) {
   using StreamPlan = ctf::ScanPlan::StreamPlan;
   TempDir dir("strings");
