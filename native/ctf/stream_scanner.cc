@@ -77,6 +77,7 @@ bool StreamScanner::next_packet_bounds(PacketSummary& summary, std::string& prob
 
 struct StreamScanner::EventWalk {
   EventVisitor* visitor;
+  uint64_t packet_begin;  // in bits from the mapping's start: positions count from it
   PacketSummary& summary;
   std::string& problem;
   const ScanPlan::StreamPlan& stream;
@@ -97,7 +98,7 @@ bool StreamScanner::walk_events(EventWalk& walk, ReadHeader read_header) {
   const ScanPlan::StreamPlan::FixedSkip* const fixed = stream.fixed_skips.data();
   const std::size_t fixed_ids = stream.fixed_skips.size();
   const ScanPlan::StreamPlan::StringStep* const string_steps = stream.string_skips.data();
-  const uint8_t* const data = data_;
+  const uint8_t* const data = cursor.data;
   const uint64_t limit = cursor.limit;
   uint64_t* const registers = state.registers.data();
   // The position, the clock and the packet's count and times of events
@@ -125,7 +126,7 @@ bool StreamScanner::walk_events(EventWalk& walk, ReadHeader read_header) {
   };
   const auto failed = [&](uint64_t event_at, const std::string& what) {
     publish();
-    return fail(walk.problem, event_at, what);
+    return fail(walk.problem, walk.packet_begin + event_at, what);
   };
   while (at < limit) {
     const uint64_t event_at = at;
@@ -199,13 +200,16 @@ bool StreamScanner::read_packet(EventVisitor* visitor, PacketSummary& summary, s
     // Only an index (seek) can say so: a damaged one.
     return fail(problem, size_ * 8, packet + ": begins past the end of the file (" + std::to_string(size_) + " bytes)");
   }
+  // Positions count from the packet's start: babeltrace2 2.0 aligns
+  // fields from there, which is the file's start only for a packet that
+  // begins on a multiple of the largest alignment.
   const uint64_t begin = offset_ * 8;
-  BitCursor cursor{data_, begin, size_ * 8};
+  BitCursor cursor{data_ + offset_, 0, size_ * 8 - begin};
   std::string why;
 
   for (CapturedField& c : header_captures_) c.present = false, c.byte_count = 0;
   if (!plan_.packet_header().run(cursor, header_state_, header_captures_.data(), why)) {
-    return fail(problem, cursor.position, packet + ": its header: " + why + " (the file is cut short?)");
+    return fail(problem, begin + cursor.position, packet + ": its header: " + why + " (the file is cut short?)");
   }
   const CapturedField& magic = header_captures_[packet_header_slot::kMagic];
   if (magic.present && magic.value != kPacketMagic) {
@@ -228,7 +232,7 @@ bool StreamScanner::read_packet(EventVisitor* visitor, PacketSummary& summary, s
 
   for (CapturedField& c : context_captures_) c.present = false;
   if (!stream->packet_context.run(cursor, state, context_captures_.data(), why)) {
-    return fail(problem, cursor.position, packet + ": its context: " + why + " (the file is cut short?)");
+    return fail(problem, begin + cursor.position, packet + ": its context: " + why + " (the file is cut short?)");
   }
   const uint64_t left = size_ * 8 - begin;
   const CapturedField& packet_size = context_captures_[packet_context_slot::kPacketSize];
@@ -254,7 +258,7 @@ bool StreamScanner::read_packet(EventVisitor* visitor, PacketSummary& summary, s
     return fail(problem, begin, packet + ": packet size " + std::to_string(packet_bytes) + " bytes runs past the end of the file (" +
                                     std::to_string(left / 8) + " bytes left: cut short?)");
   }
-  if (cursor.position - begin > content_bits) {
+  if (cursor.position > content_bits) {
     return fail(problem, begin, packet + ": its header and context end past its content size");
   }
   if (context_captures_[packet_context_slot::kBeginTime].present) {
@@ -279,25 +283,25 @@ bool StreamScanner::read_packet(EventVisitor* visitor, PacketSummary& summary, s
 
   // Never past the mapping (a content size in a packet size's last bits
   // may reach a few bits beyond its whole bytes).
-  cursor.limit = std::min(begin + content_bits, size_ * 8);
-  EventWalk walk{visitor, summary, problem, *stream, id, cursor, state};
+  cursor.limit = std::min(content_bits, left);
+  EventWalk walk{visitor, begin, summary, problem, *stream, id, cursor, state};
   bool walked = false;
   using Layout = EventHeaderReader::Layout;
   if (!stream->fast_header) {
     walked = walk_events(walk, [](uint64_t&, uint64_t, uint64_t&, uint64_t&, uint64_t*) { return false; });
   } else if (const EventHeaderReader lttng = *stream->fast_header; lttng.layout() == Layout::kIdAndTime) {
-    walked = walk_events(walk, [lttng, data = data_](uint64_t& at, uint64_t limit, uint64_t& event_id, uint64_t& clock,
-                                                     uint64_t* registers) {
+    walked = walk_events(walk, [lttng, data = cursor.data](uint64_t& at, uint64_t limit, uint64_t& event_id,
+                                                           uint64_t& clock, uint64_t* registers) {
       return lttng.read_as<Layout::kIdAndTime>(data, at, limit, event_id, clock, registers);
     });
   } else if (lttng.layout() == Layout::kCompact) {
-    walked = walk_events(walk, [lttng, data = data_](uint64_t& at, uint64_t limit, uint64_t& event_id, uint64_t& clock,
-                                                     uint64_t* registers) {
+    walked = walk_events(walk, [lttng, data = cursor.data](uint64_t& at, uint64_t limit, uint64_t& event_id,
+                                                           uint64_t& clock, uint64_t* registers) {
       return lttng.read_as<Layout::kCompact>(data, at, limit, event_id, clock, registers);
     });
   } else {
-    walked = walk_events(walk, [lttng, data = data_](uint64_t& at, uint64_t limit, uint64_t& event_id, uint64_t& clock,
-                                                     uint64_t* registers) {
+    walked = walk_events(walk, [lttng, data = cursor.data](uint64_t& at, uint64_t limit, uint64_t& event_id,
+                                                           uint64_t& clock, uint64_t* registers) {
       return lttng.read_as<Layout::kLarge>(data, at, limit, event_id, clock, registers);
     });
   }

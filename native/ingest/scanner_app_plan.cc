@@ -26,6 +26,7 @@ std::string type_name(const FC& fc) {
 // "uint64", "enum int32", "string" (as babeltrace2 sees a CTF 1.8 class:
 // an array of 8-bit text integers is a string); nullopt when a key cannot use it.
 std::optional<std::string> key_type(const FC& fc) {
+  if (fc.boolean) return std::string("bool");  // CTF 2's; babeltrace2 2.1 makes it a bool field class
   if (fc.is_integer()) {
     return std::string(fc.kind == FC::Kind::kEnumeration ? "enum " : "") + (fc.is_signed ? "int" : "uint") +
            std::to_string(fc.size);
@@ -107,7 +108,9 @@ std::optional<ScannerAppPlan> ScannerAppPlan::for_class(const ctf::EventClass& e
     }
     const FC& type = *member->type;
     Type key_type = Type::kUnsigned;
-    if (type.is_integer()) {
+    if (type.boolean) {
+      key_type = Type::kBool;
+    } else if (type.is_integer()) {
       key_type = type.is_signed ? Type::kSigned : Type::kUnsigned;
     } else if (type.kind == FC::Kind::kString && type.code_unit == 1) {
       key_type = Type::kString;
@@ -143,13 +146,17 @@ void ScannerAppPlan::decode(const ctf::CapturedField* captured, match::PacketEve
     if (typed_key_) {
       const SignalFieldType type = types_[i] == Type::kString   ? SignalFieldType::kString
                                    : types_[i] == Type::kSigned ? SignalFieldType::kSigned
+                                   : types_[i] == Type::kBool   ? SignalFieldType::kBool
                                                                 : SignalFieldType::kUnsigned;
       key.add_integer(static_cast<uint64_t>(type));
     }
+    // A signed integer sign-extended, as babeltrace2's value cast; a boolean
+    // true whatever its bits but zero, 1 as babeltrace2's bool field gives it.
     const bool fits =
         types_[i] == Type::kString
             ? key.add_string(std::string_view(reinterpret_cast<const char*>(field.text), static_cast<std::size_t>(field.value)))
-            : key.add_integer(field.value);  // a signed one sign-extended, as babeltrace2's value cast
+        : types_[i] == Type::kBool ? key.add_integer(field.value != 0 ? 1 : 0)
+                                   : key.add_integer(field.value);
     if (!fits) {
       out.layout = match::Layout::kKeyTooLong;
       return;

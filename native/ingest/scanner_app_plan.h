@@ -51,7 +51,7 @@ class ScannerAppPlan {
   void decode(const ctf::CapturedField* captured, match::PacketEvent& out) const;
 
  private:
-  enum class Type : uint8_t { kUnsigned, kSigned, kString };
+  enum class Type : uint8_t { kUnsigned, kSigned, kBool, kString };  // kBool: CTF 2's booleans
 
   AppEventRole role_;
   std::string problem_;

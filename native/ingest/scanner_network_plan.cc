@@ -25,28 +25,47 @@ bool is_array(const FC* fc) {
 bool is_structure(const FC* fc) { return fc != nullptr && fc->kind == FC::Kind::kStructure; }
 bool is_variant(const FC* fc) { return fc != nullptr && fc->kind == FC::Kind::kVariant; }
 
-const FC* member_class(const FC& structure, const std::string& name) {
-  const ctf::Member* member = structure.member(name);
-  return member == nullptr ? nullptr : member->type.get();
+}  // namespace
+
+// What NetworkEventDecoder compares with "seq", "tcp"...: babeltrace2's
+// name (CTF 1.8 TSDL removes one leading underscore of an identifier, so
+// `__seq` is `_seq`), then one leading underscore less. CTF 2 names are
+// as written.
+std::string ScannerNetworkPlan::seen_name(const std::string& written) const {
+  return bare(tsdl_names_ ? bare(written) : written);
+}
+
+const ctf::Member* ScannerNetworkPlan::member(const FC& structure, const std::string& name) const {
+  for (const ctf::Member& m : structure.members) {
+    if (seen_name(m.name) == name) return &m;
+  }
+  return nullptr;
+}
+
+const FC* ScannerNetworkPlan::member_class(const FC& structure, const std::string& name) const {
+  const ctf::Member* found = member(structure, name);
+  return found == nullptr ? nullptr : found->type.get();
 }
 
 // The member's name as written (the path a read plan follows).
-std::string written(const FC& structure, const std::string& name) {
-  const ctf::Member* member = structure.member(name);
-  return member == nullptr ? name : member->name;
+std::string ScannerNetworkPlan::written(const FC& structure, const std::string& name) const {
+  const ctf::Member* found = member(structure, name);
+  return found == nullptr ? name : found->name;
 }
+
+namespace {
 
 std::vector<std::string> then(std::vector<std::string> at, std::string name) {
   at.push_back(std::move(name));
   return at;
 }
 
-std::string missing_tcp_members(const FC& structure) {
+}  // namespace
+
+std::string ScannerNetworkPlan::missing_tcp_members(const FC& structure) const {
   return words::missing_tcp_members(
       [&](std::string_view name) { return !is_integer(member_class(structure, std::string(name))); });
 }
-
-}  // namespace
 
 int ScannerNetworkPlan::request(std::vector<std::string> names) {
   requests_.push_back(ctf::FieldRequest{ctf::Scope::kEventPayload, std::move(names)});
@@ -76,7 +95,7 @@ std::optional<ScannerNetworkPlan::TcpPlan> ScannerNetworkPlan::plan_tcp(const FC
 
 // saddr / daddr: an array of 8- or 16-bit unsigned integers, or one of 32 or 64 bits.
 std::optional<ScannerNetworkPlan::AddressPlan> ScannerNetworkPlan::plan_address(const FC& structure,
-                                                                                const std::string& name) {
+                                                                                const std::string& name) const {
   const FC* fc = member_class(structure, name);
   if (fc == nullptr) return std::nullopt;
   AddressPlan plan;
@@ -117,7 +136,7 @@ std::optional<ScannerNetworkPlan::NetworkOption> ScannerNetworkPlan::plan_ip(con
   bool has_tcp = false;
   for (const ctf::Member& choice : variant->members) {
     TransportOption transport;
-    if (bare(choice.name) == "tcp") {
+    if (seen_name(choice.name) == "tcp") {
       has_tcp = true;
       const FC& tcp_class = *choice.type;
       const auto tcp = is_structure(&tcp_class) ? plan_tcp(tcp_class, then(transport_at, choice.name)) : std::nullopt;
@@ -134,10 +153,11 @@ std::optional<ScannerNetworkPlan::NetworkOption> ScannerNetworkPlan::plan_ip(con
   return option;
 }
 
-std::optional<ScannerNetworkPlan> ScannerNetworkPlan::for_class(const ctf::EventClass& event_class) {
+std::optional<ScannerNetworkPlan> ScannerNetworkPlan::for_class(const ctf::EventClass& event_class, bool tsdl_names) {
   const auto index = network_event_index(event_class.name);
   if (!index) return std::nullopt;
   ScannerNetworkPlan plan;
+  plan.tsdl_names_ = tsdl_names;
   plan.name_index_ = *index;
   plan.direction_ = kNetworkEventNames[*index].direction;
   const FC* payload = event_class.payload.get();
@@ -145,7 +165,7 @@ std::optional<ScannerNetworkPlan> ScannerNetworkPlan::for_class(const ctf::Event
     plan.missing_ = words::no_payload();
     return plan;
   }
-  if (const ctf::Member* network_header = payload->member("network_header")) {
+  if (const ctf::Member* network_header = plan.member(*payload, "network_header")) {
     const FC* variant = network_header->type.get();
     if (!is_variant(variant)) {
       plan.missing_ = words::network_header_not_a_variant();
@@ -155,7 +175,7 @@ std::optional<ScannerNetworkPlan> ScannerNetworkPlan::for_class(const ctf::Event
     plan.network_slot_ = plan.request({network_header->name});
     bool has_ip = false;
     for (const ctf::Member& choice : variant->members) {
-      const std::string option_name = bare(choice.name);
+      const std::string option_name = plan.seen_name(choice.name);
       NetworkOption option;
       if (option_name == "ipv4" || option_name == "ipv6") {
         has_ip = true;
@@ -176,16 +196,16 @@ std::optional<ScannerNetworkPlan> ScannerNetworkPlan::for_class(const ctf::Event
   }
   const auto tcp = plan.plan_tcp(*payload, {});
   if (!tcp) {
-    plan.missing_ = words::flat_payload_lacks(missing_tcp_members(*payload));
+    plan.missing_ = words::flat_payload_lacks(plan.missing_tcp_members(*payload));
     return plan;
   }
   plan.form_ = Form::kFlat;
   plan.flat_tcp_ = *tcp;
-  auto saddr = plan_address(*payload, "saddr");
-  auto daddr = plan_address(*payload, "daddr");
+  auto saddr = plan.plan_address(*payload, "saddr");
+  auto daddr = plan.plan_address(*payload, "daddr");
   if (saddr && daddr && tcp->source_port && tcp->dest_port) {
-    saddr->slot = plan.request({written(*payload, "saddr")});
-    daddr->slot = plan.request({written(*payload, "daddr")});
+    saddr->slot = plan.request({plan.written(*payload, "saddr")});
+    daddr->slot = plan.request({plan.written(*payload, "daddr")});
     plan.flat_saddr_ = saddr;
     plan.flat_daddr_ = daddr;
   }

@@ -15,14 +15,17 @@ namespace tracesync::ingest {
 
 // NetworkEventDecoder's twin for the scanner: the same two payload layouts
 // (flat 2.1 addons; nested 2.9+ network_header / transport_header
-// variants), the same names (one leading underscore aside), the same
+// variants), the same names (as babeltrace2 names a TSDL member, then one
+// leading underscore aside), the same
 // words for what a payload lacks (network_payload_words.h), worked out from a ctf::EventClass instead
 // of babeltrace2's classes. It asks the read plan for the fields it needs
 // (requests()) and makes a PacketEvent of what the plan captured (decode()).
 class ScannerNetworkPlan {
  public:
-  // nullopt when `event_class` is not a network event class.
-  static std::optional<ScannerNetworkPlan> for_class(const ctf::EventClass& event_class);
+  // nullopt when `event_class` is not a network event class. `tsdl_names`:
+  // its names are CTF 1.8 TSDL identifiers as written (one leading
+  // underscore is TSDL's escape, not part of the name); else CTF 2's.
+  static std::optional<ScannerNetworkPlan> for_class(const ctf::EventClass& event_class, bool tsdl_names);
 
   match::Direction direction() const { return direction_; }
   std::size_t name_index() const { return name_index_; }
@@ -66,11 +69,17 @@ class ScannerNetworkPlan {
   std::optional<TcpPlan> plan_tcp(const ctf::FieldClass& structure, const std::vector<std::string>& at);
   std::optional<NetworkOption> plan_ip(const ctf::FieldClass& structure, uint8_t family,
                                        const std::vector<std::string>& at, std::string& missing);
-  static std::optional<AddressPlan> plan_address(const ctf::FieldClass& structure, const std::string& name);
+  std::optional<AddressPlan> plan_address(const ctf::FieldClass& structure, const std::string& name) const;
+  std::string seen_name(const std::string& written) const;
+  const ctf::Member* member(const ctf::FieldClass& structure, const std::string& name) const;
+  const ctf::FieldClass* member_class(const ctf::FieldClass& structure, const std::string& name) const;
+  std::string written(const ctf::FieldClass& structure, const std::string& name) const;
+  std::string missing_tcp_members(const ctf::FieldClass& structure) const;
   static void read_tcp(const ctf::CapturedField* captured, const TcpPlan& plan, match::TcpFields& out);
   static bool read_ports(const ctf::CapturedField* captured, const TcpPlan& plan, match::Endpoints& endpoints);
   static unsigned read_address(const ctf::CapturedField* captured, const AddressPlan& plan, std::array<uint8_t, 16>& out);
 
+  bool tsdl_names_ = true;
   std::size_t name_index_ = 0;
   match::Direction direction_ = match::Direction::kSend;
   std::string missing_;

@@ -209,9 +209,10 @@ void ScannerTraceReader::compile_plans() {
   // The application classes, from their stream classes (before the plan
   // takes the trace class).
   std::map<std::pair<uint64_t, uint64_t>, ScannerAppPlan> app_plans;
+  const bool tsdl_names = trace->major == 1;
   for (const auto& [stream_id, stream] : trace->stream_classes) {
     for (const auto& [event_id, event] : stream.event_classes) {
-      if (auto app = ScannerAppPlan::for_class(event, stream, options_.selection, trace->major == 1)) {
+      if (auto app = ScannerAppPlan::for_class(event, stream, options_.selection, tsdl_names)) {
         if (!app->not_covered().empty() && app_not_covered.empty()) app_not_covered = app->not_covered();
         app_plans.emplace(std::pair(stream_id, event_id), std::move(*app));
       }
@@ -224,7 +225,7 @@ void ScannerTraceReader::compile_plans() {
         if (const auto app = app_plans.find(std::pair(event.stream_class_id, event.id)); app != app_plans.end()) {
           selected.app = app->second;
         }
-        if (!selected.app) selected.network = ScannerNetworkPlan::for_class(event);
+        if (!selected.app) selected.network = ScannerNetworkPlan::for_class(event, tsdl_names);
         if (!selected.app && !selected.network) return std::nullopt;
         plan_of[&event] = selected_.size();
         selected_.push_back(std::move(selected));

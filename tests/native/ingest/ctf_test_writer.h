@@ -31,8 +31,11 @@ namespace fs = std::filesystem;
 // its most significant bit.
 class BitWriter {
  public:
+  // Fields align from the packet's start (as babeltrace2 2.0 reads
+  // them): write_packet sets it for each packet.
+  void set_origin(uint64_t bit) { origin_ = bit; }
   void align(unsigned bits) {
-    while (position_ % bits != 0) ++position_;
+    while ((position_ - origin_) % bits != 0) ++position_;
     grow();
   }
   void put(uint64_t value, unsigned bits, unsigned alignment, bool big_endian = false) {
@@ -76,6 +79,7 @@ class BitWriter {
   }
   std::vector<uint8_t> bytes_;
   uint64_t position_ = 0;
+  uint64_t origin_ = 0;
 };
 
 enum class Layout {
@@ -140,6 +144,10 @@ struct TraceShape {
   std::size_t filler_classes = 0;
   // The fillers' payload fixed runs and strings instead (string_filler_tsdl).
   bool string_fillers = false;
+  // Each packet ends this many bytes after its content's last byte, so
+  // that packets begin off a 64-bit boundary of the file; unset: the next
+  // packet begins on a byte (on 64 bits with string fillers).
+  std::optional<unsigned> packet_padding_bytes;
 };
 
 // A filler payload of fixed runs and NUL-ended strings, as sched_switch's:
@@ -463,6 +471,7 @@ inline void write_payload(BitWriter& w, const NetEvent& e, Layout layout, bool s
 // One packet holding `events` (sorted by time), appended to `w`.
 inline void write_packet(BitWriter& w, std::span<const NetEvent> events, const TraceShape& shape) {
   const uint64_t start = w.position();
+  w.set_origin(start);
   w.put(0xc1fc1fc1, 32, 8);  // magic
   w.put(0, 32, 8);           // stream_id
   if (shape.timestamps) {
@@ -502,9 +511,11 @@ inline void write_packet(BitWriter& w, std::span<const NetEvent> events, const T
   }
   w.align(8);
   const uint64_t content_bits = w.position() - start;
-  // The string fillers' 64-bit alignment is from the packet's start: the
-  // next packet begins on 64 bits.
-  if (shape.string_fillers) w.align(64);
+  if (shape.packet_padding_bytes) {
+    for (unsigned i = 0; i < *shape.packet_padding_bytes; ++i) w.put(0, 8, 8);
+  } else if (shape.string_fillers) {
+    w.align(64);
+  }
   const uint64_t packet_bits = w.position() - start;
   std::vector<uint8_t>& bytes = w.bytes();
   for (int i = 0; i < 8; ++i) {
