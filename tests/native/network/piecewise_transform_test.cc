@@ -21,18 +21,20 @@ constexpr Quad kEpoch = 1.7e18Q;
 struct Knots {
   std::vector<Quad> x, y, bound;
 
-  // Linear between knots, the end pieces continued; the bound grows by
-  // `growth` per ns beyond the ends.
+  // Linear between knots, the end pieces continued; beyond the ends the
+  // bound grows by `growth` (the rate limit) plus the end piece's distance
+  // from slope 1 per ns, or not at all when `growth` is 0.
   std::pair<Quad, Quad> at(Quad t, Quad growth) const {
     std::size_t i = 0;
     while (i + 2 < x.size() && t > x[i + 1]) ++i;
     const Quad slope = (y[i + 1] - y[i]) / (x[i + 1] - x[i]);
     const Quad value = y[i] + slope * (t - x[i]);
+    const Quad rate = growth == 0 ? Quad(0) : growth + model::abs(slope - 1);
     Quad b;
     if (t < x.front()) {
-      b = bound.front() + growth * (x.front() - t);
+      b = bound.front() + rate * (x.front() - t);
     } else if (t > x.back()) {
-      b = bound.back() + growth * (t - x.back());
+      b = bound.back() + rate * (t - x.back());
     } else {
       b = bound[i] + (bound[i + 1] - bound[i]) * (t - x[i]) / (x[i + 1] - x[i]);
     }
