@@ -134,6 +134,31 @@ TEST(PiecewiseTransform, AtEvaluatesThePieceHoldingTheTimeAndContinuesTheEnds) {
   }
 }
 
+// Beyond its span a map is continued along its end piece, and nothing
+// measured it there: its bound grows by the rate limit plus the line's
+// distance from slope 1 (docs/local-band.md, "Beyond the first and last
+// knots"), and not at all with growth 0. The reference's identity is exact
+// anywhere: continued, its bound stays 0.
+TEST(PiecewiseTransform, AMapContinuedPastItsSpanGrowsByTheRateLimitAroundItsSlope) {
+  const Quad rate_limit = 1e-3Q;
+  const model::LinearTransform line{1.00004Q, -5e8Q};
+  const PiecewiseTransform map({{kEpoch, kEpoch + 1e12Q, line, 40, 60}});
+  const PiecewiseTransform wider = map.over(kEpoch - 2e9Q, kEpoch + 1e12Q + 3e9Q, rate_limit);
+  ASSERT_EQ(wider.pieces().size(), 3u);
+  // (The slope 1.00004 rounded to quad: within 1e-6 ns over seconds.)
+  EXPECT_LE(model::abs(wider.pieces().front().bound_first - (40 + (rate_limit + 4e-5Q) * 2e9Q)), 1e-6Q);
+  EXPECT_LE(model::abs(wider.pieces().back().bound_last - (60 + (rate_limit + 4e-5Q) * 3e9Q)), 1e-6Q);
+  const PiecewiseTransform linear = map.over(kEpoch - 2e9Q, kEpoch + 1e12Q + 3e9Q, 0);
+  EXPECT_EQ(linear.pieces().front().bound_first, 40);
+  EXPECT_EQ(linear.pieces().back().bound_last, 60);
+  const PiecewiseTransform identity =
+      PiecewiseTransform::identity(kEpoch, kEpoch + 1e12Q).over(kEpoch - 2e9Q, kEpoch + 1e12Q + 3e9Q, rate_limit);
+  for (const TransformPiece& p : identity.pieces()) {
+    EXPECT_EQ(p.bound_first, 0);
+    EXPECT_EQ(p.bound_last, 0);
+  }
+}
+
 TEST(PiecewiseTransform, ALoneLineKeepsItsBitsThroughIdentityAndReporting) {
   const model::LinearTransform line = model::b_onto_a(1.0000031Q, -123456789.25Q);
   const PiecewiseTransform link({{kEpoch, kEpoch + 1e12Q, line, 42, 42}});
