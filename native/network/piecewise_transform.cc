@@ -19,9 +19,16 @@ Quad bound_slope(const TransformPiece& p) {
 }
 
 // The piece continued over [from, to] beyond one end of a transform,
-// `at_end` being its bound at that end: the bound grows with the distance.
+// `end_bound` being its bound at that end. Nothing measured the map there,
+// so no message checks the stability assumption: the truth may leave the
+// piece's line as fast as the rate limit lets a clock's rate leave 1, plus
+// the line's own distance from slope 1, `growth + |slope - 1|` per ns (as a
+// link's map beyond its own ends, hull::fitted_to). None with growth 0 (the
+// linear premise), and none for the reference's identity, exact anywhere.
 TransformPiece continued(const TransformPiece& end, Quad end_x, Quad end_bound, Quad from, Quad to, Quad growth) {
-  const auto bound = [&](Quad x) { return end_bound + growth * model::abs(x - end_x); };
+  const bool reference = end.exact == model::ExactTransform::identity() && end.bound_first == 0 && end.bound_last == 0;
+  const Quad rate = growth == 0 || reference ? Quad(0) : growth + model::abs(end.map.slope - 1);
+  const auto bound = [&](Quad x) { return end_bound + rate * model::abs(x - end_x); };
   return TransformPiece{from, to, end.exact, bound(from), bound(to)};
 }
 

@@ -60,8 +60,11 @@ struct ReportedPiece {
 // Pieces are contiguous (each starts where the previous ends) and non-empty.
 //
 // Beyond its span a transform continues its end pieces; there the bound
-// grows by `growth` ns per ns of distance (the clock-stability assumption:
-// nothing was measured there).
+// grows by `growth + |slope - 1|` ns per ns of distance, slope the end
+// piece's: `growth` is the rate limit R, for nothing was measured there, so
+// nothing checks the clock-stability assumption (0: no growth, the linear
+// premise). The reference's identity (bound 0) is exact anywhere and does
+// not grow.
 class PiecewiseTransform {
  public:
   // Needs at least one piece; pieces contiguous, in order.

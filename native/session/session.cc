@@ -5,6 +5,7 @@
 #include <limits>
 #include <set>
 
+#include "hull/clock_stability.h"
 #include "hull/quality.h"
 #include "network/best_bound_paths.h"
 #include "session/breach_problems.h"
@@ -392,9 +393,13 @@ void Session::add_problem(v1::Problem problem) {
 }
 
 model::Quad Session::growth() const {
-  // The same assumption in both models, so linear clocks give the same report
-  // whichever is chosen; --clock-stability 0 gives the single line's own bounds.
-  return static_cast<model::Quad>(options_.estimator.clock_stability_ppm) / 1'000'000;
+  // Beyond a map's span no message checks the stability assumption, so a
+  // continued map's bound grows by the rate limit (PiecewiseTransform), as a
+  // link's own map does beyond its ends; the same in both models, so linear
+  // clocks give the same report whichever is chosen. --clock-stability 0
+  // gives the single line's own bounds (the linear premise: no growth).
+  if (options_.estimator.clock_stability_ppm == 0) return 0;
+  return static_cast<model::Quad>(hull::ClockStability::kMaxRateErrorPpm) / 1'000'000;
 }
 
 v1::Snapshot Session::snapshot() {

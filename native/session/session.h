@@ -167,7 +167,8 @@ class Session {
     std::vector<v1::Segment> segments;
   };
   std::vector<std::optional<TraceTransformReport>> trace_reports_;
-  // The clock-stability allowance where a map is used beyond its span (ns per ns).
+  // The rate limit where a map is used beyond its span (ns per ns; 0 under
+  // --clock-stability 0): network::PiecewiseTransform adds |slope - 1|.
   model::Quad growth() const;
 };
 

@@ -480,7 +480,11 @@ class Checker {
       }
       knots[step.link] = std::move(list);
     }
-    return TraceBounds(steps, std::move(knots), stability_ppm_ / 1'000'000);
+    // Beyond a map's span the bound grows by the rate limit (0 under
+    // --clock-stability 0); an engine that stated no rate limit grew it by
+    // the stability.
+    if (!rate_limit_ppm_) return TraceBounds(steps, std::move(knots), 0, stability_ppm_ / 1'000'000);
+    return TraceBounds(steps, std::move(knots), stability_ppm_ > 0 ? *rate_limit_ppm_ / 1'000'000 : Rational(0));
   }
 
   const json& report_;

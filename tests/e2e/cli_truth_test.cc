@@ -477,5 +477,63 @@ TEST(TruthBreaches, AFastSlewAtFewMessagesIsNeverSilent) {
   }
 }
 
+// A trace that outlasts the traffic of the link that maps it toward the
+// reference: on the chain host0 - host1 - host2, host0 / host1 falls silent
+// after 20 s while host1 / host2 talks on, and host1's clock bends there,
+// its rate changing by 500 ppm (docs/local-band.md, "Beyond the first and
+// last knots"). No message checks the stability assumption past the link's
+// last one, so host1's map continued there may only lean on the rate limit:
+// grown by the stability (100 ppm a ns), it missed the truth with nothing
+// flagged (228 violations). host2 sees the bend through host1 / host2 and
+// flags it; violations there are within breaches. Both clock models, and
+// verify re-derives every trace bound.
+TEST(TruthBeyondTraffic, AMapContinuedPastItsLinksTrafficRestsOnTheRateLimit) {
+  testing::TempDir dir;
+  const auto sim = run_command(tracesync_binary(),
+                               {"simulate", "--quiet", "--no-traces", "--write-matches", "--output", dir.path(),
+                                "--hosts", "3", "--topology", "chain", "--duration", "30s", "--rate", "200", "--seed",
+                                "1", "--clock", "1:1000000:3:20:503"});
+  ASSERT_EQ(sim.exit_code, 0) << sim.err;
+  const int64_t silent_from = json::parse(testing::read_file(dir.file("truth.json")))["start_ns"].get<int64_t>() +
+                              20'000'000'000;
+  // host0 / host1's messages from then on left out (host0's clock is the truth).
+  std::istringstream in(testing::read_file(dir.file("matches.txt")));
+  std::ostringstream out;
+  std::size_t left_out = 0;
+  for (std::string line; std::getline(in, line);) {
+    std::istringstream fields(line);
+    std::string sender, receiver;
+    int64_t send = 0, receive = 0;
+    if (fields >> sender >> send >> receiver >> receive &&
+        ((sender == "host0" && receiver == "host1" && send >= silent_from) ||
+         (sender == "host1" && receiver == "host0" && receive >= silent_from))) {
+      ++left_out;
+      continue;
+    }
+    out << line << '\n';
+  }
+  ASSERT_GT(left_out, 1000u);
+  testing::write_file(dir.file("matches.txt"), out.str());
+  for (const std::string model : {"piecewise", "linear"}) {
+    SCOPED_TRACE(model);
+    const auto sync = sync_matches(dir, {"--clock-model", model, "--reference", "host0", "--certificate",
+                                         dir.file("certificate.json")});
+    ASSERT_EQ(sync.exit_code, 0) << sync.err;
+    const json verdict = check_truth(dir, sync.out);
+    ASSERT_TRUE(verdict.is_object());
+    EXPECT_EQ(verdict["checked"], 3);
+    EXPECT_EQ(verdict["violations"], verdict["violations_in_breaches"]) << verdict.dump();
+    for (const json& t : verdict["traces"]) {
+      if (t["name"] == "host1") {
+        EXPECT_EQ(t["violations"], 0) << t.dump();
+      }
+    }
+    const auto verify = run_command(tracesync_binary(), {"verify", dir.file("report.json"),
+                                                         dir.file("certificate.json"), "--matches",
+                                                         dir.file("matches.txt")});
+    EXPECT_EQ(verify.exit_code, 0) << verify.out << verify.err;
+  }
+}
+
 }  // namespace
 }  // namespace tracesync

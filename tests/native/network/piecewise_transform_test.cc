@@ -21,18 +21,20 @@ constexpr Quad kEpoch = 1.7e18Q;
 struct Knots {
   std::vector<Quad> x, y, bound;
 
-  // Linear between knots, the end pieces continued; the bound grows by
-  // `growth` per ns beyond the ends.
+  // Linear between knots, the end pieces continued; beyond the ends the
+  // bound grows by `growth` (the rate limit) plus the end piece's distance
+  // from slope 1 per ns, or not at all when `growth` is 0.
   std::pair<Quad, Quad> at(Quad t, Quad growth) const {
     std::size_t i = 0;
     while (i + 2 < x.size() && t > x[i + 1]) ++i;
     const Quad slope = (y[i + 1] - y[i]) / (x[i + 1] - x[i]);
     const Quad value = y[i] + slope * (t - x[i]);
+    const Quad rate = growth == 0 ? Quad(0) : growth + model::abs(slope - 1);
     Quad b;
     if (t < x.front()) {
-      b = bound.front() + growth * (x.front() - t);
+      b = bound.front() + rate * (x.front() - t);
     } else if (t > x.back()) {
-      b = bound.back() + growth * (t - x.back());
+      b = bound.back() + rate * (t - x.back());
     } else {
       b = bound[i] + (bound[i + 1] - bound[i]) * (t - x[i]) / (x[i + 1] - x[i]);
     }
@@ -129,6 +131,31 @@ TEST(PiecewiseTransform, AtEvaluatesThePieceHoldingTheTimeAndContinuesTheEnds) {
                             : k.x[static_cast<std::size_t>(i - 1990) % k.x.size()];
     EXPECT_LE(model::abs(t.at(x) - k.at(x, 0).first), 1e-6Q) << i;
     EXPECT_EQ(t.at(x), piece_at(t, x).at(x)) << i;
+  }
+}
+
+// Beyond its span a map is continued along its end piece, and nothing
+// measured it there: its bound grows by the rate limit plus the line's
+// distance from slope 1 (docs/local-band.md, "Beyond the first and last
+// knots"), and not at all with growth 0. The reference's identity is exact
+// anywhere: continued, its bound stays 0.
+TEST(PiecewiseTransform, AMapContinuedPastItsSpanGrowsByTheRateLimitAroundItsSlope) {
+  const Quad rate_limit = 1e-3Q;
+  const model::LinearTransform line{1.00004Q, -5e8Q};
+  const PiecewiseTransform map({{kEpoch, kEpoch + 1e12Q, line, 40, 60}});
+  const PiecewiseTransform wider = map.over(kEpoch - 2e9Q, kEpoch + 1e12Q + 3e9Q, rate_limit);
+  ASSERT_EQ(wider.pieces().size(), 3u);
+  // (The slope 1.00004 rounded to quad: within 1e-6 ns over seconds.)
+  EXPECT_LE(model::abs(wider.pieces().front().bound_first - (40 + (rate_limit + 4e-5Q) * 2e9Q)), 1e-6Q);
+  EXPECT_LE(model::abs(wider.pieces().back().bound_last - (60 + (rate_limit + 4e-5Q) * 3e9Q)), 1e-6Q);
+  const PiecewiseTransform linear = map.over(kEpoch - 2e9Q, kEpoch + 1e12Q + 3e9Q, 0);
+  EXPECT_EQ(linear.pieces().front().bound_first, 40);
+  EXPECT_EQ(linear.pieces().back().bound_last, 60);
+  const PiecewiseTransform identity =
+      PiecewiseTransform::identity(kEpoch, kEpoch + 1e12Q).over(kEpoch - 2e9Q, kEpoch + 1e12Q + 3e9Q, rate_limit);
+  for (const TransformPiece& p : identity.pieces()) {
+    EXPECT_EQ(p.bound_first, 0);
+    EXPECT_EQ(p.bound_last, 0);
   }
 }
 
