@@ -95,7 +95,11 @@ std::string certificate_json(const v1::Snapshot& s, int indent, const EventCitat
       {"clock_stability_ppm", o.has_clock_stability_ppm() ? o.clock_stability_ppm() : 100.0},
       // hull::ClockStability::kMaxRateErrorPpm (a constant of the engine, not
       // an option): the local envelope's cones are capped by it.
-      {"rate_limit_ppm", 1000.0}};
+      {"rate_limit_ppm", 1000.0},
+      // How a map's bound grows where it is continued past its span (where no
+      // message checks the stability): stated, because engines before s37
+      // grew it by the stability, and verify checks their certificates so.
+      {"continued_maps_grow_by", "rate_limit"}};
 
   std::map<std::string, std::vector<std::string>> traces_of;
   for (const v1::Trace& t : s.traces()) traces_of[t.domain()].push_back(t.name());

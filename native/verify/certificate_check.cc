@@ -92,6 +92,19 @@ class Checker {
     if (assumptions.contains("rate_limit_ppm") && assumptions["rate_limit_ppm"].is_number()) {
       rate_limit_ppm_ = of_double(assumptions["rate_limit_ppm"].get<double>());
     }
+    // Certificates before s37 do not say how a continued map's bound grows:
+    // their engine grew it by the stability.
+    const std::string growth = assumptions.contains("continued_maps_grow_by")
+                                   ? text(assumptions, "continued_maps_grow_by", "certificate")
+                                   : std::string("clock_stability");
+    if (growth == "rate_limit" && !rate_limit_ppm_) {
+      throw VerifyInputError("certificate: continued_maps_grow_by is rate_limit but rate_limit_ppm is missing");
+    }
+    if (growth != "rate_limit" && growth != "clock_stability") {
+      throw VerifyInputError("certificate: continued_maps_grow_by is \"" + growth +
+                             "\", neither rate_limit nor clock_stability");
+    }
+    continued_by_rate_limit_ = growth == "rate_limit";
     index_certificate_links();
     for (const json& link : field(report_, "links", "report")) {
       if (!check_link(link)) return verdict_;
@@ -481,9 +494,8 @@ class Checker {
       knots[step.link] = std::move(list);
     }
     // Beyond a map's span the bound grows by the rate limit (0 under
-    // --clock-stability 0); an engine that stated no rate limit grew it by
-    // the stability.
-    if (!rate_limit_ppm_) return TraceBounds(steps, std::move(knots), 0, stability_ppm_ / 1'000'000);
+    // --clock-stability 0); engines before s37 grew it by the stability.
+    if (!continued_by_rate_limit_) return TraceBounds(steps, std::move(knots), 0, stability_ppm_ / 1'000'000);
     return TraceBounds(steps, std::move(knots), stability_ppm_ > 0 ? *rate_limit_ppm_ / 1'000'000 : Rational(0));
   }
 
@@ -492,6 +504,7 @@ class Checker {
   std::map<std::pair<std::string, std::string>, const json*> certificate_links_;
   Rational stability_ppm_ = 0;  // the certificate's clock-stability allowance
   std::optional<Rational> rate_limit_ppm_;  // its rate limit (certificates before it was stated: none)
+  bool continued_by_rate_limit_ = false;  // how a continued map's bound grows (continued_maps_grow_by)
   // The link segment being checked.
   std::string current_a_, current_b_;
   std::size_t current_segment_ = 0;

@@ -532,6 +532,17 @@ TEST(TruthBeyondTraffic, AMapContinuedPastItsLinksTrafficRestsOnTheRateLimit) {
                                                          dir.file("certificate.json"), "--matches",
                                                          dir.file("matches.txt")});
     EXPECT_EQ(verify.exit_code, 0) << verify.out << verify.err;
+    // A certificate that does not say how continued maps grow is an older
+    // engine's, checked by its rule (the stability): host1's bound past its
+    // link's traffic is then not the one the report prints.
+    json certificate = json::parse(testing::read_file(dir.file("certificate.json")));
+    ASSERT_EQ(certificate["assumptions"]["continued_maps_grow_by"], "rate_limit");
+    certificate["assumptions"].erase("continued_maps_grow_by");
+    testing::write_file(dir.file("older-certificate.json"), certificate.dump());
+    const auto older = run_command(tracesync_binary(), {"verify", dir.file("report.json"),
+                                                        dir.file("older-certificate.json")});
+    EXPECT_EQ(older.exit_code, 6) << older.out << older.err;
+    EXPECT_NE(older.out.find("host1"), std::string::npos) << older.out;
   }
 }
 
