@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <charconv>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -22,6 +23,7 @@
 #include "cli/duration.h"
 #include "cli/exit_codes.h"
 #include "cli/interrupt_guard.h"
+#include "hull/piecewise_hull_estimator.h"
 #include "ingest/message_spec.h"
 #include "ingest/signal_spec.h"
 #include "match/packet_key.h"
@@ -49,6 +51,7 @@ struct LiveArguments {
   std::string match_key = "tc";
   std::string match_horizon;  // empty: session::kLiveMatchHorizon (1min), not sync's 10min
   std::string clock_model = "piecewise";
+  std::string link_budget;  // empty: session::kLiveLinkBudget (64 Ki messages), not sync's 4 Mi
   std::vector<std::string> references;
   std::vector<std::string> messages;
   std::vector<std::string> messages_files;
@@ -89,6 +92,12 @@ po::options_description live_options(LiveArguments& a) {
        "probe's rounds, as `sync --probe-port` (docs/probe.md); repeatable")
       ("clock-model", po::value(&a.clock_model)->value_name("MODEL"),
        "piecewise (default): each link in segments, with bounds at every instant; linear: one line per link")
+      ("link-budget", po::value(&a.link_budget)->value_name("MESSAGES"),
+       ("the piecewise model's messages a link keeps before it streams its local bands (default " +
+        std::to_string(session::kLiveLinkBudget) + ", about a minute at 1,000 messages a second; sync keeps " +
+        std::to_string(hull::PiecewiseHullEstimator::kKeepAtMost) +
+        "): past it a link's memory and a result's cost stop growing, its results the same (docs/live.md)")
+           .c_str())
       ("reference,r", po::value(&a.references)->value_name("ID")->composing(),
        "make this clock domain (id, hostname or trace name) the reference of its island; repeatable")
       ("match-key", po::value(&a.match_key)->value_name("KEY"),
@@ -229,6 +238,17 @@ int run_live(const std::vector<std::string>& arguments) {
     session_options.estimator.clock_model = hull::ClockModel::kLinear;
   } else {
     return usage_error(kCommand, "--clock-model must be 'piecewise' or 'linear', not '" + a.clock_model + "'");
+  }
+  session_options.estimator.link_budget = session::kLiveLinkBudget;
+  if (!a.link_budget.empty()) {
+    // from_chars refuses a sign, which stoull would wrap around.
+    const char* end = a.link_budget.data() + a.link_budget.size();
+    std::size_t budget = 0;
+    const auto [stop, error] = std::from_chars(a.link_budget.data(), end, budget);
+    if (error != std::errc() || stop != end || budget == 0) {
+      return usage_error(kCommand, "--link-budget must be a count of messages, 1 or more, not '" + a.link_budget + "'");
+    }
+    session_options.estimator.link_budget = budget;
   }
   session_options.forced_references = a.references;
   if (!a.messages.empty() || !a.messages_files.empty()) {

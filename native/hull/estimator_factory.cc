@@ -37,6 +37,7 @@ std::string validate(const EstimatorOptions& options) {
     return "the clock stability must be a number of ppm from 0 to " +
            std::to_string(static_cast<int>(ClockStability::kMaxRateErrorPpm));
   }
+  if (options.link_budget && *options.link_budget == 0) return "the link budget must be at least one message";
   return {};
 }
 
@@ -47,7 +48,10 @@ std::unique_ptr<LinkEstimator> make_estimator(const EstimatorOptions& options) {
   if (a == "window-replace") return std::make_unique<WindowEstimator>(WindowPolicy::kReplace, options.window);
   if (a == "window-correlated") return std::make_unique<WindowEstimator>(WindowPolicy::kCorrelated, options.window);
   const ClockStability stability{options.clock_stability_ppm};
-  if (options.clock_model == ClockModel::kPiecewise) return std::make_unique<PiecewiseHullEstimator>(stability);
+  if (options.clock_model == ClockModel::kPiecewise) {
+    return std::make_unique<PiecewiseHullEstimator>(stability,
+                                                    options.link_budget.value_or(PiecewiseHullEstimator::kKeepAtMost));
+  }
   return std::make_unique<ExactHullEstimator>(stability);
 }
 

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: EPL-2.0
 #pragma once
 
+#include <cstddef>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -30,6 +32,13 @@ struct EstimatorOptions {
   // the rate of one clock against the other stays within a band this many
   // ppm wide. 0 takes the clocks to be linear (the exact hull's own bound).
   double clock_stability_ppm = ClockStability::kDefaultPpm;
+  // The piecewise model's budget: the messages a link keeps before it
+  // streams its local bands and releases what its frontier settles
+  // (PiecewiseHullEstimator's keep_at_most; docs/local-band.md). Its answers
+  // are the same either side of it, but for one per-segment number; it sets
+  // when a link's memory and a result's cost stop growing. Empty: the
+  // estimator's own (PiecewiseHullEstimator::kKeepAtMost), sync's.
+  std::optional<std::size_t> link_budget;
 };
 
 // Every name --algorithm accepts, the default first.

@@ -27,6 +27,14 @@ namespace tracesync::session {
 // horizon in live").
 inline constexpr model::Nanoseconds kLiveMatchHorizon = 60'000'000'000;
 
+// The link budget of following (hull::EstimatorOptions::link_budget) when
+// none is given: about a minute of a link at 1,000 messages a second, where
+// sync's (4 Mi) is 70 minutes of it. Past its budget a link streams its
+// local bands and releases what its frontier settles, answering the same
+// (docs/local-band.md), so a followed link's memory and a result's cost stop
+// growing after its first minutes instead of after an hour (docs/live.md).
+inline constexpr std::size_t kLiveLinkBudget = std::size_t{1} << 16;
+
 // How live sessions are read and their messages matched (`tracesync live`).
 struct LiveIngestOptions {
   match::MatchOptions match;

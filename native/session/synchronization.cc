@@ -230,7 +230,10 @@ std::string Synchronization::follow(const FollowOptions& options, const LiveLoop
   ingest.signals = signals_;
   ingest.join_window = std::chrono::milliseconds(options.wait / 1'000'000);
   ingest.quiet_end = std::chrono::milliseconds(options.quiet / 1'000'000);
-  LiveFollower follower(session_options_, ingest);
+  // live's link budget, unless this session's options gave one.
+  SessionOptions session_options = session_options_;
+  if (!session_options.estimator.link_budget) session_options.estimator.link_budget = kLiveLinkBudget;
+  LiveFollower follower(session_options, ingest);
   for (const std::string& source : options.sources) {
     if (source.find("://") == std::string::npos) {
       follower.add_folder(source);

@@ -295,6 +295,16 @@ def signals_and_probe_rounds(tracesync, work, failures):
     if bad.returncode != 2 or "cannot make a temporary file in /nonexistent/tracesync-tmp" not in err or bad.stdout:
         failures.append("simulated: -o with an unusable TMPDIR was not a clear usage error (exit %d): %s" % (
             bad.returncode, err))
+    # A link budget that is no count of messages: said before anything is
+    # read, exit 2.
+    for budget in ("0", "-5", "many"):
+        bad = subprocess.run([tracesync, "live", "--quiet", "1s", "--link-budget", budget] + [str(s) for s in sources],
+                             capture_output=True, timeout=60)
+        err = bad.stderr.decode(errors="replace")
+        if bad.returncode != 2 or bad.stdout or \
+                "--link-budget must be a count of messages, 1 or more, not '%s'" % budget not in err:
+            failures.append("simulated: --link-budget %s was not a clear usage error (exit %d): %s" % (
+                budget, bad.returncode, err))
     # Bad specs: one that does not parse, before anything is read; one the
     # traces cannot serve, at the end; exit 2 and a message naming it both times.
     for spec, said in (("event=irq_handler_entry,jitter=2", "jitter='2', not a duration"),

@@ -20,8 +20,9 @@ streams do stay quiet. Prints:
     median, 90th percentile and worst;
   - tracesync's resident memory over the run (every 0.5 s): start, peak, end;
     with --every-minute, a table too: at each minute of the run, the
-    messages of the latest result printed and the resident memory (for long
-    runs: memory over hours).
+    messages of the latest result printed, the results printed during that
+    minute and the resident memory (for long runs: memory over hours); and,
+    with latency, the latency of the messages recorded in each 10 minutes.
 With --lateness, it prints what a match horizon must cover in live: how far
 apart a message's two ends are as recorded (each on its host's clock, as the
 matcher compares them), and how late the relay delivers one host's events
@@ -35,6 +36,7 @@ usage: live_bench.py TRACESYNC TSAPP CLOCK_PLUGIN WORK_DIR [SECONDS [RATE [CLIEN
                      [--every-minute] [--no-latency] [--lateness] [LIVE_OPTION...]]]]
 """
 
+import array
 import fractions
 import json
 import pathlib
@@ -166,26 +168,43 @@ def main():
             done.set()
             reader.join(10)
             truth = lh.truth_json(hosts, start, lh.monotonic_ns())
-            # Every message: its ends' local times and the true time of its later end.
-            ends = {}
+            # Every message: the later of its ends' local times, and the
+            # true time of its later end. Read line by line and kept in
+            # arrays: an hour at 2,000 messages a second is 14 M events.
+            ends = {}  # msg_id: (kind, local, true) of the end seen first
+            later_local, later_true = array.array("q"), array.array("d")
+            gaps = array.array("d")  # with --lateness: a message's ends as recorded, apart (s)
             for host, entry in zip(hosts.hosts, truth["hosts"] if latency else []):
                 clock = lh.read_clock(hosts.trace_dir(host))
                 origin = clock["offset_s"] * 1000000000 + clock["offset"]
                 at_zero = int(entry["clock"][0][1])
                 slope = fractions.Fraction(entry["clock"][0][2])
-                out = "".join(subprocess.run(["babeltrace2", "--clock-cycles", str(d)], capture_output=True,
-                                             check=True, timeout=600).stdout.decode() for d in hosts.trace_dirs(host))
-                for m in map(EVENT.match, out.splitlines()):
-                    if m:
+                for d in hosts.trace_dirs(host):
+                    reading = subprocess.Popen(["babeltrace2", "--clock-cycles", str(d)], stdout=subprocess.PIPE,
+                                               text=True)
+                    for m in map(EVENT.match, reading.stdout):
+                        if not m:
+                            continue
                         local = int(m.group(1)) + origin
-                        ends.setdefault(int(m.group(3)), {})[m.group(2)] = (local, float((local - at_zero) / slope))
+                        true = float((local - at_zero) / slope)
+                        key = int(m.group(3))
+                        other = ends.pop(key, None)
+                        if other is None or other[0] == m.group(2):
+                            ends[key] = (m.group(2), local, true)
+                            continue
+                        later_local.append(max(local, other[1]))
+                        later_true.append(max(true, other[2]))
+                        if lateness:
+                            gaps.append(abs(local - other[1]) / 1e9)
+                    if reading.wait(timeout=600) != 0:
+                        raise RuntimeError("babeltrace2 could not read %s" % d)
     finally:
         if live is not None:
             lh.stop_process(live)
         if relay is not None:
             relay.stop()
 
-    events = sum(1 for v in ends.values() for _ in v) if ends else 0
+    events = 2 * len(later_local) + len(ends) if latency else 0
     if not latency:  # a message is two events: its send and its receive
         events = 2 * arrivals[-1][1] if arrivals else 0
     run = ended - began
@@ -200,22 +219,32 @@ def main():
             used, used / events * 1e6 if events else 0, 100 * used / run))
     # The matcher emits messages by their later end as recorded (each on its
     # own clock): result i holds the first `messages` of that order.
-    messages = sorted((max(v["msg_send"][0], v["msg_recv"][0]), max(v["msg_send"][1], v["msg_recv"][1]))
-                      for v in ends.values() if len(v) == 2)
-    latencies = []
+    order = sorted(range(len(later_local)), key=later_local.__getitem__)
+    latencies = array.array("d")
+    recorded = array.array("d")  # the true time of each one's later end, s after the hosts began
     index = 0
     for at, count in arrivals:
-        while index < min(count, len(messages)):
-            latencies.append(at - messages[index][1] / 1e9)
+        while index < min(count, len(order)):
+            latencies.append(at - later_true[order[index]] / 1e9)
+            recorded.append(later_true[order[index]] / 1e9 - began)
             index += 1
+    del order
     if every_minute and memory:
-        print("minute | messages in the latest result | resident memory (MiB)")
+        print("minute | messages in the latest result | results printed in the minute | resident memory (MiB)")
         for minute in range(int(memory[-1][0] // 60) + 1):
             at, value = [m for m in memory if m[0] <= minute * 60 + 0.5][-1] if minute else memory[0]
             count = max([c for t, c in arrivals if t - began <= at] or [0])
-            print("%d | %d | %.1f" % (minute, count, value / 1024))
-    if lateness and ends:
-        gaps = [abs(v["msg_send"][0] - v["msg_recv"][0]) / 1e9 for v in ends.values() if len(v) == 2]
+            printed = sum(1 for t, _ in arrivals if (minute - 1) * 60 < t - began <= minute * 60) if minute else 0
+            print("%d | %d | %d | %.1f" % (minute, count, printed, value / 1024))
+        if latencies:
+            print("minutes | messages recorded | latency median | p90 | worst (s)")
+            for tens in range(int(max(recorded) // 600) + 1):
+                these = [v for v, t in zip(latencies, recorded) if tens * 600 <= t < (tens + 1) * 600]
+                if these:
+                    print("%d-%d | %d | %.3f | %.3f | %.3f" % (
+                        10 * tens, 10 * (tens + 1), len(these), percentile(these, 0.5), percentile(these, 0.9),
+                        max(these)))
+    if lateness and len(gaps):
         print("a message's ends as recorded, apart (what the horizon must cover; %d messages): median %.6f s, "
               "p99 %.6f s, worst %.6f s" % (len(gaps), percentile(gaps, 0.5), percentile(gaps, 0.99), max(gaps)))
         to_true = {}

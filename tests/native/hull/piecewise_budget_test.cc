@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "hull/estimator_factory.h"
 #include "hull/piecewise_hull_estimator.h"
 #include "hull/synthetic_clock.h"
 #include "support/sanitized.h"
@@ -203,6 +204,39 @@ TEST(PiecewiseBudget, PastItsBudgetALinkAnswersAsIfItKeptEveryMessageBitForBit) 
     }
     EXPECT_EQ(keeping.kept_messages(), messages.size());
   }
+}
+
+// The budget is a session's option (EstimatorOptions::link_budget: `tracesync
+// live` gives its links a smaller one, session::kLiveLinkBudget): the factory
+// hands it to the piecewise model, whose links then stream past it and still
+// answer as with sync's budget.
+TEST(PiecewiseBudget, TheFactoryGivesEachLinkTheSessionsBudget) {
+  SyntheticClock clock;
+  clock.wander = {20.0, 100e9, 0.3};
+  const auto messages = generate_traffic(clock, traffic(30 * kSecond, 10'000'000, 5));
+  EstimatorOptions small;
+  small.link_budget = kSmallBudget;
+  const auto bounded = make_estimator(small);
+  const auto keeping = make_estimator(EstimatorOptions{});
+  auto* bounded_link = dynamic_cast<PiecewiseHullEstimator*>(bounded.get());
+  auto* keeping_link = dynamic_cast<PiecewiseHullEstimator*>(keeping.get());
+  ASSERT_NE(bounded_link, nullptr);
+  ASSERT_NE(keeping_link, nullptr);
+  Feeder feed_bounded(*bounded_link, 2 * kSecond);
+  Feeder feed_keeping(*keeping_link, 2 * kSecond);
+  for (const LinkMessage& m : messages) {
+    feed_bounded(m);
+    feed_keeping(m);
+  }
+  ASSERT_GT(messages.size(), 4 * kSmallBudget);
+  EXPECT_TRUE(bounded_link->streams());
+  EXPECT_FALSE(keeping_link->streams());  // sync's budget, 4 Mi
+  EXPECT_LT(bounded_link->kept_messages(), messages.size() / 2);
+  expect_same_answers(*bounded_link, *keeping_link, span_of(messages));
+
+  EXPECT_TRUE(validate(small).empty());
+  small.link_budget = 0;
+  EXPECT_EQ(validate(small), "the link budget must be at least one message");
 }
 
 // The most held over a link fed to its end.
