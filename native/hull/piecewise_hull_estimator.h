@@ -87,11 +87,13 @@ class PiecewiseHullEstimator final : public LinkEstimator {
  public:
   // Messages a link keeps (16 bytes each) before it streams its local bands
   // and releases what the frontier settles: links smaller than that keep
-  // every message; larger ones answer the same, holding less (not yet flat:
-  // docs/local-band.md, "Wired into the piecewise estimator").
+  // every message; larger ones answer the same (but for a released
+  // segment's own bound), holding about a horizon and a window of messages
+  // whatever their length (docs/local-band.md, "Wired into the piecewise
+  // estimator").
   static constexpr std::size_t kKeepAtMost = std::size_t{1} << 22;
-  // Past the budget the open segment releases once it holds this many more
-  // than its last release kept (a release rewrites its log).
+  // Past the budget the segment holding the frontier releases once it holds
+  // this many more than its last release kept (a release rewrites its log).
   static constexpr std::size_t kReleaseAtLeast = 1024;
 
   explicit PiecewiseHullEstimator(ClockStability stability = {ClockStability::kDefaultPpm},
