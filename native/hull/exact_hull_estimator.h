@@ -102,8 +102,6 @@ class ExactHullEstimator final : public LinkEstimator {
   const ConvexChain& upper_hull() const { return upper_hull_; }
   // What the envelope holds (pending messages, cones, corners); 0 without.
   std::size_t envelope_points() const { return envelope_ ? envelope_->held_points() : 0; }
-  // Whether it keeps a flat envelope (Envelope::kOwn and a band above 0).
-  bool keeps_envelope() const { return envelope_.has_value(); }
   // An estimator made with Envelope::kNone starts keeping one, fed with
   // every message it has taken (`taken`, sorted) and settled at `frontier`:
   // the envelope of the same messages as if it had kept one from the start

@@ -58,8 +58,8 @@ namespace tracesync::hull {
 // own bound is that envelope's: the one answer that differs from a link
 // keeping every message, whose segment bound is the envelope of cones
 // around the segment's final line over every message of it, which no
-// bounded summary gives exactly (docs/local-band.md, "Memory past the
-// budget"). A late message (behind the frontier) that falls in an ended
+// bounded summary gives exactly (docs/local-band.md, "Why not exactly").
+// A late message (behind the frontier) that falls in an ended
 // segment, or would re-cut the released stretch, is left out and counted
 // (late_messages); one behind the released ones that fits joins the hull.
 //
