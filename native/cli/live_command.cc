@@ -51,7 +51,7 @@ struct LiveArguments {
   std::string match_key = "tc";
   std::string match_horizon;  // empty: session::kLiveMatchHorizon (1min), not sync's 10min
   std::string clock_model = "piecewise";
-  std::string link_budget;  // empty: session::kLiveLinkBudget (64 Ki messages), not sync's 4 Mi
+  std::string link_budget;  // empty: session::kLiveLinkBudget (64 Ki messages), not sync's 1 Mi
   std::vector<std::string> references;
   std::vector<std::string> messages;
   std::vector<std::string> messages_files;

@@ -94,6 +94,14 @@ void ExactHullEstimator::settle(model::Nanoseconds frontier) {
   if (envelope_) envelope_->settle(frontier);
 }
 
+void ExactHullEstimator::start_envelope(const MessageLog& taken, model::Nanoseconds frontier) {
+  if (envelope_ || stability_.ppm <= 0) return;
+  envelope_.emplace(stability_);
+  taken.for_each_in_rule_order([&](const LinkMessage& m) { envelope_->add(m); });
+  envelope_->settle(frontier);
+  envelope_cache_.reset();
+}
+
 bool ExactHullEstimator::add(const LinkMessage& message) {
   count(message);
   return place(message);

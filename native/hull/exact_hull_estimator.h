@@ -10,6 +10,7 @@
 #include "hull/feasible_region.h"
 #include "hull/flat_envelope.h"
 #include "hull/link_estimator.h"
+#include "hull/message_log.h"
 #include "hull/relaxed_region.h"
 #include "hull/slope_one_bounds.h"
 
@@ -101,6 +102,11 @@ class ExactHullEstimator final : public LinkEstimator {
   const ConvexChain& upper_hull() const { return upper_hull_; }
   // What the envelope holds (pending messages, cones, corners); 0 without.
   std::size_t envelope_points() const { return envelope_ ? envelope_->held_points() : 0; }
+  // An estimator made with Envelope::kNone starts keeping one, fed with
+  // every message it has taken (`taken`, sorted) and settled at `frontier`:
+  // the envelope of the same messages as if it had kept one from the start
+  // (a function of the set, flat_envelope.h). The hull is left as it is.
+  void start_envelope(const MessageLog& taken, model::Nanoseconds frontier);
 
  private:
   // What an APPROXIMATE link keeps of its last accurate state.

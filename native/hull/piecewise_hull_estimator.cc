@@ -75,7 +75,8 @@ bool PiecewiseHullEstimator::add_before_last(const LinkMessage& message) {
     return false;
   }
   Segment& segment = segments_[k];
-  const bool late = k == 0 && released_ && message.point.x < released_->before;
+  // Only the segment holding the frontier releases (settle()).
+  const bool late = k == ended_ && released_ && message.point.x < released_->before;
   if (const auto changed = segment.hull.add_unless_emptied(message)) {
     if (sorts_before(message, segment.first)) segment.first = message;
     if (sorts_before(segment.last, message)) segment.last = message;
@@ -104,7 +105,8 @@ bool PiecewiseHullEstimator::add_before_last(const LinkMessage& message) {
 // A segment starting at `message`, which no line fits with the one before.
 bool PiecewiseHullEstimator::open_segment(const LinkMessage& message) {
   // The first segment keeps a flat envelope (the linear model's), so that
-  // its messages can be released; the others keep the envelope of their log.
+  // its messages can be released; the others keep the envelope of their
+  // log, and start a flat one if they release (release_before).
   const auto envelope = segments_.empty() ? ExactHullEstimator::Envelope::kOwn : ExactHullEstimator::Envelope::kNone;
   segments_.push_back({message, message, ExactHullEstimator(stability_, envelope), {}, std::nullopt, std::nullopt});
   segments_.back().messages.append(message);
@@ -119,11 +121,11 @@ void PiecewiseHullEstimator::resegment_from(std::size_t k, const LinkMessage& me
   }
   std::sort(rest.begin(), rest.end(), sorts_before);
   segments_.erase(segments_.begin() + static_cast<std::ptrdiff_t>(k), segments_.end());
-  if (k == 0 && released_) {
-    // Replaying the first segment from its first message reaches, at the
-    // released ones' end, the copy fed with them; every message left sorts
-    // after them (none is behind `before`).
-    segments_.push_back({released_->first, released_->last, released_->hull, {}, std::nullopt, std::nullopt});
+  if (k == ended_ && released_) {
+    // Replaying segment k from its first message reaches, at the released
+    // ones' end, the copy fed with them; every message left sorts after
+    // them (none is behind `before`).
+    segments_.push_back({released_->first, released_->last, released_->hull, {}, std::nullopt, std::nullopt, true});
   }
   for (const LinkMessage& m : rest) extend(m);
 }
@@ -136,13 +138,16 @@ void PiecewiseHullEstimator::settle(model::Nanoseconds frontier) {
   frontier_ = frontier;
   if (stream_) stream_->settle(frontier);
   end_segments(frontier);
-  // The open segment releases while it is the only one (a re-cut of a later
-  // one would replay its predecessor's messages from its first), whenever
-  // its log has grown a quarter past what the last release kept (each
-  // release rewrites the log of what it keeps: about 4 copies a message).
-  if (segments_.size() != 1 || (released_ && frontier <= released_->before)) return;
+  // The flat envelopes of segments that released (the first one's is settled above).
+  for (std::size_t k = std::max<std::size_t>(ended_, 1); k < segments_.size(); ++k) segments_[k].hull.settle(frontier);
+  // The segment holding the frontier releases while it is the last one (it
+  // ends, and keeps only its hull, once its successor starts before the
+  // frontier), whenever its log has grown a quarter past what its last
+  // release kept (each release rewrites the log of what it keeps: about 4
+  // copies a message).
+  if (ended_ + 1 != segments_.size() || (released_ && frontier <= released_->before)) return;
   const std::size_t at = std::max<std::size_t>(kept_after_release_ + kept_after_release_ / 4, kReleaseAtLeast);
-  if (segments_.front().messages.size() >= at) release_before(frontier);
+  if (segments_.back().messages.size() >= at) release_before(frontier);
 }
 
 // The budget reached: the local bands from here on come from a stream fed
@@ -171,13 +176,14 @@ void PiecewiseHullEstimator::start_stream(model::Nanoseconds frontier) {
 // Segments whose successor starts before the frontier: no message at or
 // after it can fall in them (it sorts after that first message), so their
 // hull, line and cone rate are final. Each keeps the summary of its cones
-// its envelope bound needs, and releases its log.
+// its envelope bound needs, and releases its log; one that released
+// messages already keeps its hull and flat envelope only.
 void PiecewiseHullEstimator::end_segments(model::Nanoseconds frontier) {
   while (ended_ + 1 < segments_.size() && segments_[ended_ + 1].first.point.x < frontier) {
     Segment& s = segments_[ended_];
     const LinkEstimate e = s.hull.estimate();
-    // The first segment, released, answers with its flat envelope (bounds_of).
-    const bool enveloped = stability_.ppm > 0 && e.quality == Quality::kAccurate && !(ended_ == 0 && released_);
+    // Released, it answers with its flat envelope (bounds_of).
+    const bool enveloped = stability_.ppm > 0 && e.quality == Quality::kAccurate && !s.released;
     if (enveloped) {
       ConeEnvelope cones(Line{e.alpha, e.beta});
       for (const LinkMessage& m : s.messages.in_rule_order()) cones.add(m);
@@ -185,17 +191,26 @@ void PiecewiseHullEstimator::end_segments(model::Nanoseconds frontier) {
     }
     s.messages = MessageLog{};
     s.envelope_cache.reset();
+    // No re-cut reaches it any more: the copy to replay from goes.
+    released_.reset();
+    kept_after_release_ = 0;
     ++ended_;
   }
 }
 
-// Moves the first segment's messages before `frontier` from its log into
-// the copy to replay from, in the rule's order.
+// Moves the messages before `frontier` of the segment holding it from its
+// log into the copy to replay from, in the rule's order. Its bound is then
+// its flat envelope's: a segment after the first starts one here, over every
+// message it has taken.
 void PiecewiseHullEstimator::release_before(model::Nanoseconds frontier) {
-  Segment& segment = segments_.front();
+  Segment& segment = segments_[ended_];
   MessageLog& log = segment.messages;
   log.sort();
-  if (!released_) released_.emplace(Released{ExactHullEstimator(stability_), segment.first, segment.first, frontier});
+  if (!released_) {
+    segment.hull.start_envelope(log, frontier);
+    released_.emplace(Released{ExactHullEstimator(stability_), segment.first, segment.first, frontier});
+    segment.released = true;
+  }
   MessageLog kept;
   log.for_each_in_rule_order([&](const LinkMessage& m) {
     if (m.point.x < frontier) {
@@ -214,7 +229,7 @@ void PiecewiseHullEstimator::release_before(model::Nanoseconds frontier) {
 
 std::size_t PiecewiseHullEstimator::held_points() const {
   std::size_t n = kept_messages();
-  if (!segments_.empty()) n += segments_.front().hull.envelope_points();
+  for (const Segment& s : segments_) n += s.hull.envelope_points();
   if (released_) n += released_->hull.envelope_points();
   if (stream_) n += stream_->held();
   return n;
@@ -255,9 +270,9 @@ TimeSpan PiecewiseHullEstimator::stretch_of(std::size_t k) const {
 // the same messages.
 std::optional<EndBounds> PiecewiseHullEstimator::bounds_of(std::size_t k, const TimeSpan& at) const {
   const ExactHullEstimator& hull = segments_[k].hull;
-  // The first segment alone, or released: its flat envelope (the linear
-  // model's bound); with several segments still kept, today's of its log.
-  if (k == 0 && (segments_.size() == 1 || released_)) return hull.end_bounds(at);
+  // The first segment alone, or a segment that released messages: its flat
+  // envelope (the linear model's bound); otherwise today's, of its log.
+  if ((k == 0 && segments_.size() == 1) || segments_[k].released) return hull.end_bounds(at);
   const auto band = hull.band_bounds(at);
   if (!band || stability_.ppm <= 0 || hull.estimate().quality != Quality::kAccurate) return band;
   const TimeSpan stretch = stretch_of(k);

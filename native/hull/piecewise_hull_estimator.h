@@ -47,17 +47,21 @@ namespace tracesync::hull {
 // batch's over every message, bit for bit. From then on a segment whose
 // successor starts before the frontier is ended (no message still to come
 // can fall in it or re-cut it): it keeps its hull and the summary of its
-// cones (ConeEnvelope::Summary) instead of its log. While the link has one
-// segment, settle() releases its messages behind the frontier into
-// `released_`: a copy of the segment's estimator fed with them in the
-// rule's order, which is what replaying the segment from its first message
-// gives up to there, so a re-cut by a message at or after the frontier
-// replays from that copy and the segments stay the rule's. The first
-// segment keeps its own FlatEnvelope, as the linear model does, so a
-// released segment still has the linear model's bound. A late message
-// (behind the frontier) that falls in an ended segment, or would re-cut the
-// released stretch, is left out and counted (late_messages); one behind
-// the released ones that fits joins the hull.
+// cones (ConeEnvelope::Summary) instead of its log. The segment holding the
+// frontier, while it is the last one, releases its messages behind the
+// frontier into `released_`: a copy of the segment's estimator fed with them
+// in the rule's order, which is what replaying the segment from its first
+// message gives up to there, so a re-cut by a message at or after the
+// frontier replays from that copy and the segments stay the rule's. A
+// segment that released keeps a FlatEnvelope, as the linear model does (the
+// first one from its start, a later one from its first release), and its
+// own bound is that envelope's: the one answer that differs from a link
+// keeping every message, whose segment bound is the envelope of cones
+// around the segment's final line over every message of it, which no
+// bounded summary gives exactly (docs/local-band.md, "Why not exactly").
+// A late message (behind the frontier) that falls in an ended
+// segment, or would re-cut the released stretch, is left out and counted
+// (late_messages); one behind the released ones that fits joins the hull.
 //
 // A bending clock squeezes a segment's feasible lines before they vanish,
 // so its exact bound would shrink just when the line fails. So a segment's
@@ -83,11 +87,13 @@ class PiecewiseHullEstimator final : public LinkEstimator {
  public:
   // Messages a link keeps (16 bytes each) before it streams its local bands
   // and releases what the frontier settles: links smaller than that keep
-  // every message; larger ones answer the same, holding less (not yet flat:
-  // docs/local-band.md, "Wired into the piecewise estimator").
-  static constexpr std::size_t kKeepAtMost = std::size_t{1} << 22;
-  // Past the budget the open segment releases once it holds this many more
-  // than its last release kept (a release rewrites its log).
+  // every message; larger ones answer the same (but for a released
+  // segment's own bound), holding about a horizon and a window of messages
+  // whatever their length (docs/local-band.md, "Wired into the piecewise
+  // estimator"). 1 Mi (16 MiB of log) since s37; 4 Mi before.
+  static constexpr std::size_t kKeepAtMost = std::size_t{1} << 20;
+  // Past the budget the segment holding the frontier releases once it holds
+  // this many more than its last release kept (a release rewrites its log).
   static constexpr std::size_t kReleaseAtLeast = 1024;
 
   explicit PiecewiseHullEstimator(ClockStability stability = {ClockStability::kDefaultPpm},
@@ -116,11 +122,11 @@ class PiecewiseHullEstimator final : public LinkEstimator {
   std::size_t held_points() const;
   // Past the budget: the local bands are streamed and settled messages released.
   bool streams() const { return past_budget_; }
-  // The first segment's messages were released while it was the only one.
-  // Its bound is then its flat envelope's (the linear model's) even once
+  // Segment k released messages while it held the frontier. Its own bound
+  // (segments()) is then its flat envelope's (the linear model's) when
   // other segments follow, where a link that kept them all would give the
   // envelope of its log: the one answer a released link does not share.
-  bool released() const { return released_.has_value(); }
+  bool released(std::size_t k) const { return segments_[k].released; }
   // The messages kept in the rule's order, and where each segment starts in it.
   std::vector<LinkMessage> sorted_messages() const;
   std::vector<std::size_t> segment_starts() const;
@@ -142,6 +148,10 @@ class PiecewiseHullEstimator final : public LinkEstimator {
       model::Quad value;
     };
     mutable std::optional<EnvelopeCache> envelope_cache;
+
+    // Some of its messages went into `released_` while it held the
+    // frontier: its bound is its hull's flat envelope's.
+    bool released = false;
 
     const MessageLog& sorted_messages() const;
     model::Quad envelope(const TimeSpan& over, const ClockStability& stability) const;
@@ -187,7 +197,8 @@ class PiecewiseHullEstimator final : public LinkEstimator {
     bool bends;
   };
 
-  // The first segment's messages before `before`, released from its log.
+  // The messages before `before` of the segment holding the frontier
+  // (segments_[ended_]), released from its log; gone once it ends.
   struct Released {
     ExactHullEstimator hull;  // of those messages, added in the rule's order
     LinkMessage first;        // the first and last of them in the rule's order
