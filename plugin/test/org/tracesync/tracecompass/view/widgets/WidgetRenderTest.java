@@ -180,19 +180,14 @@ class WidgetRenderTest {
   /** The bound plot's title and what the bound means wrap too, in the Traces tab's narrow plot. */
   @Test
   void aNarrowBoundPlotWrapsItsTitle() throws Exception {
-    Snapshot pieces = org.tracesync.tracecompass.testing.TestSnapshots.withPiecesAndAnUnsynchronizedTrace();
-    TraceBoundPainter painter = new TraceBoundPainter();
-    painter.setModel(org.tracesync.tracecompass.view.model.TraceBoundModel.of(pieces.getTraces(0)));
+    TraceBoundPainter painter = boundPainterOfPieces();
     Rectangle area = new Rectangle(0, 0, 380, 320);
     Pixels pixels = render(area, gc -> painter.paint(gc, area));
     pixels.save("trace-bound-narrow.png");
     GC gc = new GC(display);
     assertHeaderInside(gc, painter.header(gc, area), pixels, area, painter.plotArea(area).y);
     gc.dispose();
-    for (PlotPoint end : painter.model().bound()) {
-      Point p = painter.toPixel(area, end);
-      assertTrue(pixels.near(p.x, p.y, 2, Palette.BOUND_LINE), "bound not drawn at " + end + " -> " + p);
-    }
+    assertEveryPieceEndDrawn(painter, area, pixels);
   }
 
   @Test
@@ -352,12 +347,22 @@ class WidgetRenderTest {
 
   @Test
   void boundPlotPutsEveryPieceEndWhereTheModelSays() throws Exception {
-    Snapshot pieces = org.tracesync.tracecompass.testing.TestSnapshots.withPiecesAndAnUnsynchronizedTrace();
-    TraceBoundPainter painter = new TraceBoundPainter();
-    painter.setModel(org.tracesync.tracecompass.view.model.TraceBoundModel.of(pieces.getTraces(0)));
+    TraceBoundPainter painter = boundPainterOfPieces();
     Rectangle area = new Rectangle(0, 0, 640, 320);
     Pixels pixels = render(area, gc -> painter.paint(gc, area));
     pixels.save("trace-bound.png");
+    assertEveryPieceEndDrawn(painter, area, pixels);
+  }
+
+  /** The bound plot of the first trace of a snapshot with pieces. */
+  private static TraceBoundPainter boundPainterOfPieces() {
+    Snapshot pieces = org.tracesync.tracecompass.testing.TestSnapshots.withPiecesAndAnUnsynchronizedTrace();
+    TraceBoundPainter painter = new TraceBoundPainter();
+    painter.setModel(org.tracesync.tracecompass.view.model.TraceBoundModel.of(pieces.getTraces(0)));
+    return painter;
+  }
+
+  private static void assertEveryPieceEndDrawn(TraceBoundPainter painter, Rectangle area, Pixels pixels) {
     for (PlotPoint end : painter.model().bound()) {
       Point p = painter.toPixel(area, end);
       assertTrue(pixels.near(p.x, p.y, 2, Palette.BOUND_LINE), "bound not drawn at " + end + " -> " + p);
