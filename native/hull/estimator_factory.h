@@ -38,7 +38,7 @@ struct EstimatorOptions {
   // are the same either side of it, but for one per-segment number; it sets
   // when a link's memory and a result's cost stop growing. Empty: the
   // estimator's own (PiecewiseHullEstimator::kKeepAtMost), sync's.
-  std::optional<std::size_t> link_budget;
+  std::optional<std::size_t> link_budget = std::nullopt;
 };
 
 // Every name --algorithm accepts, the default first.
