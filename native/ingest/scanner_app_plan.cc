@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: EPL-2.0
 #include "ingest/scanner_app_plan.h"
 
+#include "ingest/scanner_member_names.h"
 #include "ingest/signal_spec.h"
 
 namespace tracesync::ingest {
@@ -35,13 +36,8 @@ std::optional<std::string> key_type(const FC& fc) {
   return std::nullopt;
 }
 
-std::string bare(const std::string& name) { return !name.empty() && name.front() == '_' ? name.substr(1) : name; }
-
-// A member's name as a key names it: babeltrace2's name (TSDL's escaping
-// underscore dropped), then one leading underscore less.
-std::string key_name(const ctf::Member& member, bool tsdl_names) {
-  return bare(tsdl_names ? bare(member.name) : member.name);
-}
+// A member's name as a key names it (scanner_member_names.h).
+std::string key_name(const ctf::Member& member, bool tsdl_names) { return compared_name(member.name, tsdl_names); }
 
 void offer_members(const ctf::FieldClassPtr& structure, const std::string& prefix, bool tsdl_names,
                    std::vector<std::string>& out) {

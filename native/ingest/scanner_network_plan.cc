@@ -3,6 +3,7 @@
 
 #include "ingest/network_event_names.h"
 #include "ingest/network_payload_words.h"
+#include "ingest/scanner_member_names.h"
 
 namespace tracesync::ingest {
 
@@ -13,8 +14,6 @@ using ctf::FieldClass;
 using FC = FieldClass;
 using match::Layout;
 namespace words = network_payload_words;
-
-std::string bare(const std::string& name) { return !name.empty() && name.front() == '_' ? name.substr(1) : name; }
 
 // As babeltrace2 sees a CTF 1.8 field class: an array of 8-bit text
 // integers is a string; integers and enumerations are integers.
@@ -27,12 +26,9 @@ bool is_variant(const FC* fc) { return fc != nullptr && fc->kind == FC::Kind::kV
 
 }  // namespace
 
-// What NetworkEventDecoder compares with "seq", "tcp"...: babeltrace2's
-// name (CTF 1.8 TSDL removes one leading underscore of an identifier, so
-// `__seq` is `_seq`), then one leading underscore less. CTF 2 names are
-// as written.
+// What NetworkEventDecoder compares with "seq", "tcp"... (scanner_member_names.h).
 std::string ScannerNetworkPlan::seen_name(const std::string& written) const {
-  return bare(tsdl_names_ ? bare(written) : written);
+  return compared_name(written, tsdl_names_);
 }
 
 const ctf::Member* ScannerNetworkPlan::member(const FC& structure, const std::string& name) const {
