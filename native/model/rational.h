@@ -38,4 +38,7 @@ Quad to_quad(const Rational& value);
 // the report alone.
 inline Rational as_printed(Quad value) { return *parse_rational(to_decimal(value)); }
 
+// |value|, exactly.
+inline Rational magnitude(const Rational& value) { return value < 0 ? Rational(-value) : value; }
+
 }  // namespace tracesync::model

@@ -17,6 +17,7 @@
 namespace tracesync::verify {
 namespace {
 
+using model::magnitude;
 using model::Rational;
 using nlohmann::json;
 
@@ -26,8 +27,6 @@ Rational decimal(const json& object, const char* name, const std::string& where)
   if (!r) throw VerifyInputError(where + ": '" + name + "' is not a decimal: " + t);
   return *r;
 }
-
-Rational magnitude(const Rational& r) { return r < 0 ? Rational(-r) : r; }
 
 Rational of_double(double d) { return model::exact(static_cast<model::Quad>(d)); }
 

@@ -11,6 +11,7 @@ namespace tracesync::verify {
 namespace {
 
 using model::Quad;
+using model::magnitude;
 using model::Rational;
 
 // The rule's constants (docs/local-band.md, "As built").
@@ -176,8 +177,6 @@ Quad quad_slack(const Instant& a, const Instant& b) {
   if (d <= kHorizon) return static_cast<Quad>(std::max(a.milli_ppm, b.milli_ppm)) * static_cast<Quad>(d) / 4'000'000'000;
   return static_cast<Quad>(d) / 2'000;
 }
-
-Rational magnitude(const Rational& v) { return v < 0 ? Rational(-v) : v; }
 
 // Three decimals of a nanosecond, from the exact value (quad holds 34 digits).
 std::string decimal(const Rational& v) { return model::to_fixed(model::to_quad(v), 3); }

@@ -7,9 +7,7 @@ namespace tracesync::verify {
 
 using model::Rational;
 
-namespace {
-Rational magnitude(const Rational& r) { return r < 0 ? Rational(-r) : r; }
-}  // namespace
+using model::magnitude;
 
 std::optional<Rational> TraceBounds::at(const std::string& d, const Rational& t) const {
   const std::optional<Reach> r = reach(d, t);
