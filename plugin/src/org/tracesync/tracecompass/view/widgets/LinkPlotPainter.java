@@ -26,10 +26,9 @@ public final class LinkPlotPainter {
   static final int LEFT = 78;
   static final int RIGHT = 16;
   static final int TOP = 48;  // title row, legend row: the least; a narrow area wraps them into more rows
-  static final int BOTTOM = 44;
   static final int MARKER = 5;
   /** The least height a plot is drawn in: its title, legend and axes, and a plot area that shows something. */
-  static final int MIN_HEIGHT = TOP + BOTTOM + 40;
+  static final int MIN_HEIGHT = TOP + PlotAxes.BOTTOM + 40;
 
   /** The axes of a model drawn inside an area. */
   public static final class Geometry {
@@ -37,9 +36,9 @@ public final class LinkPlotPainter {
     private final LinearAxis v;
     private final Rectangle plotArea;
 
-    Geometry(LinkPlotModel model, Rectangle area, int top) {
+    Geometry(LinkPlotModel model, Rectangle area, int top, int bottom) {
       plotArea = new Rectangle(area.x + LEFT, area.y + top, Math.max(1, area.width - LEFT - RIGHT),
-          Math.max(1, area.height - top - BOTTOM));
+          Math.max(1, area.height - top - bottom));
       double uMax = model.uMax() > model.uMin() ? model.uMax() : model.uMin() + 1;
       u = new LinearAxis(model.uMin(), uMax, plotArea.x, plotArea.x + plotArea.width);
       v = new LinearAxis(model.vMin(), model.vMax(), plotArea.y + plotArea.height, plotArea.y);
@@ -88,7 +87,12 @@ public final class LinkPlotPainter {
   }
 
   Geometry geometry(GC gc, Rectangle area) {
-    return new Geometry(model, area, top(header(gc, area), area));
+    return new Geometry(model, area, top(header(gc, area), area), PlotAxes.bottom(gc, area, area.x + LEFT, caption()));
+  }
+
+  /** What the horizontal axis counts from, under it. */
+  private String caption() {
+    return "time since " + model.originNs() + " ns";
   }
 
   /** The title and the legend laid out to the area's width, the off-scale note last. */
@@ -126,7 +130,8 @@ public final class LinkPlotPainter {
           area.y + top(header, area) + 10, true);
       return;
     }
-    Geometry geometry = new Geometry(model, area, top(header, area));
+    Geometry geometry = new Geometry(model, area, top(header, area), PlotAxes.bottom(gc, area, area.x + LEFT,
+        caption()));
     drawAxes(gc, geometry, area);
     Rectangle clip = gc.getClipping();
     gc.setClipping(geometry.plotArea());
@@ -146,8 +151,7 @@ public final class LinkPlotPainter {
   }
 
   private void drawAxes(GC gc, Geometry geometry, Rectangle area) {
-    PlotAxes.draw(gc, geometry.uAxis(), geometry.vAxis(), geometry.plotArea(), area,
-        "time since " + model.originNs() + " ns");
+    PlotAxes.draw(gc, geometry.uAxis(), geometry.vAxis(), geometry.plotArea(), area, caption());
   }
 
   /** A dashed vertical line where each segment of the piecewise clock model after the first begins. */

@@ -83,6 +83,13 @@ final class PlotHeader {
     return new PlotHeader(pieces, last + rowHeight);
   }
 
+  /** {@code text}'s words in rows from (left, y) to {@code right}, as a title's paragraph is (a plot's axis caption). */
+  static List<Piece> wrap(GC gc, String text, int left, int right, int y) {
+    List<Piece> pieces = new ArrayList<>();
+    wrapWords(gc, text, Mark.NONE, null, left, right, y, gc.getFontMetrics().getHeight(), pieces);
+    return pieces;
+  }
+
   /**
    * Lays {@code text}'s words out in rows from (left, y) to {@code right}, the first row after {@code mark} and the
    * others indented as much, a word longer than a row alone on its row; returns the y of the row after the last.

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: EPL-2.0
 package org.tracesync.tracecompass.view.widgets;
 
+import java.util.List;
 import org.eclipse.swt.SWT;
 import org.eclipse.swt.graphics.Color;
 import org.eclipse.swt.graphics.GC;
 import org.eclipse.swt.graphics.Point;
 import org.eclipse.swt.graphics.RGB;
 import org.eclipse.swt.graphics.Rectangle;
+import org.eclipse.swt.widgets.Display;
 import org.tracesync.tracecompass.view.model.SpanningTreeLayout;
 import org.tracesync.tracecompass.view.model.SpanningTreeLayout.Edge;
 import org.tracesync.tracecompass.view.model.SpanningTreeLayout.Node;
@@ -14,10 +16,13 @@ import org.tracesync.tracecompass.view.model.SpanningTreeLayout.Node;
 /**
  * Draws a {@link SpanningTreeLayout}: tree links solid, the other usable links dashed and pale, the selected link in
  * the selection colour, and each clock as a labelled box, the reference's filled with {@link Palette#REFERENCE_FILL}.
- * It draws on any GC (a canvas, or an image in tests); {@link #geometry} says where everything goes.
+ * It draws on any GC (a canvas, or an image in tests); {@link #geometry} says where everything goes. Its title wraps
+ * at the area's width (beside the table in a narrow view, the tree is about 215 px wide) and the nodes start under it.
  */
 public final class SpanningTreePainter {
   static final int MARGIN = 12;
+  static final String TITLE = "Spanning tree (reference highlighted)";
+  /** The nodes' least distance from the area's top: a margin and the title's row. */
   static final int TITLE_HEIGHT = 20;
   static final int NODE_HEIGHT = 26;
   static final int MAX_NODE_WIDTH = 150;
@@ -30,11 +35,13 @@ public final class SpanningTreePainter {
     private final double columnWidth;
     private final double rowHeight;
     private final int nodeWidth;
+    private final int top;  // of the nodes' rows, from the area's top: under the title
 
-    Geometry(SpanningTreeLayout layout, Rectangle area) {
+    Geometry(SpanningTreeLayout layout, Rectangle area, int top) {
       this.area = area;
+      this.top = top;
       int width = Math.max(1, area.width - 2 * MARGIN);
-      int height = Math.max(1, area.height - 2 * MARGIN - TITLE_HEIGHT);
+      int height = Math.max(1, area.height - top - MARGIN);
       this.columnWidth = width / Math.max(1.0, layout.columns());
       this.rowHeight = height / (double) Math.max(1, layout.depths());
       this.nodeWidth = (int) Math.max(24, Math.min(MAX_NODE_WIDTH, columnWidth - 10));
@@ -42,7 +49,7 @@ public final class SpanningTreePainter {
 
     public Point centre(Node node) {
       int x = (int) Math.round(area.x + MARGIN + (node.column() + 0.5) * columnWidth);
-      int y = (int) Math.round(area.y + MARGIN + TITLE_HEIGHT + (node.depth() + 0.5) * rowHeight);
+      int y = (int) Math.round(area.y + top + (node.depth() + 0.5) * rowHeight);
       return new Point(x, y);
     }
 
@@ -70,15 +77,40 @@ public final class SpanningTreePainter {
 
   /** Whether every row of nodes fits in {@code area} without overlapping; in a shorter one, a hint is drawn. */
   public boolean fits(Rectangle area) {
-    return area.height >= neededHeight();
+    GC gc = new GC(Display.getCurrent());
+    try {
+      return area.height >= neededHeight(gc, area);
+    } finally {
+      gc.dispose();
+    }
   }
 
-  private int neededHeight() {
-    return 2 * MARGIN + TITLE_HEIGHT + layout.depths() * (NODE_HEIGHT + ROW_GAP);
+  private int neededHeight(GC gc, Rectangle area) {
+    return top(gc, area) + MARGIN + layout.depths() * (NODE_HEIGHT + ROW_GAP);
   }
 
+  /** Where the nodes go in {@code area}, under its title laid out in the display's default font, as a canvas has. */
   public Geometry geometry(Rectangle area) {
-    return new Geometry(layout, area);
+    GC gc = new GC(Display.getCurrent());
+    try {
+      return geometry(gc, area);
+    } finally {
+      gc.dispose();
+    }
+  }
+
+  Geometry geometry(GC gc, Rectangle area) {
+    return new Geometry(layout, area, top(gc, area));
+  }
+
+  /** The title's words in rows inside the area's margins. */
+  PlotHeader title(GC gc, Rectangle area) {
+    return PlotHeader.layOut(gc, area, area.x + MARGIN, TITLE, List.of());
+  }
+
+  /** The nodes' top, from the area's: under the title, and at least a margin and a title's row below the top. */
+  private int top(GC gc, Rectangle area) {
+    return Math.max(MARGIN + TITLE_HEIGHT, title(gc, area).bottom() + MARGIN - 3 - area.y);
   }
 
   public void paint(GC gc, Rectangle area) {
@@ -86,13 +118,13 @@ public final class SpanningTreePainter {
     gc.setBackground(color(Palette.BACKGROUND));
     gc.fillRectangle(area);
     gc.setForeground(color(Palette.TEXT));
-    if (!layout.nodes().isEmpty() && ShortArea.hintIfShort(gc, area, neededHeight())) return;
-    gc.drawText("Spanning tree (reference highlighted)", area.x + MARGIN, area.y + MARGIN / 2, true);
+    if (!layout.nodes().isEmpty() && ShortArea.hintIfShort(gc, area, neededHeight(gc, area))) return;
+    LinkPlotPainter.drawHeader(gc, title(gc, area));
     if (layout.nodes().isEmpty()) {
-      gc.drawText("No synchronization yet", area.x + MARGIN, area.y + MARGIN + TITLE_HEIGHT, true);
+      gc.drawText("No synchronization yet", area.x + MARGIN, area.y + top(gc, area), true);
       return;
     }
-    Geometry geometry = geometry(area);
+    Geometry geometry = geometry(gc, area);
     for (Edge edge : layout.edges()) {
       if (edge.linkIndex() != selectedLink) drawEdge(gc, geometry, edge, false);
     }

@@ -40,9 +40,15 @@ public final class TraceBoundPainter {
 
   private Rectangle plotArea(GC gc, Rectangle area) {
     int top = LinkPlotPainter.top(header(gc, area), area);
+    int bottom = PlotAxes.bottom(gc, area, area.x + LinkPlotPainter.LEFT, caption());
     return new Rectangle(area.x + LinkPlotPainter.LEFT, area.y + top,
         Math.max(1, area.width - LinkPlotPainter.LEFT - LinkPlotPainter.RIGHT),
-        Math.max(1, area.height - top - LinkPlotPainter.BOTTOM));
+        Math.max(1, area.height - top - bottom));
+  }
+
+  /** What the horizontal axis counts from, under it. */
+  private String caption() {
+    return "time since the trace's first event, " + model.originNs() + " ns";
   }
 
   /** The title, and for a trace what the bound means, wrapped at the area's width as the link plot's are. */
@@ -83,7 +89,7 @@ public final class TraceBoundPainter {
     }
     LinearAxis u = axisAlong(plot);
     LinearAxis v = axisUp(plot);
-    PlotAxes.draw(gc, u, v, plot, area, "time since the trace's first event, " + model.originNs() + " ns");
+    PlotAxes.draw(gc, u, v, plot, area, caption());
     List<PlotPoint> bound = model.bound();
     int[] polygon = new int[bound.size() * 2 + 4];
     for (int i = 0; i < bound.size(); i++) {

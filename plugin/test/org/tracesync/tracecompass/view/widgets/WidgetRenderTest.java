@@ -190,6 +190,57 @@ class WidgetRenderTest {
     assertEveryPieceEndDrawn(painter, area, pixels);
   }
 
+  /**
+   * Beside the table in a narrow view (the tree about 215 px wide), the tree's title wraps inside the area and the
+   * nodes start under it: it was cut at the area's right edge.
+   */
+  @Test
+  void aNarrowTreeWrapsItsTitle() throws Exception {
+    SpanningTreePainter painter = new SpanningTreePainter();
+    painter.setLayout(SpanningTreeLayout.of(snapshot));
+    Rectangle area = new Rectangle(0, 0, 215, 300);
+    Pixels pixels = render(area, gc -> painter.paint(gc, area));
+    pixels.save("spanning-tree-narrow.png");
+    SpanningTreePainter.Geometry geometry = painter.geometry(area);
+    int nodesTop = painter.layout().nodes().stream().mapToInt(n -> geometry.bounds(n).y).min().orElseThrow();
+    assertNothingAtTheRightEdge(pixels, new Rectangle(0, 0, area.width, nodesTop));
+    assertTrue(rowsOfText(pixels, new Rectangle(0, 0, area.width, nodesTop)) >= 2, "the title is not wrapped");
+  }
+
+  /**
+   * Under a narrow bound plot, the axis caption (the trace's first event, 19 digits of nanoseconds) wraps inside the
+   * area, and the last tick label is drawn inside it too, over a span whose last tick is at the plot's right edge:
+   * both were cut at the area's right edge.
+   */
+  @Test
+  void aNarrowBoundPlotKeepsItsCaptionAndTickLabelsInside() throws Exception {
+    TraceBoundPainter painter = new TraceBoundPainter();
+    painter.setModel(org.tracesync.tracecompass.view.model.TraceBoundModel.of(
+        TestSnapshots.withPiecesAndAnUnsynchronizedTrace().getTraces(0)));
+    Rectangle area = new Rectangle(0, 0, 300, 320);
+    Pixels pixels = render(area, gc -> painter.paint(gc, area));
+    pixels.save("trace-bound-caption-narrow.png");
+    Rectangle plot = painter.plotArea(area);
+    double lastTick = painter.uAxis(area).ticks(Math.max(2, plot.width / 90)).stream().reduce((a, b) -> b).orElseThrow();
+    assertEquals(plot.x + plot.width, (int) Math.round(painter.uAxis(area).toPixel(lastTick)), 1,
+        "the last tick is not at the plot's right edge: " + lastTick);
+    assertNothingAtTheRightEdge(pixels, area);
+    assertTrue(containsIn(pixels, new Rectangle(0, plot.y + plot.height + 1, plot.x + plot.width,
+        area.height - plot.height - plot.y - 1), Palette.AXIS), "no tick label or caption under the plot");
+  }
+
+  /** A narrow link plot's caption and last tick label stay inside its area as the bound plot's do. */
+  @Test
+  void aNarrowLinkPlotKeepsItsCaptionAndTickLabelsInside() throws Exception {
+    LinkPlotPainter painter = new LinkPlotPainter();
+    painter.setModel(oneLateVertex());
+    Rectangle area = new Rectangle(0, 0, 300, 420);
+    Pixels pixels = render(area, gc -> painter.paint(gc, area));
+    pixels.save("link-plot-caption-narrow.png");
+    assertNothingAtTheRightEdge(pixels, area);
+    assertVerticesDrawn(pixels, painter.geometry(area), painter.model().upperHull(), Palette.UPPER_HULL);
+  }
+
   @Test
   void panelShowsTheTableTreeAndPlotOfASnapshot() throws Exception {
     Shell shell = new Shell(display);
@@ -447,6 +498,27 @@ class WidgetRenderTest {
         assertTrue(Pixels.same(Palette.BACKGROUND, pixels.at(x, y)), "drawn at the right edge: " + x + "," + y);
       }
     }
+  }
+
+  /** Nothing is drawn in the area's right margin, top to bottom: text running past the edge would be. */
+  private static void assertNothingAtTheRightEdge(Pixels pixels, Rectangle area) {
+    for (int y = area.y; y < area.y + area.height; y++) {
+      for (int x = area.x + area.width - PlotHeader.MARGIN / 2; x < area.x + area.width; x++) {
+        assertTrue(Pixels.same(Palette.BACKGROUND, pixels.at(x, y)), "drawn at the right edge: " + x + "," + y);
+      }
+    }
+  }
+
+  /** How many bands of rows, separated by rows without it, hold the text colour inside {@code area}. */
+  private static int rowsOfText(Pixels pixels, Rectangle area) {
+    int bands = 0;
+    boolean inBand = false;
+    for (int y = area.y; y < area.y + area.height; y++) {
+      boolean text = containsIn(pixels, new Rectangle(area.x, y, area.width, 1), Palette.TEXT);
+      if (text && !inBand) bands++;
+      inBand = text;
+    }
+    return bands;
   }
 
   /** A link whose first a -> b message came 17 ms late, off the scale of the band and the other vertices. */
