@@ -84,9 +84,10 @@ ecj -d "$work/launch" -cp "$osgi" "$here/StartWorkbench.java"
 cat > "$work/tracecompass" <<EOF
 #!/bin/sh
 # usage: $work/tracecompass WORKSPACE [ECLIPSE_ARGUMENT...]   (on \$DISPLAY; -clean after new dropins)
+# JVM options (-Dtracesync.messagesFile=FILE, as tracecompass.ini's -vmargs would give) in \$TRACECOMPASS_VMARGS.
 [ \$# -ge 1 ] || { echo "usage: \$0 WORKSPACE [ECLIPSE_ARGUMENT...]" >&2; exit 2; }
 workspace=\$1; shift
-exec java -Xmx1g -Djava.library.path=/usr/lib/jni -cp "$osgi:$work/launch" \\
+exec java -Xmx1g -Djava.library.path=/usr/lib/jni \$TRACECOMPASS_VMARGS -cp "$osgi:$work/launch" \\
   -Dosgi.install.area="$work/eclipse" -Dosgi.configuration.area="$work/eclipse/configuration" \\
   -Dosgi.os=linux -Dosgi.ws=gtk -Dosgi.arch=x86_64 StartWorkbench -data "\$workspace" -consoleLog "\$@"
 EOF
