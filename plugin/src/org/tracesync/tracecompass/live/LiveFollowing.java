@@ -80,10 +80,12 @@ public final class LiveFollowing {
         + (wait.isZero() ? "." : " (a source not there yet is looked for during " + spoken(wait) + ").");
   }
 
-  /** The view's caption for a result that came while following: how many sources, and what it holds. */
+  /**
+   * The view's caption for a result that came while following: how many sources, and each one's problem. What the
+   * result holds (traces, messages) is the panel's summary line, after the caption.
+   */
   public static String caption(Snapshot result, int sources) {
-    return "Live, following " + sources + (sources == 1 ? " source: " : " sources: ") + contents(result)
-        + problems(result);
+    return "Live, following " + sources + (sources == 1 ? " source" : " sources") + problems(result);
   }
 
   /**
@@ -91,13 +93,7 @@ public final class LiveFollowing {
    * result is then incomplete), that following ended without it, and why.
    */
   public static String endCaption(Snapshot result) {
-    return (result.getComplete() ? "Live, final result: " : "Live, ended incomplete: ") + contents(result)
-        + problems(result);
-  }
-
-  private static String contents(Snapshot result) {
-    return result.getTracesCount() + (result.getTracesCount() == 1 ? " trace, " : " traces, ") + result.getMessages()
-        + (result.getMessages() == 1 ? " message" : " messages");
+    return (result.getComplete() ? "Live, final result" : "Live, ended incomplete") + problems(result);
   }
 
   /** What the engine says went wrong with the sources (a relay refused or gone, a folder lost), each named. */

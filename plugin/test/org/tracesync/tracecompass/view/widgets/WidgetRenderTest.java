@@ -445,6 +445,8 @@ class WidgetRenderTest {
 
     Label summary = panel.summary();
     assertTrue(panel.summaryText().startsWith(caption), panel.summaryText());
+    // The counts are said once, by the summary after the caption (a live caption said them too, s38).
+    assertEquals(1, panel.summaryText().split(" messages?\\b", -1).length - 1, panel.summaryText());
     Rectangle bounds = summary.getBounds();
     int oneLine = summary.computeSize(SWT.DEFAULT, SWT.DEFAULT).y;
     assertTrue(bounds.x >= 0 && bounds.x + bounds.width <= shell.getClientArea().width, "" + bounds);
