@@ -144,6 +144,7 @@ class ReadPlan {
       kAlign, kSkip, kInteger, kString, kSkipElements, kLoop, kLoopEnd, kVariant, kJump,
       kVarInt,  // a LEB128 integer (CTF 2), as kInteger does with its value
       kBytes,   // the `count` bytes of a captured array of bytes, as a loop of 8-bit kIntegers appends them
+      kRun,     // the fixed run that follows (runs_[target]): one bounds check where the packet has room
     };
     Op op = Op::kSkip;
     ByteOrder order = ByteOrder::kLittle;
@@ -172,12 +173,30 @@ class ReadPlan {
     static constexpr uint32_t kNoChoice = UINT32_MAX;
     uint32_t otherwise = kNoChoice;
   };
+  // A fixed run: the kSkip, kInteger and kBytes instructions after a kRun,
+  // up to `end`, whose positions from the run's start do not depend on the
+  // data and which no jump enters. Where the packet's content has room for
+  // all `bits`, the run reads its integers and byte arrays at those
+  // positions with one bounds check and goes on at `end`; otherwise the
+  // instructions themselves follow, each with its own check (so a damaged
+  // packet gets the same problem either way).
+  struct Run {
+    uint64_t bits = 0;
+    uint32_t end = 0;
+    struct Read {
+      uint64_t offset;  // bits from the run's start
+      uint32_t pc;      // its kInteger or kBytes
+    };
+    std::vector<Read> reads;
+  };
 
  private:
   friend class PlanCompiler;
   void note_skip_steps();  // once compiled
+  void note_runs();        // once compiled, after note_skip_steps
   std::vector<Instruction> code_;
   std::vector<VariantTable> tables_;
+  std::vector<Run> runs_;
   std::deque<std::string> names_;  // the field names instructions point into
   std::size_t captures_ = 0;
   std::vector<SkipStep> skip_steps_;
