@@ -13,6 +13,10 @@
 
 #include "ctf/trace_class.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace tracesync::ctf {
 
 // A field someone wants the value of: its names from the root of `scope`
@@ -125,8 +129,16 @@ class ReadPlan {
 
   // The first NUL byte from `p` on, before `end`; nullptr when none. Most
   // strings of a kernel trace are short (task and device names): their end
-  // is found a word at a time, without a call; longer ones go to memchr.
+  // is found 16 bytes at a time (SSE2) or a word at a time, without a
+  // call; longer ones go to memchr.
   static const uint8_t* find_nul(const uint8_t* p, const uint8_t* end) {
+#if defined(__SSE2__)
+    for (int block = 0; block < 2 && end - p >= 16; ++block, p += 16) {
+      const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+      const int zeros = _mm_movemask_epi8(_mm_cmpeq_epi8(bytes, _mm_setzero_si128()));
+      if (zeros != 0) return p + __builtin_ctz(static_cast<unsigned>(zeros));
+    }
+#endif
     for (int word = 0; word < 4 && end - p >= 8; ++word, p += 8) {
       uint64_t w;
       std::memcpy(&w, p, 8);

@@ -322,6 +322,19 @@ TEST(ReadPlanRuns, AFixedRunReadsAsItsFieldsOneByOneAndACutOneFailsAtItsFirstMis
             "field `port` at byte 5 needs 16 bits, past the packet's content (which ends at byte 6)");
 }
 
+// --- strings: the first NUL before the end, 16 bytes, a word or memchr at a time ---
+TEST(ReadPlanStrings, FindNulFindsTheFirstNulBeforeTheEndAndNoneAtOrPastIt) {
+  for (std::size_t nul = 0; nul <= 80; ++nul) {  // 80: none
+    Bytes bytes(80, 'a');
+    if (nul < bytes.size()) bytes[nul] = 0;
+    if (nul + 3 < bytes.size()) bytes[nul + 3] = 0;  // a later one is not the first
+    for (std::size_t end = 0; end <= bytes.size(); ++end) {
+      const uint8_t* found = ReadPlan::find_nul(bytes.data(), bytes.data() + end);
+      EXPECT_EQ(found, nul < end ? bytes.data() + nul : nullptr) << "NUL at " << nul << ", end at " << end;
+    }
+  }
+}
+
 // --- optional fields ---
 
 TEST(Ctf2FieldClasses, OptionalFieldsReadAsTheirCtf18VariantTwins) {
