@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "ctf/member_names.h"
+
 namespace tracesync::ctf {
 
 namespace {
@@ -14,7 +16,6 @@ using Op = Instruction::Op;
 
 constexpr int kMaxLoopDepth = 8;
 
-std::string bare(const std::string& name) { return !name.empty() && name.front() == '_' ? name.substr(1) : name; }
 bool same_name(const std::string& written, const std::string& asked) { return bare(written) == bare(asked); }
 
 std::string key_of(Scope scope, const std::vector<std::string>& names) {
