@@ -70,6 +70,15 @@ class Parser {
     if (!is(punctuator)) fail("expected `" + std::string(punctuator) + "` " + std::string(where) + ", found " + shown());
     advance();
   }
+  // expect(punctuator, "after `KEY`"), its words made only when it fails
+  // (an attribute's `=` and `;`: made every time, they were a heap string
+  // each of most attributes).
+  void expect_after(std::string_view punctuator, std::string_view key) {
+    if (!is(punctuator)) {
+      fail("expected `" + std::string(punctuator) + "` after `" + std::string(key) + "`, found " + shown());
+    }
+    advance();
+  }
   std::string identifier(std::string_view what) {
     if (token_.kind != Kind::kIdentifier) fail("expected " + std::string(what) + ", found " + shown());
     std::string name = token_.text;
@@ -146,7 +155,8 @@ class Parser {
       advance();
       while (is(".")) {
         advance();
-        v.text += "." + identifier("a name after `.`");
+        v.text += '.';
+        v.text += identifier("a name after `.`");
       }
       return v;
     }
@@ -190,7 +200,7 @@ class Parser {
     bool has_align = false;
     while (!is("}")) {
       const std::string key = identifier("an integer attribute");
-      expect("=", "after `" + key + "`");
+      expect_after("=", key);
       const Value v = value();
       if (key == "size") {
         const uint64_t size = unsigned_of(v, "an integer's size");
@@ -234,7 +244,7 @@ class Parser {
     bool has_align = false;
     while (!is("}")) {
       const std::string key = identifier("a floating_point attribute");
-      expect("=", "after `" + key + "`");
+      expect_after("=", key);
       const Value v = value();
       if (key == "exp_dig") exp_dig = static_cast<unsigned>(std::min<uint64_t>(unsigned_of(v, "exp_dig"), 1000));
       if (key == "mant_dig") mant_dig = static_cast<unsigned>(std::min<uint64_t>(unsigned_of(v, "mant_dig"), 1000));
@@ -579,17 +589,18 @@ class Parser {
       std::string key = identifier("an attribute name");
       while (is(".")) {
         advance();
-        key += "." + identifier("a name after `.`");
+        key += '.';
+        key += identifier("a name after `.`");
       }
       if (is(":=")) {
         advance();
         FieldClassPtr type = type_name_until({";"});
         assign_type(key, std::move(type), line);
       } else {
-        expect("=", "after `" + key + "`");
+        expect_after("=", key);
         assign(key, value());
       }
-      expect(";", "after `" + key + "`");
+      expect_after(";", key);
     }
     advance();
     expect(";", "after the " + std::string(what) + " block");
