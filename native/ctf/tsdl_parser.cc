@@ -171,16 +171,18 @@ class Parser {
   static bool boolean_of(const Value& v, std::string_view what) {
     if (v.type == Value::Type::kInteger && !v.negative && v.unsigned_integer <= 1) return v.unsigned_integer == 1;
     if (v.type == Value::Type::kIdentifier) {
-      if (v.text == "true" || v.text == "TRUE") return true;
-      if (v.text == "false" || v.text == "FALSE") return false;
+      const std::string_view word = v.text;
+      if (word == "true" || word == "TRUE") return true;
+      if (word == "false" || word == "FALSE") return false;
     }
     throw ParseError{v.line, std::string(what) + " must be true or false"};
   }
   ByteOrder byte_order_of(const Value& v) const {
     if (v.type == Value::Type::kIdentifier) {
-      if (v.text == "le" || v.text == "little_endian") return ByteOrder::kLittle;
-      if (v.text == "be" || v.text == "big_endian" || v.text == "network") return ByteOrder::kBig;
-      if (v.text == "native") return trace_.byte_order;
+      const std::string_view word = v.text;
+      if (word == "le" || word == "little_endian") return ByteOrder::kLittle;
+      if (word == "be" || word == "big_endian" || word == "network") return ByteOrder::kBig;
+      if (word == "native") return trace_.byte_order;
     }
     throw ParseError{v.line, "byte_order must be le, be, network or native"};
   }
@@ -199,7 +201,9 @@ class Parser {
     expect("{", "after `integer`");
     bool has_align = false;
     while (!is("}")) {
-      const std::string key = identifier("an integer attribute");
+      // Compared as a view: its length first, no strlen of each word.
+      const std::string name = identifier("an integer attribute");
+      const std::string_view key = name;
       expect_after("=", key);
       const Value v = value();
       if (key == "size") {
@@ -218,7 +222,8 @@ class Parser {
       } else if (key == "byte_order") {
         fc->byte_order = byte_order_of(v);
       } else if (key == "encoding") {
-        fc->text = v.text == "UTF8" || v.text == "ASCII" || v.text == "utf8" || v.text == "ascii";
+        const std::string_view encoding = v.text;
+        fc->text = encoding == "UTF8" || encoding == "ASCII" || encoding == "utf8" || encoding == "ascii";
       } else if (key == "map") {
         if (v.type != Value::Type::kIdentifier || v.text.rfind("clock.", 0) != 0 || v.text.size() < 13 ||
             v.text.substr(v.text.size() - 6) != ".value") {
