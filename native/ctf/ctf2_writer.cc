@@ -2,6 +2,7 @@
 #include "ctf/ctf2_writer.h"
 #include "ctf/ctf2_metadata.h"
 #include "ctf/field_path_lookup.h"
+#include "ctf/member_names.h"
 
 #include <nlohmann/json.hpp>
 
@@ -20,7 +21,6 @@ struct WriteError {
 };
 [[noreturn]] void fail(std::string what) { throw WriteError{std::move(what)}; }
 
-std::string bare(const std::string& name) { return !name.empty() && name.front() == '_' ? name.substr(1) : name; }
 
 
 // The role CTF 1.8's conventions give a member by its name and scope.

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "ctf/member_names.h"
+
 namespace tracesync::ctf {
 
 namespace {
@@ -14,7 +16,6 @@ using Op = Instruction::Op;
 
 constexpr int kMaxLoopDepth = 8;
 
-std::string bare(const std::string& name) { return !name.empty() && name.front() == '_' ? name.substr(1) : name; }
 bool same_name(const std::string& written, const std::string& asked) { return bare(written) == bare(asked); }
 
 std::string key_of(Scope scope, const std::vector<std::string>& names) {
@@ -70,35 +71,18 @@ bool holds_name(const FC& fc, const std::map<std::string, int>& by_name) {
   });
 }
 
-uint64_t read_bits(const uint8_t* data, uint64_t position, unsigned size, ByteOrder order) {
+// A field that does not begin on a byte, or of another size than 8, 16,
+// 32 or 64 bits: its bytes one at a time (at most 9).
+[[gnu::noinline]] uint64_t read_bits_bitwise(const uint8_t* data, uint64_t position, unsigned size, ByteOrder order) {
   const uint64_t byte = position >> 3;
   const unsigned shift = static_cast<unsigned>(position & 7);
   const uint64_t mask = size == 64 ? ~uint64_t{0} : (uint64_t{1} << size) - 1;
-  if (shift == 0) {
-    // Whole bytes: loads of a constant size (a little-endian host).
-    switch (size) {
-      case 8:
-        return data[byte];
-      case 16: {
-        uint16_t v;
-        std::memcpy(&v, data + byte, 2);
-        return order == ByteOrder::kBig ? __builtin_bswap16(v) : v;
-      }
-      case 32: {
-        uint32_t v;
-        std::memcpy(&v, data + byte, 4);
-        return order == ByteOrder::kBig ? __builtin_bswap32(v) : v;
-      }
-      case 64: {
-        uint64_t v;
-        std::memcpy(&v, data + byte, 8);
-        return order == ByteOrder::kBig ? __builtin_bswap64(v) : v;
-      }
-      default:
-        break;
-    }
-  }
   const unsigned bytes = (shift + size + 7) / 8;  // at most 9
+  if (order == ByteOrder::kLittle && bytes <= 8) {  // most: a few bits of a byte or two
+    uint64_t bits = 0;
+    for (unsigned i = 0; i < bytes; ++i) bits |= static_cast<uint64_t>(data[byte + i]) << (8 * i);
+    return (bits >> shift) & mask;
+  }
   unsigned __int128 bits = 0;
   if (order == ByteOrder::kLittle) {
     for (unsigned i = 0; i < bytes; ++i) bits |= static_cast<unsigned __int128>(data[byte + i]) << (8 * i);
@@ -106,6 +90,36 @@ uint64_t read_bits(const uint8_t* data, uint64_t position, unsigned size, ByteOr
   }
   for (unsigned i = 0; i < bytes; ++i) bits = (bits << 8) | data[byte + i];
   return static_cast<uint64_t>(bits >> (bytes * 8 - shift - size)) & mask;
+}
+
+// Whole bytes are loads of a constant size (a little-endian host), inline;
+// anything else goes bit by bit.
+inline uint64_t read_bits(const uint8_t* data, uint64_t position, unsigned size, ByteOrder order) {
+  if ((position & 7) == 0) {
+    const uint8_t* p = data + (position >> 3);
+    switch (size) {
+      case 8:
+        return *p;
+      case 16: {
+        uint16_t v;
+        std::memcpy(&v, p, 2);
+        return order == ByteOrder::kBig ? __builtin_bswap16(v) : v;
+      }
+      case 32: {
+        uint32_t v;
+        std::memcpy(&v, p, 4);
+        return order == ByteOrder::kBig ? __builtin_bswap32(v) : v;
+      }
+      case 64: {
+        uint64_t v;
+        std::memcpy(&v, p, 8);
+        return order == ByteOrder::kBig ? __builtin_bswap64(v) : v;
+      }
+      default:
+        break;
+    }
+  }
+  return read_bits_bitwise(data, position, size, order);
 }
 
 std::string offset_text(uint64_t bits) {
@@ -160,6 +174,42 @@ namespace {
   return false;
 }
 
+// What a kInteger does with the value it read (in a run too): its sign,
+// its register, the clock, its capture.
+inline void take_integer(const Instruction& in, uint64_t value, ReadState& state, CapturedField* captures) {
+  if (in.is_signed && in.size < 64 && (value >> (in.size - 1)) != 0) value |= ~uint64_t{0} << in.size;
+  if (in.reg >= 0) state.registers[static_cast<std::size_t>(in.reg)] = value;
+  if (in.clock) update_clock(state, value, in.size);
+  if (in.capture >= 0) {
+    CapturedField& out = captures[in.capture];
+    out.present = true;
+    if (!in.append) {
+      out.value = value;
+    } else {
+      for (unsigned shift = in.size; shift >= 8 && out.byte_count < out.bytes.size(); shift -= 8) {
+        out.bytes[out.byte_count++] = static_cast<uint8_t>(value >> (shift - 8));
+      }
+    }
+  }
+}
+
+// What a kBytes does with the `fit` of its bytes at `from` that are in the
+// packet: the first 16 kept.
+inline void take_bytes(const Instruction& in, const uint8_t* from, uint64_t fit, CapturedField* captures) {
+  CapturedField& out = captures[in.capture];
+  if (fit > 0) out.present = true;
+  const std::size_t kept = std::min<std::size_t>(fit, out.bytes.size() - out.byte_count);
+  // An IPv4 address, or an IPv6 one: copies of a constant size, inline.
+  if (kept == 4) {
+    std::memcpy(out.bytes.data() + out.byte_count, from, 4);
+  } else if (kept == 16) {
+    std::memcpy(out.bytes.data() + out.byte_count, from, 16);
+  } else {
+    std::memcpy(out.bytes.data() + out.byte_count, from, kept);
+  }
+  out.byte_count = static_cast<uint8_t>(out.byte_count + kept);
+}
+
 }  // namespace
 
 bool ReadPlan::run(BitCursor& cursor, ReadState& state, CapturedField* captures, std::string& problem) const {
@@ -198,23 +248,29 @@ bool ReadPlan::run(BitCursor& cursor, ReadState& state, CapturedField* captures,
         break;
       case Op::kInteger: {
         if (limit - at < in.size) [[unlikely]] return past_content(problem, in.name, at, in.size, limit);
-        uint64_t value = read_bits(cursor.data, at, in.size, in.order);
+        const uint64_t value = read_bits(cursor.data, at, in.size, in.order);
         at += in.size;
-        if (in.is_signed && in.size < 64 && (value >> (in.size - 1)) != 0) value |= ~uint64_t{0} << in.size;
-        if (in.reg >= 0) state.registers[static_cast<std::size_t>(in.reg)] = value;
-        if (in.clock) update_clock(state, value, in.size);
-        if (in.capture >= 0) {
-          CapturedField& out = captures[in.capture];
-          out.present = true;
-          if (!in.append) {
-            out.value = value;
+        take_integer(in, value, state, captures);
+        ++pc;
+        break;
+      }
+      case Op::kRun: {
+        const Run& run = runs_[in.target];
+        if (limit - at < run.bits) {  // not all in the packet: each instruction checks its own
+          ++pc;
+          break;
+        }
+        for (const Run::Read& read : run.reads) {
+          const Instruction& field = code[read.pc];
+          const uint64_t from = at + read.offset;
+          if (field.op == Op::kBytes) {
+            take_bytes(field, cursor.data + from / 8, field.count, captures);
           } else {
-            for (unsigned shift = in.size; shift >= 8 && out.byte_count < out.bytes.size(); shift -= 8) {
-              out.bytes[out.byte_count++] = static_cast<uint8_t>(value >> (shift - 8));
-            }
+            take_integer(field, read_bits(cursor.data, from, field.size, field.order), state, captures);
           }
         }
-        ++pc;
+        at += run.bits;
+        pc = run.end;
         break;
       }
       case Op::kVarInt: {
@@ -319,11 +375,7 @@ bool ReadPlan::run(BitCursor& cursor, ReadState& state, CapturedField* captures,
         const uint64_t count = in.count;
         if (count > limit - at) [[unlikely]] return too_long(problem, "array", in.name, at, count, limit);
         const uint64_t fit = std::min(count, (limit - at) / 8);
-        CapturedField& out = captures[in.capture];
-        if (fit > 0) out.present = true;
-        const std::size_t kept = std::min<std::size_t>(fit, out.bytes.size() - out.byte_count);
-        std::memcpy(out.bytes.data() + out.byte_count, cursor.data + at / 8, kept);
-        out.byte_count = static_cast<uint8_t>(out.byte_count + kept);
+        take_bytes(in, cursor.data + at / 8, fit, captures);
         at += fit * 8;
         if (fit < count) [[unlikely]] return past_content(problem, in.name, at, 8, limit);
         ++pc;
@@ -395,6 +447,85 @@ void ReadPlan::note_skip_steps() {
     }
   }
   skip_steps_ = std::move(steps);
+}
+
+void ReadPlan::note_runs() {
+  // Where jumps land: a run may begin there, not go on through one.
+  std::vector<bool> landing(code_.size() + 1, false);
+  for (const Instruction& in : code_) {
+    if (in.op == Op::kLoop || in.op == Op::kLoopEnd || in.op == Op::kJump) landing[in.target] = true;
+  }
+  for (const VariantTable& table : tables_) {
+    for (const VariantTable::Choice& choice : table.choices) landing[choice.start] = true;
+    if (table.otherwise != VariantTable::kNoChoice) landing[table.otherwise] = true;
+  }
+  // Each run's first instruction and its Run, in order.
+  std::vector<std::pair<std::size_t, Run>> found;
+  constexpr uint64_t kMostBits = uint64_t{1} << 40;  // no overflow in a run's sums
+  for (std::size_t i = 0; i < code_.size();) {
+    Run run;
+    std::size_t j = i;
+    for (; j < code_.size() && (j == i || !landing[j]); ++j) {
+      const Instruction& in = code_[j];
+      uint64_t bits = 0;
+      if (in.op == Op::kSkip) {
+        bits = in.count;
+      } else if (in.op == Op::kInteger) {
+        bits = in.size;
+      } else if (in.op == Op::kBytes && in.count < kMostBits / 8) {
+        bits = in.count * 8;
+      } else {
+        break;
+      }
+      if (bits >= kMostBits || run.bits + bits >= kMostBits) break;
+      if (in.op != Op::kSkip) run.reads.push_back({run.bits, static_cast<uint32_t>(j)});
+      run.bits += bits;
+    }
+    // Worth a run: two instructions or more, one of them kept.
+    if (j - i >= 2 && !run.reads.empty()) {
+      run.end = static_cast<uint32_t>(j);
+      found.emplace_back(i, std::move(run));
+      i = j;
+    } else {
+      i = std::max(j, i + 1);
+    }
+  }
+  if (found.empty()) return;
+  // Insert a kRun before each run's first instruction; every jump to that
+  // instruction now lands on its kRun.
+  std::vector<uint32_t> moved(code_.size() + 1);   // where a jump to each instruction lands now
+  std::vector<uint32_t> placed(code_.size() + 1);  // where each instruction is now
+  std::vector<Instruction> code;
+  code.reserve(code_.size() + found.size());
+  std::size_t next = 0;
+  for (std::size_t i = 0; i <= code_.size(); ++i) {
+    if (next < found.size() && found[next].first == i) {
+      Instruction in;
+      in.op = Op::kRun;
+      in.target = static_cast<uint32_t>(runs_.size());
+      in.name = code_[i].name;
+      moved[i] = static_cast<uint32_t>(code.size());
+      code.push_back(in);
+      runs_.push_back(std::move(found[next].second));
+      ++next;
+    } else {
+      moved[i] = static_cast<uint32_t>(code.size());
+    }
+    placed[i] = static_cast<uint32_t>(code.size());
+    if (i < code_.size()) code.push_back(code_[i]);
+  }
+  for (Instruction& in : code) {
+    if (in.op == Op::kLoop || in.op == Op::kLoopEnd || in.op == Op::kJump) in.target = moved[in.target];
+  }
+  for (VariantTable& table : tables_) {
+    for (VariantTable::Choice& choice : table.choices) choice.start = moved[choice.start];
+    if (table.otherwise != VariantTable::kNoChoice) table.otherwise = moved[table.otherwise];
+  }
+  for (Run& run : runs_) {
+    run.end = moved[run.end];
+    for (Run::Read& read : run.reads) read.pc = placed[read.pc];
+  }
+  code_ = std::move(code);
 }
 
 // --- compiling ---
@@ -628,7 +759,9 @@ class PlanCompiler::Emitter {
       in.capture = capture;
       emit(in);
       label();
-      unknown_position();
+      // Whole bytes from a position aligned to 8 at least: where it ends is
+      // known as well as where it began (a fixed run may go on past it).
+      advance(fc.length * 8);
       return true;
     }
     Instruction loop = named(Op::kLoop, name);
@@ -974,6 +1107,7 @@ std::optional<ReadPlan> PlanCompiler::compile(Scope scope, const FieldClassPtr& 
   }
   emitter.finish();
   plan.note_skip_steps();
+  plan.note_runs();
   return plan;
 }
 
@@ -1003,6 +1137,7 @@ std::optional<ReadPlan> PlanCompiler::compile_event(const EventClass& event, con
   }
   emitter.finish();
   plan.note_skip_steps();
+  plan.note_runs();
   return plan;
 }
 

@@ -13,6 +13,10 @@
 
 #include "ctf/trace_class.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace tracesync::ctf {
 
 // A field someone wants the value of: its names from the root of `scope`
@@ -125,8 +129,16 @@ class ReadPlan {
 
   // The first NUL byte from `p` on, before `end`; nullptr when none. Most
   // strings of a kernel trace are short (task and device names): their end
-  // is found a word at a time, without a call; longer ones go to memchr.
+  // is found 16 bytes at a time (SSE2) or a word at a time, without a
+  // call; longer ones go to memchr.
   static const uint8_t* find_nul(const uint8_t* p, const uint8_t* end) {
+#if defined(__SSE2__)
+    for (int block = 0; block < 2 && end - p >= 16; ++block, p += 16) {
+      const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+      const int zeros = _mm_movemask_epi8(_mm_cmpeq_epi8(bytes, _mm_setzero_si128()));
+      if (zeros != 0) return p + __builtin_ctz(static_cast<unsigned>(zeros));
+    }
+#endif
     for (int word = 0; word < 4 && end - p >= 8; ++word, p += 8) {
       uint64_t w;
       std::memcpy(&w, p, 8);
@@ -144,6 +156,7 @@ class ReadPlan {
       kAlign, kSkip, kInteger, kString, kSkipElements, kLoop, kLoopEnd, kVariant, kJump,
       kVarInt,  // a LEB128 integer (CTF 2), as kInteger does with its value
       kBytes,   // the `count` bytes of a captured array of bytes, as a loop of 8-bit kIntegers appends them
+      kRun,     // the fixed run that follows (runs_[target]): one bounds check where the packet has room
     };
     Op op = Op::kSkip;
     ByteOrder order = ByteOrder::kLittle;
@@ -172,12 +185,30 @@ class ReadPlan {
     static constexpr uint32_t kNoChoice = UINT32_MAX;
     uint32_t otherwise = kNoChoice;
   };
+  // A fixed run: the kSkip, kInteger and kBytes instructions after a kRun,
+  // up to `end`, whose positions from the run's start do not depend on the
+  // data and which no jump enters. Where the packet's content has room for
+  // all `bits`, the run reads its integers and byte arrays at those
+  // positions with one bounds check and goes on at `end`; otherwise the
+  // instructions themselves follow, each with its own check (so a damaged
+  // packet gets the same problem either way).
+  struct Run {
+    uint64_t bits = 0;
+    uint32_t end = 0;
+    struct Read {
+      uint64_t offset;  // bits from the run's start
+      uint32_t pc;      // its kInteger or kBytes
+    };
+    std::vector<Read> reads;
+  };
 
  private:
   friend class PlanCompiler;
   void note_skip_steps();  // once compiled
+  void note_runs();        // once compiled, after note_skip_steps
   std::vector<Instruction> code_;
   std::vector<VariantTable> tables_;
+  std::vector<Run> runs_;
   std::deque<std::string> names_;  // the field names instructions point into
   std::size_t captures_ = 0;
   std::vector<SkipStep> skip_steps_;

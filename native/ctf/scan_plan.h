@@ -74,20 +74,23 @@ class ScanPlan {
     std::vector<StringStep> string_skips;
     // Moves `at` past an event of steps `step`, or false where the event
     // would not fit in the packet (the event's plan then says why): the
-    // same positions as ReadPlan::skip, without the EventPlan.
+    // same positions as ReadPlan::skip, without the EventPlan. Positions
+    // only grow, so the fixed runs are checked where a string begins (its
+    // search must start in the packet) and once at the end: one bounds
+    // check an event, not one a step, with the same verdict.
     static bool skip_strings(const StringStep* step, const uint8_t* data, uint64_t& at, uint64_t limit) {
       uint64_t position = at;
       for (;; ++step) {
-        position = (position + step->alignment_mask) & ~uint64_t{step->alignment_mask};
-        if (position > limit || limit - position < step->bits) return false;
-        position += step->bits;
+        position = ((position + step->alignment_mask) & ~uint64_t{step->alignment_mask}) + step->bits;
         if (step->string) {
+          if (position > limit) return false;
           const uint8_t* end = ReadPlan::find_nul(data + position / 8, data + limit / 8);
           if (end == nullptr) return false;
           position = static_cast<uint64_t>(end - data + 1) * 8;
         }
         if (step->last) break;
       }
+      if (position > limit) return false;
       at = position;
       return true;
     }

@@ -157,9 +157,12 @@ bool StreamScanner::walk_events(EventWalk& walk, ReadHeader read_header) {
       // run, or skip steps when no one reads them.
       if (event->selected || !event->plan.skip(data, at, limit)) {
         if (event->selected) {
-          for (std::size_t i = 0; i < event->plan.captures(); ++i) {
-            event_captures_[i].present = false;
-            event_captures_[i].byte_count = 0;
+          // The count and the array in locals: the stores of bytes below
+          // could alias them as far as the compiler knows.
+          CapturedField* const captures = event_captures_.data();
+          for (std::size_t i = 0, count = event->plan.captures(); i < count; ++i) {
+            captures[i].present = false;
+            captures[i].byte_count = 0;
           }
         }
         store();

@@ -3,14 +3,9 @@
 
 #include <string_view>
 
-namespace tracesync::ctf {
+#include "ctf/member_names.h"
 
-namespace {
-std::string_view bare(std::string_view name) {
-  if (!name.empty() && name.front() == '_') name.remove_prefix(1);
-  return name;
-}
-}  // namespace
+namespace tracesync::ctf {
 
 const char* to_string(Scope scope) {
   switch (scope) {

@@ -1,11 +1,23 @@
 // SPDX-License-Identifier: EPL-2.0
 #include "ctf/tsdl_lexer.h"
 
+#include <array>
+
 namespace tracesync::ctf {
 
 namespace {
-bool is_identifier_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
+constexpr bool is_identifier_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
+constexpr bool is_digit(char c) { return c >= '0' && c <= '9'; }
+// Whether a byte may go on an identifier (a start or a digit): one load a
+// character where the metadata's names are most of its text.
+constexpr std::array<bool, 256> kIdentifierByte = [] {
+  std::array<bool, 256> is{};
+  for (std::size_t byte = 0; byte < is.size(); ++byte) {
+    const char c = static_cast<char>(byte);
+    is[byte] = is_identifier_start(c) || is_digit(c);
+  }
+  return is;
+}();
 int digit_value(char c) {
   if (c >= '0' && c <= '9') return c - '0';
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
@@ -22,6 +34,8 @@ bool TsdlLexer::skip_space_and_comments() {
       ++at_;
     } else if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v' || c == '\0') {
       ++at_;  // LTTng pads metadata packets with NULs
+    } else if (c != '/') {
+      return true;  // a token begins: only `/` may begin a comment instead
     } else if (text_.substr(at_, 2) == "/*") {
       const std::size_t end = text_.find("*/", at_ + 2);
       if (end == std::string_view::npos) return false;
@@ -93,7 +107,7 @@ TsdlToken TsdlLexer::next() {
   const char c = text_[at_];
   if (is_identifier_start(c)) {
     const std::size_t begin = at_;
-    while (at_ < text_.size() && (is_identifier_start(text_[at_]) || is_digit(text_[at_]))) ++at_;
+    while (at_ < text_.size() && kIdentifierByte[static_cast<unsigned char>(text_[at_])]) ++at_;
     return {TsdlToken::Kind::kIdentifier, std::string(text_.substr(begin, at_ - begin)), 0, line_};
   }
   if (is_digit(c)) return number();

@@ -70,6 +70,15 @@ class Parser {
     if (!is(punctuator)) fail("expected `" + std::string(punctuator) + "` " + std::string(where) + ", found " + shown());
     advance();
   }
+  // expect(punctuator, "after `KEY`"), its words made only when it fails
+  // (an attribute's `=` and `;`: made every time, they were a heap string
+  // each of most attributes).
+  void expect_after(std::string_view punctuator, std::string_view key) {
+    if (!is(punctuator)) {
+      fail("expected `" + std::string(punctuator) + "` after `" + std::string(key) + "`, found " + shown());
+    }
+    advance();
+  }
   std::string identifier(std::string_view what) {
     if (token_.kind != Kind::kIdentifier) fail("expected " + std::string(what) + ", found " + shown());
     std::string name = token_.text;
@@ -146,7 +155,8 @@ class Parser {
       advance();
       while (is(".")) {
         advance();
-        v.text += "." + identifier("a name after `.`");
+        v.text += '.';
+        v.text += identifier("a name after `.`");
       }
       return v;
     }
@@ -161,16 +171,18 @@ class Parser {
   static bool boolean_of(const Value& v, std::string_view what) {
     if (v.type == Value::Type::kInteger && !v.negative && v.unsigned_integer <= 1) return v.unsigned_integer == 1;
     if (v.type == Value::Type::kIdentifier) {
-      if (v.text == "true" || v.text == "TRUE") return true;
-      if (v.text == "false" || v.text == "FALSE") return false;
+      const std::string_view word = v.text;
+      if (word == "true" || word == "TRUE") return true;
+      if (word == "false" || word == "FALSE") return false;
     }
     throw ParseError{v.line, std::string(what) + " must be true or false"};
   }
   ByteOrder byte_order_of(const Value& v) const {
     if (v.type == Value::Type::kIdentifier) {
-      if (v.text == "le" || v.text == "little_endian") return ByteOrder::kLittle;
-      if (v.text == "be" || v.text == "big_endian" || v.text == "network") return ByteOrder::kBig;
-      if (v.text == "native") return trace_.byte_order;
+      const std::string_view word = v.text;
+      if (word == "le" || word == "little_endian") return ByteOrder::kLittle;
+      if (word == "be" || word == "big_endian" || word == "network") return ByteOrder::kBig;
+      if (word == "native") return trace_.byte_order;
     }
     throw ParseError{v.line, "byte_order must be le, be, network or native"};
   }
@@ -189,8 +201,10 @@ class Parser {
     expect("{", "after `integer`");
     bool has_align = false;
     while (!is("}")) {
-      const std::string key = identifier("an integer attribute");
-      expect("=", "after `" + key + "`");
+      // Compared as a view: its length first, no strlen of each word.
+      const std::string name = identifier("an integer attribute");
+      const std::string_view key = name;
+      expect_after("=", key);
       const Value v = value();
       if (key == "size") {
         const uint64_t size = unsigned_of(v, "an integer's size");
@@ -208,7 +222,8 @@ class Parser {
       } else if (key == "byte_order") {
         fc->byte_order = byte_order_of(v);
       } else if (key == "encoding") {
-        fc->text = v.text == "UTF8" || v.text == "ASCII" || v.text == "utf8" || v.text == "ascii";
+        const std::string_view encoding = v.text;
+        fc->text = encoding == "UTF8" || encoding == "ASCII" || encoding == "utf8" || encoding == "ascii";
       } else if (key == "map") {
         if (v.type != Value::Type::kIdentifier || v.text.rfind("clock.", 0) != 0 || v.text.size() < 13 ||
             v.text.substr(v.text.size() - 6) != ".value") {
@@ -234,7 +249,7 @@ class Parser {
     bool has_align = false;
     while (!is("}")) {
       const std::string key = identifier("a floating_point attribute");
-      expect("=", "after `" + key + "`");
+      expect_after("=", key);
       const Value v = value();
       if (key == "exp_dig") exp_dig = static_cast<unsigned>(std::min<uint64_t>(unsigned_of(v, "exp_dig"), 1000));
       if (key == "mant_dig") mant_dig = static_cast<unsigned>(std::min<uint64_t>(unsigned_of(v, "mant_dig"), 1000));
@@ -579,17 +594,18 @@ class Parser {
       std::string key = identifier("an attribute name");
       while (is(".")) {
         advance();
-        key += "." + identifier("a name after `.`");
+        key += '.';
+        key += identifier("a name after `.`");
       }
       if (is(":=")) {
         advance();
         FieldClassPtr type = type_name_until({";"});
         assign_type(key, std::move(type), line);
       } else {
-        expect("=", "after `" + key + "`");
+        expect_after("=", key);
         assign(key, value());
       }
-      expect(";", "after `" + key + "`");
+      expect_after(";", key);
     }
     advance();
     expect(";", "after the " + std::string(what) + " block");

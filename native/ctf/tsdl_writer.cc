@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: EPL-2.0
 #include "ctf/tsdl_writer.h"
 #include "ctf/field_path_lookup.h"
+#include "ctf/member_names.h"
 
 #include <algorithm>
 #include <map>
@@ -19,7 +20,6 @@ struct WriteError {
 };
 [[noreturn]] void fail(std::string what) { throw WriteError{std::move(what)}; }
 
-std::string bare(const std::string& name) { return !name.empty() && name.front() == '_' ? name.substr(1) : name; }
 
 bool is_identifier(const std::string& name) {
   if (name.empty() || !(std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_')) return false;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: EPL-2.0
 #include "ingest/scanner_app_plan.h"
 
-#include "ingest/scanner_member_names.h"
+#include "ctf/member_names.h"
 #include "ingest/signal_spec.h"
 
 namespace tracesync::ingest {
@@ -36,8 +36,10 @@ std::optional<std::string> key_type(const FC& fc) {
   return std::nullopt;
 }
 
-// A member's name as a key names it (scanner_member_names.h).
-std::string key_name(const ctf::Member& member, bool tsdl_names) { return compared_name(member.name, tsdl_names); }
+// A member's name as a key names it (ctf/member_names.h).
+std::string key_name(const ctf::Member& member, bool tsdl_names) {
+  return ctf::compared_name(member.name, tsdl_names);
+}
 
 void offer_members(const ctf::FieldClassPtr& structure, const std::string& prefix, bool tsdl_names,
                    std::vector<std::string>& out) {
@@ -53,7 +55,7 @@ void offer_members(const ctf::FieldClassPtr& structure, const std::string& prefi
 const ctf::Member* key_member(const ctf::FieldClassPtr& structure, const std::string& name, bool tsdl_names) {
   if (!structure || structure->kind != FC::Kind::kStructure) return nullptr;
   for (const ctf::Member& member : structure->members) {
-    if (key_name(member, tsdl_names) == bare(name)) return &member;
+    if (key_name(member, tsdl_names) == ctf::bare(name)) return &member;
   }
   return nullptr;
 }

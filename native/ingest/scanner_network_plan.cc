@@ -3,7 +3,7 @@
 
 #include "ingest/network_event_names.h"
 #include "ingest/network_payload_words.h"
-#include "ingest/scanner_member_names.h"
+#include "ctf/member_names.h"
 
 namespace tracesync::ingest {
 
@@ -26,9 +26,9 @@ bool is_variant(const FC* fc) { return fc != nullptr && fc->kind == FC::Kind::kV
 
 }  // namespace
 
-// What NetworkEventDecoder compares with "seq", "tcp"... (scanner_member_names.h).
+// What NetworkEventDecoder compares with "seq", "tcp"... (ctf/member_names.h).
 std::string ScannerNetworkPlan::seen_name(const std::string& written) const {
-  return compared_name(written, tsdl_names_);
+  return ctf::compared_name(written, tsdl_names_);
 }
 
 const ctf::Member* ScannerNetworkPlan::member(const FC& structure, const std::string& name) const {

@@ -278,6 +278,63 @@ TEST(ReadPlanBytes, ALongByteArrayKeepsItsFirstSixteenBytes) {
   EXPECT_EQ(r.value(1), 20);
 }
 
+// --- fixed runs: one bounds check where the packet has room for them all ---
+TEST(ReadPlanRuns, AFixedRunReadsAsItsFieldsOneByOneAndACutOneFailsAtItsFirstMissingField) {
+  // One run (a skip, a byte array, integers of 16 and 32 bits, 7 skipped
+  // bits, a signed 9-bit field across two bytes, a big-endian one, a byte),
+  // 16 bytes in all.
+  const TraceClass trace = parsed(tsdl_event(
+      "uint8_t pad; uint8_t addr[4]; uint16_t port; integer { size = 32; align = 8; signed = false; } seq; "
+      "integer { size = 7; align = 1; signed = false; } low; integer { size = 9; align = 1; signed = true; } flags; "
+      "integer { size = 16; align = 8; signed = false; byte_order = be; } big; uint8_t last;"));
+  const std::vector<std::vector<std::string>> asked{{"addr"}, {"port"}, {"seq"}, {"flags"}, {"big"}, {"last"}};
+  const Bytes bytes{9, 10, 11, 12, 13, 0x34, 0x12, 0x78, 0x56, 0x34, 0x12, 0xFF, 0xFF, 0xAB, 0xCD, 0x42};
+  const Read whole = read(trace, asked, bytes);
+  ASSERT_EQ(whole.unsupported, "");
+  ASSERT_TRUE(whole.ok) << whole.problem;
+  EXPECT_EQ(whole.end, 16u * 8);
+  ASSERT_EQ(whole.fields[0].byte_count, 4);
+  EXPECT_EQ((Bytes{whole.fields[0].bytes.begin(), whole.fields[0].bytes.begin() + 4}), (Bytes{10, 11, 12, 13}));
+  EXPECT_EQ(whole.value(1), 0x1234);
+  EXPECT_EQ(whole.value(2), 0x12345678);
+  EXPECT_EQ(whole.value(3), -1);  // 0x1FF, sign-extended
+  EXPECT_EQ(whole.value(4), 0xABCD);
+  EXPECT_EQ(whole.value(5), 0x42);
+  // Cut after each byte: the fields wholly before the cut are read as
+  // above, none after it, and the problem names the first that is cut.
+  const uint64_t ends[] = {8 + 32, 8 + 32 + 16, 8 + 32 + 16 + 32, 104, 120, 128};  // of each asked field, in bits
+  for (std::size_t kept = 0; kept < bytes.size(); ++kept) {
+    const Read cut = read(trace, asked, Bytes(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(kept)));
+    EXPECT_FALSE(cut.ok) << kept;
+    EXPECT_LE(cut.end, kept * 8);
+    for (std::size_t i = 1; i < asked.size(); ++i) {
+      EXPECT_EQ(cut.fields[i].present, ends[i] <= kept * 8) << kept << " " << i;
+      if (cut.fields[i].present) {
+        EXPECT_EQ(cut.fields[i].value, whole.fields[i].value) << kept << " " << i;
+      }
+    }
+  }
+  EXPECT_EQ(read(trace, asked, Bytes(bytes.begin(), bytes.begin() + 15)).problem,
+            "field `last` at byte 15 needs 8 bits, past the packet's content (which ends at byte 15)");
+  EXPECT_EQ(read(trace, asked, Bytes(bytes.begin(), bytes.begin() + 12)).problem,
+            "field `flags` at byte 11 bit 7 needs 9 bits, past the packet's content (which ends at byte 12)");
+  EXPECT_EQ(read(trace, asked, Bytes(bytes.begin(), bytes.begin() + 6)).problem,
+            "field `port` at byte 5 needs 16 bits, past the packet's content (which ends at byte 6)");
+}
+
+// --- strings: the first NUL before the end, 16 bytes, a word or memchr at a time ---
+TEST(ReadPlanStrings, FindNulFindsTheFirstNulBeforeTheEndAndNoneAtOrPastIt) {
+  for (std::size_t nul = 0; nul <= 80; ++nul) {  // 80: none
+    Bytes bytes(80, 'a');
+    if (nul < bytes.size()) bytes[nul] = 0;
+    if (nul + 3 < bytes.size()) bytes[nul + 3] = 0;  // a later one is not the first
+    for (std::size_t end = 0; end <= bytes.size(); ++end) {
+      const uint8_t* found = ReadPlan::find_nul(bytes.data(), bytes.data() + end);
+      EXPECT_EQ(found, nul < end ? bytes.data() + nul : nullptr) << "NUL at " << nul << ", end at " << end;
+    }
+  }
+}
+
 // --- optional fields ---
 
 TEST(Ctf2FieldClasses, OptionalFieldsReadAsTheirCtf18VariantTwins) {
