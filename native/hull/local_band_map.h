@@ -54,7 +54,8 @@ struct LocalBandSettings {
   model::Nanoseconds least_probed = 60'000'000'000;  // and over at least this span of messages
   double estimate_stability = 0.25;                // the estimate: the centre of the band under this part of
                                                    // the stability (local_band.h, estimate_in),
-  double estimate_shift = 0.1;                     // at most this part of the half-width from the band's centre
+  double estimate_shift = 0.6;                     // at most this part of the half-width from the band's centre
+                                                   // (docs/clock-model.md, "The estimate's clamp")
 };
 
 // The map of a's time onto b's from the local band at candidate instants
