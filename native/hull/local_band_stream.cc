@@ -29,6 +29,7 @@ void LocalBandStream::add(Direction direction, const Point& point) {
     return;
   }
   (direction == Direction::kAtoB ? lower_ : upper_).pending.push(point);
+  added_from_ = std::min(added_from_, point.x);
 }
 
 void LocalBandStream::settle(Nanoseconds frontier) {
@@ -108,27 +109,98 @@ bool LocalBandStream::ready(Nanoseconds t) const {
   return lower_.first && upper_.first && *frontier_ > t + margin_ && side_known(lower_, t) && side_known(upper_, t);
 }
 
-// The band at t, as local_band_map's BandsOf computes it: under the
-// assumption's stability, or the rate limit's where the messages cannot
-// check it (`checked`); `used` says which.
-LocalBand LocalBandStream::band_at(Nanoseconds t, bool& checked, int64_t& used) {
-  const Nanoseconds w = band::window_at(lower_.window, upper_.window, t, settings_);
-  band::gather(near_lower_, band::within(lower_.window, t - w, t + w), lower_.fastest, t, w, settings_);
-  band::gather(near_upper_, band::within(upper_.window, t - w, t + w), upper_.fastest, t, w, settings_);
+// What the band at t reads (BandMemo::Key): its window W, whether the data
+// check the stability assumption there (local_band_map's `checkable`: if
+// not, the band is taken under the rate limit), and how many points of
+// each direction lie within its reach, W or the far reach's buckets.
+BandMemo::Key LocalBandStream::key_at(Nanoseconds t) const {
+  BandMemo::Key key;
+  key.window = band::window_at(lower_.window, upper_.window, t, settings_);
   auto is_sparse = [&](const DirectionPoints& d) {
     return band::sparse(d.window, t, *d.first < t - settings_.horizon, d.last > t + settings_.horizon, settings_);
   };
-  checked = !is_sparse(lower_) && !is_sparse(upper_);
-  used = checked ? milli_ppm_ : band::kCap;
+  key.checked = !is_sparse(lower_) && !is_sparse(upper_);
+  const Nanoseconds reach = std::max(key.window, settings_.far_reach + 2 * settings_.bucket);
+  key.lower = band::within(lower_.window, t - reach, t + reach).size();
+  key.upper = band::within(upper_.window, t - reach, t + reach).size();
+  return key;
+}
+
+// The band at t, as local_band_map's BandsOf computes it: under the
+// assumption's stability, or the rate limit's where the messages cannot
+// check it.
+LocalBand LocalBandStream::band_at(Nanoseconds t, const BandMemo::Key& key) {
+  const Nanoseconds w = key.window;
+  band::gather(near_lower_, band::within(lower_.window, t - w, t + w), lower_.fastest, t, w, settings_);
+  band::gather(near_upper_, band::within(upper_.window, t - w, t + w), upper_.fastest, t, w, settings_);
   program_->set(near_lower_, near_upper_, t, settings_.horizon);
-  return program_->under(used);
+  return program_->under(key.checked ? milli_ppm_ : band::kCap);
+}
+
+// The band at candidate instant t, as local_band_map computes it: where it
+// is empty (a breach), the stability that makes it not, and the band under
+// that; the estimate in it.
+BandMemo::Band LocalBandStream::candidate_band(Nanoseconds t, const BandMemo::Key& key) {
+  BandMemo::Band out;
+  out.milli_ppm = key.checked ? milli_ppm_ : band::kCap;
+  LocalBand found = band_at(t, key);
+  if (found.kind == LocalBand::Kind::kEmpty) {
+    out.empty = true;
+    const auto needed = key.checked ? program_->needed(milli_ppm_, band::kCap) : std::nullopt;
+    if (!needed) return out;
+    out.needed_ppm = static_cast<double>(*needed) / 1000;
+    out.milli_ppm = *needed;
+    found = program_->under(out.milli_ppm);
+  }
+  if (found.kind != LocalBand::Kind::kBounded) return out;
+  out.bounded = true;
+  out.centre = (found.low() + found.high()) / 2;
+  out.half_width = found.half_width();
+  out.estimate = band::estimate_of(*program_, found, std::min(out.milli_ppm, milli_ppm_), settings_).value;
+  return out;
+}
+
+// The band at t: the one `reuse` kept if no point come since changes it, or
+// computed (a candidate's, or a probe's: the band alone); kept in `fresh` by
+// a copy finished_now() finishes.
+const BandMemo::Band& LocalBandStream::reused_or_computed(Nanoseconds t, BandMemo& reuse, BandMemo& fresh, bool probe) {
+  const BandMemo::Entry* kept = reuse.at(t);
+  std::optional<BandMemo::Key> key;
+  if (kept && !BandMemo::untouched(*kept, added_from_)) {
+    key = key_at(t);
+    if (!(*key == kept->key)) kept = nullptr;
+  }
+  if (kept) {
+    ++reused_;
+    if (keeps_fresh_) fresh.keep(*kept);
+    return kept->band;
+  }
+  if (!key) key = key_at(t);
+  BandMemo::Entry& entry = computed_entry_;
+  entry = {t, *key, t + std::max(key->window, settings_.far_reach + 2 * settings_.bucket), true, {}};
+  for (const DirectionPoints* d : {&lower_, &upper_}) {
+    entry.checked_after = entry.checked_after && band::within(d->window, t + 1, t + settings_.horizon).size() >=
+                                                     settings_.checked_per_side;
+  }
+  if (probe) {
+    entry.band.milli_ppm = key->checked ? milli_ppm_ : band::kCap;
+    const LocalBand found = band_at(t, *key);
+    if (found.kind == LocalBand::Kind::kBounded) {
+      entry.band.bounded = true;
+      entry.band.centre = (found.low() + found.high()) / 2;
+      entry.band.half_width = found.half_width();
+    }
+  } else {
+    entry.band = candidate_band(t, *key);
+  }
+  ++computed_;
+  if (keeps_fresh_) fresh.keep(entry);
+  return entry.band;
 }
 
 void LocalBandStream::probe(Nanoseconds t) {
-  bool checked = false;
-  int64_t used = 0;
-  const LocalBand found = band_at(t, checked, used);
-  if (found.kind == LocalBand::Kind::kBounded) probes_.push_back({t, (found.low() + found.high()) / 2, found.half_width()});
+  const BandMemo::Band& band = reused_or_computed(t, reuse_probes_, fresh_probes_, true);
+  if (band.bounded) probes_.push_back({t, band.centre, band.half_width});
 }
 
 CentreLine LocalBandStream::centre_line() const {
@@ -139,28 +211,20 @@ CentreLine LocalBandStream::centre_line() const {
   return band::centre_line_of(probes_, settings_);
 }
 
-// The band at candidate instant t, as local_band_map computes it.
+// The candidate at instant t, as local_band_map makes it.
 void LocalBandStream::compute(Nanoseconds t) {
-  bool checked = false;
-  int64_t used = 0;
-  LocalBand found = band_at(t, checked, used);
-  if (found.kind == LocalBand::Kind::kEmpty) {
-    const auto needed = checked ? program_->needed(milli_ppm_, band::kCap) : std::nullopt;
-    note_breach(t, needed ? static_cast<double>(*needed) / 1000 : 0);
+  const BandMemo::Band& band = reused_or_computed(t, reuse_candidates_, fresh_candidates_, false);
+  if (band.empty) {
+    note_breach(t, band.needed_ppm);
     in_breach_ = true;
-    if (!needed) return;
-    used = *needed;
-    found = program_->under(used);
   } else {
     in_breach_ = false;
   }
-  if (found.kind != LocalBand::Kind::kBounded) return;
-  const Quad centre = (found.low() + found.high()) / 2;
-  if (any_candidate_ && !(centre > last_centre_)) return;  // the bands' centres must rise
+  if (!band.bounded) return;
+  if (any_candidate_ && !(band.centre > last_centre_)) return;  // the bands' centres must rise
   any_candidate_ = true;
-  last_centre_ = centre;
-  const BandEstimate estimate = band::estimate_of(*program_, found, std::min(used, milli_ppm_), settings_);
-  candidates_.push_back({t, estimate.value, found.half_width(), used, centre});
+  last_centre_ = band.centre;
+  candidates_.push_back({t, band.estimate, band.half_width, band.milli_ppm, band.centre});
   band::rising_estimates(candidates_);
   // A candidate whose band's centre rises above the estimate before it is
   // never reached by a later rising_estimates (it stops there), so the
@@ -372,8 +436,29 @@ void LocalBandStream::release() {
   }
 }
 
+LocalBandStream::Finished LocalBandStream::finished_now() const {
+  // The bands kept go to the copy (which drops those before its instants)
+  // rather than being copied with it; what it keeps comes back.
+  BandMemo candidates = std::move(reuse_candidates_);
+  BandMemo probes = std::move(reuse_probes_);
+  reuse_candidates_ = {};
+  reuse_probes_ = {};
+  LocalBandStream copy(*this);
+  copy.reuse_candidates_ = std::move(candidates);
+  copy.reuse_probes_ = std::move(probes);
+  copy.keeps_fresh_ = true;
+  copy.computed_ = 0;
+  copy.reused_ = 0;
+  copy.finish();
+  reuse_candidates_ = std::move(copy.fresh_candidates_);
+  reuse_probes_ = std::move(copy.fresh_probes_);
+  added_from_ = std::numeric_limits<Nanoseconds>::max();  // what they kept holds every point come so far
+  return {copy.map(), copy.centre_line(), copy.computed_, copy.reused_};
+}
+
 std::size_t LocalBandStream::held() const {
-  std::size_t n = instants_.size() + candidates_.size() + chosen_.size() + probe_instants_.size() + probes_.size();
+  std::size_t n = instants_.size() + candidates_.size() + chosen_.size() + probe_instants_.size() + probes_.size() +
+                  reuse_candidates_.size() + reuse_probes_.size();
   for (const DirectionPoints* d : {&lower_, &upper_}) n += d->pending.size() + d->window.size() + d->fastest.size();
   return n;
 }

@@ -5,11 +5,13 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <queue>
 #include <vector>
 
+#include "hull/band_memo.h"
 #include "hull/clock_stability.h"
 #include "hull/link_message.h"
 #include "hull/local_band.h"
@@ -59,6 +61,20 @@ class LocalBandStream {
   // probe_spacing, and kept (the verdict needs them all).
   CentreLine centre_line() const;
 
+  // What finish() would give now, from a copy finished while this stream
+  // goes on (a result while the link is followed). The copy takes each band
+  // the last copy computed that no point come since can change (BandMemo),
+  // and this stream takes them too as its frontier reaches them: a band is
+  // computed about once, not once per result. `computed` and `reused` count
+  // the copy's bands (candidates and probes).
+  struct Finished {
+    LocalBandMap map;
+    CentreLine centre_line;
+    std::size_t computed = 0;
+    std::size_t reused = 0;
+  };
+  Finished finished_now() const;
+
   // Points behind the frontier when they came, left out.
   uint64_t late_points() const { return late_; }
   // What the stream holds besides the final knots: the window's points and
@@ -88,7 +104,10 @@ class LocalBandStream {
   bool ready(model::Nanoseconds t) const;
   bool side_known(const DirectionPoints& d, model::Nanoseconds t) const;
   void compute(model::Nanoseconds t);
-  LocalBand band_at(model::Nanoseconds t, bool& checked, int64_t& used);
+  BandMemo::Key key_at(model::Nanoseconds t) const;
+  LocalBand band_at(model::Nanoseconds t, const BandMemo::Key& key);
+  BandMemo::Band candidate_band(model::Nanoseconds t, const BandMemo::Key& key);
+  const BandMemo::Band& reused_or_computed(model::Nanoseconds t, BandMemo& reuse, BandMemo& fresh, bool probe);
   void probe(model::Nanoseconds t);
   void compute_ready();
   void note_breach(model::Nanoseconds t, double needed_ppm);
@@ -186,6 +205,20 @@ class LocalBandStream {
   uint64_t kept_candidate_ = 0;
 
   ClockMap final_knots_;
+
+  // Bands computed by the last copy finished_now() finished, for the next
+  // one and for this stream (a cache: mutable); a copy keeps what it
+  // computes or reuses in `fresh_*`.
+  mutable BandMemo reuse_candidates_;
+  mutable BandMemo reuse_probes_;
+  BandMemo fresh_candidates_;
+  BandMemo fresh_probes_;
+  bool keeps_fresh_ = false;
+  // The least abscissa of the points added since the bands were kept.
+  mutable model::Nanoseconds added_from_ = std::numeric_limits<model::Nanoseconds>::max();
+  BandMemo::Entry computed_entry_;  // reused_or_computed's answer when computed
+  std::size_t computed_ = 0;
+  std::size_t reused_ = 0;
 };
 
 }  // namespace tracesync::hull

@@ -333,9 +333,8 @@ std::vector<Contradiction> PiecewiseHullEstimator::contradictions() const {
 
 const PiecewiseHullEstimator::Streamed& PiecewiseHullEstimator::streamed() const {
   if (streamed_ && streamed_->added == added_) return *streamed_;
-  LocalBandStream finished = *stream_;
-  finished.finish();
-  streamed_ = Streamed{added_, finished.map(), finished.centre_line().bends()};
+  LocalBandStream::Finished finished = stream_->finished_now();
+  streamed_ = Streamed{added_, std::move(finished.map), finished.centre_line.bends()};
   return *streamed_;
 }
 

@@ -180,7 +180,9 @@ class PiecewiseHullEstimator final : public LinkEstimator {
   const LocalBandMap& local_bands() const;
 
   // The local bands and centre_line's verdict from the stream finished on a
-  // copy, past the budget; cached per message added.
+  // copy, past the budget (LocalBandStream::finished_now: each copy reuses
+  // the bands of the one before that no message since can change); cached
+  // per message added.
   struct Streamed {
     uint64_t added;
     LocalBandMap map;

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "hull/clock_stability.h"
+#include "hull/piecewise_hull_estimator.h"
 #include "hull/quality.h"
 #include "network/best_bound_paths.h"
 #include "session/breach_problems.h"
@@ -428,6 +429,10 @@ v1::Snapshot Session::snapshot() {
   o->set_open_timeout_ns(open_timeout_);
   o->set_clock_model(std::string(hull::to_string(options_.estimator.clock_model)));
   o->set_clock_stability_ppm(options_.estimator.clock_stability_ppm);
+  if (options_.estimator.algorithm == "hull" && options_.estimator.clock_model == hull::ClockModel::kPiecewise &&
+      !options_.make_estimator) {
+    o->set_link_budget(options_.estimator.link_budget.value_or(hull::PiecewiseHullEstimator::kKeepAtMost));
+  }
   for (const auto& [trace, domain] : domain_overrides_) (*o->mutable_domain_overrides())[trace] = domain;
 
   // Every domain's best-bound path to its island's reference.

@@ -858,6 +858,7 @@ void options_section(std::ostream& out, const v1::Snapshot& s) {
   row("algorithm", o.algorithm());
   row("clock model", o.clock_model().empty() ? "not recorded in this snapshot" : o.clock_model());
   if (o.has_clock_stability_ppm()) row("clock stability (ppm)", number(o.clock_stability_ppm(), 3));
+  if (o.has_link_budget()) row("link budget (messages)", std::to_string(o.link_budget()));
   row("network", o.network());
   row("match key", o.match_key());
   row("match horizon", human_duration(static_cast<double>(o.match_horizon_ns())));

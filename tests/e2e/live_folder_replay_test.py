@@ -353,6 +353,9 @@ def live_match_horizon(tracesync, work, failures):
                             one_ended(final["matching"]), everything, one_ended(reports["10min"]["matching"])))
     if final["options"]["match_horizon_ns"] != 60_000_000_000:
         failures.append("horizon: live's default match horizon is %s ns, not 1 min" % final["options"]["match_horizon_ns"])
+    if final["options"].get("link_budget") != 65536 or reports["1min"]["options"].get("link_budget") != 1048576:
+        failures.append("horizon: the link budgets recorded are live %s and sync %s, not 65536 and 1048576" % (
+            final["options"].get("link_budget"), reports["1min"]["options"].get("link_budget")))
     if links(final) != {pair: n for pair, n in everything.items() if "host2" not in pair} or not links(final):
         failures.append("horizon: the messages recorded 30 s apart are not all matched: live %s, sync 10min %s" % (
             links(final), everything))

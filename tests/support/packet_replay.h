@@ -27,6 +27,9 @@ class PacketReplay {
   bool write(std::size_t count);
   std::size_t packets() const { return packets_.size(); }
   std::size_t written() const { return next_; }
+  // How far the recording written so far reaches: the end of its last
+  // packet less the end of the first, in ns (0 before any is written).
+  long double reached_ns() const { return next_ == 0 ? 0 : packets_[next_ - 1].end_ns - packets_.front().end_ns; }
 
  private:
   struct Packet {
