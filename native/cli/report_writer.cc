@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <iostream>
 
 #include "cli/colour.h"
@@ -17,17 +18,23 @@
 namespace tracesync::cli {
 namespace {
 
-// Writes `bytes` to the file `path`; an error message naming `what`, or "".
-std::string write_file(const std::string& bytes, const std::string& path, const std::string& what) {
+// Writes the file `path` with `write`; an error message naming `what`, or "".
+std::string write_file(const std::function<void(std::ostream&)>& write, const std::string& path,
+                       const std::string& what) {
   // The stream says only that it failed; the system call's errno says why
   // (a directory, no such directory, no permission, a full disk).
   const auto failed = [&] { return "could not write the " + what + " to '" + path + "': " + std::strerror(errno); };
   errno = 0;
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   if (!out) return failed();
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  write(out);
   out.close();
   return out ? "" : failed();
+}
+
+std::string write_file(const std::string& bytes, const std::string& path, const std::string& what) {
+  return write_file([&](std::ostream& out) { out.write(bytes.data(), static_cast<std::streamsize>(bytes.size())); },
+                    path, what);
 }
 
 }  // namespace
@@ -42,13 +49,21 @@ std::optional<ReportFormat> parse_report_format(const std::string& name) {
 
 std::string write_report(const v1::Snapshot& snapshot, ReportFormat format, const std::string& path,
                          bool one_line) {
+  if (format == ReportFormat::kJson) {
+    // Written as it is made: a day's report is never held whole (docs/performance.md).
+    const auto write = [&](std::ostream& out) { snapshot::write_json(snapshot, one_line ? -1 : 2, out); };
+    if (!path.empty()) return write_file(write, path, "report");
+    write(std::cout);
+    std::cout.flush();
+    return std::cout ? "" : "could not write the report to standard output";
+  }
   std::string bytes;
   switch (format) {
     case ReportFormat::kText:
       bytes = snapshot::to_text(snapshot);
       if (path.empty() && colour_wanted(STDOUT_FILENO)) bytes = paint_report(std::move(bytes));
       break;
-    case ReportFormat::kJson: bytes = snapshot::to_json(snapshot, one_line ? -1 : 2); break;
+    case ReportFormat::kJson: break;  // above
     case ReportFormat::kHtml: bytes = snapshot::to_html(snapshot); break;
     case ReportFormat::kProtobuf:
       if (path.empty() && isatty(STDOUT_FILENO) == 1) {

@@ -495,7 +495,7 @@ int run_sync_command(const std::vector<std::string>& arguments, const SyncExtens
     session.add_problem(problem);
     note_exit(kBadInput);
   }
-  const v1::Snapshot snapshot = sync.snapshot();
+  const v1::Snapshot snapshot = sync.last_snapshot();
   note_exit(tell_what_is_not_synchronized(snapshot));
   // A run that read nothing has nothing to show in tables: the errors said
   // it. Scripts still get the JSON or protobuf report with its problems.

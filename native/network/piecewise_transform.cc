@@ -204,6 +204,7 @@ std::vector<ReportedPiece> PiecewiseTransform::reported(model::Nanoseconds first
   knots.front().piece = 0;
 
   std::vector<ReportedPiece> out;
+  out.reserve(knots.size() - 1);  // a day's bending trace: thousands, each with exact rationals
   for (std::size_t j = 0; j + 1 < knots.size(); ++j) {
     const Knot& from = knots[j];
     const Knot& to = knots[j + 1];
@@ -219,18 +220,19 @@ std::vector<ReportedPiece> PiecewiseTransform::reported(model::Nanoseconds first
       r.exact = model::exact_chord(model::Rational(from.x), value(from), model::Rational(to.x), value(to));
     }
     r.map = r.exact.rounded();
-    out.push_back(r);
+    out.push_back(std::move(r));
   }
   // Neighbours on one line whose bounds one chord covers are one piece:
   // the original bound is then below the chord everywhere, so this is
   // honest. It keeps a trace on linear clocks in one piece when its bound
   // only grows past the end of a link's span (a convex bound). Only the
   // very same line joins: each piece's line stays the exact composition at
-  // its ends.
-  std::vector<ReportedPiece> merged;
-  for (const ReportedPiece& r : out) {
-    if (!merged.empty() && r.last > merged.back().first) {
-      ReportedPiece& m = merged.back();
+  // its ends. Joined in place: the first `kept` pieces are the result.
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    ReportedPiece& r = out[i];
+    if (kept > 0 && r.last > out[kept - 1].first) {
+      ReportedPiece& m = out[kept - 1];
       if (m.exact == r.exact) {
         const Quad at = static_cast<Quad>(m.last - m.first) / static_cast<Quad>(r.last - m.first);
         const Quad last_bound = r.bound_last;
@@ -242,9 +244,11 @@ std::vector<ReportedPiece> PiecewiseTransform::reported(model::Nanoseconds first
         }
       }
     }
-    merged.push_back(r);
+    if (kept != i) out[kept] = std::move(r);
+    ++kept;
   }
-  return merged;
+  out.erase(out.begin() + static_cast<std::ptrdiff_t>(kept), out.end());
+  return out;
 }
 
 namespace {

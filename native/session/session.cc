@@ -403,7 +403,11 @@ model::Quad Session::growth() const {
   return static_cast<model::Quad>(hull::ClockStability::kMaxRateErrorPpm) / 1'000'000;
 }
 
-v1::Snapshot Session::snapshot() {
+v1::Snapshot Session::snapshot() { return make_snapshot(false); }
+
+v1::Snapshot Session::last_snapshot() { return make_snapshot(true); }
+
+v1::Snapshot Session::make_snapshot(bool last_one) {
   // Bring the network up to date with every link that changed, or whose
   // span grew (uncertainties grow with the spans they cover).
   links_.for_each_mutable([&](Link& link) { refresh(link); });
@@ -503,7 +507,14 @@ v1::Snapshot Session::snapshot() {
     *out->mutable_slope() = cached->slope;
     *out->mutable_offset() = cached->offset;
     out->set_uncertainty_ns(cached->uncertainty_ns);
-    for (const v1::Segment& segment : cached->segments) *out->add_segments() = segment;
+    if (last_one) {
+      // A day's bending trace has a segment per knot of its path's maps.
+      out->mutable_segments()->Reserve(static_cast<int>(cached->segments.size()));
+      for (v1::Segment& segment : cached->segments) *out->add_segments() = std::move(segment);
+      cached.reset();
+    } else {
+      for (const v1::Segment& segment : cached->segments) *out->add_segments() = segment;
+    }
     out->set_first_ns(first);
     out->set_last_ns(last);
     out->set_events(t->events);
@@ -531,7 +542,12 @@ v1::Snapshot Session::snapshot() {
       c.report_in_tree = in_tree;
     }
     v1::Link* out = s.add_links();
-    *out = *c.report;
+    if (last_one) {
+      *out = std::move(*c.report);  // its detail holds the link's whole map
+      c.report.reset();
+    } else {
+      *out = *c.report;
+    }
     for (const v1::LinkSignal& signal : link.signals) *out->add_signals() = signal;
     if (!message_kinds_.empty()) {
       for (const auto& [kind, matches] : link.matches_by_kind) {

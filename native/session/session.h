@@ -114,6 +114,11 @@ class Session {
   // are UTF-8: names that are not carry their bytes in `*_raw` fields
   // (snapshot/exact_names.h).
   v1::Snapshot snapshot();
+  // The same, for a caller that takes no other (`tracesync sync`): what the
+  // session keeps to make the next snapshot cheaply (each trace's pieces
+  // and segments, each link's report) moves into this one or is dropped,
+  // instead of being held twice beside it. A later snapshot() recomputes it.
+  v1::Snapshot last_snapshot();
 
   uint64_t messages() const { return messages_; }
   // Changes whenever what a snapshot would say changes (snapshots themselves
@@ -130,6 +135,8 @@ class Session {
   // Recomputes what changed of the link since the last snapshot and tells
   // the network; returns the up-to-date computation.
   const Link::Computed& refresh(Link& link);
+  // snapshot(), or with `last_one` last_snapshot().
+  v1::Snapshot make_snapshot(bool last_one);
   bool names_domain(const std::string& name, DomainIndex domain) const;
   std::string kind_name(match::MessageKind kind) const;  // "tcp", or an application kind's name
 

@@ -112,6 +112,8 @@ class Synchronization {
   // snapshot never closes a window early: run() closes them when its traces
   // are read to their end (a stream of matches has no end).
   v1::Snapshot snapshot() { return session_.snapshot(); }
+  // The snapshot when no other follows (Session::last_snapshot).
+  v1::Snapshot last_snapshot() { return session_.last_snapshot(); }
 
   // The snapshot serialized, as the JNI layer hands it to Java: built once
   // per change of the session and reused until the next change.

@@ -3,8 +3,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include <sstream>
+#include <string_view>
+
 #include "snapshot/exact_names.h"
 #include "snapshot/json_names.h"
+#include "snapshot/json_stream.h"
 #include "snapshot/link_evidence_summary.h"
 
 namespace tracesync::snapshot {
@@ -85,11 +89,7 @@ ordered_json trace_segment_json(const v1::Segment& segment) {
           {"uncertainty_last_ns", segment.uncertainty_last_ns()}};
 }
 
-ordered_json points_json(const google::protobuf::RepeatedPtrField<v1::Point>& points) {
-  ordered_json list = ordered_json::array();
-  for (const v1::Point& p : points) list.push_back({{"x", p.x()}, {"y", p.y()}});
-  return list;
-}
+ordered_json point_json(const v1::Point& p) { return {{"x", p.x()}, {"y", p.y()}}; }
 
 // What the link rests on (docs/json.md, "Evidence"); additive: signals
 // and other evidence join this object.
@@ -99,48 +99,7 @@ ordered_json evidence_json(const v1::Link& link, const v1::EngineOptions& option
   for (const LinkEvidenceSummary::Kind& k : evidence.messages) {
     messages.push_back({{"kind", readable_json(k.name)}, {"messages", k.messages}});
   }
-  return {{"messages", std::move(messages)}, {"probe_messages", evidence.probe_messages}};
-}
-
-ordered_json link_json(const v1::Link& link, const v1::EngineOptions& options) {
-  ordered_json j = link_state_json(link);
-  put_name(j, "a_hostname", exact_name(link.a_hostname(), link.a_hostname_raw()));
-  put_name(j, "b_hostname", exact_name(link.b_hostname(), link.b_hostname_raw()));
-  j["in_tree"] = link.in_tree();
-  j["uncertainty_ns"] = link.has_uncertainty_ns() ? ordered_json(link.uncertainty_ns()) : ordered_json(nullptr);
-  j["span_ns"] = {link.span_first_ns(), link.span_last_ns()};
-  j["lower_messages"] = link.lower_messages();
-  j["upper_messages"] = link.upper_messages();
-  if (link.late_messages() > 0) j["late_messages"] = link.late_messages();
-  v1::LinkDetail detail;
-  detail.ParseFromString(link.detail());
-  if (detail.has_lmin()) j["lmin"] = line_json(detail.lmin());
-  if (detail.has_lmax()) j["lmax"] = line_json(detail.lmax());
-  j["lower_hull_points"] = points_json(detail.lower_hull_points());
-  j["upper_hull_points"] = points_json(detail.upper_hull_points());
-  if (detail.has_regression()) {
-    const v1::Regression& r = detail.regression();
-    j["regression"] = {{"origin_ns", r.origin_ns()},
-                       {"exchanges", r.exchanges()},
-                       {"used_exchanges", r.used_exchanges()},
-                       {"confidence", r.confidence()},
-                       {"drift", r.drift().exact()},
-                       {"offset_at_origin", r.offset_at_origin().exact()},
-                       {"E_r", r.residual_stddev().exact()},
-                       {"E_ij", r.e_ij().exact()},
-                       {"E_D0", r.e_d0().exact()}};
-  }
-  if (detail.has_matching()) {
-    j["matching"] = matching_json(detail.matching(), false, options.probe_ports_size() > 0);
-  }
-  if (link.message_kinds_size() > 0) {
-    ordered_json kinds = ordered_json::array();
-    for (const v1::KindMessages& k : link.message_kinds()) {
-      kinds.push_back({{"kind", k.kind()}, {"name", readable_json(k.name())}, {"matches", k.matches()}});
-    }
-    j["message_kinds"] = std::move(kinds);
-  }
-  j["evidence"] = evidence_json(link, options);
+  ordered_json j = {{"messages", std::move(messages)}, {"probe_messages", evidence.probe_messages}};
   if (link.signals_size() > 0) {
     // What the link rests on beyond messages (docs/signals.md).
     ordered_json signals = ordered_json::array();
@@ -155,35 +114,79 @@ ordered_json link_json(const v1::Link& link, const v1::EngineOptions& options) {
                          {"aligned_by", s.aligned_by()},
                          {"pair_jitter_ns", s.pair_jitter_ns()}});
     }
-    j["evidence"]["signals"] = std::move(signals);
-  }
-  ordered_json segments = ordered_json::array();
-  for (const v1::LinkSegment& segment : detail.segments()) segments.push_back(link_segment_json(segment));
-  j["segments"] = std::move(segments);
-  if (detail.clock_map_size() > 0) {
-    ordered_json knots = ordered_json::array();
-    for (const v1::ClockKnot& k : detail.clock_map()) {
-      knots.push_back({{"x_ns", k.x_ns()}, {"y", k.y().exact()}, {"bound_ns", k.bound_ns()}});
-    }
-    j["clock_map"] = std::move(knots);
-  }
-  if (detail.breaches_size() > 0) {
-    ordered_json breaches = ordered_json::array();
-    for (const v1::Breach& b : detail.breaches()) {
-      breaches.push_back({{"from_ns", b.from_ns()}, {"to_ns", b.to_ns()}, {"needed_ppm", b.needed_ppm()}});
-    }
-    j["breaches"] = std::move(breaches);
+    j["signals"] = std::move(signals);
   }
   return j;
 }
 
-}  // namespace
+// `name`: an array of `items`, each written by `element` (an ordered_json
+// value), one at a time.
+template <typename Items, typename Element>
+void stream_array(JsonStream& out, std::string_view name, const Items& items, Element element) {
+  out.key(name);
+  out.begin_array();
+  for (const auto& item : items) out.value(element(item));
+  out.end_array();
+}
 
-std::string to_json(const v1::Snapshot& s, int indent) {
-  ordered_json root;
-  root["format"] = "tracesync-sync/1";
-  root["complete"] = s.complete();
-  const v1::EngineOptions& o = s.options();
+// A link's members in the report's order; the arrays that grow with the
+// trace (hull points, segments, the clock map) one element at a time.
+void write_link(JsonStream& out, const v1::Link& link, const v1::EngineOptions& options) {
+  ordered_json head = link_state_json(link);
+  put_name(head, "a_hostname", exact_name(link.a_hostname(), link.a_hostname_raw()));
+  put_name(head, "b_hostname", exact_name(link.b_hostname(), link.b_hostname_raw()));
+  head["in_tree"] = link.in_tree();
+  head["uncertainty_ns"] = link.has_uncertainty_ns() ? ordered_json(link.uncertainty_ns()) : ordered_json(nullptr);
+  head["span_ns"] = {link.span_first_ns(), link.span_last_ns()};
+  head["lower_messages"] = link.lower_messages();
+  head["upper_messages"] = link.upper_messages();
+  if (link.late_messages() > 0) head["late_messages"] = link.late_messages();
+  v1::LinkDetail detail;
+  detail.ParseFromString(link.detail());
+  if (detail.has_lmin()) head["lmin"] = line_json(detail.lmin());
+  if (detail.has_lmax()) head["lmax"] = line_json(detail.lmax());
+  out.begin_object();
+  out.members(head);
+  stream_array(out, "lower_hull_points", detail.lower_hull_points(), point_json);
+  stream_array(out, "upper_hull_points", detail.upper_hull_points(), point_json);
+  if (detail.has_regression()) {
+    const v1::Regression& r = detail.regression();
+    out.member("regression", {{"origin_ns", r.origin_ns()},
+                              {"exchanges", r.exchanges()},
+                              {"used_exchanges", r.used_exchanges()},
+                              {"confidence", r.confidence()},
+                              {"drift", r.drift().exact()},
+                              {"offset_at_origin", r.offset_at_origin().exact()},
+                              {"E_r", r.residual_stddev().exact()},
+                              {"E_ij", r.e_ij().exact()},
+                              {"E_D0", r.e_d0().exact()}});
+  }
+  if (detail.has_matching()) {
+    out.member("matching", matching_json(detail.matching(), false, options.probe_ports_size() > 0));
+  }
+  if (link.message_kinds_size() > 0) {
+    ordered_json kinds = ordered_json::array();
+    for (const v1::KindMessages& k : link.message_kinds()) {
+      kinds.push_back({{"kind", k.kind()}, {"name", readable_json(k.name())}, {"matches", k.matches()}});
+    }
+    out.member("message_kinds", kinds);
+  }
+  out.member("evidence", evidence_json(link, options));
+  stream_array(out, "segments", detail.segments(), link_segment_json);
+  if (detail.clock_map_size() > 0) {
+    stream_array(out, "clock_map", detail.clock_map(), [](const v1::ClockKnot& k) -> ordered_json {
+      return {{"x_ns", k.x_ns()}, {"y", k.y().exact()}, {"bound_ns", k.bound_ns()}};
+    });
+  }
+  if (detail.breaches_size() > 0) {
+    stream_array(out, "breaches", detail.breaches(), [](const v1::Breach& b) -> ordered_json {
+      return {{"from_ns", b.from_ns()}, {"to_ns", b.to_ns()}, {"needed_ppm", b.needed_ppm()}};
+    });
+  }
+  out.end_object();
+}
+
+ordered_json options_json(const v1::EngineOptions& o) {
   ordered_json options = {{"algorithm", o.algorithm()}, {"network", o.network()}};
   if (o.algorithm().starts_with("window")) options["window_ns"] = o.window_ns();
   if (o.algorithm() == "linreg") options["confidence"] = o.confidence();
@@ -217,78 +220,93 @@ std::string to_json(const v1::Snapshot& s, int indent) {
     options["probe_ports"] = ordered_json::array();
     for (const uint32_t port : o.probe_ports()) options["probe_ports"].push_back(port);
   }
-  root["options"] = options;
+  return options;
+}
 
-  ordered_json traces = ordered_json::array();
-  for (const v1::Trace& t : s.traces()) {
-    ordered_json j;
-    put_name(j, "name", exact_name(t.name(), t.name_raw()));
-    if (!t.path().empty()) put_name(j, "path", exact_name(t.path(), t.path_raw()));
-    put_name(j, "hostname", exact_name(t.hostname(), t.hostname_raw()));
-    put_name(j, "domain", exact_name(t.domain(), t.domain_raw()));
-    j["island"] = t.island();
-    j["reference"] = t.reference();
-    j["synchronized"] = t.synchronized();
-    if (!t.synchronized()) j["unsynchronized_reason"] = readable_json(t.unsynchronized_reason());
-    j["slope"] = t.slope().exact();
-    j["offset"] = t.offset().exact();
-    // Outside the main island the figures are relative to nothing the rest
-    // shares: null, so that no script takes them for a synchronization.
-    const auto figure = [&](double value) { return t.synchronized() ? ordered_json(value) : ordered_json(nullptr); };
-    j["uncertainty_ns"] = figure(t.uncertainty_ns());
-    j["drift_ppm"] = figure(t.drift_ppm());
-    j["shift_ns"] = figure(t.shift_ns());
-    j["first_ns"] = t.first_ns();
-    j["last_ns"] = t.last_ns();
-    ordered_json segments = ordered_json::array();
-    for (const v1::Segment& segment : t.segments()) segments.push_back(trace_segment_json(segment));
-    j["segments"] = std::move(segments);
-    if (!t.path().empty()) j["events"] = t.events();
-    if (t.has_network_events()) j["network_events"] = t.network_events();
-    if (!t.reader().empty()) {
-      j["reader"] = t.reader();
-      j["reader_reason"] = readable_json(t.reader_reason());
-    }
-    traces.push_back(std::move(j));
+// A trace's members in the report's order, its segments one at a time.
+void write_trace(JsonStream& out, const v1::Trace& t) {
+  ordered_json head;
+  put_name(head, "name", exact_name(t.name(), t.name_raw()));
+  if (!t.path().empty()) put_name(head, "path", exact_name(t.path(), t.path_raw()));
+  put_name(head, "hostname", exact_name(t.hostname(), t.hostname_raw()));
+  put_name(head, "domain", exact_name(t.domain(), t.domain_raw()));
+  head["island"] = t.island();
+  head["reference"] = t.reference();
+  head["synchronized"] = t.synchronized();
+  if (!t.synchronized()) head["unsynchronized_reason"] = readable_json(t.unsynchronized_reason());
+  head["slope"] = t.slope().exact();
+  head["offset"] = t.offset().exact();
+  // Outside the main island the figures are relative to nothing the rest
+  // shares: null, so that no script takes them for a synchronization.
+  const auto figure = [&](double value) { return t.synchronized() ? ordered_json(value) : ordered_json(nullptr); };
+  head["uncertainty_ns"] = figure(t.uncertainty_ns());
+  head["drift_ppm"] = figure(t.drift_ppm());
+  head["shift_ns"] = figure(t.shift_ns());
+  head["first_ns"] = t.first_ns();
+  head["last_ns"] = t.last_ns();
+  out.begin_object();
+  out.members(head);
+  stream_array(out, "segments", t.segments(), trace_segment_json);
+  if (!t.path().empty()) out.member("events", t.events());
+  if (t.has_network_events()) out.member("network_events", t.network_events());
+  if (!t.reader().empty()) {
+    out.member("reader", t.reader());
+    out.member("reader_reason", readable_json(t.reader_reason()));
   }
-  root["traces"] = std::move(traces);
+  out.end_object();
+}
 
-  ordered_json links = ordered_json::array();
-  for (const v1::Link& link : s.links()) links.push_back(link_json(link, s.options()));
-  root["links"] = std::move(links);
+}  // namespace
 
-  ordered_json islands = ordered_json::array();
-  for (const v1::Island& island : s.islands()) {
+void write_json(const v1::Snapshot& s, int indent, std::ostream& stream) {
+  JsonStream out(stream, indent);
+  out.begin_object();
+  out.member("format", "tracesync-sync/1");
+  out.member("complete", s.complete());
+  const v1::EngineOptions& o = s.options();
+  out.member("options", options_json(o));
+  out.key("traces");
+  out.begin_array();
+  for (const v1::Trace& t : s.traces()) write_trace(out, t);
+  out.end_array();
+  out.key("links");
+  out.begin_array();
+  for (const v1::Link& link : s.links()) write_link(out, link, o);
+  out.end_array();
+  stream_array(out, "islands", s.islands(), [](const v1::Island& island) {
     ordered_json j = {{"id", island.id()}};
     put_name(j, "reference", exact_name(island.reference(), island.reference_raw()));
     j["forced"] = island.forced();
     put_names(j, "domains", island.domains(), island.domains_raw());
-    islands.push_back(std::move(j));
-  }
-  root["islands"] = std::move(islands);
-  root["messages"] = s.messages();
+    return j;
+  });
+  out.member("messages", s.messages());
   const bool app_kinds = o.message_kinds_size() > 0;
   const bool probe_ports = o.probe_ports_size() > 0;
-  if (s.has_matching()) root["matching"] = matching_json(s.matching(), app_kinds, probe_ports);
+  if (s.has_matching()) out.member("matching", matching_json(s.matching(), app_kinds, probe_ports));
   if (app_kinds) {
-    ordered_json kinds = ordered_json::array();
-    for (const v1::KindMatching& k : s.matching_by_kind()) {
-      kinds.push_back({{"kind", k.kind()}, {"name", readable_json(k.name())}, {"matching", matching_json(k.matching(), true, probe_ports && k.kind() == 0)}});
-    }
-    root["matching_by_kind"] = std::move(kinds);
+    stream_array(out, "matching_by_kind", s.matching_by_kind(), [&](const v1::KindMatching& k) -> ordered_json {
+      return {{"kind", k.kind()},
+              {"name", readable_json(k.name())},
+              {"matching", matching_json(k.matching(), true, probe_ports && k.kind() == 0)}};
+    });
   }
-
-  ordered_json problems = ordered_json::array();
-  for (const v1::Problem& p : s.problems()) {
+  stream_array(out, "problems", s.problems(), [](const v1::Problem& p) {
     ordered_json j;
     put_name(j, "source", exact_name(p.source(), p.source_raw()));
     if (p.line() != 0) j["line"] = p.line();
     j["message"] = readable_json(p.message());
     j["skipped"] = p.skipped();
-    problems.push_back(std::move(j));
-  }
-  root["problems"] = std::move(problems);
-  return root.dump(indent) + "\n";
+    return j;
+  });
+  out.end_object();
+  stream.put('\n');
+}
+
+std::string to_json(const v1::Snapshot& s, int indent) {
+  std::ostringstream text;
+  write_json(s, indent, text);
+  return std::move(text).str();
 }
 
 std::string history_json_line(uint64_t message, const v1::Link& link) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: EPL-2.0
 #pragma once
 
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,10 @@ namespace tracesync::snapshot {
 // text with their exact bytes beside them (snapshot/json_names.h): writing
 // never fails on them. `indent` < 0 writes one line.
 std::string to_json(const v1::Snapshot& snapshot, int indent = 2);
+// The same report written to `out` as it goes, element by element: a
+// day's clock map is never held as one document or one string
+// (docs/performance.md, "The result at the end of a day").
+void write_json(const v1::Snapshot& snapshot, int indent, std::ostream& out);
 
 // One line of `--history` ("format": "tracesync-history/1"): the state of
 // `link` right after the message numbered `message` (1-based) arrived.

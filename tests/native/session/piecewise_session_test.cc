@@ -278,5 +278,18 @@ TEST(PiecewiseSession, ALinearLinkGivesOneSegmentEqualToTheTrace) {
   EXPECT_EQ(snapshot.options().clock_model(), "piecewise");
 }
 
+// sync takes one snapshot and moves the session's caches into it
+// (last_snapshot): the same snapshot as snapshot(), before and after, and
+// a snapshot after it recomputes what it moved out.
+TEST(PiecewiseSession, TheLastSnapshotIsTheSnapshot) {
+  Fixture f;
+  const std::string before = f.session.snapshot().SerializeAsString();
+  const v1::Snapshot last = f.session.last_snapshot();
+  EXPECT_GE(trace(last, "a").segments_size(), 5);
+  EXPECT_EQ(last.SerializeAsString(), before);
+  EXPECT_EQ(f.session.snapshot().SerializeAsString(), before);
+  EXPECT_EQ(f.session.last_snapshot().SerializeAsString(), before);
+}
+
 }  // namespace
 }  // namespace tracesync::session
