@@ -174,23 +174,31 @@ namespace {
   return false;
 }
 
-// What a kInteger does with the value it read (in a run too): its sign,
-// its register, the clock, its capture.
-inline void take_integer(const Instruction& in, uint64_t value, ReadState& state, CapturedField* captures) {
-  if (in.is_signed && in.size < 64 && (value >> (in.size - 1)) != 0) value |= ~uint64_t{0} << in.size;
+// What an integer's value goes to, whatever its encoding: its register,
+// the clock (which reads `clock_bits` of it), its capture (whose bytes,
+// when appended, are the low `appended_bits`, most significant first).
+inline void keep_integer(const Instruction& in, uint64_t value, unsigned clock_bits, unsigned appended_bits,
+                         ReadState& state, CapturedField* captures) {
   if (in.reg >= 0) state.registers[static_cast<std::size_t>(in.reg)] = value;
-  if (in.clock) update_clock(state, value, in.size);
+  if (in.clock) update_clock(state, value, clock_bits);
   if (in.capture >= 0) {
     CapturedField& out = captures[in.capture];
     out.present = true;
     if (!in.append) {
       out.value = value;
     } else {
-      for (unsigned shift = in.size; shift >= 8 && out.byte_count < out.bytes.size(); shift -= 8) {
+      for (unsigned shift = appended_bits; shift >= 8 && out.byte_count < out.bytes.size(); shift -= 8) {
         out.bytes[out.byte_count++] = static_cast<uint8_t>(value >> (shift - 8));
       }
     }
   }
+}
+
+// What a kInteger does with the value it read (in a run too): its sign,
+// then what any integer's value does.
+inline void take_integer(const Instruction& in, uint64_t value, ReadState& state, CapturedField* captures) {
+  if (in.is_signed && in.size < 64 && (value >> (in.size - 1)) != 0) value |= ~uint64_t{0} << in.size;
+  keep_integer(in, value, in.size, in.size, state, captures);
 }
 
 // What a kBytes does with the `fit` of its bytes at `from` that are in the
@@ -301,19 +309,7 @@ bool ReadPlan::run(BitCursor& cursor, ReadState& state, CapturedField* captures,
           if ((bits >> 64) != 0) [[unlikely]] return unfit_varint(problem, in.name, start, count, false);
           value = static_cast<uint64_t>(bits);
         }
-        if (in.reg >= 0) state.registers[static_cast<std::size_t>(in.reg)] = value;
-        if (in.clock) update_clock(state, value, width);
-        if (in.capture >= 0) {
-          CapturedField& out = captures[in.capture];
-          out.present = true;
-          if (!in.append) {
-            out.value = value;
-          } else {
-            for (unsigned shift = 64; shift >= 8 && out.byte_count < out.bytes.size(); shift -= 8) {
-              out.bytes[out.byte_count++] = static_cast<uint8_t>(value >> (shift - 8));
-            }
-          }
-        }
+        keep_integer(in, value, width, 64, state, captures);
         ++pc;
         break;
       }

@@ -11,7 +11,6 @@ import org.eclipse.swt.graphics.GC;
 import org.eclipse.swt.graphics.Point;
 import org.eclipse.swt.graphics.RGB;
 import org.eclipse.swt.graphics.Rectangle;
-import org.eclipse.swt.widgets.Display;
 import org.tracesync.tracecompass.view.model.LinearAxis;
 import org.tracesync.tracecompass.view.model.LinkPlotModel;
 import org.tracesync.tracecompass.view.model.LinkPlotModel.PlotPoint;
@@ -78,12 +77,7 @@ public final class LinkPlotPainter {
 
   /** Where the plot is drawn in {@code area}, its header laid out in the display's default font, as a canvas has. */
   public Geometry geometry(Rectangle area) {
-    GC gc = new GC(Display.getCurrent());
-    try {
-      return geometry(gc, area);
-    } finally {
-      gc.dispose();
-    }
+    return DisplayText.layOut(gc -> geometry(gc, area));
   }
 
   Geometry geometry(GC gc, Rectangle area) {

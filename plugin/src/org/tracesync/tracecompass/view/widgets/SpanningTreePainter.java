@@ -8,7 +8,6 @@ import org.eclipse.swt.graphics.GC;
 import org.eclipse.swt.graphics.Point;
 import org.eclipse.swt.graphics.RGB;
 import org.eclipse.swt.graphics.Rectangle;
-import org.eclipse.swt.widgets.Display;
 import org.tracesync.tracecompass.view.model.SpanningTreeLayout;
 import org.tracesync.tracecompass.view.model.SpanningTreeLayout.Edge;
 import org.tracesync.tracecompass.view.model.SpanningTreeLayout.Node;
@@ -77,12 +76,7 @@ public final class SpanningTreePainter {
 
   /** Whether every row of nodes fits in {@code area} without overlapping; in a shorter one, a hint is drawn. */
   public boolean fits(Rectangle area) {
-    GC gc = new GC(Display.getCurrent());
-    try {
-      return area.height >= neededHeight(gc, area);
-    } finally {
-      gc.dispose();
-    }
+    return DisplayText.layOut(gc -> area.height >= neededHeight(gc, area));
   }
 
   private int neededHeight(GC gc, Rectangle area) {
@@ -91,12 +85,7 @@ public final class SpanningTreePainter {
 
   /** Where the nodes go in {@code area}, under its title laid out in the display's default font, as a canvas has. */
   public Geometry geometry(Rectangle area) {
-    GC gc = new GC(Display.getCurrent());
-    try {
-      return geometry(gc, area);
-    } finally {
-      gc.dispose();
-    }
+    return DisplayText.layOut(gc -> geometry(gc, area));
   }
 
   Geometry geometry(GC gc, Rectangle area) {

@@ -8,7 +8,6 @@ import org.eclipse.swt.SWT;
 import org.eclipse.swt.graphics.GC;
 import org.eclipse.swt.graphics.Point;
 import org.eclipse.swt.graphics.Rectangle;
-import org.eclipse.swt.widgets.Display;
 import org.tracesync.tracecompass.view.model.LinearAxis;
 import org.tracesync.tracecompass.view.model.LinkPlotModel.PlotPoint;
 import org.tracesync.tracecompass.view.model.TraceBoundModel;
@@ -30,12 +29,7 @@ public final class TraceBoundPainter {
 
   /** Where the plot itself lies inside {@code area}, its header laid out in the display's default font. */
   public Rectangle plotArea(Rectangle area) {
-    GC gc = new GC(Display.getCurrent());
-    try {
-      return plotArea(gc, area);
-    } finally {
-      gc.dispose();
-    }
+    return DisplayText.layOut(gc -> plotArea(gc, area));
   }
 
   private Rectangle plotArea(GC gc, Rectangle area) {
