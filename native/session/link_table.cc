@@ -7,13 +7,15 @@ Link& LinkTable::between(const DomainTable& domains, DomainIndex first, DomainIn
   *a_first = domains[first].id < domains[second].id;
   const DomainIndex a = *a_first ? first : second;
   const DomainIndex b = *a_first ? second : first;
-  auto [it, inserted] = links_.try_emplace({a, b});
-  if (inserted) {
-    it->second.a = a;
-    it->second.b = b;
-    it->second.estimator = make_estimator_ ? make_estimator_() : hull::make_estimator(options_);
-  }
-  return it->second;
+  if (const auto it = links_.find({a, b}); it != links_.end()) return it->second;
+  // The estimator before the entry: out of memory in either, no link is left
+  // without an estimator (every pass over the links calls it).
+  std::unique_ptr<hull::LinkEstimator> estimator = make_estimator_ ? make_estimator_() : hull::make_estimator(options_);
+  Link& link = links_[{a, b}];
+  link.a = a;
+  link.b = b;
+  link.estimator = std::move(estimator);
+  return link;
 }
 
 Link* LinkTable::find(DomainIndex one, DomainIndex other) {

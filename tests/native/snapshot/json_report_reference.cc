@@ -196,6 +196,7 @@ std::string to_json(const v1::Snapshot& s, int indent) {
   if (o.algorithm() == "linreg") options["confidence"] = o.confidence();
   options["clock_model"] = o.clock_model();
   options["clock_stability_ppm"] = o.clock_stability_ppm();
+  if (o.has_link_budget()) options["link_budget"] = o.link_budget();  // s38, beside the streamed writer
   put_names(options, "forced_references", o.forced_references(), o.forced_references_raw());
   if (!o.match_key().empty()) {
     options["match_key"] = o.match_key();
