@@ -109,6 +109,22 @@ bool LocalBandStream::ready(Nanoseconds t) const {
   return lower_.first && upper_.first && *frontier_ > t + margin_ && side_known(lower_, t) && side_known(upper_, t);
 }
 
+// How far from t the band at t reads points, its window being W: W, or the
+// far reach's buckets.
+Nanoseconds LocalBandStream::reach_of(Nanoseconds window) const {
+  return std::max(window, settings_.far_reach + 2 * settings_.bucket);
+}
+
+// A bounded band's centre and half-width into `out`; false, and `out` left
+// unbounded, for any other band.
+bool LocalBandStream::take_bounded(const LocalBand& found, BandMemo::Band& out) {
+  if (found.kind != LocalBand::Kind::kBounded) return false;
+  out.bounded = true;
+  out.centre = (found.low() + found.high()) / 2;
+  out.half_width = found.half_width();
+  return true;
+}
+
 // What the band at t reads (BandMemo::Key): its window W, whether the data
 // check the stability assumption there (local_band_map's `checkable`: if
 // not, the band is taken under the rate limit), and how many points of
@@ -120,7 +136,7 @@ BandMemo::Key LocalBandStream::key_at(Nanoseconds t) const {
     return band::sparse(d.window, t, *d.first < t - settings_.horizon, d.last > t + settings_.horizon, settings_);
   };
   key.checked = !is_sparse(lower_) && !is_sparse(upper_);
-  const Nanoseconds reach = std::max(key.window, settings_.far_reach + 2 * settings_.bucket);
+  const Nanoseconds reach = reach_of(key.window);
   key.lower = band::within(lower_.window, t - reach, t + reach).size();
   key.upper = band::within(upper_.window, t - reach, t + reach).size();
   return key;
@@ -152,10 +168,7 @@ BandMemo::Band LocalBandStream::candidate_band(Nanoseconds t, const BandMemo::Ke
     out.milli_ppm = *needed;
     found = program_->under(out.milli_ppm);
   }
-  if (found.kind != LocalBand::Kind::kBounded) return out;
-  out.bounded = true;
-  out.centre = (found.low() + found.high()) / 2;
-  out.half_width = found.half_width();
+  if (!take_bounded(found, out)) return out;
   out.estimate = band::estimate_of(*program_, found, std::min(out.milli_ppm, milli_ppm_), settings_).value;
   return out;
 }
@@ -177,19 +190,14 @@ const BandMemo::Band& LocalBandStream::reused_or_computed(Nanoseconds t, BandMem
   }
   if (!key) key = key_at(t);
   BandMemo::Entry& entry = computed_entry_;
-  entry = {t, *key, t + std::max(key->window, settings_.far_reach + 2 * settings_.bucket), true, {}};
+  entry = {t, *key, t + reach_of(key->window), true, {}};
   for (const DirectionPoints* d : {&lower_, &upper_}) {
     entry.checked_after = entry.checked_after && band::within(d->window, t + 1, t + settings_.horizon).size() >=
                                                      settings_.checked_per_side;
   }
   if (probe) {
     entry.band.milli_ppm = key->checked ? milli_ppm_ : band::kCap;
-    const LocalBand found = band_at(t, *key);
-    if (found.kind == LocalBand::Kind::kBounded) {
-      entry.band.bounded = true;
-      entry.band.centre = (found.low() + found.high()) / 2;
-      entry.band.half_width = found.half_width();
-    }
+    take_bounded(band_at(t, *key), entry.band);
   } else {
     entry.band = candidate_band(t, *key);
   }

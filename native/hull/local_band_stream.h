@@ -104,6 +104,8 @@ class LocalBandStream {
   bool ready(model::Nanoseconds t) const;
   bool side_known(const DirectionPoints& d, model::Nanoseconds t) const;
   void compute(model::Nanoseconds t);
+  model::Nanoseconds reach_of(model::Nanoseconds window) const;
+  static bool take_bounded(const LocalBand& found, BandMemo::Band& out);
   BandMemo::Key key_at(model::Nanoseconds t) const;
   LocalBand band_at(model::Nanoseconds t, const BandMemo::Key& key);
   BandMemo::Band candidate_band(model::Nanoseconds t, const BandMemo::Key& key);
