@@ -51,7 +51,7 @@ class EventHeaderReader {
   template <Layout L>
   bool read_as(const uint8_t* data, uint64_t& at, uint64_t limit, uint64_t& id, uint64_t& clock,
                uint64_t* registers) const {
-    const uint64_t start = (at + alignment_ - 1) & ~uint64_t{alignment_ - 1};
+    const uint64_t start = align_up(at, alignment_ - 1);
     if (start > limit || limit - start < kLongest[static_cast<int>(L)]) {
       return read_near_end(data, at, limit, id, clock, registers);
     }

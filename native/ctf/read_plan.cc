@@ -243,7 +243,7 @@ bool ReadPlan::run(BitCursor& cursor, ReadState& state, CapturedField* captures,
     const Instruction& in = code[pc];
     switch (in.op) {
       case Op::kAlign: {
-        const uint64_t aligned = (at + in.count - 1) & ~(in.count - 1);
+        const uint64_t aligned = align_up(at, in.count - 1);
         if (aligned > limit) [[unlikely]] return past_content(problem, in.name, at, aligned - at, limit);
         at = aligned;
         ++pc;

@@ -81,7 +81,7 @@ class ScanPlan {
     static bool skip_strings(const StringStep* step, const uint8_t* data, uint64_t& at, uint64_t limit) {
       uint64_t position = at;
       for (;; ++step) {
-        position = ((position + step->alignment_mask) & ~uint64_t{step->alignment_mask}) + step->bits;
+        position = align_up(position, step->alignment_mask) + step->bits;
         if (step->string) {
           if (position > limit) return false;
           const uint8_t* end = ReadPlan::find_nul(data + position / 8, data + limit / 8);

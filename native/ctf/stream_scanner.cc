@@ -143,7 +143,7 @@ bool StreamScanner::walk_events(EventWalk& walk, ReadHeader read_header) {
     // fixed runs and strings: its steps, without its plan.
     const ScanPlan::EventPlan* event = nullptr;  // looked up off those paths
     const ScanPlan::StreamPlan::FixedSkip skip = event_id < fixed_ids ? fixed[event_id] : ScanPlan::StreamPlan::FixedSkip{};
-    const uint64_t skip_from = (at + skip.alignment_mask) & ~uint64_t{skip.alignment_mask};
+    const uint64_t skip_from = skip.fixed() ? align_up(at, skip.alignment_mask) : 0;
     if (skip.fixed() && skip_from <= limit && limit - skip_from >= skip.bits) {
       at = skip_from + skip.bits;
     } else if (skip.alignment_mask != ScanPlan::StreamPlan::FixedSkip::kStrings ||
