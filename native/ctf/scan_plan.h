@@ -79,6 +79,30 @@ class ScanPlan {
     // search must start in the packet) and once at the end: one bounds
     // check an event, not one a step, with the same verdict.
     static bool skip_strings(const StringStep* step, const uint8_t* data, uint64_t& at, uint64_t limit) {
+      if ((at & 7) != 0) return skip_strings_by_bits(step, data, at, limit);
+      // From a whole byte (nearly always), in bytes: each string's search
+      // waits for the end of the one before, and bits would add a shift
+      // and a multiplication to that wait at every string.
+      const uint64_t limit_bytes = limit / 8;
+      uint64_t offset = at / 8;
+      for (const StringStep* s = step;; ++s) {
+        if ((s->bits & 7) != 0) [[unlikely]] return skip_strings_by_bits(step, data, at, limit);
+        // An alignment below a byte is kept by a whole byte.
+        offset = align_up(offset, s->alignment_mask >> 3) + s->bits / 8;
+        if (s->string) {
+          if (offset > limit_bytes) return false;
+          const uint8_t* end = ReadPlan::find_nul(data + offset, data + limit_bytes);
+          if (end == nullptr) return false;
+          offset = static_cast<uint64_t>(end - data) + 1;
+        }
+        if (s->last) break;
+      }
+      if (offset > limit / 8) return false;
+      at = offset * 8;
+      return true;
+    }
+    // The same, in bits, from any position.
+    static bool skip_strings_by_bits(const StringStep* step, const uint8_t* data, uint64_t& at, uint64_t limit) {
       uint64_t position = at;
       for (;; ++step) {
         position = align_up(position, step->alignment_mask) + step->bits;
