@@ -78,7 +78,8 @@ class ScanPlan {
     // only grow, so the fixed runs are checked where a string begins (its
     // search must start in the packet) and once at the end: one bounds
     // check an event, not one a step, with the same verdict.
-    static bool skip_strings(const StringStep* step, const uint8_t* data, uint64_t& at, uint64_t limit) {
+    [[gnu::always_inline]] static bool skip_strings(const StringStep* step, const uint8_t* data, uint64_t& at,
+                                                    uint64_t limit) {
       if ((at & 7) != 0) return skip_strings_by_bits(step, data, at, limit);
       // From a whole byte (nearly always), in bytes: each string's search
       // waits for the end of the one before, and bits would add a shift
@@ -102,7 +103,8 @@ class ScanPlan {
       return true;
     }
     // The same, in bits, from any position.
-    static bool skip_strings_by_bits(const StringStep* step, const uint8_t* data, uint64_t& at, uint64_t limit) {
+    [[gnu::noinline]] static bool skip_strings_by_bits(const StringStep* step, const uint8_t* data, uint64_t& at,
+                                                       uint64_t limit) {
       uint64_t position = at;
       for (;; ++step) {
         position = align_up(position, step->alignment_mask) + step->bits;
