@@ -24,8 +24,10 @@
 #include "cli/duration.h"
 #include "cli/exit_codes.h"
 #include "cli/interrupt_guard.h"
+#include "cli/reading_process_command.h"
 #include "hull/piecewise_hull_estimator.h"
 #include "ingest/message_spec.h"
+#include "ingest/reader_choice.h"
 #include "ingest/signal_spec.h"
 #include "match/packet_key.h"
 #include "probe/peer_address.h"
@@ -59,6 +61,8 @@ struct LiveArguments {
   std::vector<std::string> simultaneous;
   std::vector<std::string> simultaneous_files;
   std::vector<std::string> probe_ports;
+  std::string reader = "auto";
+  bool in_process = false;
 };
 
 po::options_description live_options(LiveArguments& a) {
@@ -101,6 +105,12 @@ po::options_description live_options(LiveArguments& a) {
            .c_str())
       ("reference,r", po::value(&a.references)->value_name("ID")->composing(),
        "make this clock domain (id, hostname or trace name) the reference of its island; repeatable")
+      ("reader", po::value(&a.reader)->value_name("READER"),
+       "how a folder's packets are read, as `sync --reader`: auto (default), scanner or babeltrace2 (a live "
+       "session is read by babeltrace2)")
+      ("in-process", po::bool_switch(&a.in_process),
+       "read every session and folder in this process, not each in a reading process of its own (where "
+       "babeltrace2 aborting on a damaged stream costs that source only)")
       ("match-key", po::value(&a.match_key)->value_name("KEY"),
        "packet key: tc (default) or strict (adds addresses and ports)")
       ("match-horizon", po::value(&a.match_horizon)->value_name("DURATION"),
@@ -223,6 +233,23 @@ int run_live(const std::vector<std::string>& arguments) {
   }
   ingest.join_window = std::chrono::milliseconds(wait / 1'000'000);
   ingest.quiet_end = std::chrono::milliseconds(quiet / 1'000'000);
+  const auto reader = ingest::parse_reader_choice(a.reader);
+  if (!reader) {
+    return usage_error(kCommand,
+                       "--reader must be auto, scanner or babeltrace2, not '" + snapshot::readable_text(a.reader) + "'");
+  }
+  ingest.reader.reader = *reader;
+  if (a.in_process) {
+    ingest.in_process_reason = "--in-process was given";
+  } else {
+    // Each source in a process of its own, as sync reads each trace.
+    const auto command = reading_process_command();
+    if (!command) {
+      return usage_error(kCommand,
+                         "cannot find this program's own file (/proc/self/exe) to read sources with; try --in-process");
+    }
+    ingest.reading_command = *command;
+  }
   const auto key = match::parse_key_kind(a.match_key);
   if (!key) return usage_error(kCommand, "--match-key must be 'tc' or 'strict', not '" + a.match_key + "'");
   ingest.match.key = *key;

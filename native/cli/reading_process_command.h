@@ -8,7 +8,8 @@
 namespace tracesync::cli {
 
 // `tracesync read-trace`: not for people. `tracesync sync` starts one per
-// trace and talks to it on a socket (ingest::kReadingChannelFd, see
+// trace (per --jobs lane), `tracesync live` one per followed source, and
+// talks to it on a socket (ingest::kReadingChannelFd, see
 // ingest::serve_trace_reading), so that babeltrace2 aborting or looping on
 // a damaged trace costs that trace only.
 inline constexpr std::string_view kReadTraceCommand = "read-trace";

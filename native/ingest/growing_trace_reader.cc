@@ -291,7 +291,9 @@ void GrowingTraceReader::read_staged(const std::string& dir, const std::string& 
                                     const std::map<std::string, std::vector<WrittenPacket>>& packets) {
   if (staging_.empty()) {
     const char* tmp = std::getenv("TMPDIR");
-    std::string pattern = std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") + "/tracesync-follow-XXXXXX";
+    const std::string parent =
+        !staging_parent_.empty() ? staging_parent_ : tmp != nullptr && *tmp != '\0' ? tmp : "/tmp";
+    std::string pattern = parent + "/tracesync-follow-XXXXXX";
     if (::mkdtemp(pattern.data()) == nullptr) {
       fail("cannot make a staging directory '" + pattern + "': " + std::strerror(errno));
       return;

@@ -75,6 +75,9 @@ class GrowingTraceReader final : public FollowedTraceReader {
   uint64_t bytes_read() const override { return bytes_read_.load(std::memory_order_relaxed); }
   bool waiting() const override { return waiting_; }
   std::string end_words() const override;
+  // Before the first step: the directory to make the private staging
+  // directory in ($TMPDIR's, else /tmp, when not said).
+  void stage_in(std::string parent) { staging_parent_ = std::move(parent); }
 
   // The most bytes of packets read in one step (a folder followed late may
   // hold much already: it is read a slice a step).
@@ -114,6 +117,7 @@ class GrowingTraceReader final : public FollowedTraceReader {
   bool opened_ = false;  // the sink was told trace_opened
   model::Nanoseconds progress_ = INT64_MIN;
   std::string trace_dir_;
+  std::string staging_parent_;  // where staging_ is made (empty: $TMPDIR)
   std::string staging_;  // a private directory for the chunks, made at the first
   std::map<std::string, StreamBeingWritten> streams_;  // by stream file name (of the current chunk)
   uint64_t metadata_bytes_ = 0;                         // whole metadata bytes at the last step

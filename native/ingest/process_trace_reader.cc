@@ -78,6 +78,7 @@ bool ProcessTraceReader::open_in_lane() {
   request.source = source_;
   request.options = options_;
   request.resume = delivered_;
+  request.follow = follow_;
   opened_in_ = lane_.generation();
   if (!lane_.channel().send(protocol::kOpen, protocol::encode(request))) {
     process_lost();
@@ -162,6 +163,8 @@ bool ProcessTraceReader::exchange(uint64_t rounds) {
     if (report->info.events >= info_.events || state_ == State::kDone) info_ = std::move(report->info);
     problem_ = std::move(report->problem);
     delivered_ = std::move(report->delivered);
+    waiting_ = report->waiting;
+    end_words_ = std::move(report->end_words);
     // The reading process's own reader said memory ran out (kOutOfMemory).
     if (state_ == State::kFailed) out_of_memory_ = problem_.starts_with(kOutOfMemory);
     channel.release_buffers();  // until the lane's next turn, which may be long in coming
@@ -223,7 +226,7 @@ void ProcessTraceReader::process_lost() {
     return;
   }
   if (lane_.interrupted()) return;  // left unfinished: cancelled, not failed
-  if (!retried_) {
+  if (!retried_ && follow_.kind == protocol::FollowedSource::Kind::kNone) {
     // Killed from outside (the machine's out-of-memory killer, a user), or
     // already dead before this step (nothing tells): another process reads
     // on from what was delivered. Damage kills that one at the same place,

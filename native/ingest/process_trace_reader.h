@@ -11,6 +11,7 @@
 
 #include "ingest/ctf_trace_reader.h"
 #include "ingest/event_sink.h"
+#include "ingest/reader_protocol.h"
 #include "ingest/reading_lane.h"
 #include "ingest/resume_point.h"
 #include "ingest/trace_reader.h"
@@ -51,6 +52,17 @@ class ProcessTraceReader final : public TraceReader {
   std::optional<std::size_t> lane() const override { return lane_number_; }
   bool park() override;
 
+  // Before the first step: the source is followed while it is recorded
+  // (`tracesync live`): the process runs a FollowedTraceReader over it. A
+  // followed source is not retried when its process dies: what it gave
+  // cannot be told from what it would give again (a folder's staging, a
+  // relay serving from its newest data), so it fails, keeping what it gave.
+  void follow(reader_protocol::FollowedSource source) { follow_ = std::move(source); }
+  // A followed source: the last step found nothing new; once kDone, how its
+  // end was known.
+  bool waiting() const { return waiting_; }
+  const std::string& end_words() const { return end_words_; }
+
   State state() const override { return state_; }
   const TraceInfo& info() const override { return info_; }
   const std::string& problem() const override {
@@ -86,6 +98,9 @@ class ProcessTraceReader final : public TraceReader {
   uint64_t opened_in_ = 0;      // the lane's generation that holds it open (0: none)
   bool retried_ = false;        // a process died during one of its steps once
   ResumePoint delivered_;       // what the sink was given, as of the last step
+  reader_protocol::FollowedSource follow_;  // kind kNone: a recorded trace
+  bool waiting_ = false;        // a followed source's last step found nothing new
+  std::string end_words_;       // a followed source's, once kDone
 
 
   // opening_since() and stop_opening() may come from any thread.

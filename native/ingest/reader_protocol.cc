@@ -273,6 +273,7 @@ std::vector<std::byte> encode(const OpenRequest& request) {
   w.put(o.offered_classes);
   put(w, request.resume);
   w.put(static_cast<uint32_t>(o.scan_threads));
+  w.put(static_cast<uint8_t>(request.follow.kind)).put(request.follow.quiet_end_ms).put(request.follow.staging_parent);
   return w.take();
 }
 
@@ -303,6 +304,10 @@ std::optional<OpenRequest> decode_open(std::span<const std::byte> payload) {
   r.get(scan_threads);
   if (scan_threads == 0 || scan_threads > kMaxScanThreads) return std::nullopt;
   o.scan_threads = scan_threads;
+  uint8_t followed = 0;
+  r.get(followed).get(request.follow.quiet_end_ms).get(request.follow.staging_parent);
+  if (followed > static_cast<uint8_t>(FollowedSource::Kind::kFolder)) return std::nullopt;
+  request.follow.kind = static_cast<FollowedSource::Kind>(followed);
   if (!r.complete()) return std::nullopt;
   return request;
 }
@@ -327,6 +332,7 @@ std::vector<std::byte> encode(const StepReport& report) {
   put(w, report.info);
   w.put(report.problem);
   put(w, report.delivered);
+  w.put(report.waiting).put(report.end_words);
   return w.take();
 }
 
@@ -337,6 +343,7 @@ std::optional<StepReport> decode_step_report(std::span<const std::byte> payload)
   get(r, report.info);
   r.get(report.problem);
   get(r, report.delivered);
+  r.get(report.waiting).get(report.end_words);
   if (!r.complete() || !known(report.state) || !known(report.info.domain_source)) return std::nullopt;
   return report;
 }

@@ -39,9 +39,23 @@ enum FrameType : uint32_t {
 // Changed whenever a frame's layout changes. Both ends are normally the same
 // build; a mismatch (a stale helper program) fails the trace with a clear
 // problem instead of misreading bytes.
-constexpr uint32_t kVersion = 10;  // 5: message kinds and application keys (issue 29); 6: damaged time (issue 34); 7: the reader choice (issue 30); 8: the metadata format (issue 38); 9: scan threads (issue 30); 10: stream files (issue 36)
+constexpr uint32_t kVersion = 11;  // 5: message kinds and application keys (issue 29); 6: damaged time (issue 34); 7: the reader choice (issue 30); 8: the metadata format (issue 38); 9: scan threads (issue 30); 10: stream files (issue 36); 11: followed sources (issue 29)
 // A reading process scans one trace on at most this many threads.
 constexpr uint32_t kMaxScanThreads = 256;
+
+// A source followed while it is recorded (`tracesync live`), read in a
+// process of its own: the process runs a FollowedTraceReader over it, whose
+// steps end early when nothing new is there (StepReport::waiting).
+struct FollowedSource {
+  enum class Kind : uint8_t { kNone, kLiveSession, kFolder };
+  Kind kind = Kind::kNone;  // kNone: a recorded trace (OpenRequest::source)
+  // The session's URL (net://...) or the folder: OpenRequest::source.path.
+  int64_t quiet_end_ms = 0;  // a folder: GrowingTraceReader's quiet_end
+  // A folder: the directory the process stages its packets in, made and
+  // removed by the parent, so that nothing is left behind when the process
+  // dies (empty: $TMPDIR's).
+  std::string staging_parent;
+};
 
 struct OpenRequest {
   uint32_t version = kVersion;
@@ -51,6 +65,7 @@ struct OpenRequest {
   TraceSource source;
   ReaderOptions options;
   ResumePoint resume;  // what earlier readers of the trace gave (CtfTraceReader::resume_after)
+  FollowedSource follow;
 };
 
 struct StepReport {
@@ -60,6 +75,10 @@ struct StepReport {
   TraceInfo info;
   std::string problem;
   ResumePoint delivered;  // CtfTraceReader::resume_point()
+  // A followed source: the step found nothing new (FollowedTraceReader::waiting),
+  // and once kDone, how its end was known (end_words).
+  bool waiting = false;
+  std::string end_words;
 };
 
 // What comes before the events of a kEvents frame: the trace's promise

@@ -4,6 +4,7 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <map>
@@ -13,6 +14,8 @@
 
 #include "ingest/ctf_trace_reader.h"
 #include "ingest/frame_channel.h"
+#include "ingest/growing_trace_reader.h"
+#include "ingest/live_trace_reader.h"
 #include "ingest/reader_protocol.h"
 #include "ingest/trace_being_read.h"
 
@@ -92,10 +95,17 @@ class TracesServed {
       die_with(open->parent_pid);
       parent_known_ = true;
     }
-    auto reader = make_trace_reader(open->source, open->index, open->options, sink_);
-    reader->resume_after(std::move(open->resume));
-    readers_[open->index] = std::move(reader);
-    return std::nullopt;
+    Served& served = readers_[open->index];
+    served = Served{};
+    if (open->follow.kind == protocol::FollowedSource::Kind::kNone) {
+      served.resumable = make_trace_reader(open->source, open->index, open->options, sink_);
+      served.resumable->resume_after(std::move(open->resume));
+      return std::nullopt;
+    }
+    served.followed = make_followed_reader(*open);
+    if (served.followed) return std::nullopt;
+    readers_.erase(open->index);
+    return 1;
   }
 
   // The parent parks the trace: its reader (graph, files, buffers) goes.
@@ -121,9 +131,10 @@ class TracesServed {
       complain("asked to step trace " + std::to_string(*trace) + ", which it was not asked to open");
       return 1;
     }
-    ResumableTraceReader& reader = *found->second;
+    Served& served = found->second;
+    TraceReader& reader = served.reader();
     protocol::StepReport report;
-    sink_.stepping(&reader);
+    sink_.stepping(served.resumable.get());
     report.state = reader.step(*rounds);
     sink_.stepping(nullptr);
     report.progress = reader.progress();
@@ -131,7 +142,11 @@ class TracesServed {
     report.info = reader.info();
     report.problem = reader.problem();
     const bool over = report.state == TraceReader::State::kDone || report.state == TraceReader::State::kFailed;
-    if (!over) report.delivered = reader.resume_point();
+    if (!over && served.resumable) report.delivered = served.resumable->resume_point();
+    if (served.followed) {
+      report.waiting = served.followed->waiting();
+      if (report.state == TraceReader::State::kDone) report.end_words = served.followed->end_words();
+    }
     if (over) readers_.erase(found);  // its graph and files go now, not when the process ends
     if (sink_.broken() || !channel_.send(protocol::kStepDone, protocol::addressed(*trace, protocol::encode(report))) ||
         !channel_.flush()) {
@@ -155,9 +170,37 @@ class TracesServed {
     if (channel_.send(protocol::kStepDone, protocol::addressed(trace, protocol::encode(refusal)))) channel_.flush();
   }
 
+  // A trace read as recorded (resumable: a new process reads on where the
+  // last one stopped), or a source followed while it is recorded.
+  struct Served {
+    std::unique_ptr<ResumableTraceReader> resumable;
+    std::unique_ptr<FollowedTraceReader> followed;
+    TraceReader& reader() const {
+      if (followed) return *followed;
+      return *resumable;
+    }
+  };
+
+  // The reader of a followed source; null when the request is malformed.
+  std::unique_ptr<FollowedTraceReader> make_followed_reader(const protocol::OpenRequest& open) {
+    if (open.follow.kind == protocol::FollowedSource::Kind::kFolder) {
+      auto reader = std::make_unique<GrowingTraceReader>(open.source, open.index, open.options, sink_,
+                                                         std::chrono::milliseconds(open.follow.quiet_end_ms));
+      reader->stage_in(open.follow.staging_parent);
+      return reader;
+    }
+    std::string problem;
+    const std::optional<LiveSessionUrl> url = parse_live_session_url(open.source.path, problem);
+    if (!url) {
+      complain("malformed live session in an open request: " + problem);
+      return nullptr;
+    }
+    return std::make_unique<LiveTraceReader>(*url, open.index, open.options, sink_);
+  }
+
   FrameChannel& channel_;
   ChannelSink sink_;
-  std::map<match::TraceIndex, std::unique_ptr<ResumableTraceReader>> readers_;
+  std::map<match::TraceIndex, Served> readers_;
   bool parent_known_ = false;
 };
 

@@ -10,8 +10,10 @@ namespace tracesync::ingest {
 inline constexpr int kReadingChannelFd = 3;
 
 // The child's side of a ReadingLane: reads the frames of reader_protocol
-// from `read_fd`, runs a CtfTraceReader over each trace they open, steps the
-// one each step names, and writes what it reads to `write_fd`. A trace read
+// from `read_fd`, runs a CtfTraceReader over each trace they open (or, for a
+// source followed while it is recorded, a LiveTraceReader or
+// GrowingTraceReader: reader_protocol::FollowedSource), steps the one each
+// step names, and writes what it reads to `write_fd`. A trace read
 // to its end (or failed) is closed at once. Returns an exit code when the
 // parent closes its end (0) or the channel breaks or a request is malformed
 // (1).

@@ -5,6 +5,7 @@
 #include <iterator>
 
 #include "ingest/growing_trace_reader.h"
+#include "ingest/process_followed_reader.h"
 #include "match/packet_key.h"
 #include "session/message_kinds.h"
 
@@ -74,7 +75,13 @@ LiveFollower::LiveFollower(SessionOptions session, LiveIngestOptions ingest)
   session_.set_message_kinds(reported_kinds(ingest_.message_kinds));
   session_.set_matching_options(std::string(match::to_string(ingest_.match.key)), ingest_.match.horizon, 1);
   session_.set_probe_ports(ingest_.match.probe_ports);
-  session_.set_reading_program({}, 0, "live sessions are read in this process");
+  if (ingest_.reading_command.empty()) {
+    session_.set_reading_program({}, 0,
+                                 ingest_.in_process_reason.empty() ? "live sessions are read in this process"
+                                                                   : ingest_.in_process_reason);
+  } else {
+    session_.set_reading_program(ingest_.reading_command.front(), 0);
+  }
 }
 
 LiveFollower::~LiveFollower() = default;
@@ -85,6 +92,14 @@ void LiveFollower::add_folder(const std::string& folder) { sources_.push_back({f
 
 std::unique_ptr<ingest::FollowedTraceReader> LiveFollower::make_reader(std::size_t i) {
   const auto index = static_cast<match::TraceIndex>(i);
+  if (!ingest_.reading_command.empty()) {
+    if (sources_[i].session) {
+      return std::make_unique<ingest::ProcessFollowedReader>(ingest_.reading_command, *sources_[i].session, index,
+                                                             ingest_.reader, *sink_);
+    }
+    return std::make_unique<ingest::ProcessFollowedReader>(ingest_.reading_command, sources_[i].folder, index,
+                                                           ingest_.reader, *sink_, ingest_.quiet_end);
+  }
   if (sources_[i].session) {
     return std::make_unique<ingest::LiveTraceReader>(*sources_[i].session, index, ingest_.reader, *sink_);
   }

@@ -54,6 +54,13 @@ struct LiveIngestOptions {
   // A trace folder to which nothing was written for this long is taken as
   // ended (LTTng leaves no mark when a session stops).
   std::chrono::milliseconds quiet_end{10'000};
+  // Empty: every source is read in this process. Otherwise the program (and
+  // its first arguments) that reads each source in a process of its own,
+  // `tracesync read-trace` (ingest::ProcessFollowedReader): babeltrace2
+  // aborting or looping on a damaged stream then costs that source only.
+  std::vector<std::string> reading_command;
+  // Without a reading command: why, for the report (empty: not said).
+  std::string in_process_reason;
 };
 
 // One thing followed: a live session from a relay, or a trace folder that
@@ -74,7 +81,10 @@ struct LiveNews {
 
 // Follows LTTng live sessions and trace folders being written into one
 // Session, incrementally: each session is read by a LiveTraceReader, each
-// folder by a GrowingTraceReader, their events go to one PacketMatcher
+// folder by a GrowingTraceReader, each in a reading process of its own when
+// a reading command is given (ingest::ProcessFollowedReader: a source whose
+// process dies fails, keeping what it gave, and the others go on), else in
+// this process; their events go to one PacketMatcher
 // and the matched messages to the session's links as they settle; the
 // network is brought up to date at each snapshot (Session::snapshot). This
 // is `sync` on traces being recorded: on the same events, finish() gives

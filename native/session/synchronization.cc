@@ -230,6 +230,11 @@ std::string Synchronization::follow(const FollowOptions& options, const LiveLoop
   ingest.signals = signals_;
   ingest.join_window = std::chrono::milliseconds(options.wait / 1'000'000);
   ingest.quiet_end = std::chrono::milliseconds(options.quiet / 1'000'000);
+  ingest.reader.reader = ingest_.reader;  // a folder's packets are read as sync reads a trace
+  // Each source in a reading process of its own, as sync reads each trace:
+  // a damaged stream must not end the follower's process (a JVM's).
+  ingest.reading_command = ingest_.reading_command;
+  ingest.in_process_reason = ingest_.in_process_reason;
   // live's link budget, unless this session's options gave one.
   SessionOptions session_options = session_options_;
   if (!session_options.estimator.link_budget) session_options.estimator.link_budget = kLiveLinkBudget;

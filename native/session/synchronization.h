@@ -128,8 +128,9 @@ class Synchronization {
 
   // Follows live sessions (net://... URLs) and trace folders being written
   // as `tracesync live` does, into a session of its own made with these
-  // options (this one's traces and results are left alone): results go to
-  // callbacks.on_result, and `end` gets the final one. Returns a problem
+  // options (this one's traces and results are left alone), each source read
+  // as this session reads traces (its reading command, its reader choice):
+  // results go to callbacks.on_result, and `end` gets the final one. Returns a problem
   // with a source (a URL that names no session), in words, before anything
   // is followed, or with the options (a match horizon that is not
   // positive); empty otherwise.

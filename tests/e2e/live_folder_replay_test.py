@@ -370,6 +370,62 @@ def live_match_horizon(tracesync, work, failures):
             essence(final), essence(reports["1min"])))
 
 
+# Garbage over a packet's context (its sizes): babeltrace2 2.0 fails an
+# assertion (msg-iter.c) and aborts, instead of reporting an error.
+GARBAGE = bytes.fromhex("5b62906aff8f1f83fff711a0752d462e75b5e56fb7")
+
+
+def abort_in_a_followed_folder(tracesync, work, failures):
+    """A followed folder whose stream makes babeltrace2 abort, read by
+    babeltrace2 (`--reader babeltrace2`; the scanner names the damage and
+    reads on): each folder is read in a reading process of its own, so the
+    abort costs that folder only. Its later packet is damaged: what it gave
+    before stays in the result, it is named as lost with babeltrace2's words,
+    and the other folders are followed to their end (exit 3). With
+    --in-process the abort ends tracesync (exit 1, no result)."""
+    simulated = work / "abort"
+    subprocess.run([tracesync, "simulate", "--quiet", "--output", str(simulated), "--hosts", "3", "--topology", "star",
+                    "--duration", "40s", "--rate", "50", "--cpus", "1", "--seed", "4"], check=True, timeout=120)
+    sources = sorted(p.parent for p in simulated.rglob("metadata"))
+    for source in sources:
+        write_lttng_index(source)
+    stream = sources[1] / "channel0_0"  # host1's, damaged in its last packet (its index as before)
+    data = stream.read_bytes()
+    last = max(packet[2] for packet in packets(sources[1]))
+    at = last + 36  # the packet context's sizes
+    stream.write_bytes(data[:at] + GARBAGE + data[at + len(GARBAGE):])
+    targets = [work / "abort-hosts" / s.parent.name / "kernel" for s in sources]
+    host1 = lambda result: any(t["hostname"] == "host1" and t["events"] > 0 for t in result["traces"])
+    code, results, stderr, _ = follow_while_replaying(
+        tracesync, ["--quiet", "2s", "--reader", "babeltrace2"] + [str(t.parent) for t in targets], sources, targets,
+        host1)
+    final = results[-1][1] if results else None
+    lost = "tracesync: lost %s: reading stopped after at least " % targets[1].parent
+    print("abort in a followed folder: exit %d, stderr %s" % (code, stderr.strip()))
+    if code != 3 or lost not in stderr or "babeltrace2 aborted (SIGABRT) on damaged data" not in stderr:
+        failures.append("abort: host1 was not named as lost to babeltrace2's abort (exit %d): %s" % (code, stderr))
+    if final is None or not host1(final) or not any({l["a_hostname"], l["b_hostname"]} == {"host0", "host2"}
+                                                     for l in final["links"]):
+        failures.append("abort: the final result lacks host1's events so far or the link host0-host2: %r" % final)
+    elif [p["source"] for p in final["problems"]] != [str(targets[1].parent)]:
+        failures.append("abort: the final result's problems are not host1's alone: %r" % final["problems"])
+    for ended in (targets[0].parent, targets[2].parent):
+        if "tracesync: ended %s: " % ended not in stderr:
+            failures.append("abort: %s was not followed to its end: %s" % (ended, stderr))
+    # In-process, the abort ends tracesync: the case above is the one the processes are for.
+    # (Its staging directory, which the abort leaves behind, in the work directory.)
+    (work / "abort-tmp").mkdir()
+    whole = subprocess.run([tracesync, "live", "--quiet", "1s", "--in-process", "--reader", "babeltrace2"]
+                           + [str(t.parent) for t in targets], capture_output=True, timeout=120,
+                           env=dict(os.environ, TMPDIR=str(work / "abort-tmp")))
+    print("abort in-process: exit %d" % whole.returncode)
+    if whole.returncode != 1 or whole.stdout.strip():
+        failures.append("abort: --in-process did not end at babeltrace2's abort (exit %d): the damage under test "
+                        "did not occur" % whole.returncode)
+    for done in (work / "abort-hosts", work / "abort-tmp", simulated):
+        shutil.rmtree(done)
+
+
 def main():
     tracesync, shared, work = sys.argv[1:4]
     work = pathlib.Path(work)
@@ -378,6 +434,7 @@ def main():
     failures = []
     signals_and_probe_rounds(tracesync, work, failures)
     live_match_horizon(tracesync, work, failures)
+    abort_in_a_followed_folder(tracesync, work, failures)
     fixtures = pathlib.Path(shared) / SET
     if not fixtures.is_dir():
         for failure in failures:

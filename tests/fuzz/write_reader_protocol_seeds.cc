@@ -64,12 +64,21 @@ int main(int argc, char** argv) {
   open.source = {"/traces/host1/kernel", "host1/kernel", std::nullopt};
   open.resume = a_resume_point();
 
+  // A folder followed while it is recorded (`tracesync live`).
+  protocol::OpenRequest followed = open;
+  followed.resume = {};
+  followed.follow = {protocol::FollowedSource::Kind::kFolder, 10'000, "/tmp/tracesync-followed-1"};
+
   protocol::StepReport report;
   report.state = tracesync::ingest::TraceReader::State::kReading;
   report.progress = 6'000;
   report.bytes_read = 4'096;
   report.info = a_trace();
   report.delivered = a_resume_point();
+
+  protocol::StepReport waited = report;  // a followed source's step that found nothing new
+  waited.delivered = {};
+  waited.waiting = true;
 
   protocol::EventsHeader header;
   header.promise = 6'000;
@@ -87,8 +96,10 @@ int main(int argc, char** argv) {
 
   const std::vector<std::byte> rounds = protocol::encode_rounds(3);
   const bool ok = write(dir + "/open", 0, protocol::encode(open)) &&
+                  write(dir + "/open_followed", 0, protocol::encode(followed)) &&
                   write(dir + "/trace_info", 1, protocol::encode(a_trace())) &&
-                  write(dir + "/step_report", 2, protocol::encode(report)) && write(dir + "/rounds", 3, rounds) &&
+                  write(dir + "/step_report", 2, protocol::encode(report)) &&
+                  write(dir + "/step_report_waiting", 2, protocol::encode(waited)) && write(dir + "/rounds", 3, rounds) &&
                   write(dir + "/events", 4, events) && write(dir + "/addressed", 5, protocol::addressed(2, rounds));
   return ok ? 0 : 1;
 }

@@ -178,6 +178,81 @@ class ErrorPathTest {
     assertTrue(aborted > 0, "no insertion made babeltrace2 abort: the case under test did not occur");
   }
 
+  /**
+   * LTTng index files for a simulated kernel trace, whose packets have a fixed layout (as
+   * tests/e2e/live_folder_replay_test.py writes them): a followed folder's packets are read once
+   * their index entry is there.
+   */
+  private static void writeLttngIndex(Path trace) throws IOException {
+    Files.createDirectories(trace.resolve("index"));
+    try (java.util.stream.Stream<Path> files = Files.list(trace)) {
+      for (Path stream : files.filter(p -> p.getFileName().toString().startsWith("channel")).toList()) {
+        java.nio.ByteBuffer data =
+            java.nio.ByteBuffer.wrap(Files.readAllBytes(stream)).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        java.io.ByteArrayOutputStream index = new java.io.ByteArrayOutputStream();
+        java.nio.ByteBuffer header = java.nio.ByteBuffer.allocate(16).putInt(0xC1F1DCC1).putInt(1).putInt(1).putInt(72);
+        index.write(header.array());
+        for (int at = 0; at < data.capacity(); ) {
+          long bits = data.getLong(at + 36);
+          java.nio.ByteBuffer entry = java.nio.ByteBuffer.allocate(72); // big-endian
+          entry.putLong(at).putLong(bits).putLong(data.getLong(at + 44)).putLong(data.getLong(at + 52));
+          entry.putLong(data.getLong(at + 60)).putLong(data.getLong(at + 68)).putLong(data.getLong(at + 20));
+          entry.putLong(data.getLong(at + 28)).putLong(data.getLong(at + 76));
+          index.write(entry.array());
+          at += (int) (bits / 8);
+        }
+        Files.write(trace.resolve("index").resolve(stream.getFileName() + ".idx"), index.toByteArray());
+      }
+    }
+  }
+
+  /**
+   * Following folders, one of whose streams makes babeltrace2 abort (garbage over its packet's
+   * sizes): each followed source is read in a reading process of its own, so the JVM survives, the
+   * folder is named as lost with babeltrace2's words, and the others are followed to their end and
+   * synchronized. With the reading program given, then with the default (the one beside the
+   * library, which following used to ignore).
+   */
+  @Test
+  void aFollowedFolderBabeltrace2AbortsOnIsLostAndTheOthersAreFollowed() throws Exception {
+    Path generated =
+        simulate("followed", "--hosts", "3", "--topology", "star", "--duration", "3s", "--rate", "50",
+            "--cpus", "1", "--seed", "4");
+    java.util.List<String> folders = new java.util.ArrayList<>();
+    for (String host : new String[] {"host0", "host1", "host2"}) {
+      writeLttngIndex(generated.resolve(host).resolve("kernel"));
+      folders.add(generated.resolve(host).resolve("kernel").toString());
+    }
+    Path stream = generated.resolve("host1/kernel/channel0_0");
+    byte[] bytes = Files.readAllBytes(stream);
+    byte[] garbage = {
+      0x5b, 0x62, (byte) 0x90, 0x6a, (byte) 0xff, (byte) 0x8f, 0x1f, (byte) 0x83, (byte) 0xff,
+      (byte) 0xf7, 0x11, (byte) 0xa0, 0x75, 0x2d, 0x46, 0x2e, 0x75, (byte) 0xb5, (byte) 0xe5, 0x6f,
+      (byte) 0xb7
+    };
+    System.arraycopy(garbage, 0, bytes, 36, garbage.length); // the first packet's sizes
+    Files.write(stream, bytes);
+    for (Options options :
+        new Options[] {babeltrace2InReadingProcesses(), Options.builder().reader("babeltrace2").build()}) {
+      try (TraceSync live = TraceSync.open(options)) {
+        Snapshot last =
+            live.follow(
+                folders, java.time.Duration.ofMillis(100), java.time.Duration.ofSeconds(1),
+                java.time.Duration.ZERO, result -> {});
+        assertEquals(1, last.getProblemsCount(), last.getProblemsList().toString());
+        Problem problem = last.getProblems(0);
+        assertEquals(folders.get(1), problem.getSource());
+        assertMessageContains(new Exception(problem.getMessage()), "babeltrace2 aborted (SIGABRT)");
+        assertEquals(2, last.getTracesCount(), "host0 and host2 are followed to their end");
+        assertTrue(
+            last.getLinksList().stream()
+                .anyMatch(l -> l.getQuality() == org.tracesync.proto.Quality.ACCURATE),
+            "host0 and host2 are synchronized");
+        assertFalse(last.getOptions().getReadingProgram().isEmpty(), "read by the reading program");
+      }
+    }
+  }
+
   /** Two hosts; host1's first packet says its sizes are 0, which babeltrace2 2.0.4 indexes forever. */
   private Path twoHostsBabeltrace2LoopsOnTheSecond(String name) throws Exception {
     Path experiment = simulate(name, "--hosts", "2", "--duration", "1s", "--cpus", "1");

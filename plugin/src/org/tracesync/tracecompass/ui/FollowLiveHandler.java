@@ -43,6 +43,9 @@ public class FollowLiveHandler extends AbstractHandler {
     try {
       NativeEngine.ensureLoaded();
       Options.Builder options = Options.builder();  // following's own match horizon: tracesync live's, 1 min
+      // Each source read by the bundle's tracesync in a process of its own, as Synchronize Traces reads traces:
+      // babeltrace2 aborting on a damaged stream then loses that source, not Trace Compass.
+      NativeEngine.readingProgram().ifPresent(options::readingProgram);
       String messagesFile = System.getProperty("tracesync.messagesFile");  // as Synchronize Traces (tracesync)
       if (messagesFile != null && !messagesFile.isBlank()) options.messagesFile(Path.of(messagesFile));
       TracesyncView view = (TracesyncView) HandlerUtil.getActiveWorkbenchWindowChecked(event).getActivePage()
