@@ -15,6 +15,7 @@
 #include "hull/message_log.h"
 #include "hull/piecewise_hull_estimator.h"
 #include "hull/synthetic_clock.h"
+#include "support/clock_map_at.h"
 #include "support/sanitized.h"
 
 namespace tracesync::hull {
@@ -26,19 +27,7 @@ constexpr int64_t kSecond = 1'000'000'000;
 constexpr int64_t kMinute = 60 * kSecond;
 constexpr double kTolerance = 1e-3;
 
-struct MapPoint {
-  Quad y;
-  Quad bound;
-};
-
-MapPoint evaluate(const ClockMap& map, int64_t x) {
-  const auto right = std::lower_bound(map.begin(), map.end(), x, [](const Knot& k, int64_t v) { return k.x < v; });
-  if (right->x == x) return {right->y, right->bound};
-  const Knot& a = *std::prev(right);
-  const Knot& b = *right;
-  const Quad t = static_cast<Quad>(x - a.x) / static_cast<Quad>(b.x - a.x);
-  return {a.y + (b.y - a.y) * t, a.bound + (b.bound - a.bound) * t};
-}
+using tracesync::testing::clock_map_at;
 
 struct Figures {
   double worst_error = 0;
@@ -47,19 +36,22 @@ struct Figures {
   std::size_t checked = 0;
 };
 
-// The map against the truth at every message and at 3,000 random instants,
-// leaving out instants within `skip` (breaches, widened).
+// The map against the truth at every message within `span` and at 3,000
+// random instants of it, leaving out instants within `skip` (breaches,
+// widened).
 Figures against_truth(const SyntheticClock& clock, const std::vector<LinkMessage>& messages, const ClockMap& map,
                       const TimeSpan& span, const std::vector<TimeSpan>& skip = {}) {
   std::vector<int64_t> instants;
-  for (const auto& m : messages) instants.push_back(m.point.x);
+  for (const auto& m : messages) {
+    if (m.point.x >= span.first && m.point.x <= span.last) instants.push_back(m.point.x);
+  }
   std::mt19937_64 rng(5);
   std::uniform_int_distribution<int64_t> anywhere(span.first, span.last);
   for (int i = 0; i < 3000; ++i) instants.push_back(anywhere(rng));
   Figures f;
   for (const int64_t x : instants) {
     if (std::any_of(skip.begin(), skip.end(), [&](const TimeSpan& s) { return x >= s.first && x <= s.last; })) continue;
-    const MapPoint at = evaluate(map, x);
+    const auto at = clock_map_at(map, x);
     const Quad error = model::abs(clock.b_at(x) - at.y);
     f.worst_error = std::max(f.worst_error, model::to_double(error));
     f.worst_bound = std::max(f.worst_bound, model::to_double(at.bound));
