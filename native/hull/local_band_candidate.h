@@ -79,6 +79,30 @@ void rising_estimates(Candidates& c) {
   while (i > 0 && !(c[i].centre > c[i - 1].centre)) to_centre(c[--i]);
 }
 
+// The map's first and last candidates have messages on one side only:
+// their bands are extrapolations, and their estimates err more than the
+// others (up to 2.9 us on the 16-host `combined` hour, where knots away
+// from the ends err 1.8-2.4 us; clock-model.md, "The ends onto their
+// neighbouring pieces"). Each moves onto the line of the piece next to it,
+// from candidate `a` to `b` (the simplification's knots, both inner), when
+// that piece is at least 1 / `end_line_reach` times as long as the end
+// lies from it, as far as the estimate's clamp allows in its own band: its
+// bound stays what its band gives any value there (`need`), at most
+// 1 + estimate_shift half-widths. `inner` is the candidate next to the
+// end: the estimates must still rise.
+inline void onto_neighbouring_piece(Candidate& end, const Candidate& a, const Candidate& b, const Candidate& inner,
+                                    const LocalBandSettings& settings) {
+  // A short piece's slope is as noisy as the estimates it joins: its line
+  // carried far beyond it errs more than the end's own estimate.
+  const Nanoseconds beyond = std::min(std::abs(end.x - a.x), std::abs(end.x - b.x));
+  if (static_cast<double>(b.x - a.x) * settings.end_line_reach < static_cast<double>(beyond)) return;
+  const Quad slope = (b.centre - a.centre) / static_cast<Quad>(b.x - a.x);
+  const Quad room = static_cast<Quad>(settings.estimate_shift) * end.half_width;
+  const Quad value =
+      std::clamp(a.centre + slope * static_cast<Quad>(end.x - a.x), end.band_centre - room, end.band_centre + room);
+  if (end.x < inner.x ? value < inner.centre : value > inner.centre) end.centre = value;
+}
+
 inline bool before_x(const Point& p, Nanoseconds x) { return p.x < x; }
 inline bool after_x(Nanoseconds x, const Point& p) { return x < p.x; }
 

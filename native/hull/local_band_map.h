@@ -56,6 +56,8 @@ struct LocalBandSettings {
                                                    // the stability (local_band.h, estimate_in),
   double estimate_shift = 0.6;                     // at most this part of the half-width from the band's centre
                                                    // (docs/clock-model.md, "The estimate's clamp")
+  double end_line_reach = 0.25;                    // an end onto its neighbouring piece's line at most this
+                                                   // times its length beyond it (onto_neighbouring_piece)
 };
 
 // The map of a's time onto b's from the local band at candidate instants

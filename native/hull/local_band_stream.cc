@@ -301,16 +301,33 @@ void LocalBandStream::choose(uint64_t index) {
   const band::Candidate& c = candidate(index);
   chosen_.push_back({index, {c.x, c.centre, 0}});
   ++chosen_count_;
-  bound_pieces();
+  bound_pieces(false);
   join(false);
+}
+
+// One end of the map onto its neighbouring piece, from knot a to knot b
+// (band::onto_neighbouring_piece), its knot with it.
+void LocalBandStream::end_onto_neighbouring_piece(uint64_t end_knot, uint64_t a, uint64_t b) {
+  Chosen& end = chosen_[end_knot - chosen_base_];
+  band::Candidate& c = candidates_[end.candidate - candidates_base_];
+  const uint64_t inner = end_knot == 0 ? end.candidate + 1 : end.candidate - 1;
+  band::onto_neighbouring_piece(c, candidate(chosen_[a - chosen_base_].candidate),
+                                candidate(chosen_[b - chosen_base_].candidate), candidate(inner), settings_);
+  end.knot.y = c.centre;
 }
 
 // The knots' bounds (local_band_map's `knots_of` and `piece_bound`): each
 // piece's bound, the largest half-width plus distance from its chord over
 // the candidates it covers plus the largest slack between two of them,
-// raises the knots at both its ends.
-void LocalBandStream::bound_pieces() {
-  while (bounded_ + 1 < chosen_count_) {
+// raises the knots at both its ends. A piece waits for the knot after its
+// end (its end may be the map's last, which finish() moves onto the piece
+// before it), and the first piece for the fourth knot (then the first
+// moves onto the second piece), as local_band_map moves both ends before
+// it bounds.
+void LocalBandStream::bound_pieces(bool ended) {
+  const uint64_t ready = ended ? chosen_count_ : (chosen_count_ >= 4 ? chosen_count_ - 1 : 0);
+  if (bounded_ == 0 && ready >= 2 && chosen_count_ >= 4) end_onto_neighbouring_piece(0, 1, 2);
+  while (bounded_ + 1 < ready) {
     Chosen& from = chosen_[bounded_ - chosen_base_];
     Chosen& to = chosen_[bounded_ + 1 - chosen_base_];
     const Quad bound = piece_bound(from.candidate, to.candidate);
@@ -398,6 +415,8 @@ void LocalBandStream::finish() {
   while (candidate_count_ < candidates_base_ + candidates_.size()) simplify_next();
   if (candidate_count_ == 0) return;
   if (chosen_.back().candidate != candidate_count_ - 1) choose(candidate_count_ - 1);
+  if (chosen_count_ >= 4) end_onto_neighbouring_piece(chosen_count_ - 1, chosen_count_ - 3, chosen_count_ - 2);
+  bound_pieces(true);
   join(true);
   if (chosen_count_ == 1) {
     Chosen& only = chosen_.back();

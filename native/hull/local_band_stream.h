@@ -115,7 +115,8 @@ class LocalBandStream {
   void note_breach(model::Nanoseconds t, double needed_ppm);
   void simplify_next();
   void choose(uint64_t index);
-  void bound_pieces();
+  void end_onto_neighbouring_piece(uint64_t end_knot, uint64_t a, uint64_t b);
+  void bound_pieces(bool ended);
   model::Quad piece_bound(uint64_t a, uint64_t b) const;
   void keep(uint64_t k);
   model::Quad slack_between(uint64_t from, uint64_t to) const;

@@ -12,9 +12,11 @@
 #include <random>
 
 #include "hull/exact_hull_estimator.h"
+#include "hull/local_band_candidate.h"
 #include "hull/message_log.h"
 #include "hull/piecewise_hull_estimator.h"
 #include "hull/synthetic_clock.h"
+#include "support/clock_map_at.h"
 #include "support/sanitized.h"
 
 namespace tracesync::hull {
@@ -26,19 +28,7 @@ constexpr int64_t kSecond = 1'000'000'000;
 constexpr int64_t kMinute = 60 * kSecond;
 constexpr double kTolerance = 1e-3;
 
-struct MapPoint {
-  Quad y;
-  Quad bound;
-};
-
-MapPoint evaluate(const ClockMap& map, int64_t x) {
-  const auto right = std::lower_bound(map.begin(), map.end(), x, [](const Knot& k, int64_t v) { return k.x < v; });
-  if (right->x == x) return {right->y, right->bound};
-  const Knot& a = *std::prev(right);
-  const Knot& b = *right;
-  const Quad t = static_cast<Quad>(x - a.x) / static_cast<Quad>(b.x - a.x);
-  return {a.y + (b.y - a.y) * t, a.bound + (b.bound - a.bound) * t};
-}
+using tracesync::testing::clock_map_at;
 
 struct Figures {
   double worst_error = 0;
@@ -47,19 +37,22 @@ struct Figures {
   std::size_t checked = 0;
 };
 
-// The map against the truth at every message and at 3,000 random instants,
-// leaving out instants within `skip` (breaches, widened).
+// The map against the truth at every message within `span` and at 3,000
+// random instants of it, leaving out instants within `skip` (breaches,
+// widened).
 Figures against_truth(const SyntheticClock& clock, const std::vector<LinkMessage>& messages, const ClockMap& map,
                       const TimeSpan& span, const std::vector<TimeSpan>& skip = {}) {
   std::vector<int64_t> instants;
-  for (const auto& m : messages) instants.push_back(m.point.x);
+  for (const auto& m : messages) {
+    if (m.point.x >= span.first && m.point.x <= span.last) instants.push_back(m.point.x);
+  }
   std::mt19937_64 rng(5);
   std::uniform_int_distribution<int64_t> anywhere(span.first, span.last);
   for (int i = 0; i < 3000; ++i) instants.push_back(anywhere(rng));
   Figures f;
   for (const int64_t x : instants) {
     if (std::any_of(skip.begin(), skip.end(), [&](const TimeSpan& s) { return x >= s.first && x <= s.last; })) continue;
-    const MapPoint at = evaluate(map, x);
+    const auto at = clock_map_at(map, x);
     const Quad error = model::abs(clock.b_at(x) - at.y);
     f.worst_error = std::max(f.worst_error, model::to_double(error));
     f.worst_bound = std::max(f.worst_bound, model::to_double(at.bound));
@@ -316,6 +309,44 @@ namespace {
 // Joining neighbouring pieces where one chord holds within the bounds the
 // map already has there: fewer knots, the truth still inside, no bound
 // larger than the largest before (a merge reach of 1 joins nothing).
+// An end of the map (messages on one side only) moves onto the line of the
+// piece next to it, within the estimate's clamp in its own band, when that
+// piece is long enough for its line to be carried there, and never so far
+// that the estimates stop rising.
+TEST(LocalBandMap, AnEndMovesOntoItsNeighbouringPiecesLineWithinItsBand) {
+  using band::Candidate;
+  LocalBandSettings settings;  // clamp 0.6, reach 0.25
+  // The piece from 1 s to 5 s runs along y = x + 1,000; the end, at 0, has
+  // its band centred 1,000 ns above that line, 10,000 ns wide each side.
+  const Candidate a{1'000'000'000, Quad(1'000'001'000), 40'000, 100'000, Quad(1'000'001'000)};
+  const Candidate b{5'000'000'000, Quad(5'000'001'000), 40'000, 100'000, Quad(5'000'001'000)};
+  const Candidate inner{10'000'000, Quad(10'001'000), 40'000, 100'000, Quad(10'001'000)};
+  const Candidate end{0, Quad(2'500), 10'000, 100'000, Quad(2'000)};
+  Candidate moved = end;
+  band::onto_neighbouring_piece(moved, a, b, inner, settings);
+  EXPECT_EQ(moved.centre, Quad(1'000));  // on the line
+  // The band's centre 7,000 ns off the line: as far as the clamp allows.
+  Candidate far = end;
+  far.band_centre = 8'000;
+  band::onto_neighbouring_piece(far, a, b, inner, settings);
+  EXPECT_NEAR(model::to_double(far.centre), 8'000 - 6'000, 1e-9);  // 0.6 is a double's
+  // A piece shorter than four times the way to the end: its line stays there.
+  Candidate short_piece = end;
+  band::onto_neighbouring_piece(short_piece, a, {3'000'000'000, Quad(3'000'001'000), 40'000, 100'000,
+                                                 Quad(3'000'001'000)}, inner, settings);
+  EXPECT_EQ(short_piece.centre, end.centre);
+  // Not onto a value at or above the next estimate: the map must rise.
+  Candidate low_inner = end;
+  band::onto_neighbouring_piece(low_inner, a, b, {10'000'000, Quad(1'000), 40'000, 100'000, Quad(1'000)}, settings);
+  EXPECT_EQ(low_inner.centre, end.centre);
+  // The last end, after the piece: the same rule mirrored.
+  const Candidate last{6'000'000'000, Quad(6'000'002'500), 10'000, 100'000, Quad(6'000'002'000)};
+  const Candidate before{5'990'000'000, Quad(5'990'001'000), 40'000, 100'000, Quad(5'990'001'000)};
+  Candidate last_moved = last;
+  band::onto_neighbouring_piece(last_moved, a, b, before, settings);
+  EXPECT_EQ(last_moved.centre, Quad(6'000'001'000));
+}
+
 TEST(LocalBandMap, JoiningPiecesDropsKnotsAndRaisesNoLargestBound) {
   SyntheticClock clock;
   clock.wander = {0.3, 2 * 3600e9, 2.0};

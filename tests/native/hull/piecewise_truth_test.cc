@@ -13,6 +13,7 @@
 
 #include "hull/piecewise_hull_estimator.h"
 #include "hull/synthetic_clock.h"
+#include "support/clock_map_at.h"
 
 namespace tracesync::hull {
 namespace {
@@ -25,19 +26,7 @@ constexpr int64_t kHour = 60 * kMinute;
 // Quad arithmetic on 1.7e18 ns is exact to ~1e-16 ns; the truth to ~1e-5 ns.
 constexpr double kTolerance = 1e-3;
 
-struct MapPoint {
-  Quad y;
-  Quad bound;
-};
-
-MapPoint evaluate(const ClockMap& map, int64_t x) {
-  const auto right = std::lower_bound(map.begin(), map.end(), x, [](const Knot& k, int64_t v) { return k.x < v; });
-  if (right->x == x) return {right->y, right->bound};
-  const Knot& a = *std::prev(right);
-  const Knot& b = *right;
-  const Quad t = static_cast<Quad>(x - a.x) / static_cast<Quad>(b.x - a.x);
-  return {a.y + (b.y - a.y) * t, a.bound + (b.bound - a.bound) * t};
-}
+using tracesync::testing::clock_map_at;
 
 enum class Model { kSteps, kSlews, kWander, kCombined, kGaps };
 
@@ -130,7 +119,7 @@ Figures check_truth(Model model, int64_t duration, uint64_t seed) {
   std::size_t map_violations = 0, line_violations = 0, segment_violations = 0;
   for (const int64_t x : instants) {
     const Quad truth = clock.b_at(x);
-    const MapPoint at = evaluate(*map, x);
+    const auto at = clock_map_at(*map, x);
     const Quad error = model::abs(truth - at.y);
     figures.worst_error = std::max(figures.worst_error, model::to_double(error));
     figures.worst_bound = std::max(figures.worst_bound, model::to_double(at.bound));
