@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: EPL-2.0
 #include "snapshot/certificate.h"
 
+#include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/wire_format_lite.h>
+
 #include <algorithm>
 #include <deque>
 #include <map>
@@ -99,6 +102,41 @@ ordered_json assumptions_json(const v1::EngineOptions& o) {
           {"continued_maps_grow_by", "rate_limit"}};
 }
 
+// Reads the segments of a serialized LinkDetail, one after the other, and
+// skips its other fields; false when `detail` is not well formed.
+bool read_segments(const std::string& detail, std::vector<v1::LinkSegment>& segments) {
+  using google::protobuf::internal::WireFormatLite;
+  google::protobuf::io::CodedInputStream in(reinterpret_cast<const uint8_t*>(detail.data()),
+                                            static_cast<int>(detail.size()));
+  while (!in.ExpectAtEnd()) {
+    const uint32_t tag = in.ReadTag();
+    if (tag == 0) return false;
+    if (WireFormatLite::GetTagFieldNumber(tag) != v1::LinkDetail::kSegmentsFieldNumber ||
+        WireFormatLite::GetTagWireType(tag) != WireFormatLite::WIRETYPE_LENGTH_DELIMITED) {
+      if (!WireFormatLite::SkipField(&in, tag)) return false;
+      continue;
+    }
+    uint32_t length = 0;
+    if (!in.ReadVarint32(&length)) return false;
+    const auto limit = in.PushLimit(static_cast<int>(length));
+    if (!segments.emplace_back().ParseFromCodedStream(&in) || !in.ConsumedEntireMessage()) return false;
+    in.PopLimit(limit);
+  }
+  return true;
+}
+
+// A link's segments, without the rest of its detail: the detail also holds
+// the link's clock map, a knot a piece (23,724 for a wandering day at 200
+// messages a second), which the certificate does not cite.
+std::vector<v1::LinkSegment> link_segments(const std::string& detail) {
+  std::vector<v1::LinkSegment> segments;
+  if (read_segments(detail, segments)) return segments;
+  // Not well formed: what protobuf makes of it, whatever that is.
+  v1::LinkDetail whole;
+  whole.ParseFromString(detail);
+  return {whole.segments().begin(), whole.segments().end()};
+}
+
 // A link and its segments, one segment at a time: a bending day's link has
 // tens of thousands of them.
 void write_link(JsonStream& out, const v1::Link& l, const std::vector<std::string>& a_traces,
@@ -109,12 +147,11 @@ void write_link(JsonStream& out, const v1::Link& l, const std::vector<std::strin
   out.member("a_traces", a_traces);
   out.member("b_traces", b_traces);
   out.member("in_tree", l.in_tree());
-  v1::LinkDetail detail;
-  detail.ParseFromString(l.detail());
+  const std::vector<v1::LinkSegment> segments = link_segments(l.detail());
   out.key("segments");
   out.begin_array();
-  for (int k = 0; k < detail.segments_size(); ++k) {
-    out.value(segment_json(detail.segments(k), static_cast<std::size_t>(k), Citing{cite, a_traces, b_traces}));
+  for (std::size_t k = 0; k < segments.size(); ++k) {
+    out.value(segment_json(segments[k], k, Citing{cite, a_traces, b_traces}));
   }
   out.end_array();
   out.end_object();

@@ -3,10 +3,11 @@
 // for byte the certificate the pre-s39 writer built as one nlohmann
 // document and dumped (certificate_reference.cc): on snapshots with every
 // field set at random, on sessions of generated traffic (bending clocks,
-// past the link budget, contradictions, two islands) and on the shared
-// fixtures' traces; with and without the events' traces and stream files
-// cited; pretty (what `sync --certificate` writes), one line, and other
-// indents. That `verify` accepts what it writes: cli_exact_test.
+// past the link budget, contradictions, two islands), on the shared
+// fixtures' traces and on link details cut short; with and without the
+// events' traces and stream files cited; pretty (what `sync --certificate`
+// writes), one line, and other indents. That `verify` accepts what it
+// writes: cli_exact_test.
 
 #include <gtest/gtest.h>
 
@@ -100,6 +101,20 @@ TEST(CertificateStream, IsTheDocumentsCertificateOnGeneratedSessions) {
     EXPECT_GE(segments, g.model == hull::ClockModel::kPiecewise ? 4U : 3U) << g.name;
     EXPECT_GE(pinned, 2U) << g.name;
     EXPECT_EQ(nlohmann::json::parse(certificate_json(snapshot))["paths"].size(), 5U) << g.name;
+  }
+}
+
+// The writer reads a link's segments alone from its serialized detail; on
+// a detail that is not well formed it gives what the whole parse gave.
+TEST(CertificateStream, IsTheDocumentsCertificateOnDetailsCutShort) {
+  const v1::Snapshot whole = cases::generated_snapshot({"piecewise", hull::ClockModel::kPiecewise, std::nullopt, 3});
+  ASSERT_GE(segments_and_pinned(certificate_json(whole)).first, 4U);
+  for (const double cut : {0.0, 0.1, 0.37, 0.5, 0.83, 0.999}) {
+    v1::Snapshot s = whole;
+    for (v1::Link& link : *s.mutable_links()) {
+      link.mutable_detail()->resize(static_cast<std::size_t>(cut * static_cast<double>(link.detail().size())));
+    }
+    expect_same_certificate(s, "details cut at " + std::to_string(cut));
   }
 }
 
