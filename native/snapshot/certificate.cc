@@ -117,7 +117,7 @@ bool read_segments(const std::string& detail, std::vector<v1::LinkSegment>& segm
       continue;
     }
     uint32_t length = 0;
-    if (!in.ReadVarint32(&length)) return false;
+    if (!in.ReadVarint32(&length) || length > detail.size()) return false;
     const auto limit = in.PushLimit(static_cast<int>(length));
     if (!segments.emplace_back().ParseFromCodedStream(&in) || !in.ConsumedEntireMessage()) return false;
     in.PopLimit(limit);
@@ -137,8 +137,7 @@ std::vector<v1::LinkSegment> link_segments(const std::string& detail) {
   return {whole.segments().begin(), whole.segments().end()};
 }
 
-// A link and its segments, one segment at a time: a bending day's link has
-// tens of thousands of them.
+// A link and its segments, one segment at a time.
 void write_link(JsonStream& out, const v1::Link& l, const std::vector<std::string>& a_traces,
                 const std::vector<std::string>& b_traces, const EventCitation& cite) {
   out.begin_object();
