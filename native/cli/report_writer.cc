@@ -82,7 +82,10 @@ std::string write_report(const v1::Snapshot& snapshot, ReportFormat format, cons
 
 std::string write_certificate(const v1::Snapshot& snapshot, const std::string& path,
                               const snapshot::EventCitation& cite) {
-  return write_file(snapshot::certificate_json(snapshot, 2, cite), path, "certificate");
+  // Written as it is made, like the JSON report: a bending day's segments
+  // are never held as one document (docs/performance.md).
+  return write_file([&](std::ostream& out) { snapshot::write_certificate(snapshot, 2, out, cite); }, path,
+                    "certificate");
 }
 
 }  // namespace tracesync::cli

@@ -7,10 +7,11 @@
 
 #include <boost/program_options.hpp>
 
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "cli/cited_event_reading.h"
 #include "cli/command.h"
@@ -33,12 +34,15 @@ namespace po = boost::program_options;
 nlohmann::json read_json(const std::string& path, const char* what) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw verify::VerifyInputError(std::string("cannot read the ") + what + " '" + path + "'");
-  std::ostringstream bytes;
-  bytes << in.rdbuf();
   try {
-    return nlohmann::json::parse(bytes.str());
+    // Parsed from the file, not from a copy of its text: a day's report is
+    // 12 MB of text (docs/performance.md).
+    return nlohmann::json::parse(in);
   } catch (const nlohmann::json::parse_error& e) {
     throw verify::VerifyInputError(std::string("the ") + what + " '" + path + "' is not JSON: " + e.what());
+  } catch (const std::ios_base::failure&) {
+    // A read that fails while parsing (a directory, an I/O error).
+    throw verify::VerifyInputError(std::string("cannot read the ") + what + " '" + path + "': " + std::strerror(errno));
   }
 }
 

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -28,5 +29,9 @@ struct CitedEvents {
 using EventCitation = std::function<CitedEvents(const std::vector<std::string>& sender_traces, int64_t send_ns,
                                                 const std::vector<std::string>& receiver_traces, int64_t receive_ns)>;
 std::string certificate_json(const v1::Snapshot& snapshot, int indent = 2, const EventCitation& cite = {});
+// The same certificate written to `out` as it goes, segment by segment,
+// never held as one document or one string (docs/performance.md, "The
+// certificate").
+void write_certificate(const v1::Snapshot& snapshot, int indent, std::ostream& out, const EventCitation& cite = {});
 
 }  // namespace tracesync::snapshot
