@@ -13,12 +13,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include <filesystem>
 #include <string>
 #include <vector>
 
 #include "certificate_reference.h"
-#include "session/synchronization.h"
 #include "snapshot/certificate.h"
 #include "snapshot_cases.h"
 
@@ -119,18 +117,15 @@ TEST(CertificateStream, IsTheDocumentsCertificateOnDetailsCutShort) {
 }
 
 TEST(CertificateStream, IsTheDocumentsCertificateOnTheFixturesTraces) {
-  const std::filesystem::path shared = TRACESYNC_SHARED_DIR;
-  if (shared.empty() || !std::filesystem::is_directory(shared / "fixtures")) {
+  const std::vector<cases::FixtureSnapshot> fixtures = cases::fixture_snapshots();
+  if (fixtures.empty()) {
     GTEST_SKIP() << "no shared fixtures: configure with -DTRACESYNC_SHARED_DIR=/work/shared (docs/testing.md)";
   }
-  for (const char* experiment : {"lttng-modules-2.1-addons", "lttng-modules-2.4-addons/django-vote-v1"}) {
-    session::Synchronization sync({}, {});
-    ASSERT_EQ(sync.add_trace_path((shared / "fixtures" / experiment).string()), "") << experiment;
-    sync.run({}, nullptr);
-    const v1::Snapshot snapshot = sync.snapshot();
-    ASSERT_GE(snapshot.links_size(), 1) << experiment;
-    expect_same_certificate(snapshot, experiment);
-    EXPECT_GE(segments_and_pinned(certificate_json(snapshot)).second, 1U) << experiment;
+  for (const cases::FixtureSnapshot& f : fixtures) {
+    ASSERT_EQ(f.problem, "") << f.experiment;
+    ASSERT_GE(f.snapshot.links_size(), 1) << f.experiment;
+    expect_same_certificate(f.snapshot, f.experiment);
+    EXPECT_GE(segments_and_pinned(certificate_json(f.snapshot)).second, 1U) << f.experiment;
   }
 }
 

@@ -14,14 +14,12 @@
 
 #include <algorithm>
 #include <cmath>
-#include <filesystem>
 #include <limits>
 #include <random>
 #include <sstream>
 #include <string>
 #include <vector>
 
-#include "session/synchronization.h"
 #include "snapshot/json_report.h"
 #include "snapshot/json_report_reference.h"
 #include "snapshot/json_stream.h"
@@ -168,18 +166,15 @@ TEST(JsonStreamReport, IsTheDocumentsReportOnGeneratedSessions) {
 // --- The shared fixtures' traces -------------------------------------------
 
 TEST(JsonStreamReport, IsTheDocumentsReportOnTheFixturesTraces) {
-  const std::filesystem::path shared = TRACESYNC_SHARED_DIR;
-  if (shared.empty() || !std::filesystem::is_directory(shared / "fixtures")) {
+  const std::vector<cases::FixtureSnapshot> fixtures = cases::fixture_snapshots();
+  if (fixtures.empty()) {
     GTEST_SKIP() << "no shared fixtures: configure with -DTRACESYNC_SHARED_DIR=/work/shared (docs/testing.md)";
   }
-  for (const char* experiment : {"lttng-modules-2.1-addons", "lttng-modules-2.4-addons/django-vote-v1"}) {
-    session::Synchronization sync({}, {});
-    ASSERT_EQ(sync.add_trace_path((shared / "fixtures" / experiment).string()), "") << experiment;
-    sync.run({}, nullptr);
-    const v1::Snapshot snapshot = sync.snapshot();
-    ASSERT_GE(snapshot.traces_size(), 2) << experiment;
-    ASSERT_GE(snapshot.links_size(), 1) << experiment;
-    expect_same_report(snapshot, experiment);
+  for (const cases::FixtureSnapshot& f : fixtures) {
+    ASSERT_EQ(f.problem, "") << f.experiment;
+    ASSERT_GE(f.snapshot.traces_size(), 2) << f.experiment;
+    ASSERT_GE(f.snapshot.links_size(), 1) << f.experiment;
+    expect_same_report(f.snapshot, f.experiment);
   }
 }
 

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: EPL-2.0
 #include "snapshot_cases.h"
 
+#include <filesystem>
 #include <functional>
 
 #include "session/session.h"
+#include "session/synchronization.h"
 
 namespace tracesync::snapshot::cases {
 namespace {
@@ -56,6 +58,22 @@ v1::Snapshot generated_snapshot(const Generated& g) {
   exchange(s, "drift", kDrifting, "h\xff\xfe", kTrue, 60, 5, random);  // a second island; a name not UTF-8
   s.finish();
   return s.snapshot();
+}
+
+std::vector<FixtureSnapshot> fixture_snapshots() {
+  const std::filesystem::path shared = TRACESYNC_SHARED_DIR;
+  if (shared.empty() || !std::filesystem::is_directory(shared / "fixtures")) return {};
+  std::vector<FixtureSnapshot> snapshots;
+  for (const char* experiment : {"lttng-modules-2.1-addons", "lttng-modules-2.4-addons/django-vote-v1"}) {
+    FixtureSnapshot& f = snapshots.emplace_back();
+    f.experiment = experiment;
+    session::Synchronization sync({}, {});
+    f.problem = sync.add_trace_path((shared / "fixtures" / experiment).string());
+    if (!f.problem.empty()) continue;
+    sync.run({}, nullptr);
+    f.snapshot = sync.snapshot();
+  }
+  return snapshots;
 }
 
 }  // namespace tracesync::snapshot::cases

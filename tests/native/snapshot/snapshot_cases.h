@@ -146,4 +146,14 @@ struct Generated {
 };
 v1::Snapshot generated_snapshot(const Generated& g);
 
+// The shared fixtures' two real experiments (the LTTng 2.1 pair and the
+// first django-vote run), each synchronized; none when the fixtures are
+// absent (TRACESYNC_SHARED_DIR unset or without them: the test skips).
+struct FixtureSnapshot {
+  std::string experiment;
+  std::string problem;  // why its traces could not be added; empty when they were
+  v1::Snapshot snapshot;
+};
+std::vector<FixtureSnapshot> fixture_snapshots();
+
 }  // namespace tracesync::snapshot::cases
