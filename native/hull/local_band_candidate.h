@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -90,6 +91,10 @@ void rising_estimates(Candidates& c) {
 // bound stays what its band gives any value there (`need`), at most
 // 1 + estimate_shift half-widths. `inner` is the candidate next to the
 // end: the estimates must still rise.
+// The ends move only on a map of at least this many knots: each end's
+// neighbouring piece then lies between two inner knots.
+inline constexpr std::size_t kKnotsForEndsToMove = 4;
+
 inline void onto_neighbouring_piece(Candidate& end, const Candidate& a, const Candidate& b, const Candidate& inner,
                                     const LocalBandSettings& settings) {
   // A short piece's slope is as noisy as the estimates it joins: its line

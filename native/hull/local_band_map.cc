@@ -291,7 +291,7 @@ LocalBandMap local_band_map(std::span<const Point> lower, std::span<const Point>
   }
   if (candidates.empty()) return out;
   const std::vector<std::size_t> chosen = simplified(candidates, settings);
-  if (const std::size_t n = chosen.size(); n >= 4) {  // the ends onto their neighbouring pieces
+  if (const std::size_t n = chosen.size(); n >= band::kKnotsForEndsToMove) {  // the ends onto their neighbouring pieces
     band::onto_neighbouring_piece(candidates.front(), candidates[chosen[1]], candidates[chosen[2]], candidates[1],
                                   settings);
     band::onto_neighbouring_piece(candidates.back(), candidates[chosen[n - 3]], candidates[chosen[n - 2]],

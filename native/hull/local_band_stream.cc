@@ -325,8 +325,9 @@ void LocalBandStream::end_onto_neighbouring_piece(uint64_t end_knot, uint64_t a,
 // moves onto the second piece), as local_band_map moves both ends before
 // it bounds.
 void LocalBandStream::bound_pieces(bool ended) {
-  const uint64_t ready = ended ? chosen_count_ : (chosen_count_ >= 4 ? chosen_count_ - 1 : 0);
-  if (bounded_ == 0 && ready >= 2 && chosen_count_ >= 4) end_onto_neighbouring_piece(0, 1, 2);
+  const bool ends_move = chosen_count_ >= band::kKnotsForEndsToMove;
+  const uint64_t ready = ended ? chosen_count_ : (ends_move ? chosen_count_ - 1 : 0);
+  if (bounded_ == 0 && ready >= 2 && ends_move) end_onto_neighbouring_piece(0, 1, 2);
   while (bounded_ + 1 < ready) {
     Chosen& from = chosen_[bounded_ - chosen_base_];
     Chosen& to = chosen_[bounded_ + 1 - chosen_base_];
@@ -415,7 +416,9 @@ void LocalBandStream::finish() {
   while (candidate_count_ < candidates_base_ + candidates_.size()) simplify_next();
   if (candidate_count_ == 0) return;
   if (chosen_.back().candidate != candidate_count_ - 1) choose(candidate_count_ - 1);
-  if (chosen_count_ >= 4) end_onto_neighbouring_piece(chosen_count_ - 1, chosen_count_ - 3, chosen_count_ - 2);
+  if (chosen_count_ >= band::kKnotsForEndsToMove) {
+    end_onto_neighbouring_piece(chosen_count_ - 1, chosen_count_ - 3, chosen_count_ - 2);
+  }
   bound_pieces(true);
   join(true);
   if (chosen_count_ == 1) {
