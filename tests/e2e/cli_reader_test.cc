@@ -116,7 +116,7 @@ TEST(CliReader, AutoFallsBackToBabeltrace2AndSaysWhy) {
 }
 
 TEST(CliReader, AnUnknownReaderIsAUsageError) {
-  for (const std::string command : {"sync", "check"}) {
+  for (const std::string command : {"sync", "check", "live"}) {
     const auto r = run_command(tracesync_binary(), {command, "--reader", "fast", "/nonexistent"});
     EXPECT_EQ(r.exit_code, 2) << command << ": " << r.err;
     EXPECT_NE(r.err.find("--reader must be auto, scanner or babeltrace2, not 'fast'"), std::string::npos) << r.err;
