@@ -213,6 +213,7 @@ class ReadPlan {
 
  private:
   friend class PlanCompiler;
+  friend class StraightPlan;  // regroups the instructions (ctf/straight_plan.h)
   void note_skip_steps();  // once compiled
   void note_runs();        // once compiled, after note_skip_steps
   std::vector<Instruction> code_;

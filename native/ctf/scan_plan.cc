@@ -117,6 +117,7 @@ std::optional<ScanPlan> ScanPlan::compile(TraceClass trace_class, const EventReq
       auto compiled = compiler->compile_event(event_class, wanted ? *wanted : std::vector<FieldRequest>{}, unsupported);
       if (!compiled) return std::nullopt;
       event->plan = std::move(*compiled);
+      if (event->selected || !event->plan.skips()) event->straight = StraightPlan::compile(event->plan);
       if (event_id < kDenseIds) {
         if (stream->by_id.size() <= event_id) stream->by_id.resize(event_id + 1);
         stream->by_id[event_id] = std::move(event);

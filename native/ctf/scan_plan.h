@@ -11,6 +11,7 @@
 #include "ctf/clock_time.h"
 #include "ctf/event_header_reader.h"
 #include "ctf/read_plan.h"
+#include "ctf/straight_plan.h"
 #include "ctf/trace_class.h"
 
 namespace tracesync::ctf {
@@ -36,6 +37,10 @@ class ScanPlan {
   struct EventPlan {
     const EventClass* event_class = nullptr;
     ReadPlan plan;  // the stream's event context, the class's context and payload
+    // The plan regrouped into segments read without the interpreter, for
+    // the events that run it (selected, or not skipped by steps), where
+    // the plan allows one; the interpreter reads what it declines.
+    std::optional<StraightPlan> straight;
     bool selected = false;  // its requests are captured; the visitor hears of it
     std::size_t user = 0;   // free for whoever selected it (an index of theirs)
   };

@@ -156,19 +156,26 @@ bool StreamScanner::walk_events(EventWalk& walk, ReadHeader read_header) {
       // The stream's event context, the class's context and payload: one
       // run, or skip steps when no one reads them.
       if (event->selected || !event->plan.skip(data, at, limit)) {
-        if (event->selected) {
-          // The count and the array in locals: the stores of bytes below
-          // could alias them as far as the compiler knows.
-          CapturedField* const captures = event_captures_.data();
-          for (std::size_t i = 0, count = event->plan.captures(); i < count; ++i) {
+        // The count and the array in locals: the stores of bytes below
+        // could alias them as far as the compiler knows.
+        CapturedField* const captures = event_captures_.data();
+        const auto reset_captures = [captures, count = event->plan.captures()] {
+          for (std::size_t i = 0; i < count; ++i) {
             captures[i].present = false;
             captures[i].byte_count = 0;
           }
+        };
+        reset_captures();
+        // Its straight form where it has one and reads the event; else
+        // (or where it declines: a damaged packet, an odd position) the
+        // interpreter from the event's start, which says what is wrong.
+        if (!event->straight || !event->straight->run(data, at, limit, registers, captures)) {
+          if (event->straight) reset_captures();
+          store();
+          const bool read = event->plan.run(cursor, state, captures, why);
+          load();
+          if (!read) return failed(event_at, "event `" + event->event_class->name + "`: " + why);
         }
-        store();
-        const bool read = event->plan.run(cursor, state, event_captures_.data(), why);
-        load();
-        if (!read) return failed(event_at, "event `" + event->event_class->name + "`: " + why);
       }
     }
     if (at == event_at) {
