@@ -66,24 +66,36 @@ TsdlToken TsdlLexer::number() {
     const uint64_t digit = static_cast<uint64_t>(digit_value(text_[at_]));
     if (__builtin_mul_overflow(token.value, base, &token.value) ||
         __builtin_add_overflow(token.value, digit, &token.value)) {
-      return {TsdlToken::Kind::kBad, "an integer literal too large for 64 bits", 0, line_};
+      return bad("an integer literal too large for 64 bits", line_);
     }
     ++at_;
   }
-  if (at_ == begin && base == 16) return {TsdlToken::Kind::kBad, "`0x` without hexadecimal digits", 0, line_};
+  if (at_ == begin && base == 16) return bad("`0x` without hexadecimal digits", line_);
   while (at_ < text_.size() && (text_[at_] == 'u' || text_[at_] == 'U' || text_[at_] == 'l' || text_[at_] == 'L')) ++at_;
   if (at_ < text_.size() && (is_identifier_start(text_[at_]) || is_digit(text_[at_]))) {
-    return {TsdlToken::Kind::kBad, "a malformed integer literal", 0, line_};
+    return bad("a malformed integer literal", line_);
   }
   return token;
 }
 
+TsdlToken TsdlLexer::bad(std::string problem, unsigned line) {
+  return {TsdlToken::Kind::kBad, kept_.emplace_back(std::move(problem)), 0, line};
+}
+
 TsdlToken TsdlLexer::string_literal() {
-  TsdlToken token{TsdlToken::Kind::kString, {}, 0, line_};
+  const unsigned line = line_;
   ++at_;  // the opening quote
+  const std::size_t begin = at_;
+  // Most have no escape: their value is their text.
+  while (at_ < text_.size() && text_[at_] != '"' && text_[at_] != '\\' && text_[at_] != '\n') ++at_;
+  if (at_ < text_.size() && text_[at_] == '"') {
+    ++at_;
+    return {TsdlToken::Kind::kString, text_.substr(begin, at_ - 1 - begin), 0, line};
+  }
+  std::string value(text_.substr(begin, at_ - begin));
   while (at_ < text_.size() && text_[at_] != '"') {
     char c = text_[at_++];
-    if (c == '\n') return {TsdlToken::Kind::kBad, "a string literal runs past the end of its line", 0, token.line};
+    if (c == '\n') return bad("a string literal runs past the end of its line", line);
     if (c == '\\' && at_ < text_.size()) {
       const char e = text_[at_++];
       switch (e) {
@@ -94,21 +106,21 @@ TsdlToken TsdlLexer::string_literal() {
         default: c = e; break;  // \" \\ and the rest as themselves
       }
     }
-    token.text += c;
+    value += c;
   }
-  if (at_ >= text_.size()) return {TsdlToken::Kind::kBad, "a string literal is not closed", 0, token.line};
+  if (at_ >= text_.size()) return bad("a string literal is not closed", line);
   ++at_;
-  return token;
+  return {TsdlToken::Kind::kString, kept_.emplace_back(std::move(value)), 0, line};
 }
 
 TsdlToken TsdlLexer::next() {
-  if (!skip_space_and_comments()) return {TsdlToken::Kind::kBad, "a comment is not closed", 0, line_};
+  if (!skip_space_and_comments()) return bad("a comment is not closed", line_);
   if (at_ >= text_.size()) return {TsdlToken::Kind::kEnd, {}, 0, line_};
   const char c = text_[at_];
   if (is_identifier_start(c)) {
     const std::size_t begin = at_;
     while (at_ < text_.size() && kIdentifierByte[static_cast<unsigned char>(text_[at_])]) ++at_;
-    return {TsdlToken::Kind::kIdentifier, std::string(text_.substr(begin, at_ - begin)), 0, line_};
+    return {TsdlToken::Kind::kIdentifier, text_.substr(begin, at_ - begin), 0, line_};
   }
   if (is_digit(c)) return number();
   if (c == '"') return string_literal();
@@ -133,11 +145,11 @@ TsdlToken TsdlLexer::next() {
   }
   if (length != 0) {
     at_ += length;
-    return {TsdlToken::Kind::kPunctuator, std::string(rest.substr(0, length)), 0, line_};
+    return {TsdlToken::Kind::kPunctuator, rest.substr(0, length), 0, line_};
   }
   const unsigned char byte = static_cast<unsigned char>(c);
   std::string shown = byte >= 0x20 && byte < 0x7f ? std::string("`") + c + "`" : "byte " + std::to_string(byte);
-  return {TsdlToken::Kind::kBad, "unexpected character " + shown, 0, line_};
+  return bad("unexpected character " + shown, line_);
 }
 
 }  // namespace tracesync::ctf

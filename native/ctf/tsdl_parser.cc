@@ -53,7 +53,7 @@ class Parser {
   // --- tokens ---
   void advance() {
     token_ = lexer_.next();
-    if (token_.kind == Kind::kBad) throw ParseError{token_.line, token_.text};
+    if (token_.kind == Kind::kBad) throw ParseError{token_.line, std::string(token_.text)};
   }
   bool is(std::string_view punctuator) const { return token_.kind == Kind::kPunctuator && token_.text == punctuator; }
   bool is_word(std::string_view word) const { return token_.kind == Kind::kIdentifier && token_.text == word; }
@@ -61,9 +61,9 @@ class Parser {
   std::string shown() const {
     switch (token_.kind) {
       case Kind::kEnd: return "the end of the metadata";
-      case Kind::kString: return "the string \"" + token_.text + "\"";
+      case Kind::kString: return "the string \"" + std::string(token_.text) + "\"";
       case Kind::kInteger: return "the number " + std::to_string(token_.value);
-      default: return "`" + token_.text + "`";
+      default: return "`" + std::string(token_.text) + "`";
     }
   }
   void expect(std::string_view punctuator, std::string_view where) {
@@ -81,7 +81,7 @@ class Parser {
   }
   std::string identifier(std::string_view what) {
     if (token_.kind != Kind::kIdentifier) fail("expected " + std::string(what) + ", found " + shown());
-    std::string name = token_.text;
+    std::string name(token_.text);
     advance();
     return name;
   }
@@ -115,7 +115,7 @@ class Parser {
 
   // --- type names ---
   void define(const std::string& name, FieldClassPtr type) { scopes_.back()[name] = std::move(type); }
-  FieldClassPtr lookup(const std::string& name) const {
+  FieldClassPtr lookup(std::string_view name) const {
     for (auto scope = scopes_.rbegin(); scope != scopes_.rend(); ++scope) {
       if (const auto found = scope->find(name); found != scope->end()) return found->second;
     }
@@ -474,7 +474,8 @@ class Parser {
     std::string name;
     const unsigned line = token_.line;
     while (token_.kind == Kind::kIdentifier) {
-      name += (name.empty() ? "" : " ") + token_.text;
+      if (!name.empty()) name += ' ';
+      name += token_.text;
       advance();
     }
     bool stopped = false;
@@ -490,19 +491,26 @@ class Parser {
   template <typename Declare>
   void declaration(Declare&& declare) {
     FieldClassPtr type = keyword_type();
-    std::vector<std::string> words;
+    std::vector<std::string_view> words;  // views into the metadata text
     const unsigned line = token_.line;
     if (!type) {
       while (token_.kind == Kind::kIdentifier) {
-        words.push_back(token_.text);
+        words.emplace_back(token_.text);
         advance();
       }
       if (words.empty()) fail("expected a declaration, found " + shown());
-      if (words.size() == 1) fail("expected a type and a name, found only `" + words.front() + "`");
-      std::string name;
-      for (std::size_t i = 0; i + 1 < words.size(); ++i) name += (i == 0 ? "" : " ") + words[i];
-      type = lookup(name);
-      if (!type) throw ParseError{line, "unknown type `" + name + "`"};
+      if (words.size() == 1) fail("expected a type and a name, found only `" + std::string(words.front()) + "`");
+      // The type's words (all but the last, the name), joined by spaces.
+      const auto type_name = [&words] {
+        std::string name(words.front());
+        for (std::size_t i = 1; i + 1 < words.size(); ++i) {
+          name += ' ';
+          name += words[i];
+        }
+        return name;
+      };
+      type = words.size() == 2 ? lookup(words.front()) : lookup(type_name());
+      if (!type) throw ParseError{line, "unknown type `" + type_name() + "`"};
       words.erase(words.begin(), words.end() - 1);
     }
     if (is(";") && words.empty()) {
@@ -510,7 +518,7 @@ class Parser {
       return;
     }
     while (true) {
-      std::string name = words.empty() ? identifier("a field name") : words.front();
+      std::string name = words.empty() ? identifier("a field name") : std::string(words.front());
       words.clear();
       declare(std::move(name), declarator_type(type));
       if (is(",")) {
@@ -560,7 +568,8 @@ class Parser {
     expect(":=", "in a typealias");
     std::string name;
     while (token_.kind == Kind::kIdentifier) {
-      name += (name.empty() ? "" : " ") + token_.text;
+      if (!name.empty()) name += ' ';
+      name += token_.text;
       advance();
     }
     if (name.empty()) fail("a typealias without a name");
@@ -762,7 +771,7 @@ class Parser {
   TsdlLexer lexer_;
   std::string_view text_;
   TsdlToken token_;
-  std::vector<std::map<std::string, FieldClassPtr>> scopes_;
+  std::vector<std::map<std::string, FieldClassPtr, std::less<>>> scopes_;  // found by views too
   TraceClass trace_;
   std::vector<PendingEvent> events_;
 };

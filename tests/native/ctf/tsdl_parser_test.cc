@@ -185,6 +185,28 @@ TEST(TsdlParser, NamesTheLineAndTheProblem) {
   EXPECT_EQ(parse_error("env {\n/* open"), "line 2: a comment is not closed");
 }
 
+// Tokens are views into the text; a string literal with escapes is decoded
+// into the lexer's own storage, which must outlive its token as the text does.
+TEST(TsdlParser, StringLiteralsWithAndWithoutEscapesKeepTheirValues) {
+  std::string error;
+  const auto trace = parse_tsdl(
+      "env {\n hostname = \"a\\\"b\\\\c\\td\\n, longer than a short string's buffer\";\n domain = \"kernel\";\n"
+      " tracer_name = \"x\\0y\";\n procname = \"\";\n};",
+      &error);
+  ASSERT_TRUE(trace) << error;
+  EXPECT_EQ(trace->environment_strings.at("hostname"), "a\"b\\c\td\n, longer than a short string's buffer");
+  EXPECT_EQ(trace->environment_strings.at("domain"), "kernel");
+  EXPECT_EQ(trace->environment_strings.at("tracer_name"), std::string("x\0y", 3));
+  EXPECT_EQ(trace->environment_strings.at("procname"), "");
+  EXPECT_EQ(parse_error("env {\n hostname = \"a\\\"b;\n"), "line 2: a string literal runs past the end of its line");
+  EXPECT_EQ(parse_error("env {\n hostname = \"ab\\\""), "line 2: a string literal is not closed");
+  EXPECT_EQ(parse_error("env {\n\n hostname = \"ab"), "line 3: a string literal is not closed");
+  EXPECT_EQ(parse_error("env { hostname = 0x; };"), "line 1: `0x` without hexadecimal digits");
+  EXPECT_EQ(parse_error("env { hostname = 12ab; };"), "line 1: a malformed integer literal");
+  EXPECT_EQ(parse_error("env { hostname = 99999999999999999999; };"), "line 1: an integer literal too large for 64 bits");
+  EXPECT_EQ(parse_error("env { hostname = @; };"), "line 1: unexpected character `@`");
+}
+
 TEST(TsdlParser, ReadsSequencesAndTheirLengths) {
   const std::string text = R"(typealias integer { size = 8; align = 8; signed = false; } := uint8_t;
 event { name = e; fields := struct { uint8_t _n; uint8_t _v[_n]; uint8_t _m[2][3]; uint8_t _w[event.fields._n]; }; };)";
