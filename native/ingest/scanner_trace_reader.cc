@@ -63,6 +63,9 @@ struct ScannerTraceReader::Stream {
   std::size_t file = 0;  // the file being read
   std::vector<std::size_t> file_numbers;  // each file's among TraceInfo::stream_files
   uint64_t scan_position = 0;
+  // The selected events its last packet scanned held: room made for as
+  // many in the next (its vectors grew from nothing at every packet).
+  std::size_t selected_before = 0;
   const ctf::StreamScanner& scanner() const { return *files[file]; }
   bool at_end() const {
     return packets.empty() ? file + 1 == files.size() && files[file]->at_end() : next == packets.size();
@@ -426,7 +429,11 @@ void ScannerTraceReader::announce(const ctf::ScanPlan::StreamPlan& stream) {
 bool ScannerTraceReader::scan_packet(Stream& stream, ScannedPacket& out, int64_t& reached) const {
   const ReadingTrace marked(source_.path.c_str());
   Collector collector(*this, stream, out);
+  out.events.reserve(stream.selected_before);
+  out.at.reserve(stream.selected_before);
+  out.classes.reserve(stream.selected_before);
   out.fine = stream.next_packet(collector, out.summary, out.problem);
+  stream.selected_before = out.events.size();
   out.file = stream.file;
   out.end_offset = stream.scanner().offset();
   out.at_end = stream.at_end();
