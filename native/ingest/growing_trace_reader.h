@@ -5,10 +5,12 @@
 #include <chrono>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "ingest/ctf_trace_reader.h"
 #include "ingest/event_sink.h"
+#include "ingest/folder_position.h"
 #include "ingest/followed_trace_reader.h"
 #include "ingest/trace_source.h"
 #include "ingest/written_packets.h"
@@ -58,6 +60,12 @@ namespace tracesync::ingest {
 // ust/, or several users) fails naming them: follow each trace directory.
 // LTTng leaves no mark on a folder when its session stops: a trace to which
 // nothing was written for `quiet_end` is taken as ended (kDone).
+//
+// In a reading process (`tracesync read-trace`), what it gave is known at
+// every frame (position()), and a reader in a new process, after that one
+// died, goes on from there (resume_at): folder_position.h.
+class ResumableTraceReader;
+
 class GrowingTraceReader final : public FollowedTraceReader {
  public:
   GrowingTraceReader(TraceSource folder, match::TraceIndex index, ReaderOptions options, EventSink& sink,
@@ -76,8 +84,14 @@ class GrowingTraceReader final : public FollowedTraceReader {
   bool waiting() const override { return waiting_; }
   std::string end_words() const override;
   // Before the first step: the directory to make the private staging
-  // directory in ($TMPDIR's, else /tmp, when not said).
+  // directory in ($TMPDIR's, else /tmp, when not said). One given is this
+  // source's alone: a resumed reader clears what dead ones left in it.
   void stage_in(std::string parent) { staging_parent_ = std::move(parent); }
+  // Where the reading stands now: what was given to the sink.
+  FolderPosition position() const;
+  // Before the first step: goes on where an earlier reader of the folder
+  // stood (its position()), giving nothing it gave.
+  void resume_at(FolderPosition position);
 
   // The most bytes of packets read in one step (a folder followed late may
   // hold much already: it is read a slice a step).
@@ -96,9 +110,18 @@ class GrowingTraceReader final : public FollowedTraceReader {
   // False, having failed the trace, when a packet begins before the end of
   // the packet before it in its stream (beyond the tolerance).
   bool check_order(const std::string& dir, const std::string& name, const std::vector<WrittenPacket>& packets);
+  // A resumed reader's first look at the chunk: its stream files moved
+  // past the packets read before; false when they cannot be yet (a file
+  // being moved by a rotation: the next look tries again) or at all (failed).
+  bool position_streams(const std::string& dir);
   void next_chunk();
   void read_staged(const std::string& dir, const std::string& metadata,
-                   const std::map<std::string, std::vector<WrittenPacket>>& packets);
+                   const std::map<std::string, std::vector<WrittenPacket>>& packets, ResumePoint delivered);
+  // What the looks read so far become the position to resume from.
+  void commit();
+  // Resumed: the staging of the processes that died before, in the
+  // directory given to stage in (this source's alone), goes.
+  void clear_dead_staging();
   void add_staged_info(const TraceInfo& chunk);
   void promise();
   void fail(std::string problem);
@@ -130,6 +153,12 @@ class GrowingTraceReader final : public FollowedTraceReader {
   uint64_t finished_bytes_ = 0;   // stream bytes of the chunks read to their end
   std::string end_words_;         // how the end was known, when not by --quiet
   std::chrono::steady_clock::time_point last_growth_;
+  FolderPosition committed_;                   // as of the last look read to its end
+  std::map<std::string, uint64_t> look_;       // the look under way: packets per stream file
+  uint64_t look_metadata_bytes_ = 0;           // and the metadata bytes it stages
+  const ResumableTraceReader* staged_ = nullptr;  // the look's reader, while it reads
+  std::optional<FolderPosition> resume_;       // until the resumed position is reached
+  bool streams_positioned_ = false;            // past resume_->packets
   std::atomic<uint64_t> bytes_read_{0};  // info_.bytes, for other threads
 };
 
