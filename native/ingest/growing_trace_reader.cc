@@ -99,11 +99,7 @@ GrowingTraceReader::GrowingTraceReader(TraceSource folder, match::TraceIndex ind
   info_.name = folder_.name;
 }
 
-GrowingTraceReader::~GrowingTraceReader() {
-  if (staging_.empty()) return;
-  std::error_code ignored;
-  fs::remove_all(staging_, ignored);
-}
+GrowingTraceReader::~GrowingTraceReader() = default;
 
 std::string GrowingTraceReader::end_words() const {
   if (!end_words_.empty()) return end_words_;
@@ -164,7 +160,6 @@ TraceReader::State GrowingTraceReader::step(std::size_t) {
     if (state_ == State::kNew) {
       if (!find_trace()) return state_;
       if (resume_) {
-        clear_dead_staging();
         // The figures and order of what was read before go on here.
         info_ = resume_->info;
         opened_ = info_.clock.has_value();
@@ -245,15 +240,6 @@ bool GrowingTraceReader::position_streams(const std::string& dir) {
   if (resume_->look.empty()) resume_.reset();
   promise();  // what the packets read before promised
   return true;
-}
-
-void GrowingTraceReader::clear_dead_staging() {
-  if (staging_parent_.empty()) return;  // $TMPDIR's: others' too
-  std::error_code error;
-  for (fs::directory_iterator it(staging_parent_, error), end; !error && it != end; it.increment(error)) {
-    std::error_code ignored;
-    fs::remove_all(it->path(), ignored);
-  }
 }
 
 FolderPosition GrowingTraceReader::position() const {
@@ -397,25 +383,25 @@ bool GrowingTraceReader::read_new_packets(const std::string& dir) {
 void GrowingTraceReader::read_staged(const std::string& dir, const std::string& metadata,
                                     const std::map<std::string, std::vector<WrittenPacket>>& packets,
                                     ResumePoint delivered) {
-  if (staging_.empty()) {
+  if (!staging_) {
     const char* tmp = std::getenv("TMPDIR");
     const std::string parent =
         !staging_parent_.empty() ? staging_parent_ : tmp != nullptr && *tmp != '\0' ? tmp : "/tmp";
-    std::string pattern = parent + "/tracesync-follow-XXXXXX";
-    if (::mkdtemp(pattern.data()) == nullptr) {
-      fail("cannot make a staging directory '" + pattern + "': " + std::strerror(errno));
+    std::string problem;
+    staging_ = StagingDirectory::make(parent, problem);
+    if (!staging_) {
+      fail(problem);
       return;
     }
-    staging_ = pattern;
   }
-  const fs::path chunk = fs::path(staging_) / "chunk";
+  const fs::path chunk = fs::path(staging_->path()) / "chunk";
   fs::remove_all(chunk);
   fs::create_directory(chunk);
   {
     std::ofstream out(chunk / "metadata", std::ios::binary);
     out.write(metadata.data(), static_cast<std::streamsize>(metadata.size()));
     if (!out.flush()) {
-      fail("cannot write the staging copy of " + trace_dir_ + "'s metadata in '" + staging_ + "'");
+      fail("cannot write the staging copy of " + trace_dir_ + "'s metadata in '" + staging_->path() + "'");
       return;
     }
   }
@@ -428,7 +414,8 @@ void GrowingTraceReader::read_staged(const std::string& dir, const std::string& 
     const std::string why = std::strerror(errno);
     if (target >= 0) ::close(target);
     if (!copied) {
-      fail("cannot copy the whole packets of '" + from + "' to the staging directory '" + staging_ + "': " + why);
+      fail("cannot copy the whole packets of '" + from + "' to the staging directory '" + staging_->path() + "': " +
+           why);
       return;
     }
   }

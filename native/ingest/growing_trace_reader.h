@@ -11,6 +11,7 @@
 #include "ingest/ctf_trace_reader.h"
 #include "ingest/event_sink.h"
 #include "ingest/folder_position.h"
+#include "ingest/staging_directory.h"
 #include "ingest/followed_trace_reader.h"
 #include "ingest/trace_source.h"
 #include "ingest/written_packets.h"
@@ -84,8 +85,8 @@ class GrowingTraceReader final : public FollowedTraceReader {
   bool waiting() const override { return waiting_; }
   std::string end_words() const override;
   // Before the first step: the directory to make the private staging
-  // directory in ($TMPDIR's, else /tmp, when not said). One given is this
-  // source's alone: a resumed reader clears what dead ones left in it.
+  // directory in ($TMPDIR's, else /tmp, when not said). What readers that
+  // died left there is removed then (StagingDirectory).
   void stage_in(std::string parent) { staging_parent_ = std::move(parent); }
   // Where the reading stands now: what was given to the sink.
   FolderPosition position() const;
@@ -119,9 +120,6 @@ class GrowingTraceReader final : public FollowedTraceReader {
                    const std::map<std::string, std::vector<WrittenPacket>>& packets, ResumePoint delivered);
   // What the looks read so far become the position to resume from.
   void commit();
-  // Resumed: the staging of the processes that died before, in the
-  // directory given to stage in (this source's alone), goes.
-  void clear_dead_staging();
   void add_staged_info(const TraceInfo& chunk);
   void promise();
   void fail(std::string problem);
@@ -141,7 +139,7 @@ class GrowingTraceReader final : public FollowedTraceReader {
   model::Nanoseconds progress_ = INT64_MIN;
   std::string trace_dir_;
   std::string staging_parent_;  // where staging_ is made (empty: $TMPDIR)
-  std::string staging_;  // a private directory for the chunks, made at the first
+  std::unique_ptr<StagingDirectory> staging_;  // for the looks' packets, made at the first look with some
   std::map<std::string, StreamBeingWritten> streams_;  // by stream file name (of the current chunk)
   uint64_t metadata_bytes_ = 0;                         // whole metadata bytes at the last step
   // Across trace chunks, by stream file name: its last whole packet (its

@@ -432,6 +432,19 @@ def abort_in_a_followed_folder(tracesync, work, failures):
     if whole.returncode != 1 or whole.stdout.strip():
         failures.append("abort: --in-process did not end at babeltrace2's abort (exit %d): the damage under test "
                         "did not occur" % whole.returncode)
+    # The staging directories the abort left behind are removed by the next
+    # follower staging in the same $TMPDIR (here the scanner, which names
+    # the damage and reads on), and its own when it ends.
+    left = sorted(p.name for p in (work / "abort-tmp").iterdir())
+    again = subprocess.run([tracesync, "live", "--quiet", "1s", "--in-process", "--reader", "scanner"]
+                           + [str(t.parent) for t in targets], capture_output=True, timeout=120,
+                           env=dict(os.environ, TMPDIR=str(work / "abort-tmp")))
+    after = sorted(p.name for p in (work / "abort-tmp").iterdir())
+    print("abort in-process: left in TMPDIR %s; after another live there (exit %d) %s" % (left, again.returncode,
+                                                                                       after))
+    if not left or after:
+        failures.append("abort: the staging the in-process abort left (%s) was not removed by the next follower: "
+                        "%s" % (left, after))
     for done in (work / "abort-hosts", work / "abort-tmp", simulated):
         shutil.rmtree(done)
 
