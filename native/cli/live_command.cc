@@ -110,7 +110,8 @@ po::options_description live_options(LiveArguments& a) {
        "session is read by babeltrace2)")
       ("in-process", po::bool_switch(&a.in_process),
        "read every session and folder in this process, not each in a reading process of its own (where "
-       "babeltrace2 aborting on a damaged stream costs that source only)")
+       "babeltrace2 aborting on a damaged stream costs that source only, and a folder whose process is killed "
+       "is read on in a new one)")
       ("match-key", po::value(&a.match_key)->value_name("KEY"),
        "packet key: tc (default) or strict (adds addresses and ports)")
       ("match-horizon", po::value(&a.match_horizon)->value_name("DURATION"),
@@ -196,6 +197,7 @@ std::string_view news_word(session::LiveNews::Kind kind) {
     case session::LiveNews::Kind::kEnded: return "ended";
     case session::LiveNews::Kind::kFailed: return "lost";
     case session::LiveNews::Kind::kWaiting: return "waiting for";
+    case session::LiveNews::Kind::kResumed: return "resumed";
   }
   return "";
 }

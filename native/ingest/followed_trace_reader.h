@@ -18,6 +18,9 @@ class FollowedTraceReader : public TraceReader {
   virtual bool waiting() const = 0;
   // Once kDone: how the end was known, in words ("the session ended").
   virtual std::string end_words() const = 0;
+  // Once after the source was resumed in a new reading process, its last
+  // one having died: how, in words; empty otherwise (and in-process).
+  virtual std::string take_resumed() { return {}; }
 };
 
 }  // namespace tracesync::ingest

@@ -99,11 +99,7 @@ GrowingTraceReader::GrowingTraceReader(TraceSource folder, match::TraceIndex ind
   info_.name = folder_.name;
 }
 
-GrowingTraceReader::~GrowingTraceReader() {
-  if (staging_.empty()) return;
-  std::error_code ignored;
-  fs::remove_all(staging_, ignored);
-}
+GrowingTraceReader::~GrowingTraceReader() = default;
 
 std::string GrowingTraceReader::end_words() const {
   if (!end_words_.empty()) return end_words_;
@@ -122,9 +118,10 @@ bool GrowingTraceReader::find_trace() {
   // program registered hold none).
   std::string root = folder_.path;
   if (has_rotated(folder_.path)) {
-    std::optional<uint64_t> number = first_trace_chunk(folder_.path);
+    // Resumed: the chunk that was being read.
+    std::optional<uint64_t> number = resume_ ? std::optional(resume_->chunk) : first_trace_chunk(folder_.path);
     std::optional<TraceChunkPlace> place = number ? find_trace_chunk(folder_.path, *number) : std::nullopt;
-    while (place && place->archived && discover_traces({place->root}).traces.empty()) {
+    while (!resume_ && place && place->archived && discover_traces({place->root}).traces.empty()) {
       place = find_trace_chunk(folder_.path, ++*number);
     }
     if (!place) {
@@ -162,11 +159,21 @@ TraceReader::State GrowingTraceReader::step(std::size_t) {
   try {
     if (state_ == State::kNew) {
       if (!find_trace()) return state_;
+      if (resume_) {
+        // The figures and order of what was read before go on here.
+        info_ = resume_->info;
+        opened_ = info_.clock.has_value();
+        chunk_ = resume_->chunk;
+        last_packets_ = resume_->last_packets;
+        finished_bytes_ = resume_->finished_bytes;
+        metadata_bytes_ = resume_->metadata_bytes;
+      }
       state_ = State::kReading;
       last_growth_ = std::chrono::steady_clock::now();
     }
     waiting_ = !read_more();
     if (state_ != State::kReading) return state_;
+    if (!resume_) commit();
     const auto now = std::chrono::steady_clock::now();
     if (!waiting_) {
       last_growth_ = now;
@@ -195,7 +202,7 @@ bool GrowingTraceReader::read_more() {
   const std::optional<TraceChunkPlace> place = find_trace_chunk(folder_.path, chunk_);
   if (!place) return false;  // being moved to archives/, or not begun yet
   if (read_new_packets((fs::path(place->root) / chunk_trace_).string())) return true;
-  if (!place->archived || state_ != State::kReading) return false;
+  if (!place->archived || state_ != State::kReading || resume_) return false;
   // Every packet of the chunk is read, and nothing more will be written to it.
   if (!trace_chunk_after(folder_.path, chunk_)) {
     // Its last chunk: the session was destroyed.
@@ -206,6 +213,63 @@ bool GrowingTraceReader::read_more() {
   }
   next_chunk();
   return true;
+}
+
+bool GrowingTraceReader::position_streams(const std::string& dir) {
+  for (const auto& [name, count] : resume_->packets) {
+    if (count == 0) continue;
+    const std::string stream_path = (fs::path(dir) / name).string();
+    const std::string index_path = (fs::path(dir) / "index" / (name + ".idx")).string();
+    StreamBeingWritten& stream = streams_.try_emplace(name, stream_path, index_path).first->second;
+    std::vector<WrittenPacket> read_before;
+    std::string problem;
+    if (!stream.poll(read_before, UINT64_MAX, problem, count)) {
+      fail(problem);
+      return false;
+    }
+    if (stream.packets() == count) continue;
+    if (stream.stream_fd() < 0) {  // moving (a rotation): from the start at the next look
+      streams_.clear();
+      return false;
+    }
+    fail(stream_path + ": holds " + std::to_string(stream.packets()) + " whole packets, where " +
+         std::to_string(count) + " were read before its reading process died");
+    return false;
+  }
+  streams_positioned_ = true;
+  if (resume_->look.empty()) resume_.reset();
+  promise();  // what the packets read before promised
+  return true;
+}
+
+FolderPosition GrowingTraceReader::position() const {
+  if (resume_) return *resume_;  // not reached yet: that one still holds
+  FolderPosition at = committed_;
+  at.look = look_;
+  at.look_metadata_bytes = look_metadata_bytes_;
+  if (staged_ != nullptr) at.look_delivered = staged_->resume_point();
+  return at;
+}
+
+void GrowingTraceReader::resume_at(FolderPosition position) {
+  if (position.empty()) return;
+  committed_ = position;
+  committed_.look.clear();
+  committed_.look_metadata_bytes = 0;
+  committed_.look_delivered = ResumePoint();
+  resume_ = std::move(position);
+}
+
+void GrowingTraceReader::commit() {
+  committed_.chunk = chunk_;
+  committed_.packets.clear();
+  for (const auto& [name, stream] : streams_) committed_.packets[name] = stream.packets();
+  committed_.last_packets = last_packets_;
+  committed_.finished_bytes = finished_bytes_;
+  committed_.metadata_bytes = metadata_bytes_;
+  committed_.info = info_;
+  look_.clear();
+  look_metadata_bytes_ = 0;
 }
 
 void GrowingTraceReader::next_chunk() {
@@ -240,12 +304,23 @@ bool GrowingTraceReader::read_new_packets(const std::string& dir) {
   const std::string metadata_path = (fs::path(dir) / "metadata").string();
   std::string metadata = read_whole(metadata_path);
   std::string problem;
-  const uint64_t whole = whole_metadata_bytes(metadata, problem);
+  uint64_t whole = whole_metadata_bytes(metadata, problem);
   if (!problem.empty()) {
     fail(metadata_path + ": " + problem);
     return false;
   }
   if (whole == 0) return false;  // the first packet is not written yet
+  if (resume_ && !streams_positioned_ && !position_streams(dir)) return false;
+  // A resumed look stages what the look under way staged, no more.
+  const bool redo = resume_ && !resume_->look.empty();
+  if (redo) {
+    if (whole < resume_->look_metadata_bytes) {
+      fail(metadata_path + ": holds " + std::to_string(whole) + " whole bytes, where " +
+           std::to_string(resume_->look_metadata_bytes) + " were read before its reading process died");
+      return false;
+    }
+    whole = resume_->look_metadata_bytes;
+  }
   metadata.resize(static_cast<std::size_t>(whole));
   const bool metadata_grew = whole != metadata_bytes_;
   metadata_bytes_ = whole;
@@ -272,8 +347,19 @@ bool GrowingTraceReader::read_new_packets(const std::string& dir) {
     const auto it = streams_.try_emplace(name, stream_path, index_path).first;
     it->second.moved_to(stream_path, index_path);
     std::vector<WrittenPacket> whole_packets;
-    if (!it->second.poll(whole_packets, budget, problem)) {
+    uint64_t until = UINT64_MAX;
+    if (redo) {
+      const auto in_look = resume_->look.find(name);
+      if (in_look == resume_->look.end()) continue;
+      until = it->second.packets() + in_look->second;
+    }
+    if (!it->second.poll(whole_packets, redo ? UINT64_MAX : budget, problem, until)) {
       fail(problem);
+      return false;
+    }
+    if (redo && it->second.packets() != until) {
+      fail(stream_path + ": holds " + std::to_string(it->second.packets()) + " whole packets, where " +
+           std::to_string(until) + " were read before its reading process died");
       return false;
     }
     for (const WrittenPacket& p : whole_packets) budget -= std::min(budget, p.size);
@@ -282,32 +368,40 @@ bool GrowingTraceReader::read_new_packets(const std::string& dir) {
     packets.emplace(name, std::move(whole_packets));
   }
   if (packets.empty()) return metadata_grew;
-  read_staged(dir, metadata, packets);
-  if (state_ == State::kReading) promise();
+  for (const auto& [name, list] : packets) look_[name] = list.size();
+  look_metadata_bytes_ = whole;
+  ResumePoint delivered;
+  if (redo) delivered = std::move(resume_->look_delivered);
+  resume_.reset();
+  read_staged(dir, metadata, packets, std::move(delivered));
+  if (state_ != State::kReading) return true;
+  commit();  // before the promise: a process dying after it gave the look resumes after the look
+  promise();
   return true;
 }
 
 void GrowingTraceReader::read_staged(const std::string& dir, const std::string& metadata,
-                                    const std::map<std::string, std::vector<WrittenPacket>>& packets) {
-  if (staging_.empty()) {
+                                    const std::map<std::string, std::vector<WrittenPacket>>& packets,
+                                    ResumePoint delivered) {
+  if (!staging_) {
     const char* tmp = std::getenv("TMPDIR");
     const std::string parent =
         !staging_parent_.empty() ? staging_parent_ : tmp != nullptr && *tmp != '\0' ? tmp : "/tmp";
-    std::string pattern = parent + "/tracesync-follow-XXXXXX";
-    if (::mkdtemp(pattern.data()) == nullptr) {
-      fail("cannot make a staging directory '" + pattern + "': " + std::strerror(errno));
+    std::string problem;
+    staging_ = StagingDirectory::make(parent, problem);
+    if (!staging_) {
+      fail(problem);
       return;
     }
-    staging_ = pattern;
   }
-  const fs::path chunk = fs::path(staging_) / "chunk";
+  const fs::path chunk = fs::path(staging_->path()) / "chunk";
   fs::remove_all(chunk);
   fs::create_directory(chunk);
   {
     std::ofstream out(chunk / "metadata", std::ios::binary);
     out.write(metadata.data(), static_cast<std::streamsize>(metadata.size()));
     if (!out.flush()) {
-      fail("cannot write the staging copy of " + trace_dir_ + "'s metadata in '" + staging_ + "'");
+      fail("cannot write the staging copy of " + trace_dir_ + "'s metadata in '" + staging_->path() + "'");
       return;
     }
   }
@@ -320,7 +414,8 @@ void GrowingTraceReader::read_staged(const std::string& dir, const std::string& 
     const std::string why = std::strerror(errno);
     if (target >= 0) ::close(target);
     if (!copied) {
-      fail("cannot copy the whole packets of '" + from + "' to the staging directory '" + staging_ + "': " + why);
+      fail("cannot copy the whole packets of '" + from + "' to the staging directory '" + staging_->path() + "': " +
+           why);
       return;
     }
   }
@@ -328,6 +423,12 @@ void GrowingTraceReader::read_staged(const std::string& dir, const std::string& 
   StagedSink staged_sink(*this);
   const std::unique_ptr<ResumableTraceReader> reader =
       make_trace_reader(TraceSource{chunk.string(), info_.name, folder_.domain_override}, index_, options_, staged_sink);
+  reader->resume_after(std::move(delivered));
+  staged_ = reader.get();
+  struct Unstages {
+    const ResumableTraceReader*& staged;
+    ~Unstages() { staged = nullptr; }
+  } unstages{staged_};
   while (reader->state() == State::kNew || reader->state() == State::kReading) reader->step(64);
   if (reader->state() == State::kFailed) {
     std::string why = reader->problem();

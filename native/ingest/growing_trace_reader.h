@@ -5,10 +5,13 @@
 #include <chrono>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "ingest/ctf_trace_reader.h"
 #include "ingest/event_sink.h"
+#include "ingest/folder_position.h"
+#include "ingest/staging_directory.h"
 #include "ingest/followed_trace_reader.h"
 #include "ingest/trace_source.h"
 #include "ingest/written_packets.h"
@@ -58,6 +61,12 @@ namespace tracesync::ingest {
 // ust/, or several users) fails naming them: follow each trace directory.
 // LTTng leaves no mark on a folder when its session stops: a trace to which
 // nothing was written for `quiet_end` is taken as ended (kDone).
+//
+// In a reading process (`tracesync read-trace`), what it gave is known at
+// every frame (position()), and a reader in a new process, after that one
+// died, goes on from there (resume_at): folder_position.h.
+class ResumableTraceReader;
+
 class GrowingTraceReader final : public FollowedTraceReader {
  public:
   GrowingTraceReader(TraceSource folder, match::TraceIndex index, ReaderOptions options, EventSink& sink,
@@ -76,8 +85,14 @@ class GrowingTraceReader final : public FollowedTraceReader {
   bool waiting() const override { return waiting_; }
   std::string end_words() const override;
   // Before the first step: the directory to make the private staging
-  // directory in ($TMPDIR's, else /tmp, when not said).
+  // directory in ($TMPDIR's, else /tmp, when not said). What readers that
+  // died left there is removed then (StagingDirectory).
   void stage_in(std::string parent) { staging_parent_ = std::move(parent); }
+  // Where the reading stands now: what was given to the sink.
+  FolderPosition position() const;
+  // Before the first step: goes on where an earlier reader of the folder
+  // stood (its position()), giving nothing it gave.
+  void resume_at(FolderPosition position);
 
   // The most bytes of packets read in one step (a folder followed late may
   // hold much already: it is read a slice a step).
@@ -96,9 +111,15 @@ class GrowingTraceReader final : public FollowedTraceReader {
   // False, having failed the trace, when a packet begins before the end of
   // the packet before it in its stream (beyond the tolerance).
   bool check_order(const std::string& dir, const std::string& name, const std::vector<WrittenPacket>& packets);
+  // A resumed reader's first look at the chunk: its stream files moved
+  // past the packets read before; false when they cannot be yet (a file
+  // being moved by a rotation: the next look tries again) or at all (failed).
+  bool position_streams(const std::string& dir);
   void next_chunk();
   void read_staged(const std::string& dir, const std::string& metadata,
-                   const std::map<std::string, std::vector<WrittenPacket>>& packets);
+                   const std::map<std::string, std::vector<WrittenPacket>>& packets, ResumePoint delivered);
+  // What the looks read so far become the position to resume from.
+  void commit();
   void add_staged_info(const TraceInfo& chunk);
   void promise();
   void fail(std::string problem);
@@ -118,7 +139,7 @@ class GrowingTraceReader final : public FollowedTraceReader {
   model::Nanoseconds progress_ = INT64_MIN;
   std::string trace_dir_;
   std::string staging_parent_;  // where staging_ is made (empty: $TMPDIR)
-  std::string staging_;  // a private directory for the chunks, made at the first
+  std::unique_ptr<StagingDirectory> staging_;  // for the looks' packets, made at the first look with some
   std::map<std::string, StreamBeingWritten> streams_;  // by stream file name (of the current chunk)
   uint64_t metadata_bytes_ = 0;                         // whole metadata bytes at the last step
   // Across trace chunks, by stream file name: its last whole packet (its
@@ -130,6 +151,12 @@ class GrowingTraceReader final : public FollowedTraceReader {
   uint64_t finished_bytes_ = 0;   // stream bytes of the chunks read to their end
   std::string end_words_;         // how the end was known, when not by --quiet
   std::chrono::steady_clock::time_point last_growth_;
+  FolderPosition committed_;                   // as of the last look read to its end
+  std::map<std::string, uint64_t> look_;       // the look under way: packets per stream file
+  uint64_t look_metadata_bytes_ = 0;           // and the metadata bytes it stages
+  const ResumableTraceReader* staged_ = nullptr;  // the look's reader, while it reads
+  std::optional<FolderPosition> resume_;       // until the resumed position is reached
+  bool streams_positioned_ = false;            // past resume_->packets
   std::atomic<uint64_t> bytes_read_{0};  // info_.bytes, for other threads
 };
 

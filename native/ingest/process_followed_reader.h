@@ -21,10 +21,12 @@ namespace tracesync::ingest {
 //
 // The process streams back what its reader gives the sink, step by step,
 // over the reading protocol (reader_protocol, FollowedSource), with each
-// step's waiting() and, at the end, end_words(). When the process dies, the
-// source fails (ProcessTraceReader, not retried: what a relay or a folder's
-// staging would give again cannot be told from what it gave); the events it
-// gave before stand, and the follower goes on with the other sources.
+// step's waiting() and, at the end, end_words(). When the process dies, a
+// folder is read on in a new one after what it gave (once per place:
+// ProcessTraceReader, FolderPosition), and take_resumed() says so; a folder
+// whose process dies again at the same place, or a live session (a relay
+// serves a viewer attaching again from its newest data), fails: the events
+// it gave before stand, and the follower goes on with the other sources.
 //
 // The process is killed when the reader goes. A folder's packets are staged
 // in a directory of the parent's (removed then), so that a process that
@@ -50,6 +52,7 @@ class ProcessFollowedReader final : public FollowedTraceReader {
   uint64_t bytes_read() const override { return reader_->bytes_read(); }
   bool waiting() const override { return reader_->waiting(); }
   std::string end_words() const override { return reader_->end_words(); }
+  std::string take_resumed() override { return reader_->take_resumed(); }
 
  private:
   ProcessFollowedReader(std::vector<std::string> reading_command, TraceSource source, match::TraceIndex index,

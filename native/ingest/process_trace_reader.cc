@@ -65,7 +65,17 @@ bool ProcessTraceReader::open_in_lane() {
     if (!problem.empty()) fail(std::move(problem));
     return false;  // interrupted: left unfinished
   }
+  const std::string ended = lane_.take_ended_between_steps();
   if (opened_in_ == lane_.generation()) return true;
+  if (follow_.kind == protocol::FollowedSource::Kind::kFolder && opened_in_ != 0 && !ended.empty()) {
+    // Its process (a lane of one) died between two steps: killed from
+    // outside. A death like any other for the retries.
+    if (retried_) {
+      fail("reading stopped after at least " + std::to_string(info_.events) + " events: " + ended);
+      return false;
+    }
+    read_on_after(ended);
+  }
   const OpeningTrace opening(source_.path);
   set_opening(true);
   struct OpeningEnds {
@@ -79,6 +89,7 @@ bool ProcessTraceReader::open_in_lane() {
   request.options = options_;
   request.resume = delivered_;
   request.follow = follow_;
+  request.folder = folder_at_;
   opened_in_ = lane_.generation();
   if (!lane_.channel().send(protocol::kOpen, protocol::encode(request))) {
     process_lost();
@@ -163,6 +174,12 @@ bool ProcessTraceReader::exchange(uint64_t rounds) {
     if (report->info.events >= info_.events || state_ == State::kDone) info_ = std::move(report->info);
     problem_ = std::move(report->problem);
     delivered_ = std::move(report->delivered);
+    if (follow_.kind == protocol::FollowedSource::Kind::kFolder) {
+      folder_at_ = std::move(report->folder);
+      // Read a look further than where its last process died: a death from
+      // now on is at another place, and is retried again.
+      if (retried_ && (folder_at_.chunk != died_at_.chunk || folder_at_.packets != died_at_.packets)) retried_ = false;
+    }
     waiting_ = report->waiting;
     end_words_ = std::move(report->end_words);
     // The reading process's own reader said memory ran out (kOutOfMemory).
@@ -170,6 +187,7 @@ bool ProcessTraceReader::exchange(uint64_t rounds) {
     channel.release_buffers();  // until the lane's next turn, which may be long in coming
     if (state_ == State::kDone || state_ == State::kFailed) {
       delivered_ = ResumePoint();
+      folder_at_ = FolderPosition();
       if (!closed_) {  // the process's reader always closes; never leave the sink waiting
         closed_ = true;
         sink_.trace_closed(index_);
@@ -195,6 +213,7 @@ bool ProcessTraceReader::handle(uint32_t type, std::span<const std::byte> payloa
       std::optional<protocol::EventsHeader> header = protocol::decode_events(payload, events);
       if (!header) return false;
       delivered_ = std::move(header->delivered);
+      if (follow_.kind == protocol::FollowedSource::Kind::kFolder) folder_at_ = std::move(header->folder);
       // So that a trace whose process dies in a long step is said read so far.
       info_.events = std::max(info_.events, header->events_read);
       // A resumed reader's promise starts over; the earlier one still holds.
@@ -226,13 +245,14 @@ void ProcessTraceReader::process_lost() {
     return;
   }
   if (lane_.interrupted()) return;  // left unfinished: cancelled, not failed
-  if (!retried_ && follow_.kind == protocol::FollowedSource::Kind::kNone) {
+  if (!retried_ && follow_.kind != protocol::FollowedSource::Kind::kLiveSession) {
     // Killed from outside (the machine's out-of-memory killer, a user), or
     // already dead before this step (nothing tells): another process reads
     // on from what was delivered. Damage kills that one at the same place,
     // and the trace fails then, as if it had failed the first time.
     retried_ = true;
     opened_in_ = 0;
+    if (follow_.kind == protocol::FollowedSource::Kind::kFolder) read_on_after(loss.how);
     return;
   }
   out_of_memory_ = loss.out_of_memory;
@@ -243,10 +263,17 @@ void ProcessTraceReader::process_lost() {
   }
 }
 
+void ProcessTraceReader::read_on_after(const std::string& how) {
+  retried_ = true;
+  died_at_ = folder_at_;
+  resumed_ = how + "; read on in a new reading process after the " + std::to_string(info_.events) + " events read";
+}
+
 void ProcessTraceReader::fail(std::string problem) {
   problem_ = std::move(problem);
   state_ = State::kFailed;
   delivered_ = ResumePoint();
+  folder_at_ = FolderPosition();
   if (closed_) return;
   closed_ = true;
   try {

@@ -7,6 +7,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ingest/ctf_trace_reader.h"
@@ -54,10 +55,15 @@ class ProcessTraceReader final : public TraceReader {
 
   // Before the first step: the source is followed while it is recorded
   // (`tracesync live`): the process runs a FollowedTraceReader over it. A
-  // followed source is not retried when its process dies: what it gave
-  // cannot be told from what it would give again (a folder's staging, a
-  // relay serving from its newest data), so it fails, keeping what it gave.
+  // followed folder whose process dies is resumed in a new one where it
+  // stood (FolderPosition), once per place: dying again before it read a
+  // look further, it fails. A live session is not retried: a relay serves
+  // a viewer that attaches again from its newest data, so what came
+  // meanwhile would be missing; it fails, keeping what it gave.
   void follow(reader_protocol::FollowedSource source) { follow_ = std::move(source); }
+  // Once after a followed source was resumed in a new process: why, in
+  // words (empty otherwise).
+  std::string take_resumed() { return std::exchange(resumed_, {}); }
   // A followed source: the last step found nothing new; once kDone, how its
   // end was known.
   bool waiting() const { return waiting_; }
@@ -77,6 +83,9 @@ class ProcessTraceReader final : public TraceReader {
   bool exchange(uint64_t rounds);
   bool handle(uint32_t type, std::span<const std::byte> payload);
   void process_lost();
+  // A followed folder's process died (`how`): the next opening resumes it
+  // where it stood, and take_resumed() says so.
+  void read_on_after(const std::string& how);
   void fail(std::string problem);
   void set_opening(bool opening);
 
@@ -101,6 +110,9 @@ class ProcessTraceReader final : public TraceReader {
   reader_protocol::FollowedSource follow_;  // kind kNone: a recorded trace
   bool waiting_ = false;        // a followed source's last step found nothing new
   std::string end_words_;       // a followed source's, once kDone
+  FolderPosition folder_at_;    // a followed folder's: what the sink was given
+  FolderPosition died_at_;      // a followed folder's, when its last process died
+  std::string resumed_;         // take_resumed()
 
 
   // opening_since() and stop_opening() may come from any thread.

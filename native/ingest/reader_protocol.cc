@@ -2,6 +2,7 @@
 #include "ingest/reader_protocol.h"
 
 #include <cstring>
+#include <map>
 #include <type_traits>
 
 namespace tracesync::ingest::reader_protocol {
@@ -254,6 +255,56 @@ void get(WireReader& r, ResumePoint& point) {
   }
 }
 
+void put(WireWriter& w, const std::map<std::string, uint64_t>& counts) {
+  w.put(static_cast<uint64_t>(counts.size()));
+  for (const auto& [name, count] : counts) w.put(name).put(count);
+}
+
+void get(WireReader& r, std::map<std::string, uint64_t>& counts) {
+  uint64_t size = 0;
+  r.get(size);
+  if (!r.can_hold(size, 2 * sizeof(uint64_t))) return r.refuse();
+  counts.clear();
+  for (uint64_t i = 0; i < size && r.ok(); ++i) {
+    std::string name;
+    uint64_t count = 0;
+    r.get(name).get(count);
+    counts[std::move(name)] = count;
+  }
+}
+
+void put(WireWriter& w, const FolderPosition& at) {
+  w.put(at.chunk);
+  put(w, at.packets);
+  w.put(static_cast<uint64_t>(at.last_packets.size()));
+  for (const auto& [name, packet] : at.last_packets) w.put(name).put(packet);
+  w.put(at.finished_bytes).put(at.metadata_bytes);
+  put(w, at.info);
+  put(w, at.look);
+  w.put(at.look_metadata_bytes);
+  put(w, at.look_delivered);
+}
+
+void get(WireReader& r, FolderPosition& at) {
+  r.get(at.chunk);
+  get(r, at.packets);
+  uint64_t size = 0;
+  r.get(size);
+  if (!r.can_hold(size, sizeof(uint64_t) + sizeof(WrittenPacket))) return r.refuse();
+  at.last_packets.clear();
+  for (uint64_t i = 0; i < size && r.ok(); ++i) {
+    std::string name;
+    WrittenPacket packet;
+    r.get(name).get(packet);
+    at.last_packets[std::move(name)] = packet;
+  }
+  r.get(at.finished_bytes).get(at.metadata_bytes);
+  get(r, at.info);
+  get(r, at.look);
+  r.get(at.look_metadata_bytes);
+  get(r, at.look_delivered);
+}
+
 bool known(DomainSource source) { return source <= DomainSource::kOverride; }
 bool known(TraceReader::State state) { return state <= TraceReader::State::kFailed; }
 
@@ -274,6 +325,7 @@ std::vector<std::byte> encode(const OpenRequest& request) {
   put(w, request.resume);
   w.put(static_cast<uint32_t>(o.scan_threads));
   w.put(static_cast<uint8_t>(request.follow.kind)).put(request.follow.quiet_end_ms).put(request.follow.staging_parent);
+  put(w, request.folder);
   return w.take();
 }
 
@@ -308,7 +360,8 @@ std::optional<OpenRequest> decode_open(std::span<const std::byte> payload) {
   r.get(followed).get(request.follow.quiet_end_ms).get(request.follow.staging_parent);
   if (followed > static_cast<uint8_t>(FollowedSource::Kind::kFolder)) return std::nullopt;
   request.follow.kind = static_cast<FollowedSource::Kind>(followed);
-  if (!r.complete()) return std::nullopt;
+  get(r, request.folder);
+  if (!r.complete() || !known(request.folder.info.domain_source)) return std::nullopt;
   return request;
 }
 
@@ -333,6 +386,7 @@ std::vector<std::byte> encode(const StepReport& report) {
   w.put(report.problem);
   put(w, report.delivered);
   w.put(report.waiting).put(report.end_words);
+  put(w, report.folder);
   return w.take();
 }
 
@@ -344,7 +398,11 @@ std::optional<StepReport> decode_step_report(std::span<const std::byte> payload)
   r.get(report.problem);
   get(r, report.delivered);
   r.get(report.waiting).get(report.end_words);
-  if (!r.complete() || !known(report.state) || !known(report.info.domain_source)) return std::nullopt;
+  get(r, report.folder);
+  if (!r.complete() || !known(report.state) || !known(report.info.domain_source) ||
+      !known(report.folder.info.domain_source)) {
+    return std::nullopt;
+  }
   return report;
 }
 
@@ -374,6 +432,7 @@ std::vector<std::byte> encode(const EventsHeader& header) {
   WireWriter w;
   w.put(header.promise).put(header.events_read);
   put(w, header.delivered);
+  put(w, header.folder);
   return w.take();
 }
 
@@ -382,8 +441,9 @@ std::optional<EventsHeader> decode_events(std::span<const std::byte> payload, st
   EventsHeader header;
   r.get(header.promise).get(header.events_read);
   get(r, header.delivered);
+  get(r, header.folder);
   const std::size_t at = r.consumed();  // the events follow
-  if (!r.ok() || (payload.size() - at) % sizeof(match::PacketEvent) != 0) return std::nullopt;
+  if (!r.ok() || !known(header.folder.info.domain_source) || (payload.size() - at) % sizeof(match::PacketEvent) != 0) return std::nullopt;
   events.resize((payload.size() - at) / sizeof(match::PacketEvent));
   if (!events.empty()) std::memcpy(events.data(), payload.data() + at, payload.size() - at);
   return header;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "ingest/ctf_trace_reader.h"
+#include "ingest/folder_position.h"
 #include "ingest/resume_point.h"
 #include "ingest/trace_info.h"
 #include "ingest/trace_reader.h"
@@ -39,7 +40,7 @@ enum FrameType : uint32_t {
 // Changed whenever a frame's layout changes. Both ends are normally the same
 // build; a mismatch (a stale helper program) fails the trace with a clear
 // problem instead of misreading bytes.
-constexpr uint32_t kVersion = 11;  // 5: message kinds and application keys (issue 29); 6: damaged time (issue 34); 7: the reader choice (issue 30); 8: the metadata format (issue 38); 9: scan threads (issue 30); 10: stream files (issue 36); 11: followed sources (issue 29)
+constexpr uint32_t kVersion = 12;  // 5: message kinds and application keys (issue 29); 6: damaged time (issue 34); 7: the reader choice (issue 30); 8: the metadata format (issue 38); 9: scan threads (issue 30); 10: stream files (issue 36); 11: followed sources (issue 29); 12: a followed folder resumed (issue 29)
 // A reading process scans one trace on at most this many threads.
 constexpr uint32_t kMaxScanThreads = 256;
 
@@ -66,6 +67,7 @@ struct OpenRequest {
   ReaderOptions options;
   ResumePoint resume;  // what earlier readers of the trace gave (CtfTraceReader::resume_after)
   FollowedSource follow;
+  FolderPosition folder;  // a followed folder: where earlier readers stood (GrowingTraceReader::resume_at)
 };
 
 struct StepReport {
@@ -79,6 +81,7 @@ struct StepReport {
   // and once kDone, how its end was known (end_words).
   bool waiting = false;
   std::string end_words;
+  FolderPosition folder;  // a followed folder: GrowingTraceReader::position()
 };
 
 // What comes before the events of a kEvents frame: the trace's promise
@@ -90,6 +93,7 @@ struct EventsHeader {
   model::Nanoseconds promise = INT64_MIN;
   uint64_t events_read = 0;  // all events of the trace read so far (TraceInfo::events)
   ResumePoint delivered;
+  FolderPosition folder;  // a followed folder: GrowingTraceReader::position()
 };
 
 // `payload` about trace `trace`: its index, then the payload.

@@ -69,8 +69,18 @@ bool ReadingLane::ready(std::string& problem) {
     if (interrupted_) return false;
     // Ended between steps (killed from outside, say): no trace is to blame;
     // a new process takes over.
-    if (child_ > 0 && waitpid(child_, nullptr, WNOHANG) == child_) child_ = -1;
+    int status = 0;
+    if (child_ > 0 && waitpid(child_, &status, WNOHANG) == child_) {
+      child_ = -1;
+      ended_between_steps_ = status;
+    }
     if (child_ > 0) return true;
+  }
+  if (ended_between_steps_) {
+    output_.drain();
+    const std::string words = output_.last_line();
+    ended_how_ = describe_status(*ended_between_steps_, words) + (words.empty() ? "" : ": " + words);
+    ended_between_steps_.reset();
   }
   end_process();
   return start(problem);

@@ -6,7 +6,9 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ingest/frame_channel.h"
@@ -44,6 +46,9 @@ class ReadingLane {
   // none or the last ended between steps (it was killed, say). False when
   // interrupted, or when it cannot start (`problem` then says why).
   bool ready(std::string& problem);
+  // How the last process ended when ready() found it ended between steps
+  // (in words, as Loss::how), once; empty otherwise.
+  std::string take_ended_between_steps() { return std::exchange(ended_how_, {}); }
   // Changes whenever a process starts; 0 before the first.
   uint64_t generation() const { return generation_; }
   // Whether the process of `generation` is the lane's still (as far as is
@@ -92,6 +97,8 @@ class ReadingLane {
   std::vector<match::PacketEvent> event_buffer_;
   uint64_t generation_ = 0;
   bool answered_ = false;  // by this generation's process
+  std::optional<int> ended_between_steps_;  // its wait status, until described
+  std::string ended_how_;                   // take_ended_between_steps()
 
   // interrupt() and kill() may come from any thread: they must not kill a
   // reaped pid or shut a closed (maybe reused) descriptor.

@@ -43,6 +43,7 @@ class ChannelSink final : public EventSink {
       header.events_read = stepping_->info().events;
       header.delivered = stepping_->resume_point();
     }
+    if (folder_ != nullptr) header.folder = folder_->position();
     note(channel_.send(protocol::kEvents, protocol::addressed(trace, protocol::encode(header)), std::as_bytes(events)));
   }
   void trace_closed(match::TraceIndex trace) override {
@@ -52,11 +53,14 @@ class ChannelSink final : public EventSink {
   bool broken() const { return broken_; }
   // The reader being stepped, whose resume point goes with its events.
   void stepping(const ResumableTraceReader* reader) { stepping_ = reader; }
+  // The followed folder being stepped, whose position goes with its events.
+  void stepping_folder(const GrowingTraceReader* folder) { folder_ = folder; }
 
  private:
   void note(bool sent) { broken_ = broken_ || !sent; }
   FrameChannel& channel_;
   const ResumableTraceReader* stepping_ = nullptr;
+  const GrowingTraceReader* folder_ = nullptr;
   bool broken_ = false;
 };
 
@@ -102,7 +106,16 @@ class TracesServed {
       served.resumable->resume_after(std::move(open->resume));
       return std::nullopt;
     }
-    served.followed = make_followed_reader(*open);
+    if (open->follow.kind == protocol::FollowedSource::Kind::kFolder) {
+      auto folder = std::make_unique<GrowingTraceReader>(open->source, open->index, open->options, sink_,
+                                                         std::chrono::milliseconds(open->follow.quiet_end_ms));
+      folder->stage_in(open->follow.staging_parent);
+      folder->resume_at(std::move(open->folder));  // after what a process that died gave
+      served.folder = folder.get();
+      served.followed = std::move(folder);
+      return std::nullopt;
+    }
+    served.followed = make_live_session_reader(*open);
     if (served.followed) return std::nullopt;
     readers_.erase(open->index);
     return 1;
@@ -135,14 +148,17 @@ class TracesServed {
     TraceReader& reader = served.reader();
     protocol::StepReport report;
     sink_.stepping(served.resumable.get());
+    sink_.stepping_folder(served.folder);
     report.state = reader.step(*rounds);
     sink_.stepping(nullptr);
+    sink_.stepping_folder(nullptr);
     report.progress = reader.progress();
     report.bytes_read = reader.bytes_read();
     report.info = reader.info();
     report.problem = reader.problem();
     const bool over = report.state == TraceReader::State::kDone || report.state == TraceReader::State::kFailed;
     if (!over && served.resumable) report.delivered = served.resumable->resume_point();
+    if (!over && served.folder != nullptr) report.folder = served.folder->position();
     if (served.followed) {
       report.waiting = served.followed->waiting();
       if (report.state == TraceReader::State::kDone) report.end_words = served.followed->end_words();
@@ -175,20 +191,15 @@ class TracesServed {
   struct Served {
     std::unique_ptr<ResumableTraceReader> resumable;
     std::unique_ptr<FollowedTraceReader> followed;
+    GrowingTraceReader* folder = nullptr;  // followed, when it is a folder
     TraceReader& reader() const {
       if (followed) return *followed;
       return *resumable;
     }
   };
 
-  // The reader of a followed source; null when the request is malformed.
-  std::unique_ptr<FollowedTraceReader> make_followed_reader(const protocol::OpenRequest& open) {
-    if (open.follow.kind == protocol::FollowedSource::Kind::kFolder) {
-      auto reader = std::make_unique<GrowingTraceReader>(open.source, open.index, open.options, sink_,
-                                                         std::chrono::milliseconds(open.follow.quiet_end_ms));
-      reader->stage_in(open.follow.staging_parent);
-      return reader;
-    }
+  // The reader of a followed live session; null when the request is malformed.
+  std::unique_ptr<FollowedTraceReader> make_live_session_reader(const protocol::OpenRequest& open) {
     std::string problem;
     const std::optional<LiveSessionUrl> url = parse_live_session_url(open.source.path, problem);
     if (!url) {

@@ -78,7 +78,8 @@ bool StreamBeingWritten::open_files() {
   return stream_fd_ >= 0 && index_fd_ >= 0;
 }
 
-bool StreamBeingWritten::poll(std::vector<WrittenPacket>& packets, uint64_t budget, std::string& problem) {
+bool StreamBeingWritten::poll(std::vector<WrittenPacket>& packets, uint64_t budget, std::string& problem,
+                              uint64_t until) {
   if (!open_files()) {
     if (errno == ENOENT) return true;  // not written yet, or moving (a rotation)
     problem = (stream_fd_ < 0 ? stream_path_ : index_path_) + ": cannot be opened: " + std::strerror(errno);
@@ -108,6 +109,7 @@ bool StreamBeingWritten::poll(std::vector<WrittenPacket>& packets, uint64_t budg
     }
     const std::size_t whole = static_cast<std::size_t>(got) / entry_size_;
     for (std::size_t i = 0; i < whole; ++i) {
+      if (packets_ >= until) return true;
       const unsigned char* e = entries.data() + i * entry_size_;
       WrittenPacket packet;
       packet.offset = big_endian(e, 8);

@@ -20,6 +20,7 @@ struct WrittenPacket {
   uint64_t timestamp_begin = 0;   // clock cycles: no event of the packet is earlier
   uint64_t timestamp_end = 0;     // clock cycles: no event of the packet is later
   uint64_t discarded_events = 0;  // the tracer's count of events lost in the stream so far
+  friend bool operator==(const WrittenPacket&, const WrittenPacket&) = default;
 };
 
 // Follows one stream file being written through its index file
@@ -40,9 +41,11 @@ class StreamBeingWritten {
 
   // Appends the packets that became whole since the last call, in file
   // order, to `packets`, until their bytes reach `budget` (the rest wait
-  // for the next call). False, with `problem` naming the file, when the
-  // index is not LTTng's or skips or overlaps a packet.
-  bool poll(std::vector<WrittenPacket>& packets, uint64_t budget, std::string& problem);
+  // for the next call), and at most until the stream's count of packets
+  // polled reaches `until` (a followed folder resumed: the packets read
+  // before, then the look that was under way). False, with `problem` naming
+  // the file, when the index is not LTTng's or skips or overlaps a packet.
+  bool poll(std::vector<WrittenPacket>& packets, uint64_t budget, std::string& problem, uint64_t until = UINT64_MAX);
 
   const std::string& path() const { return stream_path_; }
   // The stream file, open once a packet of it was polled (-1 before).

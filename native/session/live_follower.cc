@@ -152,6 +152,9 @@ std::vector<LiveNews> LiveFollower::read(bool* read_any) {
       const uint64_t before = reader.info().events;
       reader.step(ingest_.rounds_per_turn);
       any = any || reader.info().events != before || !reader.waiting();
+      if (std::string resumed = reader.take_resumed(); !resumed.empty()) {
+        news.push_back({LiveNews::Kind::kResumed, sources_[i].label, std::move(resumed)});
+      }
     }
     for (const match::TraceIndex opened : sink_->take_opened()) {
       news.push_back({LiveNews::Kind::kOpened, sources_[opened].label, clock_words(readers_[opened]->info())});

@@ -73,7 +73,7 @@ struct FollowedSource {
 
 // What happened to a followed session during a turn, for the user.
 struct LiveNews {
-  enum class Kind { kOpened, kEnded, kFailed, kWaiting };
+  enum class Kind { kOpened, kEnded, kFailed, kWaiting, kResumed };
   Kind kind = Kind::kOpened;
   std::string url;   // the session URL or the folder, as given
   std::string text;  // in words: the host and its clock, or why it failed
@@ -82,9 +82,10 @@ struct LiveNews {
 // Follows LTTng live sessions and trace folders being written into one
 // Session, incrementally: each session is read by a LiveTraceReader, each
 // folder by a GrowingTraceReader, each in a reading process of its own when
-// a reading command is given (ingest::ProcessFollowedReader: a source whose
-// process dies fails, keeping what it gave, and the others go on), else in
-// this process; their events go to one PacketMatcher
+// a reading command is given (ingest::ProcessFollowedReader: a folder whose
+// process dies is read on in a new one after what it gave, told as news; a
+// source that cannot be fails, keeping what it gave, and the others go on),
+// else in this process; their events go to one PacketMatcher
 // and the matched messages to the session's links as they settle; the
 // network is brought up to date at each snapshot (Session::snapshot). This
 // is `sync` on traces being recorded: on the same events, finish() gives

@@ -34,7 +34,11 @@ from before any holds a trace (--wait). The test checks:
     one host 30 s ahead and one 70 s behind, followed from finished folders:
     the messages recorded 30 s apart are matched, the ones 100 s apart are
     counted at both ends (expired or unmatched), none lost, and the final
-    result is `sync --match-horizon 1min`'s.
+    result is `sync --match-horizon 1min`'s;
+  - a followed folder whose stream makes babeltrace2 abort is read on once,
+    then lost (exit 3); the reading processes killed half way through the
+    writing are each replaced by one that reads on where it stood, and the
+    final result is sync's.
 Exit 77 (skipped) when the shared fixtures are absent (after the simulated part).
 
 usage: live_folder_replay_test.py TRACESYNC SHARED_DIR WORK_DIR
@@ -45,6 +49,7 @@ import os
 import pathlib
 import re
 import shutil
+import signal
 import struct
 import subprocess
 import sys
@@ -379,7 +384,8 @@ def abort_in_a_followed_folder(tracesync, work, failures):
     """A followed folder whose stream makes babeltrace2 abort, read by
     babeltrace2 (`--reader babeltrace2`; the scanner names the damage and
     reads on): each folder is read in a reading process of its own, so the
-    abort costs that folder only. Its later packet is damaged: what it gave
+    abort costs that folder only. Its later packet is damaged: it is read on
+    once in a new process, which aborts at the same place; what it gave
     before stays in the result, it is named as lost with babeltrace2's words,
     and the other folders are followed to their end (exit 3). With
     --in-process the abort ends tracesync (exit 1, no result)."""
@@ -404,6 +410,10 @@ def abort_in_a_followed_folder(tracesync, work, failures):
     print("abort in a followed folder: exit %d, stderr %s" % (code, stderr.strip()))
     if code != 3 or lost not in stderr or "babeltrace2 aborted (SIGABRT) on damaged data" not in stderr:
         failures.append("abort: host1 was not named as lost to babeltrace2's abort (exit %d): %s" % (code, stderr))
+    # Read on once in a new process, which the damage kills at the same place.
+    resumed = "tracesync: resumed %s: babeltrace2 aborted (SIGABRT) on damaged data" % targets[1].parent
+    if resumed not in stderr or stderr.find(resumed) > stderr.find(lost):
+        failures.append("abort: host1 was not read on once before it was lost: %s" % stderr)
     if final is None or not host1(final) or not any({l["a_hostname"], l["b_hostname"]} == {"host0", "host2"}
                                                      for l in final["links"]):
         failures.append("abort: the final result lacks host1's events so far or the link host0-host2: %r" % final)
@@ -422,7 +432,105 @@ def abort_in_a_followed_folder(tracesync, work, failures):
     if whole.returncode != 1 or whole.stdout.strip():
         failures.append("abort: --in-process did not end at babeltrace2's abort (exit %d): the damage under test "
                         "did not occur" % whole.returncode)
+    # The staging directories the abort left behind are removed by the next
+    # follower staging in the same $TMPDIR (here the scanner, which names
+    # the damage and reads on), and its own when it ends.
+    left = sorted(p.name for p in (work / "abort-tmp").iterdir())
+    again = subprocess.run([tracesync, "live", "--quiet", "1s", "--in-process", "--reader", "scanner"]
+                           + [str(t.parent) for t in targets], capture_output=True, timeout=120,
+                           env=dict(os.environ, TMPDIR=str(work / "abort-tmp")))
+    after = sorted(p.name for p in (work / "abort-tmp").iterdir())
+    print("abort in-process: left in TMPDIR %s; after another live there (exit %d) %s" % (left, again.returncode,
+                                                                                       after))
+    if not left or after:
+        failures.append("abort: the staging the in-process abort left (%s) was not removed by the next follower: "
+                        "%s" % (left, after))
     for done in (work / "abort-hosts", work / "abort-tmp", simulated):
+        shutil.rmtree(done)
+
+
+def reading_processes(pid):
+    """The reading processes of the tracesync whose pid is `pid`: its children."""
+    children = []
+    for task in pathlib.Path("/proc/%d/task" % pid).iterdir():
+        try:
+            children += [int(child) for child in (task / "children").read_text().split()]
+        except OSError:  # the thread ended meanwhile
+            pass
+    return children
+
+
+def killed_reading_processes(tracesync, work, failures):
+    """Each followed folder's reading process killed (SIGKILL, as the
+    machine's out-of-memory killer does) past half way through the writing,
+    once a result holds the three traces: each
+    folder is read on in a new process after what it gave (`resumed DIR:`
+    on stderr), and the final result is the one of a run whose processes
+    were not killed: sync's on the same traces, with the same events."""
+    simulated = work / "killed"
+    subprocess.run([tracesync, "simulate", "--quiet", "--output", str(simulated), "--hosts", "3", "--topology", "star",
+                    "--duration", "20s", "--rate", "200", "--cpus", "1", "--seed", "6"], check=True, timeout=120)
+    sources = sorted(p.parent for p in simulated.rglob("metadata"))
+    for source in sources:
+        write_lttng_index(source)
+    targets = [work / "killed-hosts" / s.parent.name / "kernel" for s in sources]
+    # --quiet 3s: the writing pauses only until a result holds the three
+    # traces, which at 80 % of the packets has come already.
+    live = subprocess.Popen([tracesync, "live", "--interval", "100ms", "--wait", "30s", "--quiet", "3s"] +
+                            [str(t.parent) for t in targets], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            start_new_session=True)
+    killed = []
+    out, err = LineReader(live.stdout), LineReader(live.stderr)
+
+    def kill_readers():
+        """Once a result holds the three traces (each folder read some way)."""
+        if not any(len(json.loads(line)["traces"]) == 3 for _, line in out.lines if line.strip()):
+            return False
+        for child in reading_processes(live.pid):
+            try:
+                os.kill(child, signal.SIGKILL)
+                killed.append(child)
+            except ProcessLookupError:
+                pass
+        return True
+
+    try:
+        out.start()
+        err.start()
+        time.sleep(0.5)
+        replay(sources, targets, 0.8, kill_readers)
+        code = live.wait(120)
+        out.join(10)
+        err.join(10)
+    finally:
+        if live.poll() is None:
+            live.kill()
+            live.wait(10)
+    stderr = "".join(line for _, line in err.lines)
+    results = [json.loads(line) for _, line in out.lines if line.strip()]
+    print("killed reading processes %s past half way: exit %d, stderr:\n%s" % (killed, code, stderr))
+    if len(killed) != 3:
+        failures.append("killed: %d reading processes were killed, not 3 (one a folder, once a result held the "
+                        "three traces)" % len(killed))
+    for target in targets:
+        said = "tracesync: resumed %s: the reading process was killed (SIGKILL: out of memory?); read on in a new " \
+               "reading process after the " % target.parent
+        if said not in stderr:
+            failures.append("killed: %s was not said resumed: %s" % (target.parent, stderr))
+    sync = subprocess.run([tracesync, "sync", "--format", "json"] + [str(s) for s in sources], capture_output=True,
+                          timeout=120)
+    if code != 0 or not results or sync.returncode != 0:
+        failures.append("killed: live exited %d with %d results, sync %d" % (code, len(results), sync.returncode))
+        return
+    expected = json.loads(sync.stdout)
+    events = lambda report: sorted((t["hostname"], t["events"], t["network_events"]) for t in report["traces"])
+    if essence(results[-1]) != essence(expected) or events(results[-1]) != events(expected):
+        failures.append("killed: the final live result differs from sync on the traces:\nlive %r %r\nsync %r %r" % (
+            essence(results[-1]), events(results[-1]), essence(expected), events(expected)))
+    else:
+        print("killed: the final live result equals sync on the traces (%d messages; events %s)" % (
+            results[-1]["messages"], events(results[-1])))
+    for done in (work / "killed-hosts", simulated):
         shutil.rmtree(done)
 
 
@@ -435,6 +543,7 @@ def main():
     signals_and_probe_rounds(tracesync, work, failures)
     live_match_horizon(tracesync, work, failures)
     abort_in_a_followed_folder(tracesync, work, failures)
+    killed_reading_processes(tracesync, work, failures)
     fixtures = pathlib.Path(shared) / SET
     if not fixtures.is_dir():
         for failure in failures:

@@ -13,7 +13,8 @@ ticks, so that a CPU's stream may stay quiet; with --pin, every traced
 program runs on CPU 0 only (and tsapp does not tick), so the other CPUs'
 streams do stay quiet. Prints:
   - events followed: total, per second of the run, and tracesync's CPU
-    time per million events (its CPU use while it kept up);
+    time per million events (its CPU use while it kept up: `tracesync live`
+    and its reading processes, and live's own share);
   - latency from a message recorded (the true time of its later end, on
     CLOCK_MONOTONIC, which the clock plugin and lttng-ust's clock derive
     from) to the arrival of the first printed result that includes it:
@@ -64,10 +65,32 @@ def rss_kib(pid):
 
 
 def cpu_seconds(pid):
-    """user + system CPU time of a live process, from /proc/PID/stat."""
-    fields = open("/proc/%d/stat" % pid).read().rsplit(")", 1)[1].split()
+    """user + system CPU time of `tracesync live` and of its reading
+    processes (since s39 each source is read in a process of its own), and
+    of live's own process alone, from /proc: the children running, by their
+    own stat; the ones that ended and were reaped, in live's cutime and
+    cstime."""
     import os
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    tick = os.sysconf("SC_CLK_TCK")
+
+    def stat(process):
+        return open("/proc/%d/stat" % process).read().rsplit(")", 1)[1].split()
+
+    fields = stat(pid)
+    own = (int(fields[11]) + int(fields[12])) / tick
+    total = own + (int(fields[13]) + int(fields[14])) / tick
+    for task in os.listdir("/proc/%d/task" % pid):
+        try:
+            children = open("/proc/%d/task/%s/children" % (pid, task)).read().split()
+        except OSError:  # the thread ended meanwhile
+            continue
+        for child in children:
+            try:
+                child_fields = stat(int(child))
+            except OSError:  # ended meanwhile: in cutime at the next sample
+                continue
+            total += (int(child_fields[11]) + int(child_fields[12])) / tick
+    return total, own
 
 
 def percentile(values, p):
@@ -214,9 +237,11 @@ def main():
         "rotating folders" if rotate else "folders" if folders else "relay", len(arrivals), finished - ended,
         " (--quiet 3s included)" if folders else ""))
     if len(cpu) >= 2:
-        used = cpu[-1] - cpu[0]  # up to the last sample (0.5 s apart)
-        print("tracesync CPU: %.2f s over the run, %.2f s per million events (%.0f%% of one core)" % (
-            used, used / events * 1e6 if events else 0, 100 * used / run))
+        used = cpu[-1][0] - cpu[0][0]  # up to the last sample (0.5 s apart)
+        own = cpu[-1][1] - cpu[0][1]
+        print("tracesync CPU (live and its reading processes): %.2f s over the run, %.2f s per million events "
+              "(%.0f%% of one core); live's own process %.2f s, its reading processes %.2f s" % (
+                  used, used / events * 1e6 if events else 0, 100 * used / run, own, used - own))
     # The matcher emits messages by their later end as recorded (each on its
     # own clock): result i holds the first `messages` of that order.
     order = sorted(range(len(later_local)), key=later_local.__getitem__)

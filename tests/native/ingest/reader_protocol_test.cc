@@ -43,6 +43,33 @@ TraceInfo full_info() {
   return info;
 }
 
+// A followed folder's position with every part set.
+FolderPosition full_position() {
+  FolderPosition at;
+  at.chunk = 3;
+  at.packets = {{"chan_0", 12}, {"chan_1", 0}, {"ust_\xff", 7}};
+  at.last_packets = {{"chan_0", {4096, 8192, 11, 22, 5}}, {"chan_9", {0, 4096, 1, 2, 0}}};
+  at.finished_bytes = 1ULL << 33;
+  at.metadata_bytes = 8192;
+  at.info = full_info();
+  at.look = {{"chan_0", 2}};
+  at.look_metadata_bytes = 12288;
+  at.look_delivered.add({77, {3, 1}});
+  return at;
+}
+
+void expect_same_position(const FolderPosition& a, const FolderPosition& b) {
+  EXPECT_EQ(a.chunk, b.chunk);
+  EXPECT_EQ(a.packets, b.packets);
+  EXPECT_EQ(a.last_packets, b.last_packets);
+  EXPECT_EQ(a.finished_bytes, b.finished_bytes);
+  EXPECT_EQ(a.metadata_bytes, b.metadata_bytes);
+  testing::expect_same_trace_info(a.info, b.info);
+  EXPECT_EQ(a.look, b.look);
+  EXPECT_EQ(a.look_metadata_bytes, b.look_metadata_bytes);
+  EXPECT_EQ(a.look_delivered, b.look_delivered);
+}
+
 TEST(ReaderProtocol, TraceInfoRoundTrips) {
   const TraceInfo info = full_info();
   const auto decoded = decode_trace_info(encode(info));
@@ -73,6 +100,8 @@ TEST(ReaderProtocol, OpenRequestRoundTrips) {
                                               MessageSpec{"mq", "mq:put", "mq:get", {{"seq", FieldScope::kPayload}}, "x"}});
   request.resume.add({-5, {3, 0, 9}});
   request.resume.add({8, {1, 2}});
+  request.follow = {FollowedSource::Kind::kFolder, 5000, "/tmp/staging"};
+  request.folder = full_position();
   const auto decoded = decode_open(encode(request));
   ASSERT_TRUE(decoded);
   EXPECT_EQ(decoded->version, kVersion);
@@ -91,6 +120,10 @@ TEST(ReaderProtocol, OpenRequestRoundTrips) {
   EXPECT_EQ(decoded->options.selection, request.options.selection);
   EXPECT_EQ(decoded->resume, request.resume);
   EXPECT_EQ(decoded->resume.cuts().size(), 2u);
+  EXPECT_EQ(decoded->follow.kind, FollowedSource::Kind::kFolder);
+  EXPECT_EQ(decoded->follow.quiet_end_ms, 5000);
+  EXPECT_EQ(decoded->follow.staging_parent, "/tmp/staging");
+  expect_same_position(request.folder, decoded->folder);
 }
 
 TEST(ReaderProtocol, AnotherVersionIsReportedNotRead) {
@@ -109,6 +142,9 @@ TEST(ReaderProtocol, StepReportRoundTrips) {
   report.info = full_info();
   report.problem = "reading stopped after 10 events: something";
   report.delivered.add({1000, {4, 4}});
+  report.waiting = true;
+  report.end_words = "the session ended";
+  report.folder = full_position();
   const auto decoded = decode_step_report(encode(report));
   ASSERT_TRUE(decoded);
   EXPECT_EQ(decoded->state, TraceReader::State::kFailed);
@@ -117,6 +153,9 @@ TEST(ReaderProtocol, StepReportRoundTrips) {
   EXPECT_EQ(decoded->problem, report.problem);
   EXPECT_EQ(decoded->delivered, report.delivered);
   testing::expect_same_trace_info(report.info, decoded->info);
+  EXPECT_TRUE(decoded->waiting);
+  EXPECT_EQ(decoded->end_words, report.end_words);
+  expect_same_position(report.folder, decoded->folder);
 }
 
 // What decodes encodes the same: a point with a cut that another covers (as
@@ -124,10 +163,12 @@ TEST(ReaderProtocol, StepReportRoundTrips) {
 // streams larger than the payload.
 TEST(ReaderProtocol, ResumePointsThatAreNotAsAddLeavesThemAreRefused) {
   StepReport report;
-  report.delivered.add({10, {5}});
+  // A followed folder's look: its point is the payload's last bytes (the
+  // report's own `delivered` is decoded alike).
+  report.folder.look_delivered.add({10, {5}});
   std::vector<std::byte> bytes = encode(report);
   ASSERT_TRUE(decode_step_report(bytes));
-  // The point is the payload's last bytes: cuts (1), then the cut: through, streams (1), read.
+  // Cuts (1), then the cut: through, streams (1), read.
   std::vector<std::byte> doubled(bytes.begin(), bytes.end() - 32);
   const uint64_t two = 2;
   const auto* two_bytes = reinterpret_cast<const std::byte*>(&two);
@@ -158,6 +199,7 @@ TEST(ReaderProtocol, EveryShortenedOrLengthenedPayloadIsRefused) {
   StepReport report;
   report.info = full_info();
   report.problem = "p";
+  report.folder = full_position();
   const std::vector<std::byte> whole = encode(report);
   for (std::size_t size = 0; size < whole.size(); ++size) {
     EXPECT_FALSE(decode_step_report(std::span(whole).first(size))) << "first " << size << " bytes";
@@ -209,6 +251,7 @@ TEST(ReaderProtocol, EventsRoundTripAndRaggedPayloadsAreRefused) {
   header.promise = -99;
   header.events_read = 123456;
   header.delivered.add({900, {2, 1}});
+  header.folder = full_position();
   std::vector<std::byte> payload = encode(header);
   const auto raw = std::as_bytes(std::span(events));
   payload.insert(payload.end(), raw.begin(), raw.end());
@@ -218,6 +261,7 @@ TEST(ReaderProtocol, EventsRoundTripAndRaggedPayloadsAreRefused) {
   EXPECT_EQ(decoded_header->promise, -99);
   EXPECT_EQ(decoded_header->events_read, 123456u);
   EXPECT_EQ(decoded_header->delivered, header.delivered);
+  expect_same_position(header.folder, decoded_header->folder);
   ASSERT_EQ(decoded.size(), 3u);
   for (std::size_t i = 0; i < events.size(); ++i) {
     EXPECT_EQ(decoded[i].time, events[i].time);

@@ -9,7 +9,14 @@
 #include <gtest/gtest.h>
 #include <google/protobuf/util/message_differencer.h>
 
+#include <signal.h>
+#include <unistd.h>
+
+#include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <sstream>
 
 #include "support/packet_replay.h"
 #include "session/live_follower.h"
@@ -101,6 +108,115 @@ TEST(LiveFollowerProcesses, GiveWhatTheInProcessFollowerGives) {
   EXPECT_EQ(result.traces_size(), 3);
   EXPECT_EQ(differences(result, expected), "");
   EXPECT_EQ(result.options().reading_program(), TRACESYNC_TEST_READ_TRACE);
+}
+
+// The reading processes this process started (`tracesync read-trace`,
+// here the test's reading program), by pid.
+std::vector<pid_t> reading_processes() {
+  std::vector<pid_t> children;
+  for (const fs::directory_entry& entry : fs::directory_iterator("/proc")) {
+    const std::string name = entry.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream stat(entry.path() / "stat");
+    std::string line;
+    if (!std::getline(stat, line)) continue;
+    const std::size_t after_name = line.rfind(')');
+    if (after_name == std::string::npos) continue;
+    std::istringstream rest(line.substr(after_name + 2));
+    char state = 0;
+    pid_t parent = 0;
+    rest >> state >> parent;
+    if (parent == getpid() && state != 'Z') children.push_back(static_cast<pid_t>(std::stoi(name)));
+  }
+  return children;
+}
+
+// Each folder's reading process killed (SIGKILL, as the out-of-memory killer
+// does) twice while the folders are written: each is read on in a new
+// process after what it gave, said as news, and the result is the one the
+// in-process follower gives (the test above: the one of processes never
+// killed).
+TEST(LiveFollowerProcesses, AFolderWhoseProcessIsKilledIsReadOnWhereItStood) {
+  const simulate::testing::TempDirectory dir;
+  simulate::SimulationOptions options;
+  options.output_dir = dir / "experiment";
+  options.hosts = 3;
+  options.topology = simulate::Topology::kStar;
+  options.cpus_per_host = 2;
+  options.duration_s = 20;
+  options.message_rate = 100;
+  options.seed = 29;
+  const simulate::SimulationSummary summary = simulate::run(options);
+
+  // The staging directories in a $TMPDIR of the test's own.
+  const fs::path tmp = dir / "tmp";
+  fs::create_directories(tmp);
+  const char* was = std::getenv("TMPDIR");
+  const std::string tmp_before = was != nullptr ? was : "";
+  ::setenv("TMPDIR", tmp.c_str(), 1);
+  struct RestoresTmpdir {
+    const std::string& before;
+    ~RestoresTmpdir() { before.empty() ? ::unsetenv("TMPDIR") : ::setenv("TMPDIR", before.c_str(), 1); }
+  } restores{tmp_before};
+
+  LiveIngestOptions ingest;
+  ingest.match.horizon = 1'000'000'000;
+  ingest.quiet_end = std::chrono::milliseconds(60'000);  // never within the test: it ends by finish()
+  LiveFollower untouched(SessionOptions{}, ingest);  // in this process: the only reading processes are killed's
+  ingest.reading_command = {TRACESYNC_TEST_READ_TRACE};
+  LiveFollower killed(SessionOptions{}, ingest);
+  std::vector<fs::path> sources, here, there;
+  for (const simulate::HostSummary& host : summary.hosts) {
+    sources.push_back(host.trace_path);
+    here.push_back(fs::path(dir / "untouched") / host.name);
+    there.push_back(fs::path(dir / "killed") / host.name);
+    untouched.add_folder(here.back().string());
+    killed.add_folder(there.back().string());
+  }
+  testing::PacketReplay replay_here(sources, here), replay_there(sources, there);
+  std::size_t kills = 0, resumed = 0;
+  ASSERT_GE(replay_here.packets(), 9u);
+  const std::size_t first_kill = replay_here.packets() / 3, second_kill = replay_here.packets() * 2 / 3;
+  for (bool more = true; more;) {
+    more = replay_here.write(1);
+    replay_there.write(1);
+    untouched.read(nullptr);
+    if (replay_there.written() == first_kill || replay_there.written() == second_kill) {
+      for (const pid_t child : reading_processes()) {
+        if (::kill(child, SIGKILL) == 0) ++kills;
+      }
+    }
+    for (const LiveNews& news : killed.read(nullptr)) {
+      EXPECT_NE(news.kind, LiveNews::Kind::kFailed) << news.url << ": " << news.text;
+      if (news.kind != LiveNews::Kind::kResumed) continue;
+      ++resumed;
+      EXPECT_NE(news.text.find("the reading process was killed (SIGKILL: out of memory?); read on in a new reading process after the "), std::string::npos) << news.text;
+    }
+  }
+  for (int look = 0; look < 3; ++look) killed.read(nullptr);  // as long as the last ones need
+  // Each source's staging holds its live process's directory, not those of
+  // the dead ones (the in-process follower stages in $TMPDIR itself).
+  std::size_t sources_staged = 0;
+  for (const fs::directory_entry& parent : fs::directory_iterator(tmp)) {
+    if (parent.path().filename().string().rfind("tracesync-followed-", 0) != 0) continue;
+    ++sources_staged;
+    const auto staged = std::distance(fs::directory_iterator(parent.path()), fs::directory_iterator());
+    EXPECT_LE(staged, 1) << parent.path() << " keeps what dead reading processes staged";
+  }
+  EXPECT_EQ(sources_staged, 3u);
+  EXPECT_EQ(kills, 6u) << "three processes, then the three that read on";
+  EXPECT_EQ(resumed, 6u);
+  EXPECT_EQ(killed.events(), untouched.events());
+  const v1::Snapshot expected = untouched.finish(false);
+  const v1::Snapshot result = killed.finish(false);
+  EXPECT_GT(result.messages(), 1000u);
+  google::protobuf::util::MessageDifferencer differencer;
+  std::string report;
+  differencer.ReportDifferencesToString(&report);
+  const std::string there_dir = (fs::path(dir / "killed")).string();
+  const std::string here_dir = (fs::path(dir / "untouched")).string();
+  differencer.Compare(without_places(result, there_dir, here_dir), without_places(expected, here_dir, here_dir));
+  EXPECT_EQ(report, "");
 }
 
 }  // namespace
