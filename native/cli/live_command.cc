@@ -24,10 +24,9 @@
 #include "cli/duration.h"
 #include "cli/exit_codes.h"
 #include "cli/interrupt_guard.h"
-#include "cli/reading_process_command.h"
+#include "cli/trace_reading.h"
 #include "hull/piecewise_hull_estimator.h"
 #include "ingest/message_spec.h"
-#include "ingest/reader_choice.h"
 #include "ingest/signal_spec.h"
 #include "match/packet_key.h"
 #include "probe/peer_address.h"
@@ -233,23 +232,12 @@ int run_live(const std::vector<std::string>& arguments) {
   }
   ingest.join_window = std::chrono::milliseconds(wait / 1'000'000);
   ingest.quiet_end = std::chrono::milliseconds(quiet / 1'000'000);
-  const auto reader = ingest::parse_reader_choice(a.reader);
-  if (!reader) {
-    return usage_error(kCommand,
-                       "--reader must be auto, scanner or babeltrace2, not '" + snapshot::readable_text(a.reader) + "'");
-  }
-  ingest.reader.reader = *reader;
-  if (a.in_process) {
-    ingest.in_process_reason = "--in-process was given";
-  } else {
-    // Each source in a process of its own, as sync reads each trace.
-    const auto command = reading_process_command();
-    if (!command) {
-      return usage_error(kCommand,
-                         "cannot find this program's own file (/proc/self/exe) to read sources with; try --in-process");
-    }
-    ingest.reading_command = *command;
-  }
+  // Each source in a process of its own (unless --in-process), as sync reads each trace.
+  auto reading = choose_trace_reading(a.reader, a.in_process);
+  if (const auto* why = std::get_if<std::string>(&reading)) return usage_error(kCommand, *why);
+  ingest.reader.reader = std::get<TraceReading>(reading).reader;
+  ingest.reading_command = std::move(std::get<TraceReading>(reading).reading_command);
+  if (a.in_process) ingest.in_process_reason = "--in-process was given";
   const auto key = match::parse_key_kind(a.match_key);
   if (!key) return usage_error(kCommand, "--match-key must be 'tc' or 'strict', not '" + a.match_key + "'");
   ingest.match.key = *key;
