@@ -5,15 +5,12 @@
 #include <boost/program_options.hpp>
 
 #include <malloc.h>
-#include <unistd.h>
 
 #include <cerrno>
 #include <charconv>
 #include <chrono>
 #include <cmath>
-#include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <iostream>
 #include <sstream>
 #include <thread>
@@ -25,6 +22,7 @@
 #include "cli/exit_codes.h"
 #include "cli/interrupt_guard.h"
 #include "cli/trace_reading.h"
+#include "cli/whole_file.h"
 #include "hull/piecewise_hull_estimator.h"
 #include "ingest/message_spec.h"
 #include "ingest/signal_spec.h"
@@ -147,27 +145,13 @@ void print_help(const po::options_description& options) {
             << "\n" << exit_codes_help();
 }
 
-// FILE.tmp written whole, then renamed over FILE: a reader of FILE sees the
-// old report or the new one, never half of one.
+// Written whole, then renamed over FILE (write_whole_file): a reader of
+// FILE sees the old report or the new one, never half of one.
 std::string write_html_atomically(const v1::Snapshot& snapshot, const std::string& path) {
-  const std::string temporary = path + ".tmp" + std::to_string(getpid());
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    const std::string html = snapshot::to_html(snapshot);
-    out.write(html.data(), static_cast<std::streamsize>(html.size()));
-    out.close();
-    if (!out) {
-      const std::string why = std::strerror(errno);
-      std::remove(temporary.c_str());
-      return "could not write '" + temporary + "': " + why;
-    }
-  }
-  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
-    const std::string why = std::strerror(errno);
-    std::remove(temporary.c_str());
-    return "could not replace '" + path + "': " + why;
-  }
-  return {};
+  const std::string html = snapshot::to_html(snapshot);
+  const std::string why = write_whole_file(
+      path, [&](std::ostream& out) { out.write(html.data(), static_cast<std::streamsize>(html.size())); });
+  return why.empty() ? "" : "could not write the report to '" + path + "': " + why;
 }
 
 // Prints a result: a JSON line on stdout, the HTML report with -o.
