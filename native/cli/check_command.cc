@@ -13,8 +13,8 @@
 #include "cli/command_line.h"
 #include "cli/exit_codes.h"
 #include "cli/progress_bar.h"
-#include "cli/reading_process_command.h"
 #include "cli/trace_check.h"
+#include "cli/trace_reading.h"
 #include "ingest/experiment_reader.h"
 #include "ingest/message_spec.h"
 #include "ingest/network_event_names.h"
@@ -144,11 +144,8 @@ int run_check(const std::vector<std::string>& arguments) {
     if (const auto* why = std::get_if<std::string>(&port)) return usage_error(kCommand, "--probe-port: " + *why);
     probe_ports.push_back(static_cast<uint16_t>(std::get<int>(port)));
   }
-  const auto reader = ingest::parse_reader_choice(reader_name);
-  if (!reader) {
-    return usage_error(kCommand, "--reader must be auto, scanner or babeltrace2, not '" +
-                                     snapshot::readable_text(reader_name) + "'");
-  }
+  auto reading = choose_trace_reading(reader_name, in_process);
+  if (const auto* why = std::get_if<std::string>(&reading)) return usage_error(kCommand, *why);
   ExitCode code = kSuccess;
   const ingest::Discovery discovery = ingest::discover_traces(paths);
   for (const ingest::Problem& p : discovery.problems) {
@@ -162,15 +159,11 @@ int run_check(const std::vector<std::string>& arguments) {
   }
   ingest::ReadOptions read;
   read.jobs = jobs;
-  read.reader.reader = *reader;
+  read.reader.reader = std::get<TraceReading>(reading).reader;
+  read.reading_command = std::move(std::get<TraceReading>(reading).reading_command);
   read.reader.endpoints = !probe_ports.empty();  // the ports, for --probe-port
   read.reader.selection = ingest::EventSelection(kinds);
   read.reader.offered_classes = true;
-  if (!in_process) {
-    const auto command = reading_process_command();
-    if (!command) return usage_error(kCommand, "cannot find this program's own file to read traces with; try --in-process");
-    read.reading_command = *command;
-  }
   ProbeSegmentSink sink(discovery.traces.size(), probe_ports);
   ProgressBar progress("reading traces");
   const ingest::ExperimentReport report = ingest::read_experiment(discovery.traces, read, sink, [&](const ingest::ReadProgress& p) {

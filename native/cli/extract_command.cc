@@ -18,7 +18,7 @@
 #include "cli/exit_codes.h"
 #include "cli/interrupt_guard.h"
 #include "cli/progress_bar.h"
-#include "cli/reading_process_command.h"
+#include "cli/trace_reading.h"
 #include "ingest/experiment_reader.h"
 #include "ingest/extract_frames.h"
 #include "ingest/extract_writer.h"
@@ -156,11 +156,10 @@ int run_extract(const std::vector<std::string>& arguments) {
   read.jobs = jobs;
   read.reader.endpoints = true;  // whichever key the sync will use
   read.reader.selection = ingest::EventSelection(kinds);
-  if (!in_process) {
-    const auto command = reading_process_command();
-    if (!command) return usage_error(kCommand, "cannot find this program's own file to read traces with; try --in-process");
-    read.reading_command = *command;
-  }
+  // No --reader: auto.
+  auto reading = choose_trace_reading(ingest::to_string(ingest::ReaderChoice::kAuto), in_process);
+  if (const auto* why = std::get_if<std::string>(&reading)) return usage_error(kCommand, *why);
+  read.reading_command = std::move(std::get<TraceReading>(reading).reading_command);
   if (!open_timeout.empty()) {
     if (in_process) return usage_error(kCommand, "--open-timeout needs each trace read in a process of its own");
     model::Nanoseconds timeout = 0;

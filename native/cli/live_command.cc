@@ -5,15 +5,12 @@
 #include <boost/program_options.hpp>
 
 #include <malloc.h>
-#include <unistd.h>
 
 #include <cerrno>
 #include <charconv>
 #include <chrono>
 #include <cmath>
-#include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <iostream>
 #include <sstream>
 #include <thread>
@@ -24,10 +21,10 @@
 #include "cli/duration.h"
 #include "cli/exit_codes.h"
 #include "cli/interrupt_guard.h"
-#include "cli/reading_process_command.h"
+#include "cli/trace_reading.h"
+#include "cli/whole_file.h"
 #include "hull/piecewise_hull_estimator.h"
 #include "ingest/message_spec.h"
-#include "ingest/reader_choice.h"
 #include "ingest/signal_spec.h"
 #include "match/packet_key.h"
 #include "probe/peer_address.h"
@@ -149,27 +146,13 @@ void print_help(const po::options_description& options) {
             << "\n" << exit_codes_help();
 }
 
-// FILE.tmp written whole, then renamed over FILE: a reader of FILE sees the
-// old report or the new one, never half of one.
+// Written whole, then renamed over FILE (write_whole_file): a reader of
+// FILE sees the old report or the new one, never half of one.
 std::string write_html_atomically(const v1::Snapshot& snapshot, const std::string& path) {
-  const std::string temporary = path + ".tmp" + std::to_string(getpid());
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    const std::string html = snapshot::to_html(snapshot);
-    out.write(html.data(), static_cast<std::streamsize>(html.size()));
-    out.close();
-    if (!out) {
-      const std::string why = std::strerror(errno);
-      std::remove(temporary.c_str());
-      return "could not write '" + temporary + "': " + why;
-    }
-  }
-  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
-    const std::string why = std::strerror(errno);
-    std::remove(temporary.c_str());
-    return "could not replace '" + path + "': " + why;
-  }
-  return {};
+  const std::string html = snapshot::to_html(snapshot);
+  const std::string why = write_whole_file(
+      path, [&](std::ostream& out) { out.write(html.data(), static_cast<std::streamsize>(html.size())); });
+  return why.empty() ? "" : "could not write the report to '" + path + "': " + why;
 }
 
 // Prints a result: a JSON line on stdout, the HTML report with -o.
@@ -235,23 +218,12 @@ int run_live(const std::vector<std::string>& arguments) {
   }
   ingest.join_window = std::chrono::milliseconds(wait / 1'000'000);
   ingest.quiet_end = std::chrono::milliseconds(quiet / 1'000'000);
-  const auto reader = ingest::parse_reader_choice(a.reader);
-  if (!reader) {
-    return usage_error(kCommand,
-                       "--reader must be auto, scanner or babeltrace2, not '" + snapshot::readable_text(a.reader) + "'");
-  }
-  ingest.reader.reader = *reader;
-  if (a.in_process) {
-    ingest.in_process_reason = "--in-process was given";
-  } else {
-    // Each source in a process of its own, as sync reads each trace.
-    const auto command = reading_process_command();
-    if (!command) {
-      return usage_error(kCommand,
-                         "cannot find this program's own file (/proc/self/exe) to read sources with; try --in-process");
-    }
-    ingest.reading_command = *command;
-  }
+  // Each source in a process of its own (unless --in-process), as sync reads each trace.
+  auto reading = choose_trace_reading(a.reader, a.in_process);
+  if (const auto* why = std::get_if<std::string>(&reading)) return usage_error(kCommand, *why);
+  ingest.reader.reader = std::get<TraceReading>(reading).reader;
+  ingest.reading_command = std::move(std::get<TraceReading>(reading).reading_command);
+  if (a.in_process) ingest.in_process_reason = "--in-process was given";
   const auto key = match::parse_key_kind(a.match_key);
   if (!key) return usage_error(kCommand, "--match-key must be 'tc' or 'strict', not '" + a.match_key + "'");
   ingest.match.key = *key;

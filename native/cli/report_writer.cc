@@ -3,13 +3,11 @@
 
 #include <unistd.h>
 
-#include <cerrno>
-#include <cstring>
-#include <fstream>
 #include <functional>
 #include <iostream>
 
 #include "cli/colour.h"
+#include "cli/whole_file.h"
 #include "snapshot/certificate.h"
 #include "snapshot/html_report.h"
 #include "snapshot/json_report.h"
@@ -18,18 +16,12 @@
 namespace tracesync::cli {
 namespace {
 
-// Writes the file `path` with `write`; an error message naming `what`, or "".
+// Writes the file `path` with `write`, whole or not at all (a failed write
+// leaves the old file); an error message naming `what`, or "".
 std::string write_file(const std::function<void(std::ostream&)>& write, const std::string& path,
                        const std::string& what) {
-  // The stream says only that it failed; the system call's errno says why
-  // (a directory, no such directory, no permission, a full disk).
-  const auto failed = [&] { return "could not write the " + what + " to '" + path + "': " + std::strerror(errno); };
-  errno = 0;
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) return failed();
-  write(out);
-  out.close();
-  return out ? "" : failed();
+  const std::string why = write_whole_file(path, write);
+  return why.empty() ? "" : "could not write the " + what + " to '" + path + "': " + why;
 }
 
 std::string write_file(const std::string& bytes, const std::string& path, const std::string& what) {

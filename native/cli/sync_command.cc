@@ -26,10 +26,9 @@
 #include "cli/interrupt_guard.h"
 #include "cli/ppm.h"
 #include "cli/progress_bar.h"
-#include "cli/reading_process_command.h"
 #include "cli/report_writer.h"
 #include "cli/slow_opening_watch.h"
-#include "ingest/reader_choice.h"
+#include "cli/trace_reading.h"
 #include "cli/sync_command.h"
 #include "ingest/domain_overrides.h"
 #include "ingest/match_stream.h"
@@ -173,15 +172,11 @@ void print_help(const po::options_description& options, const SyncExtension* ext
 // Parses the arguments into the pipeline's options; returns an error message.
 std::string to_options(const SyncArguments& a, session::SessionOptions& options, session::IngestOptions& ingest) {
   ingest.jobs = a.jobs;
-  const auto reader = ingest::parse_reader_choice(a.reader);
-  if (!reader) return "--reader must be auto, scanner or babeltrace2, not '" + snapshot::readable_text(a.reader) + "'";
-  ingest.reader = *reader;
+  auto reading = choose_trace_reading(a.reader, a.in_process);
+  if (auto* why = std::get_if<std::string>(&reading)) return std::move(*why);
+  ingest.reader = std::get<TraceReading>(reading).reader;
+  ingest.reading_command = std::move(std::get<TraceReading>(reading).reading_command);
   if (a.in_process) ingest.in_process_reason = "--in-process was given";
-  if (!a.in_process) {
-    const auto command = reading_process_command();
-    if (!command) return "cannot find this program's own file (/proc/self/exe) to read traces with; try --in-process";
-    ingest.reading_command = *command;
-  }
   if (!a.open_timeout.empty()) {
     if (a.in_process) return "--open-timeout needs each trace read in a process of its own, not --in-process";
     if (std::string problem = read_duration_option("open-timeout", a.open_timeout, ingest.open_timeout);

@@ -17,7 +17,7 @@
 #include "cli/command.h"
 #include "cli/command_line.h"
 #include "cli/exit_codes.h"
-#include "cli/reading_process_command.h"
+#include "cli/trace_reading.h"
 #include "ingest/match_stream.h"
 #include "ingest/message_spec.h"
 #include "verify/certificate_check.h"
@@ -242,10 +242,10 @@ int run_verify(const std::vector<std::string>& arguments) {
     if (auto* why = std::get_if<std::string>(&specs)) return usage_error(kCommand, *why);
     read.reader.selection = ingest::EventSelection(std::get<std::vector<ingest::MessageSpec>>(std::move(specs)));
   }
-  if (!in_process && !traces.empty()) {
-    const auto command = reading_process_command();
-    if (!command) return usage_error(kCommand, "cannot find this program's own file to read traces with; try --in-process");
-    read.reading_command = *command;
+  if (!traces.empty()) {
+    auto reading = choose_trace_reading(ingest::to_string(ingest::ReaderChoice::kAuto), in_process);  // no --reader
+    if (const auto* why = std::get_if<std::string>(&reading)) return usage_error(kCommand, *why);
+    read.reading_command = std::move(std::get<TraceReading>(reading).reading_command);
   }
   try {
     const nlohmann::json report = read_json(files[0], "report");

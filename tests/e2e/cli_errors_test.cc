@@ -6,6 +6,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <filesystem>
+#include <string>
+#include <vector>
+
 #include "support/run_command.h"
 
 namespace tracesync {
@@ -191,6 +196,59 @@ TEST(CliErrors, UnwritableOutput) {
   EXPECT_EQ(full.exit_code, 1);
   EXPECT_NE(full.err.find("could not write the report to '/dev/full': No space left on device"), std::string::npos)
       << full.err;
+}
+
+// A report or certificate whose writing fails midway (here at a file size
+// limit of a block or two, as a disk filling up would: the report is far
+// longer) leaves the file it was to replace as it was, and nothing beside
+// it; the exit code is any unwritable output's. Written whole, it replaces
+// the old file, and nothing is left beside it either.
+TEST(CliErrors, AnOutputThatFailsMidwayLeavesTheOldFileAsItWas) {
+  TempDir dir;
+  const std::string report = dir.file("report.json");
+  const std::string certificate = dir.file("certificate.json");
+  const std::string old_text = "the report of an earlier run\n";
+  const auto files_in_dir = [&] {
+    std::vector<std::string> names;
+    for (const auto& entry : std::filesystem::directory_iterator(dir.path())) {
+      names.push_back(entry.path().filename().string());
+    }
+    std::sort(names.begin(), names.end());
+    return names;
+  };
+  const std::vector<std::string> both = {"certificate.json", "report.json"};
+  // The shell ignores SIGXFSZ (so that a write past the limit fails with
+  // EFBIG instead of killing the program), limits the size of any file
+  // written, and runs the command.
+  const std::string limited = "trap '' XFSZ; ulimit -f 2; exec \"$0\" \"$@\"";
+  for (const std::string format : {"json", "text"}) {
+    testing::write_file(report, old_text);
+    testing::write_file(certificate, old_text);
+    const auto r = run_command("/bin/sh", {"-c", limited, tracesync_binary(), "sync", "--matches",
+                                           fixture("chain_three_hosts.txt"), "--format", format, "--output", report});
+    EXPECT_EQ(r.exit_code, 1) << format << ": " << r.err;
+    EXPECT_NE(r.err.find("could not write the report to '" + report + "': File too large"), std::string::npos)
+        << format << ": " << r.err;
+    EXPECT_EQ(testing::read_file(report), old_text) << format;
+    EXPECT_EQ(files_in_dir(), both) << format;
+  }
+  // (The report to /dev/null, written in place: the tests' standard output is a file.)
+  const auto r = run_command("/bin/sh", {"-c", limited, tracesync_binary(), "sync", "--matches",
+                                         fixture("chain_three_hosts.txt"), "--format", "json", "--output",
+                                         "/dev/null", "--certificate", certificate});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("could not write the certificate to '" + certificate + "': File too large"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(testing::read_file(certificate), old_text);
+  EXPECT_EQ(files_in_dir(), both);
+
+  const auto whole = run_command(tracesync_binary(), {"sync", "--matches", fixture("chain_three_hosts.txt"), "--format",
+                                                      "json", "--output", report, "--certificate", certificate});
+  EXPECT_EQ(whole.exit_code, 0) << whole.err;
+  EXPECT_GT(json::parse(testing::read_file(report))["messages"].get<int>(), 0);
+  EXPECT_NO_THROW(json::parse(testing::read_file(certificate)));
+  EXPECT_EQ(files_in_dir(), both);
 }
 
 }  // namespace
