@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <csignal>
 #include <fstream>
+#include <functional>
 #include <mutex>
 #include <set>
 #include <sstream>
@@ -96,6 +97,37 @@ bool same_events(std::vector<match::PacketEvent> a, std::vector<match::PacketEve
   return std::equal(a.begin(), a.end(), b.begin(), b.end(), [&](const auto& x, const auto& y) { return key(x) == key(y); });
 }
 
+// A sink that also looks (`look`) whenever a trace is said opened, keeping
+// the largest value seen: at an instant known to come, unlike a sampler's,
+// when the trace's lane has a process, and every earlier trace of the lane
+// has had its first turn and none its second (unopened traces go first).
+class LookingAtEachOpening final : public EventSink {
+ public:
+  LookingAtEachOpening(testing::RecordingSink& inner, std::function<std::size_t()> look)
+      : inner_(inner), look_(std::move(look)) {}
+  void trace_opened(match::TraceIndex trace, const TraceInfo& info) override {
+    inner_.trace_opened(trace, info);
+    const std::size_t seen = look_();
+    const std::lock_guard lock(mutex_);
+    peak_ = std::max(peak_, seen);
+  }
+  void trace_events(match::TraceIndex trace, std::span<const match::PacketEvent> events,
+                    model::Nanoseconds progress) override {
+    inner_.trace_events(trace, events, progress);
+  }
+  void trace_closed(match::TraceIndex trace) override { inner_.trace_closed(trace); }
+  std::size_t peak() {
+    const std::lock_guard lock(mutex_);
+    return peak_;
+  }
+
+ private:
+  testing::RecordingSink& inner_;
+  std::function<std::size_t()> look_;
+  std::mutex mutex_;
+  std::size_t peak_ = 0;
+};
+
 TEST(ReadingLanes, ProcessesNeverExceedTheJobs) {
   testing::TempDir dir("lanes-bound");
   const std::vector<TraceSource> traces = write_ring(dir.path(), 60, 40);
@@ -106,10 +138,11 @@ TEST(ReadingLanes, ProcessesNeverExceedTheJobs) {
     options.rounds_per_process_step = 1;  // many turns
     tracesync::testing::PeakSampler<std::size_t> processes([] { return children().size(); }, std::chrono::milliseconds(2));
     testing::RecordingSink sink;
-    const ExperimentReport report = read_experiment(traces, options, sink);
-    const std::size_t peak = processes.stop();
+    LookingAtEachOpening looking_sink(sink, [] { return children().size(); });
+    const ExperimentReport report = read_experiment(traces, options, looking_sink);
+    const std::size_t peak = std::max(processes.stop(), looking_sink.peak());
     for (const TraceReport& trace : report.traces) EXPECT_EQ(trace.status, TraceStatus::kComplete) << trace.problem;
-    EXPECT_GE(peak, 1u);
+    EXPECT_GE(looking_sink.peak(), 1u) << "no reading process seen: the bound below would prove nothing";
     EXPECT_LE(peak, jobs) << "reading processes at once, with " << jobs << " jobs and 60 traces";
     EXPECT_EQ(children().size(), 0u) << "reading processes left behind";
   }
@@ -211,32 +244,6 @@ std::size_t traces_held_at_once(const fs::path& root) {
   return held;
 }
 
-// A sink that also looks at the traces held open whenever a trace is said
-// opened: at an instant known to come (unlike the sampler's), where every
-// earlier trace of the lane has had its first turn and none of them its
-// second (unopened traces go first).
-class HeldOpenAtEachOpening final : public EventSink {
- public:
-  HeldOpenAtEachOpening(testing::RecordingSink& inner, fs::path root) : inner_(inner), root_(std::move(root)) {}
-  void trace_opened(match::TraceIndex trace, const TraceInfo& info) override {
-    inner_.trace_opened(trace, info);
-    const std::size_t held = traces_held_at_once(root_);
-    const std::lock_guard lock(mutex_);
-    peak = std::max(peak, held);
-  }
-  void trace_events(match::TraceIndex trace, std::span<const match::PacketEvent> events,
-                    model::Nanoseconds progress) override {
-    inner_.trace_events(trace, events, progress);
-  }
-  void trace_closed(match::TraceIndex trace) override { inner_.trace_closed(trace); }
-  std::size_t peak = 0;
-
- private:
-  testing::RecordingSink& inner_;
-  fs::path root_;
-  std::mutex mutex_;
-};
-
 // Past `max_open_traces`, a trace is closed after its (short) first turn and
 // opened again for the next: the reading processes hold that many traces
 // (and those in a turn), not all; what the traces give is the same.
@@ -253,12 +260,14 @@ TEST(ReadingLanes, ParkedTracesGiveWhatTheyGiveHeldOpen) {
       options.jobs = jobs;
       options.reading_command = {TRACESYNC_TEST_READ_TRACE};
       options.max_open_traces = limit;
+      // Between the looks at each opening, a look every 5 ms (each stops
+      // the reading processes a while: more often, the test is slower).
       tracesync::testing::PeakSampler<std::size_t> held_open([&] { return traces_held_at_once(dir.path()); },
-                                                             std::chrono::milliseconds(1));
+                                                             std::chrono::milliseconds(5));
       testing::RecordingSink sink;
-      HeldOpenAtEachOpening looking_sink(sink, dir.path());
+      LookingAtEachOpening looking_sink(sink, [&] { return traces_held_at_once(dir.path()); });
       const ExperimentReport report = read_experiment(traces, options, looking_sink);
-      const std::size_t peak = std::max(held_open.stop(), looking_sink.peak);
+      const std::size_t peak = std::max(held_open.stop(), looking_sink.peak());
       for (match::TraceIndex t = 0; t < traces.size(); ++t) {
         EXPECT_EQ(report.traces[t].status, TraceStatus::kComplete) << report.traces[t].problem;
         EXPECT_EQ(report.traces[t].info.events, want.traces[t].info.events);
@@ -283,7 +292,7 @@ TEST(ReadingLanes, ParkedTracesGiveWhatTheyGiveHeldOpen) {
         // process holds every trace of the lane (the one being opened
         // perhaps not yet): 40 / jobs, rounded up.
         const std::size_t per_lane = (traces.size() + jobs - 1) / jobs;
-        EXPECT_GE(looking_sink.peak, per_lane - 1)
+        EXPECT_GE(looking_sink.peak(), per_lane - 1)
             << "the looks see no held traces: the bound above would prove nothing";
       }
     }
