@@ -331,10 +331,21 @@ std::vector<Contradiction> PiecewiseHullEstimator::contradictions() const {
   return out;
 }
 
+void PiecewiseHullEstimator::end_input() {
+  if (!stream_ || stream_->finished()) return;
+  // Its copy, finished at the last answer, would hold as much again.
+  stream_->finish();
+  streamed_.reset();
+}
+
 const PiecewiseHullEstimator::Streamed& PiecewiseHullEstimator::streamed() const {
   if (streamed_ && streamed_->added == added_) return *streamed_;
-  LocalBandStream::Finished finished = stream_->finished_now();
-  streamed_ = Streamed{added_, std::move(finished.map), finished.centre_line.bends()};
+  if (stream_->finished()) {
+    streamed_ = Streamed{added_, stream_->map(), stream_->centre_line().bends()};
+  } else {
+    LocalBandStream::Finished finished = stream_->finished_now();
+    streamed_ = Streamed{added_, std::move(finished.map), finished.centre_line.bends()};
+  }
   return *streamed_;
 }
 
