@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <limits>
 #include <span>
+#include <type_traits>
 
 namespace tracesync::hull {
 namespace {
@@ -104,6 +105,9 @@ bool PiecewiseHullEstimator::add_before_last(const LinkMessage& message) {
 
 // A segment starting at `message`, which no line fits with the one before.
 bool PiecewiseHullEstimator::open_segment(const LinkMessage& message) {
+  // segments_ moves its segments as it grows: a day has thousands, each
+  // with its hull and some with their logs, that a copy would double.
+  static_assert(std::is_nothrow_move_constructible_v<Segment>);
   // The first segment keeps a flat envelope (the linear model's), so that
   // its messages can be released; the others keep the envelope of their
   // log, and start a flat one if they release (release_before).
@@ -115,9 +119,15 @@ bool PiecewiseHullEstimator::open_segment(const LinkMessage& message) {
 }
 
 void PiecewiseHullEstimator::resegment_from(std::size_t k, const LinkMessage& message) {
-  std::vector<LinkMessage> rest{message};
+  // Each log is let go once copied: the messages are held about once, not twice.
+  std::size_t count = 1;
+  for (std::size_t j = k; j < segments_.size(); ++j) count += segments_[j].messages.size();
+  std::vector<LinkMessage> rest;
+  rest.reserve(count);
+  rest.push_back(message);
   for (std::size_t j = k; j < segments_.size(); ++j) {
     segments_[j].messages.for_each([&](const LinkMessage& m) { rest.push_back(m); });
+    segments_[j].messages = MessageLog{};
   }
   std::sort(rest.begin(), rest.end(), sorts_before);
   segments_.erase(segments_.begin() + static_cast<std::ptrdiff_t>(k), segments_.end());
