@@ -2,6 +2,7 @@
 #include "hull/piecewise_hull_estimator.h"
 
 #include <algorithm>
+#include <deque>
 #include <limits>
 #include <span>
 #include <type_traits>
@@ -119,12 +120,10 @@ bool PiecewiseHullEstimator::open_segment(const LinkMessage& message) {
 }
 
 void PiecewiseHullEstimator::resegment_from(std::size_t k, const LinkMessage& message) {
-  // Each log is let go once copied: the messages are held about once, not twice.
-  std::size_t count = 1;
-  for (std::size_t j = k; j < segments_.size(); ++j) count += segments_[j].messages.size();
-  std::vector<LinkMessage> rest;
-  rest.reserve(count);
-  rest.push_back(message);
+  // The messages to replay are held about once: each log is let go once
+  // copied, and each message once replayed (a deque gives its blocks back
+  // as they are taken from its front), while the new segments' logs grow.
+  std::deque<LinkMessage> rest{message};
   for (std::size_t j = k; j < segments_.size(); ++j) {
     segments_[j].messages.for_each([&](const LinkMessage& m) { rest.push_back(m); });
     segments_[j].messages = MessageLog{};
@@ -137,7 +136,7 @@ void PiecewiseHullEstimator::resegment_from(std::size_t k, const LinkMessage& me
     // them (none is behind `before`).
     segments_.push_back({released_->first, released_->last, released_->hull, {}, std::nullopt, std::nullopt, true});
   }
-  for (const LinkMessage& m : rest) extend(m);
+  for (; !rest.empty(); rest.pop_front()) extend(rest.front());
 }
 
 void PiecewiseHullEstimator::settle(model::Nanoseconds frontier) {
