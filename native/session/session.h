@@ -115,7 +115,7 @@ class Session {
   // (snapshot/exact_names.h).
   v1::Snapshot snapshot();
   // The same, for a caller that takes no other and adds no message after
-  // (`tracesync sync`): each link's estimator is told the input ended
+  // (`tracesync sync`, a finished `live` run): each link's estimator is told the input ended
   // (LinkEstimator::end_input: it may finish its state in place rather
   // than a copy), and what the session keeps to make the next snapshot
   // cheaply (each trace's pieces and segments, each link's report) moves
