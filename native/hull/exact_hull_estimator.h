@@ -4,6 +4,7 @@
 #include <optional>
 #include <vector>
 
+#include "base/boxed.h"
 #include "hull/clock_stability.h"
 #include "hull/convex_chain.h"
 #include "hull/exact_line.h"
@@ -154,8 +155,9 @@ class ExactHullEstimator final : public LinkEstimator {
   LinkCounters counters_;
   ClockStability stability_;
   // When the band is not 0: the envelope, and its last answer until the
-  // next message.
-  std::optional<FlatEnvelope> envelope_;
+  // next message. Boxed: its deques would make the estimator's move
+  // throw, and a vector of segments copy every segment as it grows.
+  base::Boxed<FlatEnvelope> envelope_;
   struct EnvelopeCache {
     uint64_t revision;
     TimeSpan over;

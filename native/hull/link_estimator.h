@@ -46,6 +46,12 @@ class LinkEstimator {
   // Returns true when the estimate changed.
   virtual bool finish() { return false; }
 
+  // No message will come any more, ever (the last snapshot of a sync): an
+  // estimator that answers from a copy of a state still taking messages may
+  // finish that state in place instead, its answers the same. A message
+  // added after is late. A no-op for most.
+  virtual void end_input() {}
+
   virtual LinkEstimate estimate() const = 0;
 
   // The largest vertical distance, over the span's two ends, between the

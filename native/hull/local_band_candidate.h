@@ -238,8 +238,8 @@ inline Quad off_chord(const Candidate& a, const Candidate& b, const Candidate& i
   return need(i, on_line);
 }
 
-// A probe of centre_line: the band's centre at t and its excess over the
-// narrowest band (its half-width until the narrowest is known).
+// A probe of centre_line: the band's centre at t and its half-width
+// (centre_line_of takes its excess over the narrowest band's).
 struct Probe {
   Nanoseconds t;
   Quad centre;
@@ -249,6 +249,6 @@ struct Probe {
 // centre_line's verdict on the probes with a band, in time order
 // (local_band_map.cc): the centres' least slack and typical excess, or no
 // verdict when they are too few.
-CentreLine centre_line_of(std::vector<Probe> probes, const LocalBandSettings& settings);
+CentreLine centre_line_of(const std::vector<Probe>& probes, const LocalBandSettings& settings);
 
 }  // namespace tracesync::hull::band

@@ -346,13 +346,14 @@ Nanoseconds ceil_ns(Quad value) {
   return static_cast<Quad>(n) < value ? n + 1 : n;
 }
 
-// Whether one line passes within excess + slack of every probe's centre:
-// the segmentation rule (one exact hull) over those intervals, rounded
-// outwards to whole nanoseconds.
-bool one_line_fits(const std::vector<band::Probe>& probes, Nanoseconds slack) {
+// Whether one line passes within excess + slack of every probe's centre,
+// its excess over the narrowest band's (`narrowest`): the segmentation rule
+// (one exact hull) over those intervals, rounded outwards to whole
+// nanoseconds.
+bool one_line_fits(const std::vector<band::Probe>& probes, Quad narrowest, Nanoseconds slack) {
   ExactHullEstimator hull({0.0}, ExactHullEstimator::Envelope::kNone);
   for (const band::Probe& p : probes) {
-    const Quad reach = p.excess + static_cast<Quad>(slack);
+    const Quad reach = (p.excess - narrowest) + static_cast<Quad>(slack);
     if (!hull.add_unless_emptied(LinkMessage{Direction::kAtoB, {p.t, ceil_ns(p.centre + reach)}}) ||
         !hull.add_unless_emptied(LinkMessage{Direction::kBtoA, {p.t, floor_ns(p.centre - reach)}})) {
       return false;
@@ -382,22 +383,23 @@ CentreLine centre_line(const MessageLog& messages, const ClockStability& stabili
     if (band.kind != LocalBand::Kind::kBounded) continue;
     probes.push_back({t, (band.low() + band.high()) / 2, band.half_width()});
   }
-  return band::centre_line_of(std::move(probes), settings);
+  return band::centre_line_of(probes, settings);
 }
 
 namespace band {
 
-CentreLine centre_line_of(std::vector<Probe> probes, const LocalBandSettings& settings) {
+CentreLine centre_line_of(const std::vector<Probe>& probes, const LocalBandSettings& settings) {
   CentreLine out;
   // Too few bands to tell a typical one from the narrowest.
   if (probes.empty() || probes.size() < static_cast<uint64_t>(settings.least_probed) / static_cast<uint64_t>(settings.probe_spacing)) {
     return out;
   }
+  // The probes hold their half-widths: each one's excess is over the narrowest.
   Quad narrowest = probes[0].excess;
   for (const Probe& p : probes) narrowest = std::min(narrowest, p.excess);
-  for (Probe& p : probes) p.excess -= narrowest;
   std::vector<Quad> excess;
-  for (const Probe& p : probes) excess.push_back(p.excess);
+  excess.reserve(probes.size());
+  for (const Probe& p : probes) excess.push_back(p.excess - narrowest);
   const auto middle = excess.begin() + static_cast<std::ptrdiff_t>(excess.size() / 2);
   std::nth_element(excess.begin(), middle, excess.end());
   out.typical_excess = *middle;
@@ -408,7 +410,7 @@ CentreLine centre_line_of(std::vector<Probe> probes, const LocalBandSettings& se
   Nanoseconds fits = ceil_ns(narrowest);
   while (fits - fails > 1) {
     const Nanoseconds mid = fails + (fits - fails) / 2;
-    (one_line_fits(probes, mid) ? fits : fails) = mid;
+    (one_line_fits(probes, narrowest, mid) ? fits : fails) = mid;
   }
   out.least_slack = fits;
   out.probes = probes.size();

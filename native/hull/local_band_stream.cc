@@ -7,6 +7,15 @@
 #include "hull/local_band.h"
 
 namespace tracesync::hull {
+namespace {
+
+// Empties a container and gives its storage back (clear() keeps it).
+template <typename Container>
+void let_go(Container& c) {
+  c = Container();
+}
+
+}  // namespace
 
 using model::Nanoseconds;
 using model::Point;
@@ -53,25 +62,33 @@ void LocalBandStream::compute_ready() {
 // direction's window and buckets' fastest; their abscissae, both
 // directions' merged, offered as candidate instants. Every point settled
 // before lies behind the previous frontier, so they continue the sequence.
+// They are read back from the windows' ends, where they were put (no copy:
+// at finish() a horizon of points settles at once).
 void LocalBandStream::take_settled(Nanoseconds frontier) {
-  std::vector<Nanoseconds>& abscissae = abscissae_;  // reused: settle() runs after every message
-  abscissae.clear();
+  std::size_t taken[2] = {0, 0};
+  std::size_t* n = taken;
   for (DirectionPoints* d : {&lower_, &upper_}) {
-    std::vector<Point>& settled = settled_;
-    settled.clear();
-    for (; !d->pending.empty() && d->pending.top().x < frontier; d->pending.pop()) settled.push_back(d->pending.top());
-    for (const Point& p : settled) {
+    for (; !d->pending.empty() && d->pending.top().x < frontier; d->pending.pop()) {
+      const Point& p = d->pending.top();
       d->window.push_back(p);
       band::keep_fastest(d->fastest, p, d == &lower_, settings_.bucket);
+      ++*n;
     }
-    if (settled.empty()) continue;
-    if (!d->first) d->first = settled.front().x;
-    d->last = settled.back().x;
-    const auto middle = static_cast<std::ptrdiff_t>(abscissae.size());
-    for (const Point& p : settled) abscissae.push_back(p.x);
-    std::inplace_merge(abscissae.begin(), abscissae.begin() + middle, abscissae.end());
+    if (finished_) let_go(d->pending);  // drained for good: its capacity goes before the other side's grows
+    if (*n > 0) {
+      if (!d->first) d->first = d->window[d->window.size() - *n].x;
+      d->last = d->window.back().x;
+    }
+    ++n;
   }
-  for (const Nanoseconds x : abscissae) offer_abscissa(x);
+  auto lower = lower_.window.cend() - static_cast<std::ptrdiff_t>(taken[0]);
+  auto upper = upper_.window.cend() - static_cast<std::ptrdiff_t>(taken[1]);
+  const auto lower_end = lower_.window.cend();
+  const auto upper_end = upper_.window.cend();
+  while (lower != lower_end || upper != upper_end) {
+    const bool from_lower = upper == upper_end || (lower != lower_end && !(upper->x < lower->x));
+    offer_abscissa((from_lower ? lower++ : upper++)->x);
+  }
 }
 
 // Every abscissa, and the middle of every gap longer than `gap_midpoint`:
@@ -413,6 +430,31 @@ void LocalBandStream::finish() {
     return;
   }
   compute_ready();
+  // Every band is computed: the points, the programs and the bands kept
+  // for reuse go before the passes that follow.
+  for (DirectionPoints* d : {&lower_, &upper_}) {
+    let_go(d->window);
+    let_go(d->fastest);
+  }
+  let_go(near_lower_);
+  let_go(near_upper_);
+  program_.let_go();
+  // (A copy finished by finished_now() hands its fresh bands back.)
+  let_go(reuse_candidates_);
+  let_go(reuse_probes_);
+  complete_knots();
+  release();
+  // Only the knots, the breaches and the probes are read from here on.
+  let_go(candidates_);
+  let_go(chosen_);
+  let_go(instants_);
+  let_go(probe_instants_);
+}
+
+// finish()'s passes after the bands: the simplification's last pieces, the
+// map's last end moved onto its neighbouring piece, the knots' bounds and
+// the joining, to the last knot.
+void LocalBandStream::complete_knots() {
   while (candidate_count_ < candidates_base_ + candidates_.size()) simplify_next();
   if (candidate_count_ == 0) return;
   if (chosen_.back().candidate != candidate_count_ - 1) choose(candidate_count_ - 1);
@@ -433,7 +475,6 @@ void LocalBandStream::finish() {
     keep(chosen_count_ - 1);
     final_knots_.push_back(*kept_);
   }
-  release();
 }
 
 // Drops what nothing still to compute reads: points older than the oldest

@@ -46,8 +46,12 @@ class LocalBandStream {
   void settle(model::Nanoseconds frontier);
 
   // No point is still to come: every candidate is computed and the map
-  // completed. Nothing may be added after.
+  // completed. Nothing may be added after (a point added is late). What
+  // only the computing read (points, programs, candidates) is let go, each
+  // as soon as it is drained: a finished stream holds its knots, breaches
+  // and probes.
   void finish();
+  bool finished() const { return finished_; }
 
   // The knots final so far (after finish(): the whole map, equal to
   // local_band_map's over the points used) and the breaches (the last one
@@ -113,6 +117,7 @@ class LocalBandStream {
   void probe(model::Nanoseconds t);
   void compute_ready();
   void note_breach(model::Nanoseconds t, double needed_ppm);
+  void complete_knots();
   void simplify_next();
   void choose(uint64_t index);
   void end_onto_neighbouring_piece(uint64_t end_knot, uint64_t a, uint64_t b);
@@ -136,6 +141,8 @@ class LocalBandStream {
     ~Scratch() = default;
     BandProgram* operator->() const { return program_.get(); }
     BandProgram& operator*() const { return *program_; }
+    // No band is computed any more (finish()): the programs' storage goes.
+    void let_go() { program_.reset(); }
 
    private:
     std::unique_ptr<BandProgram> program_;
@@ -164,8 +171,6 @@ class LocalBandStream {
   std::deque<model::Nanoseconds> probe_instants_;
   std::vector<band::Probe> probes_;
 
-  std::vector<model::Point> settled_;    // take_settled's, kept for their capacity
-  std::vector<model::Nanoseconds> abscissae_;
   std::vector<model::Point> near_lower_;
   std::vector<model::Point> near_upper_;
 

@@ -2,8 +2,10 @@
 #include "hull/piecewise_hull_estimator.h"
 
 #include <algorithm>
+#include <deque>
 #include <limits>
 #include <span>
+#include <type_traits>
 
 namespace tracesync::hull {
 namespace {
@@ -104,6 +106,9 @@ bool PiecewiseHullEstimator::add_before_last(const LinkMessage& message) {
 
 // A segment starting at `message`, which no line fits with the one before.
 bool PiecewiseHullEstimator::open_segment(const LinkMessage& message) {
+  // segments_ moves its segments as it grows: a day has thousands, each
+  // with its hull and some with their logs, that a copy would double.
+  static_assert(std::is_nothrow_move_constructible_v<Segment>);
   // The first segment keeps a flat envelope (the linear model's), so that
   // its messages can be released; the others keep the envelope of their
   // log, and start a flat one if they release (release_before).
@@ -115,9 +120,13 @@ bool PiecewiseHullEstimator::open_segment(const LinkMessage& message) {
 }
 
 void PiecewiseHullEstimator::resegment_from(std::size_t k, const LinkMessage& message) {
-  std::vector<LinkMessage> rest{message};
+  // The messages to replay are held about once: each log is let go once
+  // copied, and each message once replayed (a deque gives its blocks back
+  // as they are taken from its front), while the new segments' logs grow.
+  std::deque<LinkMessage> rest{message};
   for (std::size_t j = k; j < segments_.size(); ++j) {
     segments_[j].messages.for_each([&](const LinkMessage& m) { rest.push_back(m); });
+    segments_[j].messages = MessageLog{};
   }
   std::sort(rest.begin(), rest.end(), sorts_before);
   segments_.erase(segments_.begin() + static_cast<std::ptrdiff_t>(k), segments_.end());
@@ -127,7 +136,7 @@ void PiecewiseHullEstimator::resegment_from(std::size_t k, const LinkMessage& me
     // them (none is behind `before`).
     segments_.push_back({released_->first, released_->last, released_->hull, {}, std::nullopt, std::nullopt, true});
   }
-  for (const LinkMessage& m : rest) extend(m);
+  for (; !rest.empty(); rest.pop_front()) extend(rest.front());
 }
 
 void PiecewiseHullEstimator::settle(model::Nanoseconds frontier) {
@@ -331,10 +340,21 @@ std::vector<Contradiction> PiecewiseHullEstimator::contradictions() const {
   return out;
 }
 
+void PiecewiseHullEstimator::end_input() {
+  if (!stream_ || stream_->finished()) return;
+  // Its copy, finished at the last answer, would hold as much again.
+  stream_->finish();
+  streamed_.reset();
+}
+
 const PiecewiseHullEstimator::Streamed& PiecewiseHullEstimator::streamed() const {
   if (streamed_ && streamed_->added == added_) return *streamed_;
-  LocalBandStream::Finished finished = stream_->finished_now();
-  streamed_ = Streamed{added_, std::move(finished.map), finished.centre_line.bends()};
+  if (stream_->finished()) {
+    streamed_ = Streamed{added_, stream_->map(), stream_->centre_line().bends()};
+  } else {
+    LocalBandStream::Finished finished = stream_->finished_now();
+    streamed_ = Streamed{added_, std::move(finished.map), finished.centre_line.bends()};
+  }
   return *streamed_;
 }
 

@@ -102,6 +102,9 @@ class PiecewiseHullEstimator final : public LinkEstimator {
   std::string_view algorithm() const override { return "hull"; }
   bool add(const LinkMessage& message) override;
   void settle(model::Nanoseconds frontier) override;
+  // Past the budget: the local bands' stream is finished in place, where
+  // every answer before finished a copy of it (the same map and verdict).
+  void end_input() override;
   LinkEstimate estimate() const override;
   std::optional<model::Quad> offset_uncertainty(const TimeSpan& span) const override;
   HullPoints hull_points() const override;
@@ -181,8 +184,8 @@ class PiecewiseHullEstimator final : public LinkEstimator {
 
   // The local bands and centre_line's verdict from the stream finished on a
   // copy, past the budget (LocalBandStream::finished_now: each copy reuses
-  // the bands of the one before that no message since can change); cached
-  // per message added.
+  // the bands of the one before that no message since can change), or the
+  // stream itself once the input ended; cached per message added.
   struct Streamed {
     uint64_t added;
     LocalBandMap map;

@@ -305,7 +305,8 @@ v1::Snapshot LiveFollower::finish(bool cut_short) {
       session_.finish();  // the sessions' end closes the last windows
     }
   }
-  return session_.snapshot();
+  // No message comes after the last read(): the links' streams finish in place.
+  return session_.last_snapshot();
 }
 
 }  // namespace tracesync::session

@@ -409,8 +409,13 @@ v1::Snapshot Session::last_snapshot() { return make_snapshot(true); }
 
 v1::Snapshot Session::make_snapshot(bool last_one) {
   // Bring the network up to date with every link that changed, or whose
-  // span grew (uncertainties grow with the spans they cover).
-  links_.for_each_mutable([&](Link& link) { refresh(link); });
+  // span grew (uncertainties grow with the spans they cover). No message
+  // comes after the last one: each estimator may finish in place what it
+  // otherwise finishes on a copy to answer.
+  links_.for_each_mutable([&](Link& link) {
+    if (last_one) link.estimator->end_input();
+    refresh(link);
+  });
 
   v1::Snapshot s;
   s.set_format_version(1);

@@ -114,10 +114,13 @@ class Session {
   // are UTF-8: names that are not carry their bytes in `*_raw` fields
   // (snapshot/exact_names.h).
   v1::Snapshot snapshot();
-  // The same, for a caller that takes no other (`tracesync sync`): what the
-  // session keeps to make the next snapshot cheaply (each trace's pieces
-  // and segments, each link's report) moves into this one or is dropped,
-  // instead of being held twice beside it. A later snapshot() recomputes it.
+  // The same, for a caller that takes no other and adds no message after
+  // (`tracesync sync`, a finished `live` run): each link's estimator is told the input ended
+  // (LinkEstimator::end_input: it may finish its state in place rather
+  // than a copy), and what the session keeps to make the next snapshot
+  // cheaply (each trace's pieces and segments, each link's report) moves
+  // into this one or is dropped, instead of being held twice beside it. A
+  // later snapshot() recomputes it; a message added later is late.
   v1::Snapshot last_snapshot();
 
   uint64_t messages() const { return messages_; }

@@ -235,6 +235,15 @@ TEST(PiecewiseBudget, PastItsBudgetALinkAnswersAsIfItKeptEveryMessageBitForBit) 
       }
     }
     expect_same_answers(bounded, keeping, span);
+    {
+      // The input ended (a sync's last snapshot): the stream is finished in
+      // place, no longer on a copy, and lets go of its points; the same answers.
+      SCOPED_TRACE("after the input ended");
+      const std::size_t held = bounded.held_points();
+      bounded.end_input();
+      expect_same_answers(bounded, keeping, span);
+      EXPECT_LT(bounded.held_points(), held / 2);
+    }
     std::cout << "  " << link.name << ": " << messages.size() << " messages, " << keeping.segment_count()
               << " segments, " << keeping.breaches().size() << " breaches; at most " << most_kept << " kept\n";
     EXPECT_TRUE(bounded.streams());
