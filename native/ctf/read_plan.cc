@@ -204,18 +204,7 @@ inline void take_integer(const Instruction& in, uint64_t value, ReadState& state
 // What a kBytes does with the `fit` of its bytes at `from` that are in the
 // packet: the first 16 kept.
 inline void take_bytes(const Instruction& in, const uint8_t* from, uint64_t fit, CapturedField* captures) {
-  CapturedField& out = captures[in.capture];
-  if (fit > 0) out.present = true;
-  const std::size_t kept = std::min<std::size_t>(fit, out.bytes.size() - out.byte_count);
-  // An IPv4 address, or an IPv6 one: copies of a constant size, inline.
-  if (kept == 4) {
-    std::memcpy(out.bytes.data() + out.byte_count, from, 4);
-  } else if (kept == 16) {
-    std::memcpy(out.bytes.data() + out.byte_count, from, 16);
-  } else {
-    std::memcpy(out.bytes.data() + out.byte_count, from, kept);
-  }
-  out.byte_count = static_cast<uint8_t>(out.byte_count + kept);
+  captures[in.capture].keep_bytes(from, fit);
 }
 
 }  // namespace

@@ -34,6 +34,21 @@ struct CapturedField {
   const uint8_t* text = nullptr;  // a string: its bytes, in the mapping (valid while it is)
   uint8_t byte_count = 0; // an array or sequence of integers: its elements' bytes,
   std::array<uint8_t, 16> bytes{};  // most significant first, the first 16
+
+  // Appends `count` bytes of a captured byte array, keeping the first 16.
+  // An IPv4 or IPv6 address is a copy of a constant size, inline.
+  void keep_bytes(const uint8_t* from, uint64_t count) {
+    if (count > 0) present = true;
+    const std::size_t kept = count < bytes.size() - byte_count ? count : bytes.size() - byte_count;
+    if (kept == 4) {
+      std::memcpy(bytes.data() + byte_count, from, 4);
+    } else if (kept == 16) {
+      std::memcpy(bytes.data() + byte_count, from, 16);
+    } else {
+      std::memcpy(bytes.data() + byte_count, from, kept);
+    }
+    byte_count = static_cast<uint8_t>(byte_count + kept);
+  }
 };
 
 // The registers of one stream: the integers that sequences and variants

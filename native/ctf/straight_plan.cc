@@ -281,16 +281,7 @@ bool StraightPlan::run(const uint8_t* data, uint64_t& at, uint64_t limit, uint64
         }
         // A captured byte array, as the interpreter's: the first 16 kept
         // (an IPv4 or IPv6 address: a copy of a constant size).
-        if (read->count > 0) out.present = true;
-        const std::size_t kept = std::min<std::size_t>(read->count, out.bytes.size() - out.byte_count);
-        if (kept == 4) {
-          std::memcpy(out.bytes.data() + out.byte_count, from, 4);
-        } else if (kept == 16) {
-          std::memcpy(out.bytes.data() + out.byte_count, from, 16);
-        } else {
-          std::memcpy(out.bytes.data() + out.byte_count, from, kept);
-        }
-        out.byte_count = static_cast<uint8_t>(out.byte_count + kept);
+        out.keep_bytes(from, read->count);
       }
     }
     position += segment.bits;
