@@ -269,7 +269,10 @@ void get(WireReader& r, std::map<std::string, uint64_t>& counts) {
     std::string name;
     uint64_t count = 0;
     r.get(name).get(count);
-    counts[std::move(name)] = count;
+    // Written in the map's order: names out of order or twice are not
+    // what any writer sends (and would not read back as they came).
+    if (!counts.empty() && !(counts.rbegin()->first < name)) return r.refuse();
+    counts.emplace_hint(counts.end(), std::move(name), count);
   }
 }
 
@@ -296,7 +299,8 @@ void get(WireReader& r, FolderPosition& at) {
     std::string name;
     WrittenPacket packet;
     r.get(name).get(packet);
-    at.last_packets[std::move(name)] = packet;
+    if (!at.last_packets.empty() && !(at.last_packets.rbegin()->first < name)) return r.refuse();  // as above
+    at.last_packets.emplace_hint(at.last_packets.end(), std::move(name), packet);
   }
   r.get(at.finished_bytes).get(at.metadata_bytes);
   get(r, at.info);
