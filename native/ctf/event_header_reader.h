@@ -52,8 +52,16 @@ class EventHeaderReader {
   bool read_as(const uint8_t* data, uint64_t& at, uint64_t limit, uint64_t& id, uint64_t& clock,
                uint64_t* registers) const {
     const uint64_t start = align_up(at, alignment_ - 1);
-    if (start > limit || limit - start < kLongest[static_cast<int>(L)]) {
-      return read_near_end(data, at, limit, id, clock, registers);
+    // A position is far below 2^64 bits: the sum does not overflow.
+    if (start + kLongest[static_cast<int>(L)] > limit) [[unlikely]] {
+      // Copies: the caller's position and clock keep their registers
+      // (their addresses never leave its loop).
+      uint64_t moved = at, new_id = id, new_clock = clock;
+      if (!read_near_end(data, moved, limit, new_id, new_clock, registers)) return false;
+      at = moved;
+      id = new_id;
+      clock = new_clock;
+      return true;
     }
     read_at_as<L>(data, start, at, id, clock, registers);
     return true;

@@ -86,7 +86,33 @@ struct StreamScanner::EventWalk {
   ReadState& state;
 };
 
-template <typename ReadHeader>
+// A packet's count and times of events so far, as walk_events keeps them
+// in locals: what the summary hears of before the visitor does and on
+// the way out.
+struct StreamScanner::EventTally {
+  uint64_t events = 0, first = 0, before_last = 0;
+  // The latest event's time (timestamp_begin before the first). Until an
+  // event's time steps back it is also the latest time so far, all the
+  // step back needs; after it, no later step back is noted.
+  uint64_t last = 0;
+  void publish(PacketSummary& summary) const {
+    summary.events = events;
+    if (events == 0) return;
+    summary.first_clock = first;
+    summary.last_clock = last;
+    if (events > 1) summary.clock_before_last = before_last;
+  }
+};
+
+bool StreamScanner::fail_in_events(const EventWalk& walk, uint64_t at, uint64_t clock, EventTally tally,
+                                   uint64_t event_at, const std::string& what) const {
+  walk.cursor.position = at;
+  walk.state.clock = clock;
+  tally.publish(walk.summary);
+  return fail(walk.problem, walk.packet_begin + event_at, what);
+}
+
+template <bool kHeaderAdvances, typename ReadHeader>
 bool StreamScanner::walk_events(EventWalk& walk, ReadHeader read_header) {
   BitCursor& cursor = walk.cursor;
   ReadState& state = walk.state;
@@ -94,110 +120,129 @@ bool StreamScanner::walk_events(EventWalk& walk, ReadHeader read_header) {
   PacketSummary& summary = walk.summary;
   std::string why;
   CapturedField header_id;
-  uint64_t latest = summary.begin_clock.value_or(0);
-  const ScanPlan::StreamPlan::FixedSkip* const fixed = stream.fixed_skips.data();
+  using FixedSkip = ScanPlan::StreamPlan::FixedSkip;
+  const FixedSkip* const fixed = stream.fixed_skips.data();
   const std::size_t fixed_ids = stream.fixed_skips.size();
   const ScanPlan::StreamPlan::StringStep* const string_steps = stream.string_skips.data();
   const uint8_t* const data = cursor.data;
   const uint64_t limit = cursor.limit;
   uint64_t* const registers = state.registers.data();
-  // The position, the clock and the packet's count and times of events
-  // are kept in locals (in registers: a store to the plans' registers
-  // could alias them in memory, as far as the compiler knows). The cursor
-  // and the state are written before a plan runs and read after; both and
-  // the summary before the visitor hears of an event and on the way out.
+  // The position, the clock and the tally are kept in locals whose
+  // addresses no call takes, so that they stay in registers: each event's
+  // position waits on the one before, and a round trip through the stack
+  // would add to that wait at every event. The cursor and the state are
+  // written before a plan runs and read after; both and the summary before
+  // the visitor hears of an event and on the way out.
   uint64_t at = cursor.position, clock = state.clock;
-  uint64_t events = 0, first = 0, before_last = 0, last = 0;
-  const auto store = [&] {
-    cursor.position = at;
-    state.clock = clock;
+  EventTally tally;
+  tally.last = summary.begin_clock.value_or(0);
+  // An event read: its time checked, counted.
+  const auto count = [&] {
+    if (clock < tally.last) [[unlikely]] {
+      if (!summary.step_back) summary.step_back = PacketSummary::StepBack{tally.events, clock, tally.last};
+    }
+    if (tally.events == 0) tally.first = clock;
+    tally.before_last = tally.last;
+    tally.last = clock;
+    ++tally.events;
   };
-  const auto load = [&] {
-    at = cursor.position;
-    clock = state.clock;
-  };
-  const auto publish = [&] {
-    store();
-    summary.events = events;
-    if (events == 0) return;
-    summary.first_clock = first;
-    summary.last_clock = last;
-    if (events > 1) summary.clock_before_last = before_last;
-  };
-  const auto failed = [&](uint64_t event_at, const std::string& what) {
-    publish();
-    return fail(walk.problem, walk.packet_begin + event_at, what);
+  // (The failures take the locals by value, which keeps their addresses
+  // in the loop.)
+  const auto no_progress = [this, &walk, &stream](uint64_t stuck_at, uint64_t clock_then, EventTally tally_then,
+                                                  uint64_t event_id) {
+    const ScanPlan::EventPlan* event = stream.event(event_id);
+    return fail_in_events(walk, stuck_at, clock_then, tally_then, stuck_at,
+                          "event `" + event->event_class->name + "` takes no bits: the packet cannot be walked");
   };
   while (at < limit) {
     const uint64_t event_at = at;
     uint64_t event_id = 0;
     if (!read_header(at, limit, event_id, clock, registers)) {
       header_id.present = false;
-      store();
+      cursor.position = at;
+      state.clock = clock;
       const bool read = stream.event_header.run(cursor, state, &header_id, why);
-      load();
-      if (!read) return failed(event_at, "event header: " + why);
+      at = cursor.position;
+      clock = state.clock;
+      if (!read) return fail_in_events(walk, at, clock, tally, event_at, "event header: " + why);
       event_id = header_id.present ? header_id.value : 0;
     }
     // An event no one reads of a fixed layout: one load, one addition; of
-    // fixed runs and strings: its steps, without its plan.
-    const ScanPlan::EventPlan* event = nullptr;  // looked up off those paths
-    const ScanPlan::StreamPlan::FixedSkip skip = event_id < fixed_ids ? fixed[event_id] : ScanPlan::StreamPlan::FixedSkip{};
-    const uint64_t skip_from = skip.fixed() ? align_up(at, skip.alignment_mask) : 0;
-    if (skip.fixed() && skip_from <= limit && limit - skip_from >= skip.bits) {
-      at = skip_from + skip.bits;
-    } else if (skip.alignment_mask != ScanPlan::StreamPlan::FixedSkip::kStrings ||
-               !ScanPlan::StreamPlan::skip_strings(string_steps + skip.bits, data, at, limit)) {
-      event = stream.event(event_id);
-      if (event == nullptr) {
-        return failed(event_at, "event of id " + std::to_string(event_id) + ": no such event class in stream class " +
-                                    std::to_string(walk.stream_id));
+    // fixed runs and strings: its steps, without its plan. (A fixed skip
+    // is far within 2^64 bits of any position: no sum below overflows.)
+    const FixedSkip skip = event_id < fixed_ids ? fixed[event_id] : FixedSkip{};
+    if (skip.fixed()) {
+      const uint64_t skip_from = align_up(at, skip.alignment_mask);
+      if (skip_from + skip.bits <= limit) [[likely]] {
+        at = skip_from + skip.bits;
+        if constexpr (!kHeaderAdvances) {
+          if (at == event_at) return no_progress(at, clock, tally, event_id);
+        }
+        count();
+        continue;
       }
-      // The stream's event context, the class's context and payload: one
-      // run, or skip steps when no one reads them.
-      if (event->selected || !event->plan.skip(data, at, limit)) {
-        // The count and the array in locals: the stores of bytes below
-        // could alias them as far as the compiler knows.
-        CapturedField* const captures = event_captures_.data();
-        const auto reset_captures = [captures, count = event->plan.captures()] {
-          for (std::size_t i = 0; i < count; ++i) {
-            captures[i].present = false;
-            captures[i].byte_count = 0;
-          }
-        };
-        reset_captures();
-        // Its straight form where it has one and reads the event; else
-        // (or where it declines: a damaged packet, an odd position) the
-        // interpreter from the event's start, which says what is wrong.
-        if (!event->straight || !event->straight->run(data, at, limit, registers, captures)) {
-          if (event->straight) reset_captures();
-          store();
-          const bool read = event->plan.run(cursor, state, captures, why);
-          load();
-          if (!read) return failed(event_at, "event `" + event->event_class->name + "`: " + why);
+    } else if (skip.alignment_mask == FixedSkip::kStrings) {
+      uint64_t moved = at;
+      if (ScanPlan::StreamPlan::skip_strings(string_steps + skip.bits, data, moved, limit)) [[likely]] {
+        at = moved;
+        if constexpr (!kHeaderAdvances) {
+          if (at == event_at) return no_progress(at, clock, tally, event_id);
+        }
+        count();
+        continue;
+      }
+    }
+    // Any other event (selected, of a variable layout, or one the table
+    // would not fit in the packet): its class's plan.
+    const ScanPlan::EventPlan* event = stream.event(event_id);
+    if (event == nullptr) {
+      return fail_in_events(walk, at, clock, tally, event_at,
+                            "event of id " + std::to_string(event_id) + ": no such event class in stream class " +
+                                std::to_string(walk.stream_id));
+    }
+    // The stream's event context, the class's context and payload: one
+    // run, or skip steps when no one reads them.
+    uint64_t moved = at;
+    if (event->selected || !event->plan.skip(data, moved, limit)) {
+      // The count and the array in locals: the stores of bytes below
+      // could alias them as far as the compiler knows.
+      CapturedField* const captures = event_captures_.data();
+      const auto reset_captures = [captures, count = event->plan.captures()] {
+        for (std::size_t i = 0; i < count; ++i) {
+          captures[i].present = false;
+          captures[i].byte_count = 0;
+        }
+      };
+      reset_captures();
+      // Its straight form where it has one and reads the event; else
+      // (or where it declines: a damaged packet, an odd position) the
+      // interpreter from the event's start, which says what is wrong.
+      if (!event->straight || !event->straight->run(data, moved, limit, registers, captures)) {
+        if (event->straight) reset_captures();
+        cursor.position = at;
+        state.clock = clock;
+        const bool read = event->plan.run(cursor, state, captures, why);
+        moved = cursor.position;
+        clock = state.clock;  // a field of the event's may update it
+        if (!read) {
+          return fail_in_events(walk, moved, clock, tally, event_at,
+                                "event `" + event->event_class->name + "`: " + why);
         }
       }
     }
-    if (at == event_at) {
-      // Nothing read: the next event would be this one again, for ever.
-      if (event == nullptr) event = stream.event(event_id);
-      return failed(event_at, "event `" + event->event_class->name + "` takes no bits: the packet cannot be walked");
-    }
-    if (clock >= latest) {
-      latest = clock;
-    } else if (!summary.step_back) {
-      summary.step_back = PacketSummary::StepBack{events, clock, latest};
-    }
-    if (events == 0) first = clock;
-    before_last = last;
-    last = clock;
-    ++events;
-    if (event != nullptr && event->selected) {
-      publish();
+    at = moved;
+    if (at == event_at) return no_progress(at, clock, tally, event_id);
+    count();
+    if (event->selected) {
+      cursor.position = at;
+      state.clock = clock;
+      tally.publish(summary);
       walk.visitor->selected_event(*event, stream, clock, event_captures_.data());
     }
   }
-  publish();
+  cursor.position = at;
+  state.clock = clock;
+  tally.publish(summary);
   return true;
 }
 
@@ -298,20 +343,20 @@ bool StreamScanner::read_packet(EventVisitor* visitor, PacketSummary& summary, s
   bool walked = false;
   using Layout = EventHeaderReader::Layout;
   if (!stream->fast_header) {
-    walked = walk_events(walk, [](uint64_t&, uint64_t, uint64_t&, uint64_t&, uint64_t*) { return false; });
+    walked = walk_events<false>(walk, [](uint64_t&, uint64_t, uint64_t&, uint64_t&, uint64_t*) { return false; });
   } else if (const EventHeaderReader lttng = *stream->fast_header; lttng.layout() == Layout::kIdAndTime) {
-    walked = walk_events(walk, [lttng, data = cursor.data](uint64_t& at, uint64_t limit, uint64_t& event_id,
-                                                           uint64_t& clock, uint64_t* registers) {
+    walked = walk_events<true>(walk, [lttng, data = cursor.data](uint64_t& at, uint64_t limit, uint64_t& event_id,
+                                                                 uint64_t& clock, uint64_t* registers) {
       return lttng.read_as<Layout::kIdAndTime>(data, at, limit, event_id, clock, registers);
     });
   } else if (lttng.layout() == Layout::kCompact) {
-    walked = walk_events(walk, [lttng, data = cursor.data](uint64_t& at, uint64_t limit, uint64_t& event_id,
-                                                           uint64_t& clock, uint64_t* registers) {
+    walked = walk_events<true>(walk, [lttng, data = cursor.data](uint64_t& at, uint64_t limit, uint64_t& event_id,
+                                                                 uint64_t& clock, uint64_t* registers) {
       return lttng.read_as<Layout::kCompact>(data, at, limit, event_id, clock, registers);
     });
   } else {
-    walked = walk_events(walk, [lttng, data = cursor.data](uint64_t& at, uint64_t limit, uint64_t& event_id,
-                                                           uint64_t& clock, uint64_t* registers) {
+    walked = walk_events<true>(walk, [lttng, data = cursor.data](uint64_t& at, uint64_t limit, uint64_t& event_id,
+                                                                 uint64_t& clock, uint64_t* registers) {
       return lttng.read_as<Layout::kLarge>(data, at, limit, event_id, clock, registers);
     });
   }

@@ -90,9 +90,15 @@ class StreamScanner {
   // A packet's events, from the cursor to its limit, each header read by
   // `read_header` (LTTng's headers: a loop compiled for each layout) or,
   // where that declines, by the stream's event header plan.
+  // `kHeaderAdvances`: every header read takes bits (LTTng's do), so no
+  // event can leave the position where it began.
   struct EventWalk;
-  template <typename ReadHeader>
+  struct EventTally;
+  template <bool kHeaderAdvances, typename ReadHeader>
   bool walk_events(EventWalk& walk, ReadHeader read_header);
+  // Ends a packet's walk at a damaged event, what was read before it stands.
+  bool fail_in_events(const EventWalk& walk, uint64_t at, uint64_t clock, EventTally tally, uint64_t event_at,
+                      const std::string& what) const;
   bool fail(std::string& problem, uint64_t bit_offset, const std::string& what) const;
 
   const ScanPlan& plan_;

@@ -84,8 +84,8 @@ std::optional<ScannerNetworkPlan::TcpPlan> ScannerNetworkPlan::plan_tcp(const FC
   plan.seq.slot = request(then(at, written(structure, "seq")));
   plan.ack_seq.slot = request(then(at, written(structure, "ack_seq")));
   plan.flags.slot = request(then(at, written(structure, "flags")));
-  if (plan.source_port) plan.source_port->slot = request(then(at, written(structure, source)));
-  if (plan.dest_port) plan.dest_port->slot = request(then(at, written(structure, dest)));
+  if (endpoints_ && plan.source_port) plan.source_port->slot = request(then(at, written(structure, source)));
+  if (endpoints_ && plan.dest_port) plan.dest_port->slot = request(then(at, written(structure, dest)));
   return plan;
 }
 
@@ -125,8 +125,10 @@ std::optional<ScannerNetworkPlan::NetworkOption> ScannerNetworkPlan::plan_ip(con
   }
   // Requested only once the option is known to decode: a request the read
   // plan captures but no one reads costs every network event.
-  option.saddr->slot = request(then(at, written(structure, "saddr")));
-  option.daddr->slot = request(then(at, written(structure, "daddr")));
+  if (endpoints_) {
+    option.saddr->slot = request(then(at, written(structure, "saddr")));
+    option.daddr->slot = request(then(at, written(structure, "daddr")));
+  }
   const std::vector<std::string> transport_at = then(at, written(structure, "transport_header"));
   option.transport_slot = request(transport_at);
   bool has_tcp = false;
@@ -149,11 +151,13 @@ std::optional<ScannerNetworkPlan::NetworkOption> ScannerNetworkPlan::plan_ip(con
   return option;
 }
 
-std::optional<ScannerNetworkPlan> ScannerNetworkPlan::for_class(const ctf::EventClass& event_class, bool tsdl_names) {
+std::optional<ScannerNetworkPlan> ScannerNetworkPlan::for_class(const ctf::EventClass& event_class, bool tsdl_names,
+                                                                bool endpoints) {
   const auto index = network_event_index(event_class.name);
   if (!index) return std::nullopt;
   ScannerNetworkPlan plan;
   plan.tsdl_names_ = tsdl_names;
+  plan.endpoints_ = endpoints;
   plan.name_index_ = *index;
   plan.direction_ = kNetworkEventNames[*index].direction;
   const FC* payload = event_class.payload.get();
@@ -199,7 +203,7 @@ std::optional<ScannerNetworkPlan> ScannerNetworkPlan::for_class(const ctf::Event
   plan.flat_tcp_ = *tcp;
   auto saddr = plan.plan_address(*payload, "saddr");
   auto daddr = plan.plan_address(*payload, "daddr");
-  if (saddr && daddr && tcp->source_port && tcp->dest_port) {
+  if (endpoints && saddr && daddr && tcp->source_port && tcp->dest_port) {
     saddr->slot = plan.request({plan.written(*payload, "saddr")});
     daddr->slot = plan.request({plan.written(*payload, "daddr")});
     plan.flat_saddr_ = saddr;
@@ -236,7 +240,7 @@ unsigned ScannerNetworkPlan::read_address(const CapturedField* captured, const A
   return written;
 }
 
-void ScannerNetworkPlan::decode(const CapturedField* captured, match::PacketEvent& out, bool endpoints) const {
+void ScannerNetworkPlan::decode(const CapturedField* captured, match::PacketEvent& out) const {
   out.direction = direction_;
   out.endpoints = {};
   if (form_ == Form::kUndecodable) {
@@ -246,7 +250,7 @@ void ScannerNetworkPlan::decode(const CapturedField* captured, match::PacketEven
   if (form_ == Form::kFlat) {
     out.layout = Layout::kTcp;
     read_tcp(captured, flat_tcp_, out.tcp);
-    if (endpoints && flat_saddr_ && flat_daddr_) {
+    if (flat_saddr_ && flat_daddr_) {  // requested (endpoints_) and usable
       match::Endpoints found;
       read_ports(captured, flat_tcp_, found);
       const unsigned s = read_address(captured, *flat_saddr_, found.saddr);
@@ -280,7 +284,7 @@ void ScannerNetworkPlan::decode(const CapturedField* captured, match::PacketEven
   }
   out.layout = Layout::kTcp;
   read_tcp(captured, transport.tcp, out.tcp);
-  if (endpoints && transport.tcp.source_port && transport.tcp.dest_port) {
+  if (endpoints_ && transport.tcp.source_port && transport.tcp.dest_port) {
     out.endpoints.family = ip.family;
     read_address(captured, *ip.saddr, out.endpoints.saddr);
     read_address(captured, *ip.daddr, out.endpoints.daddr);

@@ -25,7 +25,12 @@ class ScannerNetworkPlan {
   // nullopt when `event_class` is not a network event class. `tsdl_names`:
   // its names are CTF 1.8 TSDL identifiers as written (one leading
   // underscore is TSDL's escape, not part of the name); else CTF 2's.
-  static std::optional<ScannerNetworkPlan> for_class(const ctf::EventClass& event_class, bool tsdl_names);
+  // `endpoints`: the addresses and ports are to be decoded (the strict
+  // key, probe ports); without, they are not requested at all, so the
+  // read plan skips them with the fields around them instead of
+  // capturing what no one reads.
+  static std::optional<ScannerNetworkPlan> for_class(const ctf::EventClass& event_class, bool tsdl_names,
+                                                     bool endpoints);
 
   match::Direction direction() const { return direction_; }
   std::size_t name_index() const { return name_index_; }
@@ -33,9 +38,9 @@ class ScannerNetworkPlan {
   // The fields the read plan is to capture, in the order decode() reads them.
   const std::vector<ctf::FieldRequest>& requests() const { return requests_; }
 
-  // Sets out.direction, out.layout, out.tcp and, when `endpoints`,
-  // out.endpoints from the captured fields.
-  void decode(const ctf::CapturedField* captured, match::PacketEvent& out, bool endpoints) const;
+  // Sets out.direction, out.layout, out.tcp and, when the plan was made
+  // for them, out.endpoints from the captured fields.
+  void decode(const ctf::CapturedField* captured, match::PacketEvent& out) const;
 
  private:
   struct IntegerField {
@@ -80,6 +85,7 @@ class ScannerNetworkPlan {
   static unsigned read_address(const ctf::CapturedField* captured, const AddressPlan& plan, std::array<uint8_t, 16>& out);
 
   bool tsdl_names_ = true;
+  bool endpoints_ = true;  // the addresses and ports requested
   std::size_t name_index_ = 0;
   match::Direction direction_ = match::Direction::kSend;
   std::string missing_;

@@ -168,7 +168,7 @@ class ScannerTraceReader::Collector final : public ctf::EventVisitor {
     if (selected.app) {
       selected.app->decode(captures, out);
     } else {
-      selected.network->decode(captures, out, reader_.options_.endpoints);
+      selected.network->decode(captures, out);
     }
   }
 
@@ -228,7 +228,7 @@ void ScannerTraceReader::compile_plans() {
         if (const auto app = app_plans.find(std::pair(event.stream_class_id, event.id)); app != app_plans.end()) {
           selected.app = app->second;
         }
-        if (!selected.app) selected.network = ScannerNetworkPlan::for_class(event, tsdl_names);
+        if (!selected.app) selected.network = ScannerNetworkPlan::for_class(event, tsdl_names, options_.endpoints);
         if (!selected.app && !selected.network) return std::nullopt;
         plan_of[&event] = selected_.size();
         selected_.push_back(std::move(selected));
