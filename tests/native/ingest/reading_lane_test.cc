@@ -6,7 +6,6 @@
 
 #include <gtest/gtest.h>
 
-#include <dirent.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -24,6 +23,7 @@
 #include "ingest/resume_point.h"
 #include "recording_sink.h"
 #include "support/peak_sampler.h"
+#include "support/reading_processes.h"
 #include "support/sanitized.h"
 
 namespace tracesync::ingest {
@@ -32,31 +32,8 @@ namespace {
 namespace fs = std::filesystem;
 using testing::NetEvent;
 
-// Whether `pid` is a live child of this process: a reading process.
-bool is_reading_process(pid_t pid) {
-  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-  std::string line;
-  if (!std::getline(stat, line)) return false;
-  // pid (comm) state ppid ...: comm may hold spaces, so start after its ')'.
-  std::istringstream rest(line.substr(line.rfind(')') + 1));
-  char state = 0;
-  pid_t parent = 0;
-  rest >> state >> parent;
-  return parent == getpid() && state != 'Z';
-}
-
-// The processes whose parent is this one: the reading processes.
-std::vector<pid_t> children() {
-  std::vector<pid_t> found;
-  DIR* proc = opendir("/proc");
-  if (proc == nullptr) return found;
-  while (const dirent* entry = readdir(proc)) {
-    const pid_t pid = static_cast<pid_t>(std::atoi(entry->d_name));
-    if (pid > 0 && is_reading_process(pid)) found.push_back(pid);
-  }
-  closedir(proc);
-  return found;
-}
+using tracesync::testing::is_reading_process;
+using tracesync::testing::reading_processes;
 
 // `count` hosts, a stream or two each, talking in a ring: host h sends
 // segment i to host h + 1.
@@ -136,15 +113,16 @@ TEST(ReadingLanes, ProcessesNeverExceedTheJobs) {
     options.jobs = jobs;
     options.reading_command = {TRACESYNC_TEST_READ_TRACE};
     options.rounds_per_process_step = 1;  // many turns
-    tracesync::testing::PeakSampler<std::size_t> processes([] { return children().size(); }, std::chrono::milliseconds(2));
+    tracesync::testing::PeakSampler<std::size_t> processes([] { return reading_processes().size(); },
+                                                           std::chrono::milliseconds(2));
     testing::RecordingSink sink;
-    LookingAtEachOpening looking_sink(sink, [] { return children().size(); });
+    LookingAtEachOpening looking_sink(sink, [] { return reading_processes().size(); });
     const ExperimentReport report = read_experiment(traces, options, looking_sink);
     const std::size_t peak = std::max(processes.stop(), looking_sink.peak());
     for (const TraceReport& trace : report.traces) EXPECT_EQ(trace.status, TraceStatus::kComplete) << trace.problem;
     EXPECT_GE(looking_sink.peak(), 1u) << "no reading process seen: the bound below would prove nothing";
     EXPECT_LE(peak, jobs) << "reading processes at once, with " << jobs << " jobs and 60 traces";
-    EXPECT_EQ(children().size(), 0u) << "reading processes left behind";
+    EXPECT_EQ(reading_processes().size(), 0u) << "reading processes left behind";
   }
 }
 
@@ -219,7 +197,7 @@ std::size_t traces_held_at_once(const fs::path& root) {
       }
     }
   } children_now;
-  for (const pid_t child : children()) {
+  for (const pid_t child : reading_processes()) {
     const int pidfd = static_cast<int>(syscall(SYS_pidfd_open, child, 0));
     if (pidfd < 0) continue;  // gone already
     if (!is_reading_process(child) || syscall(SYS_pidfd_send_signal, pidfd, SIGSTOP, nullptr, 0) != 0) {
@@ -326,7 +304,7 @@ TEST(ReadingLanes, AThousandTracesCostTheTracesHeldOpenNotAThousand) {
     tracesync::testing::PeakSampler<int64_t> resident(
         [] {
           int64_t sum = 0;
-          for (const pid_t child : children()) sum += resident_kb(child);
+          for (const pid_t child : reading_processes()) sum += resident_kb(child);
           return sum;
         },
         std::chrono::milliseconds(5));
@@ -359,7 +337,7 @@ class KillingSink final : public EventSink {
     if (trace != victim_ || events.empty() || (killed > 0 && !every_) || ++batches_ < after_) return;
     // Frames the killed process sent before it died are still coming:
     // count again from the first in a new process.
-    for (const pid_t child : children()) {  // one job: the process reading `trace`
+    for (const pid_t child : reading_processes()) {  // one job: the process reading `trace`
       if (std::find(killed_.begin(), killed_.end(), child) != killed_.end()) continue;
       ::kill(child, SIGKILL);
       killed_.push_back(child);
