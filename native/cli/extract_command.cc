@@ -11,6 +11,7 @@
 #include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 
 #include "cli/command.h"
 #include "cli/command_line.h"
@@ -19,6 +20,7 @@
 #include "cli/interrupt_guard.h"
 #include "cli/progress_bar.h"
 #include "cli/trace_reading.h"
+#include "cli/whole_file.h"
 #include "ingest/experiment_reader.h"
 #include "ingest/extract_frames.h"
 #include "ingest/extract_writer.h"
@@ -50,51 +52,6 @@ void print_help(const po::options_description& options) {
                "2 bad usage or no trace found, 3 a trace could not be read, or only in part (the extract says\n"
                "so, and 'sync' will too), 130 interrupted (FILE is not written)\n";
 }
-
-// Writes to `output` (a temporary file beside it, renamed at the end: a run
-// that fails leaves no half extract), or to stdout for "-".
-class OutputFile {
- public:
-  explicit OutputFile(std::string output) : output_(std::move(output)) {}
-  ~OutputFile() {
-    if (file_ != nullptr && file_ != stdout) {
-      std::fclose(file_);
-      std::remove(temporary_.c_str());
-    }
-  }
-  OutputFile(const OutputFile&) = delete;
-  OutputFile& operator=(const OutputFile&) = delete;
-
-  std::string open() {
-    if (output_ == "-") {
-      file_ = stdout;
-      return {};
-    }
-    temporary_ = output_ + ".partial";
-    file_ = std::fopen(temporary_.c_str(), "wb");
-    if (file_ == nullptr) return "cannot write " + temporary_ + ": " + std::strerror(errno);
-    return {};
-  }
-  std::FILE* get() const { return file_; }
-  std::string commit() {
-    if (file_ == stdout) return std::fflush(stdout) == 0 ? std::string() : "cannot write to stdout: " + std::string(std::strerror(errno));
-    const bool written = std::fflush(file_) == 0 && fsync(fileno(file_)) == 0;
-    const int error = errno;
-    const bool closed = std::fclose(file_) == 0;
-    file_ = nullptr;
-    if (!written || !closed || std::rename(temporary_.c_str(), output_.c_str()) != 0) {
-      const std::string problem = "cannot write " + output_ + ": " + std::strerror(written ? errno : error);
-      std::remove(temporary_.c_str());
-      return problem;
-    }
-    return {};
-  }
-
- private:
-  std::string output_;
-  std::string temporary_;
-  std::FILE* file_ = nullptr;
-};
 
 }  // namespace
 
@@ -186,12 +143,17 @@ int run_extract(const std::vector<std::string>& arguments) {
     return kBadInput;
   }
 
-  OutputFile out(output);
-  if (const std::string problem = out.open(); !problem.empty()) {
-    std::cerr << "tracesync extract: " << snapshot::readable_text(problem) << "\n";
-    return kInternalError;
+  // Written whole or not at all (a run that fails leaves no half extract),
+  // or to stdout for "-".
+  std::optional<WholeFile> file;
+  if (output != "-") {
+    file.emplace(output);
+    if (const std::string why = file->open(); !why.empty()) {
+      std::cerr << "tracesync extract: cannot write " << snapshot::readable_text(output) << ": " << why << "\n";
+      return kInternalError;
+    }
   }
-  ingest::ExtractWriter writer(out.get(), std::string(kWriter));
+  ingest::ExtractWriter writer(file ? file->stream() : stdout, std::string(kWriter));
   const InterruptGuard interrupt;
   ProgressBar progress("extracting");
   const ingest::ExperimentReport report = ingest::read_experiment(
@@ -220,9 +182,17 @@ int run_extract(const std::vector<std::string>& arguments) {
               << "\n";
     code = worse(code, t.out_of_memory ? kInternalError : kTraceSkipped);
   }
-  const std::string problem = written ? out.commit() : "cannot write " + output + ": " + std::strerror(errno);
-  if (!problem.empty()) {
-    std::cerr << "tracesync extract: " << snapshot::readable_text(problem) << "\n";
+  std::string why = written ? "" : std::strerror(writer.error() != 0 ? writer.error() : EIO);
+  if (why.empty()) {
+    if (file) {
+      why = file->commit();
+    } else if (std::fflush(stdout) != 0) {
+      why = std::strerror(errno);
+    }
+  }
+  if (!why.empty()) {
+    std::cerr << "tracesync extract: cannot write " << (file ? snapshot::readable_text(output) : "to stdout") << ": "
+              << why << "\n";
     return kInternalError;
   }
   return code;

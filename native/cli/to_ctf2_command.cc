@@ -8,12 +8,12 @@
 #include <boost/program_options.hpp>
 
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 
 #include "cli/command.h"
 #include "cli/command_line.h"
 #include "cli/exit_codes.h"
+#include "cli/whole_file.h"
 #include "ctf/ctf2_writer.h"
 #include "ctf/trace_metadata.h"
 
@@ -77,11 +77,10 @@ int run_to_ctf2(const std::vector<std::string>& arguments) {
     }
     return kSuccess;
   }
-  std::ofstream out(output, std::ios::binary | std::ios::trunc);
-  out << *text;
-  out.close();
-  if (!out) {
-    std::cerr << "tracesync to-ctf2: " << output << ": cannot be written\n";
+  // Whole or not at all: a metadata file cut short would describe a trace wrongly.
+  const std::string why = write_whole_file(output, [&](std::ostream& out) { out << *text; });
+  if (!why.empty()) {
+    std::cerr << "tracesync to-ctf2: " << output << ": cannot be written: " << why << "\n";
     return kInternalError;
   }
   return kSuccess;

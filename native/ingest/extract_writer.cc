@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: EPL-2.0
 #include "ingest/extract_writer.h"
 
+#include <cerrno>
+
 #include "ingest/extract_codec.h"
 
 namespace tracesync::ingest {
@@ -8,7 +10,9 @@ namespace tracesync::ingest {
 namespace pb = extract::v1;
 
 ExtractWriter::ExtractWriter(std::FILE* out, std::string writer_name) : frames_(out) {
+  errno = 0;
   failed_ = !frames_.begin(writer_name);
+  if (failed_) error_ = errno;
 }
 
 uint32_t ExtractWriter::frame_of(match::TraceIndex trace) {
@@ -17,7 +21,11 @@ uint32_t ExtractWriter::frame_of(match::TraceIndex trace) {
 }
 
 void ExtractWriter::write(uint32_t frame, const std::string& payload) {
-  if (!failed_ && !frames_.write(frame, payload)) failed_ = true;
+  if (failed_) return;
+  errno = 0;
+  if (frames_.write(frame, payload)) return;
+  failed_ = true;
+  error_ = errno;
 }
 
 void ExtractWriter::trace_opened(match::TraceIndex trace, const TraceInfo& info) {

@@ -34,6 +34,9 @@ class ExtractWriter final : public EventSink {
   // out: nothing is known of it). `sources` are the traces read,
   // in the report's order. False when writing failed at any point.
   bool finish(const std::vector<TraceSource>& sources, const ExperimentReport& report);
+  // Once writing failed: the errno of the write that failed first (0 when
+  // the system gave none), for words that say why.
+  int error() const { return error_; }
 
  private:
   uint32_t frame_of(match::TraceIndex trace);  // under mutex_
@@ -43,6 +46,7 @@ class ExtractWriter final : public EventSink {
   std::mutex mutex_;
   std::map<match::TraceIndex, uint32_t> frame_;  // the trace's number in the file, plus one
   bool failed_ = false;
+  int error_ = 0;
 };
 
 }  // namespace tracesync::ingest

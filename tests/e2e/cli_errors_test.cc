@@ -198,11 +198,12 @@ TEST(CliErrors, UnwritableOutput) {
       << full.err;
 }
 
-// A report or certificate whose writing fails midway (here at a file size
-// limit of a block or two, as a disk filling up would: the report is far
-// longer) leaves the file it was to replace as it was, and nothing beside
-// it; the exit code is any unwritable output's. Written whole, it replaces
-// the old file, and nothing is left beside it either.
+// A report or certificate (or an extract, or to-ctf2's metadata) whose
+// writing fails midway (here at a file size limit of a block or two, as a
+// disk filling up would: each is far longer) leaves the file it was to
+// replace as it was, and nothing beside it; the exit code is any unwritable
+// output's. Written whole, it replaces the old file, and nothing is left
+// beside it either.
 TEST(CliErrors, AnOutputThatFailsMidwayLeavesTheOldFileAsItWas) {
   TempDir dir;
   const std::string report = dir.file("report.json");
@@ -249,6 +250,45 @@ TEST(CliErrors, AnOutputThatFailsMidwayLeavesTheOldFileAsItWas) {
   EXPECT_GT(json::parse(testing::read_file(report))["messages"].get<int>(), 0);
   EXPECT_NO_THROW(json::parse(testing::read_file(certificate)));
   EXPECT_EQ(files_in_dir(), both);
+
+  // tracesync extract writes as it reads; to-ctf2 writes the metadata it made.
+  TempDir traces;
+  const auto simulated = run_command(tracesync_binary(), {"simulate", "--quiet", "--output", traces.file("sim"),
+                                                          "--hosts", "2", "--duration", "2s"});
+  ASSERT_EQ(simulated.exit_code, 0) << simulated.err;
+  const std::string extract = dir.file("sim.tsx");
+  const std::string metadata = dir.file("metadata");
+  const std::string host_metadata = [&] {
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(traces.file("sim"))) {
+      if (entry.path().filename() == "metadata") return entry.path().string();
+    }
+    return std::string();
+  }();
+  ASSERT_FALSE(host_metadata.empty());
+  const std::vector<std::string> all = {"certificate.json", "metadata", "report.json", "sim.tsx"};
+  testing::write_file(extract, old_text);
+  testing::write_file(metadata, old_text);
+  const auto cut_extract =
+      run_command("/bin/sh", {"-c", limited, tracesync_binary(), "extract", traces.file("sim"), "-o", extract});
+  EXPECT_EQ(cut_extract.exit_code, 1) << cut_extract.err;
+  EXPECT_NE(cut_extract.err.find("cannot write " + extract + ": File too large"), std::string::npos) << cut_extract.err;
+  EXPECT_EQ(testing::read_file(extract), old_text);
+  const auto cut_metadata =
+      run_command("/bin/sh", {"-c", limited, tracesync_binary(), "to-ctf2", host_metadata, "-o", metadata});
+  EXPECT_EQ(cut_metadata.exit_code, 1) << cut_metadata.err;
+  EXPECT_NE(cut_metadata.err.find(metadata + ": cannot be written: File too large"), std::string::npos)
+      << cut_metadata.err;
+  EXPECT_EQ(testing::read_file(metadata), old_text);
+  EXPECT_EQ(files_in_dir(), all);
+
+  const auto whole_extract = run_command(tracesync_binary(), {"extract", traces.file("sim"), "-o", extract});
+  EXPECT_EQ(whole_extract.exit_code, 0) << whole_extract.err;
+  EXPECT_EQ(testing::read_file(extract).substr(0, 8), std::string("TSYNCX\r\n", 8));
+  EXPECT_GT(std::filesystem::file_size(extract), 4096u) << "too short to be cut by the limit above";
+  const auto whole_metadata = run_command(tracesync_binary(), {"to-ctf2", host_metadata, "-o", metadata});
+  EXPECT_EQ(whole_metadata.exit_code, 0) << whole_metadata.err;
+  EXPECT_GT(std::filesystem::file_size(metadata), 4096u) << "too short to be cut by the limit above";
+  EXPECT_EQ(files_in_dir(), all);
 }
 
 }  // namespace

@@ -44,6 +44,7 @@ Exit 77 (skipped) when the shared fixtures are absent (after the simulated part)
 usage: live_folder_replay_test.py TRACESYNC SHARED_DIR WORK_DIR
 """
 
+import contextlib
 import json
 import os
 import pathlib
@@ -172,27 +173,38 @@ def ctf2_twins(tracesync, sources, work):
     return twins
 
 
+@contextlib.contextmanager
+def following(tracesync, arguments):
+    """`tracesync live --interval 100ms --wait 30s ARGUMENTS`, started for the
+    block: yields the process and its stdout and stderr, each read line by
+    line as it comes (LineReader). When the block ends, however it ends, the
+    process is killed by its PID if it still runs, and every line it wrote
+    has been read."""
+    live = subprocess.Popen([tracesync, "live", "--interval", "100ms", "--wait", "30s"] + arguments,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    out, err = LineReader(live.stdout), LineReader(live.stderr)
+    try:
+        out.start()
+        err.start()
+        yield live, out, err
+    finally:
+        if live.poll() is None:
+            live.kill()
+        live.wait(10)
+        out.join(10)
+        err.join(10)
+
+
 def follow_while_replaying(tracesync, arguments, sources, targets, awaited):
     """Starts `tracesync live` on `arguments`, writes `sources` into `targets`
     packet by packet, pausing half-way until a result satisfies `awaited`,
     and waits for live to end. Returns its exit code, its results as
     (monotonic time printed, result), its stderr, and when the writing ended."""
-    live = subprocess.Popen([tracesync, "live", "--interval", "100ms", "--wait", "30s"] + arguments,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
-    try:
-        out, err = LineReader(live.stdout), LineReader(live.stderr)
-        out.start()
-        err.start()
+    with following(tracesync, arguments) as (live, out, err):
         time.sleep(0.5)  # tracesync waits for folders that hold no trace yet
         replay(sources, targets, 0.5, lambda: any(awaited(json.loads(line)) for _, line in out.lines if line.strip()))
         written = time.monotonic()
         code = live.wait(120)
-        out.join(10)
-        err.join(10)
-    finally:
-        if live.poll() is None:
-            live.kill()
-            live.wait(10)
     results = [(at, json.loads(line)) for at, line in out.lines if line.strip()]
     return code, results, "".join(line for _, line in err.lines), written
 
@@ -476,36 +488,24 @@ def killed_reading_processes(tracesync, work, failures):
     targets = [work / "killed-hosts" / s.parent.name / "kernel" for s in sources]
     # --quiet 3s: the writing pauses only until a result holds the three
     # traces, which at 80 % of the packets has come already.
-    live = subprocess.Popen([tracesync, "live", "--interval", "100ms", "--wait", "30s", "--quiet", "3s"] +
-                            [str(t.parent) for t in targets], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            start_new_session=True)
     killed = []
-    out, err = LineReader(live.stdout), LineReader(live.stderr)
+    with following(tracesync, ["--quiet", "3s"] + [str(t.parent) for t in targets]) as (live, out, err):
 
-    def kill_readers():
-        """Once a result holds the three traces (each folder read some way)."""
-        if not any(len(json.loads(line)["traces"]) == 3 for _, line in out.lines if line.strip()):
-            return False
-        for child in reading_processes(live.pid):
-            try:
-                os.kill(child, signal.SIGKILL)
-                killed.append(child)
-            except ProcessLookupError:
-                pass
-        return True
+        def kill_readers():
+            """Once a result holds the three traces (each folder read some way)."""
+            if not any(len(json.loads(line)["traces"]) == 3 for _, line in out.lines if line.strip()):
+                return False
+            for child in reading_processes(live.pid):
+                try:
+                    os.kill(child, signal.SIGKILL)
+                    killed.append(child)
+                except ProcessLookupError:
+                    pass
+            return True
 
-    try:
-        out.start()
-        err.start()
         time.sleep(0.5)
         replay(sources, targets, 0.8, kill_readers)
         code = live.wait(120)
-        out.join(10)
-        err.join(10)
-    finally:
-        if live.poll() is None:
-            live.kill()
-            live.wait(10)
     stderr = "".join(line for _, line in err.lines)
     results = [json.loads(line) for _, line in out.lines if line.strip()]
     print("killed reading processes %s past half way: exit %d, stderr:\n%s" % (killed, code, stderr))
@@ -611,15 +611,10 @@ def main():
                 return at / len(work)  # pause before it: the packet before it is read first
         raise RuntimeError("no stream has two packets in different batches")
     stepping = work / "stepback" / "kernel"
-    follower = subprocess.Popen([tracesync, "live", "--interval", "100ms", "--wait", "30s", "--quiet", "5s",
-                                 str(stepping)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    try:
+    with following(tracesync, ["--quiet", "5s", str(stepping)]) as (follower, _, err):
         replay(sources[:1], [stepping], until=lambda: False, damage=step_back)
-        said = follower.communicate(timeout=60)[1].decode(errors="replace")
-    finally:
-        if follower.poll() is None:
-            follower.kill()
-            follower.wait(10)
+        follower.wait(60)
+    said = "".join(line for _, line in err.lines)
     stream, offset = step_back.where
     print("a packet stepping back: exit %d, stderr %s" % (follower.returncode, said.strip()))
     if (follower.returncode != 3 or "%s: the packet from byte %d begins" % (stepping / stream, offset) not in said or
@@ -630,19 +625,12 @@ def main():
     # CTF 2: the same replay, the same result as sync on the CTF 1.8 originals.
     twins = ctf2_twins(tracesync, sources, work)
     ctf2_targets = [work / "ctf2-hosts" / t.parent.name / "kernel" for t in twins]
-    live = subprocess.Popen([tracesync, "live", "--interval", "100ms", "--wait", "30s", "--quiet", "2s"] +
-                            [str(t.parent) for t in ctf2_targets],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
-    try:
+    with following(tracesync, ["--quiet", "2s"] + [str(t.parent) for t in ctf2_targets]) as (live, out, err):
         replay(twins, ctf2_targets)
-        out, err = live.communicate(timeout=120)
-    finally:
-        if live.poll() is None:
-            live.kill()
-            live.wait(10)
-    ctf2_results = [json.loads(line) for line in out.decode().splitlines() if line.strip()]
+        live.wait(120)
+    ctf2_results = [json.loads(line) for _, line in out.lines if line.strip()]
     print("CTF 2 folders: exit %d, %d results; stderr:\n%s" % (live.returncode, len(ctf2_results),
-                                                               err.decode(errors="replace")))
+                                                               "".join(line for _, line in err.lines)))
     if live.returncode != 0 or not ctf2_results:
         failures.append("tracesync live on the CTF 2 folders exited %d" % live.returncode)
     elif sync.returncode == 0 and essence(ctf2_results[-1]) != essence(json.loads(sync.stdout)):

@@ -642,7 +642,9 @@ TEST(LocalBandStream, ACopyFinishedNowReusesTheLastOnesBandsAndGivesTheBatchMap)
   std::cout << "  " << cases << " links asked " << asked << " times: " << knots << " knots, " << breaches
             << " breaches; the copies computed " << computed << " bands and reused " << reused << "\n";
   EXPECT_GT(asked, 10u * static_cast<std::size_t>(cases));
-  if (!testing::sanitized()) EXPECT_GT(breaches, 0u);  // 2 of the 8 links have one; the sanitized build's 2, none
+  if (!testing::sanitized()) {
+    EXPECT_GT(breaches, 0u);  // 2 of the 8 links have one; the sanitized build's 2, none
+  }
   // Many of a copy's bands were the last one's (a fifth here: asked 25
   // times a link, points up to 300 ms late, a band reaching 60 ms, a
   // frontier some 300 ms behind; a followed link asked every few seconds

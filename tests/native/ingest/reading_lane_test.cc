@@ -6,7 +6,6 @@
 
 #include <gtest/gtest.h>
 
-#include <dirent.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -24,6 +23,7 @@
 #include "ingest/resume_point.h"
 #include "recording_sink.h"
 #include "support/peak_sampler.h"
+#include "support/reading_processes.h"
 #include "support/sanitized.h"
 
 namespace tracesync::ingest {
@@ -32,31 +32,8 @@ namespace {
 namespace fs = std::filesystem;
 using testing::NetEvent;
 
-// Whether `pid` is a live child of this process: a reading process.
-bool is_reading_process(pid_t pid) {
-  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-  std::string line;
-  if (!std::getline(stat, line)) return false;
-  // pid (comm) state ppid ...: comm may hold spaces, so start after its ')'.
-  std::istringstream rest(line.substr(line.rfind(')') + 1));
-  char state = 0;
-  pid_t parent = 0;
-  rest >> state >> parent;
-  return parent == getpid() && state != 'Z';
-}
-
-// The processes whose parent is this one: the reading processes.
-std::vector<pid_t> children() {
-  std::vector<pid_t> found;
-  DIR* proc = opendir("/proc");
-  if (proc == nullptr) return found;
-  while (const dirent* entry = readdir(proc)) {
-    const pid_t pid = static_cast<pid_t>(std::atoi(entry->d_name));
-    if (pid > 0 && is_reading_process(pid)) found.push_back(pid);
-  }
-  closedir(proc);
-  return found;
-}
+using tracesync::testing::is_reading_process;
+using tracesync::testing::reading_processes;
 
 // `count` hosts, a stream or two each, talking in a ring: host h sends
 // segment i to host h + 1.
@@ -83,8 +60,9 @@ std::vector<TraceSource> write_ring(const fs::path& root, int count, uint32_t se
   return traces;
 }
 
-// Segments per host in the kill tests: enough frames (2 x 64 bytes each)
-// that a step's do not fit in the 1 MiB a channel sends at once.
+// Segments per host in the test that kills a reading process from outside:
+// a long step, for the kill to land in most often (a process may still have
+// sent all of it first: its socket holds megabytes, net.core.wmem_max).
 constexpr uint32_t kSegments = 30'000;
 
 bool same_events(std::vector<match::PacketEvent> a, std::vector<match::PacketEvent> b) {
@@ -136,15 +114,16 @@ TEST(ReadingLanes, ProcessesNeverExceedTheJobs) {
     options.jobs = jobs;
     options.reading_command = {TRACESYNC_TEST_READ_TRACE};
     options.rounds_per_process_step = 1;  // many turns
-    tracesync::testing::PeakSampler<std::size_t> processes([] { return children().size(); }, std::chrono::milliseconds(2));
+    tracesync::testing::PeakSampler<std::size_t> processes([] { return reading_processes().size(); },
+                                                           std::chrono::milliseconds(2));
     testing::RecordingSink sink;
-    LookingAtEachOpening looking_sink(sink, [] { return children().size(); });
+    LookingAtEachOpening looking_sink(sink, [] { return reading_processes().size(); });
     const ExperimentReport report = read_experiment(traces, options, looking_sink);
     const std::size_t peak = std::max(processes.stop(), looking_sink.peak());
     for (const TraceReport& trace : report.traces) EXPECT_EQ(trace.status, TraceStatus::kComplete) << trace.problem;
     EXPECT_GE(looking_sink.peak(), 1u) << "no reading process seen: the bound below would prove nothing";
     EXPECT_LE(peak, jobs) << "reading processes at once, with " << jobs << " jobs and 60 traces";
-    EXPECT_EQ(children().size(), 0u) << "reading processes left behind";
+    EXPECT_EQ(reading_processes().size(), 0u) << "reading processes left behind";
   }
 }
 
@@ -219,7 +198,7 @@ std::size_t traces_held_at_once(const fs::path& root) {
       }
     }
   } children_now;
-  for (const pid_t child : children()) {
+  for (const pid_t child : reading_processes()) {
     const int pidfd = static_cast<int>(syscall(SYS_pidfd_open, child, 0));
     if (pidfd < 0) continue;  // gone already
     if (!is_reading_process(child) || syscall(SYS_pidfd_send_signal, pidfd, SIGSTOP, nullptr, 0) != 0) {
@@ -326,7 +305,7 @@ TEST(ReadingLanes, AThousandTracesCostTheTracesHeldOpenNotAThousand) {
     tracesync::testing::PeakSampler<int64_t> resident(
         [] {
           int64_t sum = 0;
-          for (const pid_t child : children()) sum += resident_kb(child);
+          for (const pid_t child : reading_processes()) sum += resident_kb(child);
           return sum;
         },
         std::chrono::milliseconds(5));
@@ -345,26 +324,20 @@ TEST(ReadingLanes, AThousandTracesCostTheTracesHeldOpenNotAThousand) {
 }
 
 // A sink that kills the reading process (one job: there is one) once a
-// trace has given `after` batches (or `every` time it has given `after`
-// more: as damage would). Its steps are long (more than the 1 MiB a channel
-// sends at once): the process is still in the step when it is killed.
+// trace has given `after` batches. Its steps are long: the process is
+// likely still in the step when it is killed, or just past it.
 class KillingSink final : public EventSink {
  public:
-  KillingSink(testing::RecordingSink& inner, match::TraceIndex victim, int after, bool every = false)
-      : inner_(inner), victim_(victim), after_(after), every_(every) {}
+  KillingSink(testing::RecordingSink& inner, match::TraceIndex victim, int after)
+      : inner_(inner), victim_(victim), after_(after) {}
   void trace_opened(match::TraceIndex trace, const TraceInfo& info) override { inner_.trace_opened(trace, info); }
   void trace_events(match::TraceIndex trace, std::span<const match::PacketEvent> events,
                     model::Nanoseconds progress) override {
     inner_.trace_events(trace, events, progress);
-    if (trace != victim_ || events.empty() || (killed > 0 && !every_) || ++batches_ < after_) return;
-    // Frames the killed process sent before it died are still coming:
-    // count again from the first in a new process.
-    for (const pid_t child : children()) {  // one job: the process reading `trace`
-      if (std::find(killed_.begin(), killed_.end(), child) != killed_.end()) continue;
+    if (trace != victim_ || events.empty() || killed > 0 || ++batches_ < after_) return;
+    for (const pid_t child : reading_processes()) {  // one job: the process reading `trace`
       ::kill(child, SIGKILL);
-      killed_.push_back(child);
       ++killed;
-      batches_ = 0;
     }
   }
   void trace_closed(match::TraceIndex trace) override { inner_.trace_closed(trace); }
@@ -374,9 +347,7 @@ class KillingSink final : public EventSink {
   testing::RecordingSink& inner_;
   match::TraceIndex victim_;
   int after_;
-  bool every_;
   int batches_ = 0;
-  std::vector<pid_t> killed_;
 };
 
 // Killed from outside (once, in the middle of a step of trace 2, or just
@@ -412,23 +383,25 @@ TEST(ReadingLanes, AReadingProcessKilledMidRunLosesNothing) {
 }
 
 // A trace whose reading process dies each time it reads it (damage) is cut
-// short, keeping what it gave; the others of its process lose nothing.
+// short, keeping what it gave; the others of its process lose nothing. The
+// process kills itself (SIGKILL) after giving 5 batches of the trace
+// (dying_read_trace_main.cc): the first one where the trace had given 5,
+// the one that reads on after them where it had given 10.
 TEST(ReadingLanes, ATraceThatKillsItsProcessEachTimeIsCutShortAndTheOthersLoseNothing) {
+  constexpr uint32_t kDamageSegments = 3000;
   testing::TempDir dir("lanes-damage");
-  const std::vector<TraceSource> traces = write_ring(dir.path(), 4, kSegments);
+  const std::vector<TraceSource> traces = write_ring(dir.path(), 4, kDamageSegments);
   testing::RecordingSink expected;
   const ExperimentReport want = read_experiment(traces, ReadOptions(), expected);
 
   ReadOptions options;
   options.jobs = 1;  // the others share its process
-  options.reading_command = {TRACESYNC_TEST_READ_TRACE};
+  const match::TraceIndex victim = 2;
+  options.reading_command = {TRACESYNC_TEST_DYING_READ_TRACE, std::to_string(victim), "5"};
   options.reader.batch_events = 64;
   options.rounds_per_step = options.rounds_per_process_step = 1u << 20;
   testing::RecordingSink recorded;
-  const match::TraceIndex victim = 2;
-  KillingSink sink(recorded, victim, 5, /*every=*/true);
-  const ExperimentReport report = read_experiment(traces, options, sink);
-  EXPECT_EQ(sink.killed, 2);  // killed, resumed, killed again
+  const ExperimentReport report = read_experiment(traces, options, recorded);
   const TraceReport& killed = report.traces[victim];
   EXPECT_EQ(killed.status, TraceStatus::kPartial);
   EXPECT_NE(killed.problem.find("reading stopped after at least "), std::string::npos) << killed.problem;
@@ -438,13 +411,16 @@ TEST(ReadingLanes, ATraceThatKillsItsProcessEachTimeIsCutShortAndTheOthersLoseNo
     const TraceReport& trace = report.traces[t];
     EXPECT_EQ(trace.status, TraceStatus::kComplete) << trace.problem;
     EXPECT_EQ(trace.info.events, want.traces[t].info.events);
-    EXPECT_EQ(recorded.events_of(t).size(), 2 * kSegments) << "trace " << t;
+    EXPECT_EQ(recorded.events_of(t).size(), 2 * kDamageSegments) << "trace " << t;
     EXPECT_TRUE(same_events(recorded.events_of(t), expected.events_of(t))) << "trace " << t;
   }
   // What the killed trace gave is a part of it, each event once.
   const auto partial = recorded.events_of(victim);
-  EXPECT_GT(partial.size(), 0u);
-  EXPECT_LT(partial.size(), 2 * kSegments);
+  EXPECT_GT(partial.size(), 5u * 64) << "nothing given after the first process died";
+  EXPECT_LT(partial.size(), 2 * kDamageSegments);
+  std::set<std::tuple<int64_t, int, uint32_t>> distinct;
+  for (const match::PacketEvent& e : partial) distinct.emplace(e.time, static_cast<int>(e.direction), e.tcp.seq);
+  EXPECT_EQ(distinct.size(), partial.size()) << "an event given twice";
   std::vector<match::PacketEvent> all = expected.events_of(victim);
   EXPECT_TRUE(std::all_of(partial.begin(), partial.end(), [&](const match::PacketEvent& e) {
     return std::any_of(all.begin(), all.end(), [&](const match::PacketEvent& f) {

@@ -10,18 +10,16 @@
 #include <google/protobuf/util/message_differencer.h>
 
 #include <signal.h>
-#include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <iterator>
-#include <sstream>
 
-#include "support/packet_replay.h"
 #include "session/live_follower.h"
 #include "simulate/simulate.h"
 #include "simulate/temp_directory.h"
+#include "support/packet_replay.h"
+#include "support/reading_processes.h"
 
 namespace tracesync::session {
 namespace {
@@ -47,8 +45,9 @@ v1::Snapshot without_places(v1::Snapshot s, const std::string& folders, const st
   return s;
 }
 
-TEST(LiveFollowerProcesses, GiveWhatTheInProcessFollowerGives) {
-  const simulate::testing::TempDirectory dir;
+// Three hosts in a star, 20 s of 100 messages a second, simulated into
+// DIR/experiment: the recording both tests write again packet by packet.
+simulate::SimulationSummary simulated_star(const simulate::testing::TempDirectory& dir) {
   simulate::SimulationOptions options;
   options.output_dir = dir / "experiment";
   options.hosts = 3;
@@ -57,7 +56,12 @@ TEST(LiveFollowerProcesses, GiveWhatTheInProcessFollowerGives) {
   options.duration_s = 20;
   options.message_rate = 100;
   options.seed = 29;
-  const simulate::SimulationSummary summary = simulate::run(options);
+  return simulate::run(options);
+}
+
+TEST(LiveFollowerProcesses, GiveWhatTheInProcessFollowerGives) {
+  const simulate::testing::TempDirectory dir;
+  const simulate::SimulationSummary summary = simulated_star(dir);
 
   LiveIngestOptions ingest;
   ingest.match.horizon = 1'000'000'000;
@@ -110,27 +114,6 @@ TEST(LiveFollowerProcesses, GiveWhatTheInProcessFollowerGives) {
   EXPECT_EQ(result.options().reading_program(), TRACESYNC_TEST_READ_TRACE);
 }
 
-// The reading processes this process started (`tracesync read-trace`,
-// here the test's reading program), by pid.
-std::vector<pid_t> reading_processes() {
-  std::vector<pid_t> children;
-  for (const fs::directory_entry& entry : fs::directory_iterator("/proc")) {
-    const std::string name = entry.path().filename().string();
-    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
-    std::ifstream stat(entry.path() / "stat");
-    std::string line;
-    if (!std::getline(stat, line)) continue;
-    const std::size_t after_name = line.rfind(')');
-    if (after_name == std::string::npos) continue;
-    std::istringstream rest(line.substr(after_name + 2));
-    char state = 0;
-    pid_t parent = 0;
-    rest >> state >> parent;
-    if (parent == getpid() && state != 'Z') children.push_back(static_cast<pid_t>(std::stoi(name)));
-  }
-  return children;
-}
-
 // Each folder's reading process killed (SIGKILL, as the out-of-memory killer
 // does) twice while the folders are written: each is read on in a new
 // process after what it gave, said as news, and the result is the one the
@@ -138,15 +121,7 @@ std::vector<pid_t> reading_processes() {
 // killed).
 TEST(LiveFollowerProcesses, AFolderWhoseProcessIsKilledIsReadOnWhereItStood) {
   const simulate::testing::TempDirectory dir;
-  simulate::SimulationOptions options;
-  options.output_dir = dir / "experiment";
-  options.hosts = 3;
-  options.topology = simulate::Topology::kStar;
-  options.cpus_per_host = 2;
-  options.duration_s = 20;
-  options.message_rate = 100;
-  options.seed = 29;
-  const simulate::SimulationSummary summary = simulate::run(options);
+  const simulate::SimulationSummary summary = simulated_star(dir);
 
   // The staging directories in a $TMPDIR of the test's own.
   const fs::path tmp = dir / "tmp";
@@ -182,7 +157,7 @@ TEST(LiveFollowerProcesses, AFolderWhoseProcessIsKilledIsReadOnWhereItStood) {
     replay_there.write(1);
     untouched.read(nullptr);
     if (replay_there.written() == first_kill || replay_there.written() == second_kill) {
-      for (const pid_t child : reading_processes()) {
+      for (const pid_t child : tracesync::testing::reading_processes()) {
         if (::kill(child, SIGKILL) == 0) ++kills;
       }
     }
