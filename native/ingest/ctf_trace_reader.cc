@@ -693,11 +693,12 @@ bool CtfTraceReader::add_message_event(StreamCursor& cursor, const bt_message* m
   cursor.reached = std::max(cursor.reached, time);
   ++info_.network_events;
   const uint64_t position = cursor.network_read++;
-  if (!resume_from_.empty() &&
-      resume_from_.delivered(static_cast<std::size_t>(&cursor - cursors_.data()), position, time)) {
-    return true;  // a predecessor gave it
-  }
-  match::PacketEvent& out = (cursor.checks_time ? cursor.pending : batch_).emplace_back();
+  // One a predecessor gave is decoded only to be counted in the census, as
+  // an uncut reading counts it.
+  const bool given_before = !resume_from_.empty() &&
+                            resume_from_.delivered(static_cast<std::size_t>(&cursor - cursors_.data()), position, time);
+  match::PacketEvent counted_only;
+  match::PacketEvent& out = given_before ? counted_only : (cursor.checks_time ? cursor.pending : batch_).emplace_back();
   out.trace = index_;
   out.time = time;
   if (decoder.app) {

@@ -160,8 +160,13 @@ TraceReader::State GrowingTraceReader::step(std::size_t) {
     if (state_ == State::kNew) {
       if (!find_trace()) return state_;
       if (resume_) {
-        // The figures and order of what was read before go on here.
-        info_ = resume_->info;
+        // The figures and order of what was read before go on here; where
+        // the trace is and its name are this reader's own (a cut in the
+        // first look carries none).
+        TraceInfo before = resume_->info;
+        before.path = info_.path;
+        before.name = info_.name;
+        info_ = std::move(before);
         opened_ = info_.clock.has_value();
         chunk_ = resume_->chunk;
         last_packets_ = resume_->last_packets;
