@@ -578,6 +578,13 @@ bool CtfTraceReader::handle(StreamCursor& cursor, const bt_message* message) {
       const bt_clock_snapshot* begin = bt_message_packet_beginning_borrow_default_clock_snapshot_const(message);
       if (!time_of(begin, time)) return false;
       cursor.reached = std::max(cursor.reached, time);
+      if (live_given_through_) {
+        const bt_packet* packet = bt_message_packet_beginning_borrow_packet_const(message);
+        const uint64_t stream = bt_stream_get_id(bt_packet_borrow_stream_const(packet));
+        if (streams_begun_again_.insert(stream).second && time > *live_given_through_) {
+          gaps_.push_back({stream, *live_given_through_, time});
+        }
+      }
       if (cursor.checks_time) {
         judge_packet(cursor, cursor.time_check.begin_packet(bt_clock_snapshot_get_value(begin)));
         cursor.trusted.reset();

@@ -73,7 +73,7 @@ struct FollowedSource {
 
 // What happened to a followed session during a turn, for the user.
 struct LiveNews {
-  enum class Kind { kOpened, kEnded, kFailed, kWaiting, kResumed };
+  enum class Kind { kOpened, kEnded, kFailed, kWaiting, kResumed, kGap };
   Kind kind = Kind::kOpened;
   std::string url;   // the session URL or the folder, as given
   std::string text;  // in words: the host and its clock, or why it failed
