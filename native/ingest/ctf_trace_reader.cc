@@ -693,6 +693,11 @@ void CtfTraceReader::note_recorded_events(const bt_stream_class* stream_class) {
   }
 }
 
+bool CtfTraceReader::given_before_reattaching(const bt_message* message) {
+  model::Nanoseconds time = 0;
+  return time_of(bt_message_event_borrow_default_clock_snapshot_const(message), time) && time <= *live_given_through_;
+}
+
 bool CtfTraceReader::add_message_event(StreamCursor& cursor, const bt_message* message, const bt_event* event,
                                        const ClassDecoder& decoder) {
   model::Nanoseconds time = 0;

@@ -221,11 +221,7 @@ class CtfTraceReader final : public ResumableTraceReader {
                          const ClassDecoder& decoder);
   // An event the relay served again after a reattachment: given, and
   // counted, before (resume_live_after).
-  bool given_before_reattaching(const bt_message* message) {
-    model::Nanoseconds time = 0;
-    return time_of(bt_message_event_borrow_default_clock_snapshot_const(message), time) &&
-           time <= *live_given_through_;
-  }
+  bool given_before_reattaching(const bt_message* message);
   bool note_event_times(StreamCursor& cursor, bt_message_array_const messages, uint64_t count);
   bool time_of(const bt_clock_snapshot* snapshot, model::Nanoseconds& out);
   const ClassDecoder* decoder_for(const bt_event_class* event_class) {
