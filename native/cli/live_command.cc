@@ -107,8 +107,9 @@ po::options_description live_options(LiveArguments& a) {
        "session is read by babeltrace2)")
       ("in-process", po::bool_switch(&a.in_process),
        "read every session and folder in this process, not each in a reading process of its own (where "
-       "babeltrace2 aborting on a damaged stream costs that source only, and a folder whose process is killed "
-       "is read on in a new one)")
+       "babeltrace2 aborting on a damaged stream costs that source only, a folder whose process is killed "
+       "is read on in a new one, and a live session attached again, what the relay no longer serves named "
+       "as a gap)")
       ("match-key", po::value(&a.match_key)->value_name("KEY"),
        "packet key: tc (default) or strict (adds addresses and ports)")
       ("match-horizon", po::value(&a.match_horizon)->value_name("DURATION"),
@@ -181,6 +182,7 @@ std::string_view news_word(session::LiveNews::Kind kind) {
     case session::LiveNews::Kind::kFailed: return "lost";
     case session::LiveNews::Kind::kWaiting: return "waiting for";
     case session::LiveNews::Kind::kResumed: return "resumed";
+    case session::LiveNews::Kind::kGap: return "gap in";
   }
   return "";
 }
@@ -305,7 +307,9 @@ int run_live(const std::vector<std::string>& arguments) {
   callbacks.on_news = [&](const session::LiveNews& news) {
     std::cerr << "tracesync: " << news_word(news.kind) << " " << snapshot::readable_text(news.url) << ": "
               << snapshot::readable_text(news.text) << "\n";
-    if (news.kind == session::LiveNews::Kind::kFailed) exit_code = worse(exit_code, kTraceSkipped);
+    if (news.kind == session::LiveNews::Kind::kFailed || news.kind == session::LiveNews::Kind::kGap) {
+      exit_code = worse(exit_code, kTraceSkipped);
+    }
   };
   callbacks.on_result = [&](const v1::Snapshot& snapshot) {
     output_failed = !emit(snapshot, a.output) || output_failed;

@@ -578,6 +578,13 @@ bool CtfTraceReader::handle(StreamCursor& cursor, const bt_message* message) {
       const bt_clock_snapshot* begin = bt_message_packet_beginning_borrow_default_clock_snapshot_const(message);
       if (!time_of(begin, time)) return false;
       cursor.reached = std::max(cursor.reached, time);
+      if (live_given_through_) {
+        const bt_packet* packet = bt_message_packet_beginning_borrow_packet_const(message);
+        const uint64_t stream = bt_stream_get_id(bt_packet_borrow_stream_const(packet));
+        if (streams_begun_again_.insert(stream).second && time > *live_given_through_) {
+          gaps_.push_back({stream, *live_given_through_, time});
+        }
+      }
       if (cursor.checks_time) {
         judge_packet(cursor, cursor.time_check.begin_packet(bt_clock_snapshot_get_value(begin)));
         cursor.trusted.reset();
@@ -686,6 +693,11 @@ void CtfTraceReader::note_recorded_events(const bt_stream_class* stream_class) {
   }
 }
 
+bool CtfTraceReader::given_before_reattaching(const bt_message* message) {
+  model::Nanoseconds time = 0;
+  return time_of(bt_message_event_borrow_default_clock_snapshot_const(message), time) && time <= *live_given_through_;
+}
+
 bool CtfTraceReader::add_message_event(StreamCursor& cursor, const bt_message* message, const bt_event* event,
                                        const ClassDecoder& decoder) {
   model::Nanoseconds time = 0;
@@ -693,11 +705,12 @@ bool CtfTraceReader::add_message_event(StreamCursor& cursor, const bt_message* m
   cursor.reached = std::max(cursor.reached, time);
   ++info_.network_events;
   const uint64_t position = cursor.network_read++;
-  if (!resume_from_.empty() &&
-      resume_from_.delivered(static_cast<std::size_t>(&cursor - cursors_.data()), position, time)) {
-    return true;  // a predecessor gave it
-  }
-  match::PacketEvent& out = (cursor.checks_time ? cursor.pending : batch_).emplace_back();
+  // One a predecessor gave is decoded only to be counted in the census, as
+  // an uncut reading counts it.
+  const bool given_before = !resume_from_.empty() &&
+                            resume_from_.delivered(static_cast<std::size_t>(&cursor - cursors_.data()), position, time);
+  match::PacketEvent counted_only;
+  match::PacketEvent& out = given_before ? counted_only : (cursor.checks_time ? cursor.pending : batch_).emplace_back();
   out.trace = index_;
   out.time = time;
   if (decoder.app) {

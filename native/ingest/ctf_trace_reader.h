@@ -8,6 +8,8 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <optional>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -19,6 +21,7 @@
 #include "ingest/network_event_decoder.h"
 #include "ingest/reader_choice.h"
 #include "ingest/resume_point.h"
+#include "ingest/stream_gap.h"
 #include "ingest/stream_time_check.h"
 #include "ingest/resumable_trace_reader.h"
 #include "ingest/trace_info.h"
@@ -115,6 +118,13 @@ class CtfTraceReader final : public ResumableTraceReader {
   void resume_after(ResumePoint delivered) override { resume_from_ = std::move(delivered); }
   // What this reader and its predecessors gave the sink so far.
   ResumePoint resume_point() const override;
+  // Before the first step, a live session attached again after its reading
+  // process died: every event up to `given_through` was given, so none of
+  // those the relay serves again is given (nor counted) again, and each
+  // stream whose first packet begins later is a gap (gaps()).
+  void resume_live_after(model::Nanoseconds given_through) { live_given_through_ = given_through; }
+  // The gaps found so far, in the order their streams began again.
+  const std::vector<StreamGap>& gaps() const { return gaps_; }
   void say_reader(std::string reader, std::string why) override {
     info_.reader = std::move(reader);
     info_.reader_reason = std::move(why);
@@ -190,6 +200,7 @@ class CtfTraceReader final : public ResumableTraceReader {
   // Counts an event and hands send and receive events to add_message_event:
   // run for every event, so inline, with a one-probe table of decoders.
   bool handle_event(StreamCursor& cursor, const bt_message* message) {
+    if (live_given_through_ && given_before_reattaching(message)) return true;
     ++info_.events;
     if (!options_.decode) return true;
     if (cursor.checks_time) {
@@ -208,6 +219,9 @@ class CtfTraceReader final : public ResumableTraceReader {
   }
   bool add_message_event(StreamCursor& cursor, const bt_message* message, const bt_event* event,
                          const ClassDecoder& decoder);
+  // An event the relay served again after a reattachment: given, and
+  // counted, before (resume_live_after).
+  bool given_before_reattaching(const bt_message* message);
   bool note_event_times(StreamCursor& cursor, bt_message_array_const messages, uint64_t count);
   bool time_of(const bt_clock_snapshot* snapshot, model::Nanoseconds& out);
   const ClassDecoder* decoder_for(const bt_event_class* event_class) {
@@ -281,6 +295,9 @@ class CtfTraceReader final : public ResumableTraceReader {
   model::Nanoseconds progress_ = INT64_MIN;
   std::atomic<uint64_t> bytes_read_{0};
   ResumePoint resume_from_;   // given by a predecessor: not given again
+  std::optional<model::Nanoseconds> live_given_through_;  // resume_live_after
+  std::set<uint64_t> streams_begun_again_;                // by stream id, since then
+  std::vector<StreamGap> gaps_;
   DeliveryCut last_flush_;    // what the last flush gave, with what it held back
 };
 

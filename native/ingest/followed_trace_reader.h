@@ -2,7 +2,9 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
+#include "ingest/stream_gap.h"
 #include "ingest/trace_reader.h"
 
 namespace tracesync::ingest {
@@ -21,6 +23,9 @@ class FollowedTraceReader : public TraceReader {
   // Once after the source was resumed in a new reading process, its last
   // one having died: how, in words; empty otherwise (and in-process).
   virtual std::string take_resumed() { return {}; }
+  // The stretches of its streams no reading saw, found since the last call
+  // (a live session attached again: StreamGap); none in-process.
+  virtual std::vector<StreamGap> take_gaps() { return {}; }
 };
 
 }  // namespace tracesync::ingest

@@ -160,8 +160,13 @@ TraceReader::State GrowingTraceReader::step(std::size_t) {
     if (state_ == State::kNew) {
       if (!find_trace()) return state_;
       if (resume_) {
-        // The figures and order of what was read before go on here.
-        info_ = resume_->info;
+        // The figures and order of what was read before go on here; where
+        // the trace is and its name are this reader's own (a cut in the
+        // first look carries none).
+        TraceInfo before = resume_->info;
+        before.path = info_.path;
+        before.name = info_.name;
+        info_ = std::move(before);
         opened_ = info_.clock.has_value();
         chunk_ = resume_->chunk;
         last_packets_ = resume_->last_packets;
@@ -449,34 +454,7 @@ void GrowingTraceReader::add_staged_info(const TraceInfo& chunk) {
   info_.reader = chunk.reader;
   info_.reader_reason = chunk.reader_reason;
   info_.offered_classes = chunk.offered_classes;
-  if (chunk.first_event) info_.first_event = std::min(info_.first_event.value_or(INT64_MAX), *chunk.first_event);
-  if (chunk.last_event) info_.last_event = std::max(info_.last_event.value_or(INT64_MIN), *chunk.last_event);
-  info_.events += chunk.events;
-  info_.network_events += chunk.network_events;
-  for (std::size_t i = 0; i < info_.network_census.size(); ++i) {
-    NetworkEventTally& mine = info_.network_census[i];
-    const NetworkEventTally& theirs = chunk.network_census[i];
-    mine.recorded = mine.recorded || theirs.recorded;
-    if (mine.missing.empty()) mine.missing = theirs.missing;
-    mine.tcp += theirs.tcp;
-    mine.not_tcp += theirs.not_tcp;
-    mine.undecodable += theirs.undecodable;
-  }
-  info_.app_census.resize(std::max(info_.app_census.size(), chunk.app_census.size()));
-  for (std::size_t i = 0; i < chunk.app_census.size(); ++i) {
-    AppEventTally& mine = info_.app_census[i];
-    const AppEventTally& theirs = chunk.app_census[i];
-    mine.send_recorded = mine.send_recorded || theirs.send_recorded;
-    mine.receive_recorded = mine.receive_recorded || theirs.receive_recorded;
-    if (mine.problem.empty()) mine.problem = theirs.problem;
-    mine.sends += theirs.sends;
-    mine.receives += theirs.receives;
-    mine.key_too_long += theirs.key_too_long;
-    mine.undecodable += theirs.undecodable;
-  }
-  info_.damaged_packets += chunk.damaged_packets;
-  info_.damaged_network_events += chunk.damaged_network_events;
-  if (info_.first_time_damage.empty()) info_.first_time_damage = chunk.first_time_damage;
+  add_read_figures(info_, chunk);
   // The stream files' figures come from their indexes: the tracer's lost
   // events count from each stream's start, and on across a rotation's
   // chunks (it ends the chunk's files, not the streams).

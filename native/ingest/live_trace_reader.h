@@ -55,6 +55,12 @@ class LiveTraceReader final : public FollowedTraceReader {
   uint64_t bytes_read() const override { return 0; }  // a stream has no known size
   bool waiting() const override { return reader_.stalled(); }
   std::string end_words() const override { return "the session ended"; }
+  // Before the first step: this attachment follows one whose reading process
+  // died after giving every event up to `given_through` (CtfTraceReader::
+  // resume_live_after): none of those is given again, and each stream the
+  // relay begins again later than that is a gap.
+  void resume_after_time(model::Nanoseconds given_through) { reader_.resume_live_after(given_through); }
+  const std::vector<StreamGap>& gaps() const { return reader_.gaps(); }
 
  private:
   static ReaderOptions live_options(ReaderOptions options);

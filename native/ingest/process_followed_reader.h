@@ -23,10 +23,12 @@ namespace tracesync::ingest {
 // over the reading protocol (reader_protocol, FollowedSource), with each
 // step's waiting() and, at the end, end_words(). When the process dies, a
 // folder is read on in a new one after what it gave (once per place:
-// ProcessTraceReader, FolderPosition), and take_resumed() says so; a folder
-// whose process dies again at the same place, or a live session (a relay
-// serves a viewer attaching again from its newest data), fails: the events
-// it gave before stand, and the follower goes on with the other sources.
+// ProcessTraceReader, FolderPosition), and take_resumed() says so; a live
+// session is attached again in a new one, which gives what comes after the
+// last time given, and take_gaps() names each stream the relay, serving a
+// viewer attaching again from its newest data, begins again only later. A
+// source whose process dies again at the same place fails: the events it
+// gave before stand, and the follower goes on with the other sources.
 //
 // The process is killed when the reader goes. A folder's packets are staged
 // in a directory of the parent's (removed then), so that a process that
@@ -53,6 +55,7 @@ class ProcessFollowedReader final : public FollowedTraceReader {
   bool waiting() const override { return reader_->waiting(); }
   std::string end_words() const override { return reader_->end_words(); }
   std::string take_resumed() override { return reader_->take_resumed(); }
+  std::vector<StreamGap> take_gaps() override { return reader_->take_gaps(); }
 
  private:
   ProcessFollowedReader(std::vector<std::string> reading_command, TraceSource source, match::TraceIndex index,

@@ -67,7 +67,7 @@ bool ProcessTraceReader::open_in_lane() {
   }
   const std::string ended = lane_.take_ended_between_steps();
   if (opened_in_ == lane_.generation()) return true;
-  if (follow_.kind == protocol::FollowedSource::Kind::kFolder && opened_in_ != 0 && !ended.empty()) {
+  if (follow_.kind != protocol::FollowedSource::Kind::kNone && opened_in_ != 0 && !ended.empty()) {
     // Its process (a lane of one) died between two steps: killed from
     // outside. A death like any other for the retries.
     if (retried_) {
@@ -87,9 +87,12 @@ bool ProcessTraceReader::open_in_lane() {
   request.index = index_;
   request.source = source_;
   request.options = options_;
-  request.resume = delivered_;
+  // A live session's port positions mean nothing to a new attachment: it
+  // resumes after a time (live_given_through_) instead.
+  if (follow_.kind != protocol::FollowedSource::Kind::kLiveSession) request.resume = delivered_;
   request.follow = follow_;
   request.folder = folder_at_;
+  request.live_given_through = live_given_through_;
   opened_in_ = lane_.generation();
   if (!lane_.channel().send(protocol::kOpen, protocol::encode(request))) {
     process_lost();
@@ -171,7 +174,17 @@ bool ProcessTraceReader::exchange(uint64_t rounds) {
     progress_ = std::max(progress_, report->progress);
     bytes_read_.store(std::max(bytes_read_.load(std::memory_order_relaxed), report->bytes_read),
                       std::memory_order_relaxed);
-    if (report->info.events >= info_.events || state_ == State::kDone) info_ = std::move(report->info);
+    if (attached_again_) {
+      // A live session attached again: what this attachment read, added to
+      // what the ones before read (it gives and counts nothing of theirs).
+      TraceInfo read = read_before_;
+      add_read_figures(read, report->info);
+      read.streams = std::max(read_before_.streams, report->info.streams);
+      read.discarded_events += report->info.discarded_events;
+      info_ = std::move(read);
+    } else if (report->info.events >= info_.events || state_ == State::kDone) {
+      info_ = std::move(report->info);
+    }
     problem_ = std::move(report->problem);
     delivered_ = std::move(report->delivered);
     if (follow_.kind == protocol::FollowedSource::Kind::kFolder) {
@@ -180,6 +193,7 @@ bool ProcessTraceReader::exchange(uint64_t rounds) {
       // now on is at another place, and is retried again.
       if (retried_ && (folder_at_.chunk != died_at_.chunk || folder_at_.packets != died_at_.packets)) retried_ = false;
     }
+    gaps_ = std::move(report->gaps);
     waiting_ = report->waiting;
     end_words_ = std::move(report->end_words);
     // The reading process's own reader said memory ran out (kOutOfMemory).
@@ -215,7 +229,11 @@ bool ProcessTraceReader::handle(uint32_t type, std::span<const std::byte> payloa
       delivered_ = std::move(header->delivered);
       if (follow_.kind == protocol::FollowedSource::Kind::kFolder) folder_at_ = std::move(header->folder);
       // So that a trace whose process dies in a long step is said read so far.
-      info_.events = std::max(info_.events, header->events_read);
+      if (!attached_again_) info_.events = std::max(info_.events, header->events_read);
+      for (const match::PacketEvent& e : events) given_through_ = std::max(given_through_, e.time);
+      // A live session attached again gave something new: a death from now
+      // on is at another place, and is retried again.
+      if (follow_.kind == protocol::FollowedSource::Kind::kLiveSession && !events.empty()) retried_ = false;
       // A resumed reader's promise starts over; the earlier one still holds.
       sink_.trace_events(index_, events, std::max(header->promise, progress_));
       return true;
@@ -245,14 +263,14 @@ void ProcessTraceReader::process_lost() {
     return;
   }
   if (lane_.interrupted()) return;  // left unfinished: cancelled, not failed
-  if (!retried_ && follow_.kind != protocol::FollowedSource::Kind::kLiveSession) {
+  if (!retried_) {
     // Killed from outside (the machine's out-of-memory killer, a user), or
     // already dead before this step (nothing tells): another process reads
     // on from what was delivered. Damage kills that one at the same place,
     // and the trace fails then, as if it had failed the first time.
     retried_ = true;
     opened_in_ = 0;
-    if (follow_.kind == protocol::FollowedSource::Kind::kFolder) read_on_after(loss.how);
+    if (follow_.kind != protocol::FollowedSource::Kind::kNone) read_on_after(loss.how);
     return;
   }
   out_of_memory_ = loss.out_of_memory;
@@ -265,8 +283,33 @@ void ProcessTraceReader::process_lost() {
 
 void ProcessTraceReader::read_on_after(const std::string& how) {
   retried_ = true;
-  died_at_ = folder_at_;
-  resumed_ = how + "; read on in a new reading process after the " + std::to_string(info_.events) + " events read";
+  if (follow_.kind == protocol::FollowedSource::Kind::kFolder) {
+    died_at_ = folder_at_;
+    resumed_ = how + "; read on in a new reading process after the " + std::to_string(info_.events) + " events read";
+    return;
+  }
+  gaps_.clear();
+  gaps_told_ = 0;
+  if (!announced_) {  // the session never opened: attached afresh
+    resumed_ = how + "; attached again in a new reading process (nothing was read)";
+    return;
+  }
+  // Everything up to the promise, and every event, was given: the new
+  // attachment gives what comes after, and names what the relay no longer
+  // serves.
+  live_given_through_ = std::max({live_given_through_, progress_, given_through_});
+  attached_again_ = true;
+  read_before_ = info_;
+  resumed_ = how + "; attached again to the relay in a new reading process after the " +
+             std::to_string(info_.events) + " events read, which gave everything up to " +
+             std::to_string(live_given_through_) + " ns (a stream the relay serves again only from later is named as a gap)";
+}
+
+std::vector<StreamGap> ProcessTraceReader::take_gaps() {
+  std::vector<StreamGap> fresh;
+  if (gaps_told_ < gaps_.size()) fresh.assign(gaps_.begin() + static_cast<std::ptrdiff_t>(gaps_told_), gaps_.end());
+  gaps_told_ = gaps_.size();
+  return fresh;
 }
 
 void ProcessTraceReader::fail(std::string problem) {

@@ -57,13 +57,18 @@ class ProcessTraceReader final : public TraceReader {
   // (`tracesync live`): the process runs a FollowedTraceReader over it. A
   // followed folder whose process dies is resumed in a new one where it
   // stood (FolderPosition), once per place: dying again before it read a
-  // look further, it fails. A live session is not retried: a relay serves
-  // a viewer that attaches again from its newest data, so what came
-  // meanwhile would be missing; it fails, keeping what it gave.
+  // look further, it fails. A live session whose process dies is attached
+  // again in a new one, which gives only what comes after the last time
+  // given (the relay may serve the newest packets again) and names each
+  // stream the relay begins again only later (take_gaps()); once per
+  // place: dying again before it gave an event, it fails.
   void follow(reader_protocol::FollowedSource source) { follow_ = std::move(source); }
   // Once after a followed source was resumed in a new process: why, in
   // words (empty otherwise).
   std::string take_resumed() { return std::exchange(resumed_, {}); }
+  // A live session attached again: the gaps its streams showed since the
+  // last call (StreamGap).
+  std::vector<StreamGap> take_gaps();
   // A followed source: the last step found nothing new; once kDone, how its
   // end was known.
   bool waiting() const { return waiting_; }
@@ -113,6 +118,16 @@ class ProcessTraceReader final : public TraceReader {
   FolderPosition folder_at_;    // a followed folder's: what the sink was given
   FolderPosition died_at_;      // a followed folder's, when its last process died
   std::string resumed_;         // take_resumed()
+  // A followed live session's: the latest time of an event it gave; once
+  // attached again, the time everything was given up to (INT64_MIN: not
+  // attached again), what the attachments before read, and the current
+  // attachment's gaps (gaps_told_ of them told).
+  model::Nanoseconds given_through_ = INT64_MIN;
+  model::Nanoseconds live_given_through_ = INT64_MIN;
+  bool attached_again_ = false;
+  TraceInfo read_before_;
+  std::vector<StreamGap> gaps_;
+  std::size_t gaps_told_ = 0;
 
 
   // opening_since() and stop_opening() may come from any thread.

@@ -309,6 +309,19 @@ void get(WireReader& r, FolderPosition& at) {
   get(r, at.look_delivered);
 }
 
+void put(WireWriter& w, const std::vector<StreamGap>& gaps) {
+  w.put(static_cast<uint64_t>(gaps.size()));
+  for (const StreamGap& gap : gaps) w.put(gap.stream).put(gap.from).put(gap.to);
+}
+
+void get(WireReader& r, std::vector<StreamGap>& gaps) {
+  uint64_t size = 0;
+  r.get(size);
+  if (!r.can_hold(size, 3 * sizeof(uint64_t))) return r.refuse();
+  gaps.assign(static_cast<std::size_t>(size), StreamGap{});
+  for (StreamGap& gap : gaps) r.get(gap.stream).get(gap.from).get(gap.to);
+}
+
 bool known(DomainSource source) { return source <= DomainSource::kOverride; }
 bool known(TraceReader::State state) { return state <= TraceReader::State::kFailed; }
 
@@ -330,6 +343,7 @@ std::vector<std::byte> encode(const OpenRequest& request) {
   w.put(static_cast<uint32_t>(o.scan_threads));
   w.put(static_cast<uint8_t>(request.follow.kind)).put(request.follow.quiet_end_ms).put(request.follow.staging_parent);
   put(w, request.folder);
+  w.put(request.live_given_through);
   return w.take();
 }
 
@@ -365,6 +379,7 @@ std::optional<OpenRequest> decode_open(std::span<const std::byte> payload) {
   if (followed > static_cast<uint8_t>(FollowedSource::Kind::kFolder)) return std::nullopt;
   request.follow.kind = static_cast<FollowedSource::Kind>(followed);
   get(r, request.folder);
+  r.get(request.live_given_through);
   if (!r.complete() || !known(request.folder.info.domain_source)) return std::nullopt;
   return request;
 }
@@ -390,6 +405,7 @@ std::vector<std::byte> encode(const StepReport& report) {
   w.put(report.problem);
   put(w, report.delivered);
   w.put(report.waiting).put(report.end_words);
+  put(w, report.gaps);
   put(w, report.folder);
   return w.take();
 }
@@ -402,6 +418,7 @@ std::optional<StepReport> decode_step_report(std::span<const std::byte> payload)
   r.get(report.problem);
   get(r, report.delivered);
   r.get(report.waiting).get(report.end_words);
+  get(r, report.gaps);
   get(r, report.folder);
   if (!r.complete() || !known(report.state) || !known(report.info.domain_source) ||
       !known(report.folder.info.domain_source)) {

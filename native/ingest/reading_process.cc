@@ -115,7 +115,9 @@ class TracesServed {
       served.followed = std::move(folder);
       return std::nullopt;
     }
-    served.followed = make_live_session_reader(*open);
+    std::unique_ptr<LiveTraceReader> live = make_live_session_reader(*open);
+    served.live = live.get();
+    served.followed = std::move(live);
     if (served.followed) return std::nullopt;
     readers_.erase(open->index);
     return 1;
@@ -159,6 +161,7 @@ class TracesServed {
     const bool over = report.state == TraceReader::State::kDone || report.state == TraceReader::State::kFailed;
     if (!over && served.resumable) report.delivered = served.resumable->resume_point();
     if (!over && served.folder != nullptr) report.folder = served.folder->position();
+    if (served.live != nullptr) report.gaps = served.live->gaps();
     if (served.followed) {
       report.waiting = served.followed->waiting();
       if (report.state == TraceReader::State::kDone) report.end_words = served.followed->end_words();
@@ -192,6 +195,7 @@ class TracesServed {
     std::unique_ptr<ResumableTraceReader> resumable;
     std::unique_ptr<FollowedTraceReader> followed;
     GrowingTraceReader* folder = nullptr;  // followed, when it is a folder
+    LiveTraceReader* live = nullptr;       // followed, when it is a live session
     TraceReader& reader() const {
       if (followed) return *followed;
       return *resumable;
@@ -199,14 +203,16 @@ class TracesServed {
   };
 
   // The reader of a followed live session; null when the request is malformed.
-  std::unique_ptr<FollowedTraceReader> make_live_session_reader(const protocol::OpenRequest& open) {
+  std::unique_ptr<LiveTraceReader> make_live_session_reader(const protocol::OpenRequest& open) {
     std::string problem;
     const std::optional<LiveSessionUrl> url = parse_live_session_url(open.source.path, problem);
     if (!url) {
       complain("malformed live session in an open request: " + problem);
       return nullptr;
     }
-    return std::make_unique<LiveTraceReader>(*url, open.index, open.options, sink_);
+    auto live = std::make_unique<LiveTraceReader>(*url, open.index, open.options, sink_);
+    if (open.live_given_through != INT64_MIN) live->resume_after_time(open.live_given_through);
+    return live;
   }
 
   FrameChannel& channel_;

@@ -131,6 +131,10 @@ struct ScannerTraceReader::ScannedPacket {
   std::vector<match::PacketEvent> events;
   std::vector<uint64_t> at;       // each event's number among the packet's events
   std::vector<std::size_t> classes;  // each event's selected class (selected_)
+  // A resumed reader's events a predecessor gave: decoded only to be
+  // counted in the census (an uncut reading counts them), with their classes.
+  std::vector<match::PacketEvent> given_before;
+  std::vector<std::size_t> given_before_classes;
 };
 
 // Hears of the selected events of one packet and decodes them into a
@@ -155,11 +159,16 @@ class ScannerTraceReader::Collector final : public ctf::EventVisitor {
     out_.reached = std::max(out_.reached, *time);
     ++out_.selected;
     const uint64_t position = stream_.scan_position++;
-    if (!reader_.resume_from_.empty() && reader_.resume_from_.delivered(stream_.number, position, *time)) return;
+    const bool given_before =
+        !reader_.resume_from_.empty() && reader_.resume_from_.delivered(stream_.number, position, *time);
     const SelectedClass& selected = reader_.selected_[event.user];
-    match::PacketEvent& out = out_.events.emplace_back();
-    out_.at.push_back(out_.summary.events - 1);  // the scanner counted it before telling
-    out_.classes.push_back(event.user);
+    match::PacketEvent& out = given_before ? out_.given_before.emplace_back() : out_.events.emplace_back();
+    if (given_before) {
+      out_.given_before_classes.push_back(event.user);
+    } else {
+      out_.at.push_back(out_.summary.events - 1);  // the scanner counted it before telling
+      out_.classes.push_back(event.user);
+    }
     out.trace = reader_.index_;
     out.time = *time;
     // The file it was read from (TraceInfo::stream_files).
@@ -466,15 +475,16 @@ bool ScannerTraceReader::read_packet(Stream& stream) {
   stream.reached = std::max(stream.reached, scanned.reached);
   info_.network_events += scanned.selected;
   stream.network_read += scanned.selected;
-  for (std::size_t i = 0; i < stream.current.size(); ++i) {
-    const match::PacketEvent& event = stream.current[i];
-    const SelectedClass& selected = selected_[scanned.classes[i]];
+  const auto count = [this](std::size_t selected_class, const match::PacketEvent& event) {
+    const SelectedClass& selected = selected_[selected_class];
     if (selected.app) {
       info_.app_census[event.kind - 1u].count(event);
     } else {
       info_.network_census[selected.network->name_index()].count(event.layout);
     }
-  }
+  };
+  for (std::size_t i = 0; i < stream.current.size(); ++i) count(scanned.classes[i], stream.current[i]);
+  for (std::size_t i = 0; i < scanned.given_before.size(); ++i) count(scanned.given_before_classes[i], scanned.given_before[i]);
   if (summary.stream != nullptr && !stream.began) {
     stream.began = true;
     if (summary.stream->clock->frequency > kMaxClockFrequency) {

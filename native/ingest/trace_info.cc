@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: EPL-2.0
 #include "ingest/trace_info.h"
 
+#include <algorithm>
+
 namespace tracesync::ingest {
 
 std::string_view to_string(DomainSource source) {
@@ -33,6 +35,37 @@ std::string time_damage_text(const TraceInfo& info) {
          (info.damaged_packets == 1 ? "its " : "their ") +
          count(info.damaged_network_events, "network event was", "network events were") +
          " not used for matching; " + (info.damaged_packets == 1 ? "" : "the first: ") + info.first_time_damage;
+}
+
+void add_read_figures(TraceInfo& into, const TraceInfo& more) {
+  if (more.first_event) into.first_event = std::min(into.first_event.value_or(INT64_MAX), *more.first_event);
+  if (more.last_event) into.last_event = std::max(into.last_event.value_or(INT64_MIN), *more.last_event);
+  into.events += more.events;
+  into.network_events += more.network_events;
+  for (std::size_t i = 0; i < into.network_census.size(); ++i) {
+    NetworkEventTally& mine = into.network_census[i];
+    const NetworkEventTally& theirs = more.network_census[i];
+    mine.recorded = mine.recorded || theirs.recorded;
+    if (mine.missing.empty()) mine.missing = theirs.missing;
+    mine.tcp += theirs.tcp;
+    mine.not_tcp += theirs.not_tcp;
+    mine.undecodable += theirs.undecodable;
+  }
+  into.app_census.resize(std::max(into.app_census.size(), more.app_census.size()));
+  for (std::size_t i = 0; i < more.app_census.size(); ++i) {
+    AppEventTally& mine = into.app_census[i];
+    const AppEventTally& theirs = more.app_census[i];
+    mine.send_recorded = mine.send_recorded || theirs.send_recorded;
+    mine.receive_recorded = mine.receive_recorded || theirs.receive_recorded;
+    if (mine.problem.empty()) mine.problem = theirs.problem;
+    mine.sends += theirs.sends;
+    mine.receives += theirs.receives;
+    mine.key_too_long += theirs.key_too_long;
+    mine.undecodable += theirs.undecodable;
+  }
+  into.damaged_packets += more.damaged_packets;
+  into.damaged_network_events += more.damaged_network_events;
+  if (into.first_time_damage.empty()) into.first_time_damage = more.first_time_damage;
 }
 
 }  // namespace tracesync::ingest

@@ -62,6 +62,13 @@ struct TraceInfo {
   std::vector<std::string> stream_files;
 };
 
+// Adds to `into` what a further reading of the same trace read (a trace
+// chunk of a followed folder, a live session attached again): its span, its
+// events and network events, their census, its damaged time. The stream
+// files' figures (streams, bytes, the tracer's lost events) are the
+// caller's: how they add up depends on what the readings were.
+void add_read_figures(TraceInfo& into, const TraceInfo& more);
+
 // "2 packets with damaged time: their 5 network events were not used; the
 // first: stream ..., packet 3 (from 0): ...": for the trace's problem.
 std::string time_damage_text(const TraceInfo& info);

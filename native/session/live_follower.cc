@@ -139,6 +139,15 @@ v1::Problem problem(const std::string& source, const std::string& message, bool 
   return p;
 }
 
+std::string gap_words(const ingest::StreamGap& gap) {
+  const model::Nanoseconds span = gap.to - gap.from;
+  return "stream " + std::to_string(gap.stream) + ": nothing it recorded after " + std::to_string(gap.from) +
+         " ns and before " + std::to_string(gap.to) + " ns (" + std::to_string(span / 1'000'000) + "." +
+         std::to_string(span % 1'000'000 / 100'000) +
+         " ms) was read: its reading process died, and the relay serves a session attached again from its newest "
+         "data (events there may be missing; the bounds hold for what was read)";
+}
+
 }  // namespace
 
 std::vector<LiveNews> LiveFollower::read(bool* read_any) {
@@ -154,6 +163,13 @@ std::vector<LiveNews> LiveFollower::read(bool* read_any) {
       any = any || reader.info().events != before || !reader.waiting();
       if (std::string resumed = reader.take_resumed(); !resumed.empty()) {
         news.push_back({LiveNews::Kind::kResumed, sources_[i].label, std::move(resumed)});
+      }
+      for (const ingest::StreamGap& gap : reader.take_gaps()) {
+        // Messages may be missing there: the bounds stay true (a missing
+        // message only takes a constraint away), the result says what.
+        const std::string words = gap_words(gap);
+        news.push_back({LiveNews::Kind::kGap, sources_[i].label, words});
+        session_.add_problem(problem(sources_[i].label, words, false));
       }
     }
     for (const match::TraceIndex opened : sink_->take_opened()) {

@@ -73,7 +73,7 @@ struct FollowedSource {
 
 // What happened to a followed session during a turn, for the user.
 struct LiveNews {
-  enum class Kind { kOpened, kEnded, kFailed, kWaiting, kResumed };
+  enum class Kind { kOpened, kEnded, kFailed, kWaiting, kResumed, kGap };
   Kind kind = Kind::kOpened;
   std::string url;   // the session URL or the folder, as given
   std::string text;  // in words: the host and its clock, or why it failed
@@ -83,8 +83,10 @@ struct LiveNews {
 // Session, incrementally: each session is read by a LiveTraceReader, each
 // folder by a GrowingTraceReader, each in a reading process of its own when
 // a reading command is given (ingest::ProcessFollowedReader: a folder whose
-// process dies is read on in a new one after what it gave, told as news; a
-// source that cannot be fails, keeping what it gave, and the others go on),
+// process dies is read on in a new one after what it gave, a live session
+// attached again, told as news, with each stretch of a stream the relay no
+// longer served as news and a problem; a source that cannot be fails,
+// keeping what it gave, and the others go on),
 // else in this process; their events go to one PacketMatcher
 // and the matched messages to the session's links as they settle; the
 // network is brought up to date at each snapshot (Session::snapshot). This

@@ -8,14 +8,21 @@
   - the relay goes away while a session is followed: reported, exit 3, the
     last result printed, no crash;
   - Ctrl-C while following: the last result printed (not complete, with a
-    problem saying so), exit 130.
+    problem saying so), exit 130;
+  - the session's reading process killed (SIGKILL) mid-session: the session
+    is attached again in a new one, the final result holds events from both
+    sides of the cut, and what the relay no longer served is named as a gap
+    (stderr and the result's problems, exit 3), or, when none is named,
+    every event the host recorded is counted (exit 0).
 Exit 77 (skipped) says why when LTTng cannot run here.
 
 usage: live_lifecycle_test.py TRACESYNC TSAPP CLOCK_PLUGIN WORK_DIR
 """
 
 import json
+import os
 import pathlib
+import re
 import shutil
 import signal
 import subprocess
@@ -133,6 +140,77 @@ def relay_killed_while_following(tracesync, tsapp, plugin, work):
         relay.stop()
 
 
+def reading_processes(pid):
+    """The `tracesync read-trace` processes among PID's children."""
+    found = []
+    for task in pathlib.Path("/proc/%d/task" % pid).glob("*/children"):
+        for child in task.read_text().split():
+            try:
+                if b"read-trace" in pathlib.Path("/proc/%s/cmdline" % child).read_bytes():
+                    found.append(int(child))
+            except OSError:
+                pass
+    return found
+
+
+def reading_process_killed(tracesync, tsapp, plugin, work):
+    relay = lh.Relay(work)
+    live = None
+    try:
+        relay.start()
+        port = lh.free_ports(1)[0]
+        url = relay.live_url("client", "s")
+        log = open(work / "reader-killed.err", "wb")
+        with lh.Hosts(work, tsapp, plugin, relay=relay) as hosts:
+            hosts.add("client", ["connect", port, 1, 200, 6000])
+            hosts.add("server", ["serve", port, 1, 1, 60])
+            hosts.start()
+            live = subprocess.Popen([tracesync, "live", "--interval", "200ms", url], stdout=subprocess.PIPE,
+                                    stderr=log, start_new_session=True)
+            relay.wait_for_viewers([url], 30, live)
+            hosts.go()
+            wait_for(lambda: b"following " + url.encode() in (work / "reader-killed.err").read_bytes(), 30,
+                     "tracesync to follow the session")
+            time.sleep(2)
+            killed = reading_processes(live.pid)
+            for pid in killed:
+                os.kill(pid, signal.SIGKILL)  # as the out-of-memory killer would
+            hosts.wait(60)
+            out, _ = live.communicate(timeout=60)  # it ends when the session does
+            words = (hosts.hosts[0].directory / "app.log").read_text().split()
+            recorded = int(words[2]) + int(words[5])
+        err = (work / "reader-killed.err").read_text()
+        print(err)
+        expect(len(killed) == 1, "reader killed: one reading process to kill (%s)" % killed)
+        expect("resumed " + url + ": the reading process was killed (SIGKILL" in err and "attached again" in err,
+               "reader killed: stderr says the session was attached again")
+        expect("lost " + url not in err, "reader killed: the session is not lost")
+        printed = results(out)
+        gaps = [p for p in printed[-1]["problems"] if p["source"] == url and "stream " in p["message"]] if printed else []
+        expect(("gap in " + url in err) == bool(gaps), "reader killed: a gap on stderr is in the result's problems")
+        expect(bool(printed) and printed[-1]["complete"] == (not gaps),
+               "reader killed: the final result is complete unless a gap was named")
+        final = [t for t in printed[-1]["traces"] if t["name"] == "client/s"] if printed else []
+        # "... in a new reading process after the N events read, ...": what the first process read.
+        said = re.search(r"attached again to the relay in a new reading process after the (\d+) events read", err)
+        cut = int(said.group(1)) if said else 0
+        expect(len(final) == 1 and 0 < cut < final[0]["events"] <= recorded,
+               "reader killed: the final result holds events from both sides of the cut (%d read before it, %d in "
+               "all, %d recorded)" % (cut, final[0]["events"] if final else -1, recorded))
+        if gaps:
+            print("named: " + "; ".join(p["message"] for p in gaps))
+            expect(live.returncode == 3, "reader killed, a gap named: exit 3 (got %d)" % live.returncode)
+        else:
+            expect(final and final[0]["events"] == recorded,
+                   "reader killed, no gap named: every recorded event read once (%d of %d)" %
+                   (final[0]["events"] if final else -1, recorded))
+            expect(live.returncode == 0, "reader killed, no gap: exit 0 (got %d)" % live.returncode)
+    finally:
+        if live is not None:
+            lh.stop_process(live)
+        relay.stop()
+
+
 def interrupted(tracesync, tsapp, plugin, work):
     relay = lh.Relay(work)
     live = None
@@ -177,7 +255,7 @@ def main():
         return 77
     shutil.rmtree(work, ignore_errors=True)
     no_relay(tracesync)
-    for case in (late_join, relay_killed_while_following, interrupted):
+    for case in (late_join, relay_killed_while_following, interrupted, reading_process_killed):
         directory = work / case.__name__
         directory.mkdir(parents=True)
         case(tracesync, tsapp, plugin, directory)

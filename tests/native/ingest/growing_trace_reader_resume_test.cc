@@ -3,9 +3,10 @@
 // (GrowingTraceReader::resume_at, from the position() its last frame
 // carried) gives what that one had not given, no more, no less: with what
 // the first gave before, the events of a reading that was not cut, and the
-// same figures. Cut at every frame a reading process would have sent (in the
-// middle of a look, between two looks), on a simulated trace written again
-// packet by packet (tests/support/packet_replay.h), with both readers.
+// same trace info (figures, census, path and name). Cut at every frame a
+// reading process would have sent (in the middle of a look, between two
+// looks), on a simulated trace written again packet by packet
+// (tests/support/packet_replay.h), with both readers.
 
 #include <gtest/gtest.h>
 
@@ -16,6 +17,7 @@
 #include <vector>
 
 #include "ingest/growing_trace_reader.h"
+#include "ingest/same_trace_info.h"
 #include "simulate/simulate.h"
 #include "simulate/temp_directory.h"
 #include "support/packet_replay.h"
@@ -71,19 +73,6 @@ void read_to_the_end(GrowingTraceReader& reader) {
   } while (reader.state() == TraceReader::State::kReading && !reader.waiting());
 }
 
-void expect_same_figures(const TraceInfo& resumed, const TraceInfo& whole) {
-  EXPECT_EQ(resumed.events, whole.events);
-  EXPECT_EQ(resumed.network_events, whole.network_events);
-  EXPECT_EQ(resumed.first_event, whole.first_event);
-  EXPECT_EQ(resumed.last_event, whole.last_event);
-  EXPECT_EQ(resumed.bytes, whole.bytes);
-  EXPECT_EQ(resumed.streams, whole.streams);
-  EXPECT_EQ(resumed.discarded_events, whole.discarded_events);
-  EXPECT_EQ(resumed.damaged_packets, whole.damaged_packets);
-  EXPECT_EQ(resumed.hostname, whole.hostname);
-  EXPECT_EQ(resumed.domain_id, whole.domain_id);
-}
-
 void resume_at_every_frame(ReaderChoice choice, std::size_t most_cuts) {
   const simulate::testing::TempDirectory dir;
   simulate::SimulationOptions simulation;
@@ -95,7 +84,7 @@ void resume_at_every_frame(ReaderChoice choice, std::size_t most_cuts) {
   simulation.seed = 5;
   const simulate::SimulationSummary summary = simulate::run(simulation);
   const std::string folder = (fs::path(dir / "followed") / "host0").string();
-  testing::PacketReplay replay({summary.hosts.front().trace_path}, {folder});
+  tracesync::testing::PacketReplay replay({summary.hosts.front().trace_path}, {folder});
 
   ReaderOptions options;
   options.reader = choice;
@@ -141,7 +130,9 @@ void resume_at_every_frame(ReaderChoice choice, std::size_t most_cuts) {
     given.insert(given.end(), sink.events.begin(), sink.events.end());
     EXPECT_EQ(given.size(), expected.size());
     EXPECT_TRUE(sorted_keys(given) == expected) << "an event given twice or lost";
-    expect_same_figures(resumed.info(), whole.info());
+    // The whole trace info: a resumed reader's census counts what its
+    // predecessor gave, as the uncut reading's does.
+    testing::expect_same_trace_info(resumed.info(), whole.info());
     EXPECT_EQ(resumed.progress(), whole.progress());
   }
 }

@@ -102,6 +102,7 @@ TEST(ReaderProtocol, OpenRequestRoundTrips) {
   request.resume.add({8, {1, 2}});
   request.follow = {FollowedSource::Kind::kFolder, 5000, "/tmp/staging"};
   request.folder = full_position();
+  request.live_given_through = -123456789;
   const auto decoded = decode_open(encode(request));
   ASSERT_TRUE(decoded);
   EXPECT_EQ(decoded->version, kVersion);
@@ -124,6 +125,7 @@ TEST(ReaderProtocol, OpenRequestRoundTrips) {
   EXPECT_EQ(decoded->follow.quiet_end_ms, 5000);
   EXPECT_EQ(decoded->follow.staging_parent, "/tmp/staging");
   expect_same_position(request.folder, decoded->folder);
+  EXPECT_EQ(decoded->live_given_through, -123456789);
 }
 
 TEST(ReaderProtocol, AnotherVersionIsReportedNotRead) {
@@ -145,6 +147,7 @@ TEST(ReaderProtocol, StepReportRoundTrips) {
   report.waiting = true;
   report.end_words = "the session ended";
   report.folder = full_position();
+  report.gaps = {{3, 10, 20}, {7, -5, 99}};
   const auto decoded = decode_step_report(encode(report));
   ASSERT_TRUE(decoded);
   EXPECT_EQ(decoded->state, TraceReader::State::kFailed);
@@ -156,6 +159,7 @@ TEST(ReaderProtocol, StepReportRoundTrips) {
   EXPECT_TRUE(decoded->waiting);
   EXPECT_EQ(decoded->end_words, report.end_words);
   expect_same_position(report.folder, decoded->folder);
+  EXPECT_EQ(decoded->gaps, report.gaps);
 }
 
 // What decodes encodes the same: a point with a cut that another covers (as
@@ -200,6 +204,7 @@ TEST(ReaderProtocol, EveryShortenedOrLengthenedPayloadIsRefused) {
   report.info = full_info();
   report.problem = "p";
   report.folder = full_position();
+  report.gaps = {{1, 2, 3}};
   const std::vector<std::byte> whole = encode(report);
   for (std::size_t size = 0; size < whole.size(); ++size) {
     EXPECT_FALSE(decode_step_report(std::span(whole).first(size))) << "first " << size << " bytes";
