@@ -94,6 +94,10 @@ void ExactHullEstimator::settle(model::Nanoseconds frontier) {
   if (envelope_) envelope_->settle(frontier);
 }
 
+void ExactHullEstimator::end_input() {
+  if (envelope_) envelope_->end_input();
+}
+
 void ExactHullEstimator::start_envelope(const MessageLog& taken, model::Nanoseconds frontier) {
   if (envelope_ || stability_.ppm <= 0) return;
   envelope_.emplace(stability_);

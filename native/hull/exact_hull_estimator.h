@@ -59,6 +59,9 @@ class ExactHullEstimator final : public LinkEstimator {
   std::string_view algorithm() const override { return "hull"; }
   bool add(const LinkMessage& message) override;
   void settle(model::Nanoseconds frontier) override;
+  // The envelope lets go of its pending messages (FlatEnvelope::end_input),
+  // its bound the same.
+  void end_input() override;
   LinkEstimate estimate() const override;
   std::optional<model::Quad> offset_uncertainty(const TimeSpan& span) const override;
   HullPoints hull_points() const override;

@@ -77,6 +77,26 @@ void FlatEnvelope::settle(Nanoseconds frontier) {
   }
 }
 
+void FlatEnvelope::end_input() {
+  if (spoiled_) return;
+  if (!cones_) {
+    // bound()'s test: without cones, a link shorter than kEarlySpan keeps
+    // today's bound, over every pending message.
+    const auto first = earliest_pending();
+    Nanoseconds newest = std::numeric_limits<Nanoseconds>::min();
+    if (!pending_lower_.empty()) newest = pending_lower_.back().x;
+    if (!pending_upper_.empty()) newest = std::max(newest, pending_upper_.back().x);
+    if (!first || newest < *first + kEarlySpan) return;
+  }
+  // The frontier at the end of time: settle() fixes the cones as bound()
+  // does and commits cell by cell, each cell of the grid that holds a
+  // pending message, as bound() makes them; the last commit, at the end of
+  // time, leaves the barrier whose corner bound() would add.
+  settle(std::numeric_limits<Nanoseconds>::max());
+  lower_.corners.shrink_to_fit();
+  upper_.corners.shrink_to_fit();
+}
+
 FlatEnvelope::Cones FlatEnvelope::cones_for(Nanoseconds cut) const {
   // The extreme lines of the messages before the cut (any subset's are
   // looser than the final ones), as the hull finds them.

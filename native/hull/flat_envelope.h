@@ -62,6 +62,13 @@ class FlatEnvelope {
   bool add(const LinkMessage& message);
   // No message before `frontier` (a's clock) is still to come.
   void settle(model::Nanoseconds frontier);
+  // No message will come at all: the pending messages are committed on the
+  // grid, as bound() would commit them on copies, so every bound stays the
+  // same and they are let go (an ended segment of the piecewise model kept
+  // up to a commit interval of them, and a day has ~100). Unless the
+  // messages span less than kEarlySpan: their bound is today's, which
+  // needs them all. A message added after is late.
+  void end_input();
   // Takes in `other`'s messages. Exact while neither has committed (every
   // message is pending); otherwise the merged envelope has no bound
   // (infinite: the band's bound holds alone), which is honest.

@@ -200,6 +200,9 @@ void PiecewiseHullEstimator::end_segments(model::Nanoseconds frontier) {
     }
     s.messages = MessageLog{};
     s.envelope_cache.reset();
+    // A released one's flat envelope commits what it still holds pending
+    // (up to a commit interval of messages, kept for the day otherwise).
+    s.hull.end_input();
     // No re-cut reaches it any more: the copy to replay from goes.
     released_.reset();
     kept_after_release_ = 0;

@@ -435,6 +435,65 @@ TimeSpan span_of(const std::vector<LinkMessage>& messages) {
   return {lo->point.x, hi->point.x};
 }
 
+TEST(FlatEnvelope, EndingTheInputLetsGoOfThePendingMessagesAndKeepsEveryBoundBitForBit) {
+  // What an ended segment does (PiecewiseHullEstimator::end_segments): its
+  // pending messages committed on the grid. Links of 30 s (shorter than the
+  // early span: today's bound, every message kept), 2 and 4 min, settled
+  // 10 s or 20 s behind, or never; in time order and out of it; linear
+  // clocks or a rate wandering over 20 ppm.
+  std::mt19937_64 rng(41);
+  int ended = 0;
+  for (int round = 0; round < 18; ++round) {
+    const long double start = 1.7e18;
+    const long double length = round % 3 == 0 ? 3e10 : round % 3 == 1 ? 1.2e11 : 2.4e11;
+    const auto truth = wandering_truth(rng, start, start + length, round % 2 == 0 ? 0 : 20);
+    auto messages = messages_of(truth, rng, start, start + length);
+    if (round % 4 >= 2) messages = jittered(messages, rng, 5e9);
+    const model::Nanoseconds horizon =
+        round % 4 == 3 ? std::numeric_limits<model::Nanoseconds>::max() / 4 : (round % 2 + 1) * 10'000'000'000;
+    FlatEnvelope flat = flat_envelope_of(messages, horizon);
+    ExactHullEstimator hull(ClockStability{0});
+    for (const LinkMessage& m : messages) hull.add(m);
+    const LinkEstimate e = hull.estimate();
+    if (e.quality != Quality::kAccurate) continue;  // a wandering rate may empty one line's region
+    LinkEstimate tilted = e;  // another line: the bound is asked against each segment's own
+    tilted.alpha += 3e-6;
+    tilted.beta -= 3e-6 * static_cast<Quad>(start);
+    const TimeSpan over = span_of(messages);
+    const std::vector<TimeSpan> spans{over, {over.first - 5'000'000'000, over.last + 7'000'000'000}};
+    std::vector<Quad> before;
+    for (const TimeSpan& s : spans) {
+      before.push_back(flat.bound(e, s));
+      before.push_back(flat.bound(tilted, s));
+    }
+    const std::size_t held = flat.held_points();
+    flat.end_input();
+    std::size_t i = 0;
+    for (const TimeSpan& s : spans) {
+      EXPECT_EQ(flat.bound(e, s), before[i++]) << "round " << round;  // bit for bit
+      EXPECT_EQ(flat.bound(tilted, s), before[i++]) << "round " << round;
+    }
+    if (length < static_cast<long double>(FlatEnvelope::kEarlySpan)) {
+      EXPECT_EQ(flat.held_points(), held) << "round " << round;  // today's bound needs them all
+      EXPECT_FALSE(flat.committed());
+      continue;
+    }
+    // Only the corners and the barriers stay: a few dozen points, of hundreds pending.
+    EXPECT_TRUE(flat.committed());
+    EXPECT_LT(flat.held_points(), held) << "round " << round;
+    EXPECT_LT(flat.held_points(), 200u) << "round " << round;
+    // A message after the end is late, and leaves the bound as it was.
+    LinkMessage after = messages.back();
+    after.point.x += 1'000'000;
+    const uint64_t late = flat.late_messages();
+    EXPECT_FALSE(flat.add(after));
+    EXPECT_EQ(flat.late_messages(), late + 1);
+    EXPECT_EQ(flat.bound(e, spans[1]), before[2]) << "round " << round;
+    ++ended;
+  }
+  EXPECT_GE(ended, 8);
+}
+
 TEST(FlatEnvelope, APiecewiseLinkOfOneSegmentHoldsAFlatCountAndAnswersAsTheLinearModel) {
   // Linear clocks, 5 and 20 minutes at 50 messages/s, 10 s of horizon, a
   // budget of 4,096 messages.
