@@ -57,6 +57,7 @@ if [ -n "\${TS_SLOW:-}" ] && [ "\$1" = extract ]; then
   touch "$WORK/waiting.\$\$"
   i=0
   while [ ! -e "$WORK/release" ] && [ \$i -lt 600 ]; do sleep 0.1; i=\$((i + 1)); done
+  rm -f "$WORK/waiting.\$\$"
 fi
 exec "$TRACESYNC" "\$@"
 EOF
@@ -129,7 +130,38 @@ grep -q "skipped $WORK/nowhere: no worker holds it" "$WORK/dask.err" || { cat "$
 cmp "$WORK/one.json" "$WORK/dask.json" || fail "the report with a path no worker holds differs"
 echo "ok: a path no worker holds is skipped"
 
-# 3. Worker A dies while it holds host0 (only there) and host3 (also on B):
+# 3. Ctrl-C while worker A holds an extract: the driver says the extracts
+# were cancelled, writes no report and exits 130. (Started from a script,
+# a background job ignores SIGINT: the driver is exec'd with it restored.)
+timeout 300 $PY -c 'import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.execv(sys.argv[1], sys.argv[1:])' \
+  $PY "$DRIVER" --scheduler "$SCHEDULER" --tracesync "$WORK/tracesync" "${PATHS[@]}" -- --format json \
+  >"$WORK/cancelled.json" 2>"$WORK/cancelled.err" &
+DRIVER_PID=$!
+PIDS+=($DRIVER_PID)
+for _ in $(seq 600); do
+  compgen -G "$WORK/waiting.*" >/dev/null && break
+  sleep 0.1
+done
+compgen -G "$WORK/waiting.*" >/dev/null || fail "worker A never started an extract (Ctrl-C case)"
+kill -INT "$DRIVER_PID"
+wait "$DRIVER_PID"
+got=$?
+cat "$WORK/cancelled.err"
+[ $got = 130 ] || fail "exit $got after Ctrl-C, not 130"
+grep -q "interrupted; the extracts under way were cancelled, nothing is synchronized" "$WORK/cancelled.err" ||
+  fail "Ctrl-C not said"
+[ ! -s "$WORK/cancelled.json" ] || fail "a report was written after Ctrl-C"
+# The extract A was holding ends (its result dropped) before the next case.
+touch "$WORK/release"
+for _ in $(seq 100); do
+  compgen -G "$WORK/waiting.*" >/dev/null || break
+  sleep 0.1
+done
+compgen -G "$WORK/waiting.*" >/dev/null && fail "worker A's held extract did not end once released"
+rm -f "$WORK/release"
+echo "ok: Ctrl-C cancels the map, no report, exit 130"
+
+# 4. Worker A dies while it holds host0 (only there) and host3 (also on B):
 # host3 is extracted on B, host0 is skipped, the report is the one-machine
 # report of the others. The least loaded holder goes first, so A gets host0
 # and host3, B gets host1, host2 and host4.
