@@ -130,6 +130,16 @@ grep -q "skipped $WORK/nowhere: no worker holds it" "$WORK/dask.err" || { cat "$
 cmp "$WORK/one.json" "$WORK/dask.json" || fail "the report with a path no worker holds differs"
 echo "ok: a path no worker holds is skipped"
 
+# wait_for_held_extract CASE: until worker A's tracesync holds an extract
+# (its waiting file), a minute at most.
+wait_for_held_extract() {
+  for _ in $(seq 600); do
+    compgen -G "$WORK/waiting.*" >/dev/null && return
+    sleep 0.1
+  done
+  fail "worker A never started an extract ($1)"
+}
+
 # 3. Ctrl-C while worker A holds an extract: the driver says the extracts
 # were cancelled, writes no report and exits 130. (Started from a script,
 # a background job ignores SIGINT: the driver is exec'd with it restored.)
@@ -138,11 +148,7 @@ timeout 300 $PY -c 'import os, signal, sys; signal.signal(signal.SIGINT, signal.
   >"$WORK/cancelled.json" 2>"$WORK/cancelled.err" &
 DRIVER_PID=$!
 PIDS+=($DRIVER_PID)
-for _ in $(seq 600); do
-  compgen -G "$WORK/waiting.*" >/dev/null && break
-  sleep 0.1
-done
-compgen -G "$WORK/waiting.*" >/dev/null || fail "worker A never started an extract (Ctrl-C case)"
+wait_for_held_extract "Ctrl-C case"
 kill -INT "$DRIVER_PID"
 wait "$DRIVER_PID"
 got=$?
@@ -169,11 +175,7 @@ timeout 300 $PY "$DRIVER" --scheduler "$SCHEDULER" --tracesync "$WORK/tracesync"
   >"$WORK/dead.json" 2>"$WORK/dead.err" &
 DRIVER_PID=$!
 PIDS+=($DRIVER_PID)
-for _ in $(seq 600); do
-  compgen -G "$WORK/waiting.*" >/dev/null && break
-  sleep 0.1
-done
-compgen -G "$WORK/waiting.*" >/dev/null || fail "worker A never started an extract"
+wait_for_held_extract "worker death case"
 { kill -9 "$WORKER_A"; wait "$WORKER_A"; } 2>/dev/null
 wait "$DRIVER_PID"
 got=$?
