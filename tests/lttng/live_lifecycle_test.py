@@ -19,6 +19,7 @@ Exit 77 (skipped) says why when LTTng cannot run here.
 usage: live_lifecycle_test.py TRACESYNC TSAPP CLOCK_PLUGIN WORK_DIR
 """
 
+import contextlib
 import json
 import os
 import pathlib
@@ -52,6 +53,29 @@ def wait_for(predicate, timeout, what):
         time.sleep(0.1)
 
 
+@contextlib.contextmanager
+def relay_and_followers(work):
+    """A started relay, and a list of the `tracesync live` processes a case
+    starts (follow): all stopped by PID at the end, whatever happened."""
+    relay = lh.Relay(work)
+    followers = []
+    try:
+        relay.start()
+        yield relay, followers
+    finally:
+        for live in followers:
+            lh.stop_process(live)
+        relay.stop()
+
+
+def follow(followers, command, log):
+    """`tracesync live` started in a session of its own, its stdout piped,
+    its stderr to LOG; stopped by relay_and_followers."""
+    live = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=log, start_new_session=True)
+    followers.append(live)
+    return live
+
+
 def no_relay(tracesync):
     port = lh.free_ports(1)[0]
     url = "net://127.0.0.1:%d/host/nobody/s" % port
@@ -65,15 +89,11 @@ def no_relay(tracesync):
 
 
 def late_join(tracesync, tsapp, plugin, work):
-    relay = lh.Relay(work)
-    live = None
-    try:
-        relay.start()
+    with relay_and_followers(work) as (relay, followers):
         port = lh.free_ports(1)[0]
         url = relay.live_url("late", "s")
         log = open(work / "late.err", "wb")
-        live = subprocess.Popen([tracesync, "live", "--wait", "60s", "--interval", "200ms", url],
-                                stdout=subprocess.PIPE, stderr=log, start_new_session=True)
+        live = follow(followers, [tracesync, "live", "--wait", "60s", "--interval", "200ms", url], log)
         time.sleep(1.5)  # tracesync looks for the session before the host has it
         with lh.Hosts(work, tsapp, plugin, relay=relay) as hosts:
             hosts.add("late", ["connect", port, 1, 50, 1000])
@@ -98,17 +118,10 @@ def late_join(tracesync, tsapp, plugin, work):
             expect(len(late) == 1 and late[0]["events"] == recorded,
                    "late join: the final result counts the %d events the host recorded (%s)" % (recorded, late))
         expect(live.returncode == 0, "late join: exit 0 (got %d)" % live.returncode)
-    finally:
-        if live is not None:
-            lh.stop_process(live)
-        relay.stop()
 
 
 def relay_killed_while_following(tracesync, tsapp, plugin, work):
-    relay = lh.Relay(work)
-    live = None
-    try:
-        relay.start()
+    with relay_and_followers(work) as (relay, followers):
         port = lh.free_ports(1)[0]
         with lh.Hosts(work, tsapp, plugin, relay=relay) as hosts:
             hosts.add("client", ["connect", port, 1, 50, 20000])
@@ -116,8 +129,7 @@ def relay_killed_while_following(tracesync, tsapp, plugin, work):
             hosts.start()
             url = relay.live_url("client", "s")
             log = open(work / "killed.err", "wb")
-            live = subprocess.Popen([tracesync, "live", "--interval", "200ms", url], stdout=subprocess.PIPE,
-                                    stderr=log, start_new_session=True)
+            live = follow(followers, [tracesync, "live", "--interval", "200ms", url], log)
             relay.wait_for_viewers([url], 30, live)
             hosts.go()
             wait_for(lambda: b"following " + url.encode() in (work / "killed.err").read_bytes(), 30,
@@ -134,10 +146,6 @@ def relay_killed_while_following(tracesync, tsapp, plugin, work):
                "relay killed: the last result holds the problem")
         expect(bool(printed) and printed[-1]["traces"] and printed[-1]["traces"][0]["events"] > 0,
                "relay killed: what was read before stands")
-    finally:
-        if live is not None:
-            lh.stop_process(live)
-        relay.stop()
 
 
 def reading_processes(pid):
@@ -154,10 +162,7 @@ def reading_processes(pid):
 
 
 def reading_process_killed(tracesync, tsapp, plugin, work):
-    relay = lh.Relay(work)
-    live = None
-    try:
-        relay.start()
+    with relay_and_followers(work) as (relay, followers):
         port = lh.free_ports(1)[0]
         url = relay.live_url("client", "s")
         log = open(work / "reader-killed.err", "wb")
@@ -165,8 +170,7 @@ def reading_process_killed(tracesync, tsapp, plugin, work):
             hosts.add("client", ["connect", port, 1, 200, 6000])
             hosts.add("server", ["serve", port, 1, 1, 60])
             hosts.start()
-            live = subprocess.Popen([tracesync, "live", "--interval", "200ms", url], stdout=subprocess.PIPE,
-                                    stderr=log, start_new_session=True)
+            live = follow(followers, [tracesync, "live", "--interval", "200ms", url], log)
             relay.wait_for_viewers([url], 30, live)
             hosts.go()
             wait_for(lambda: b"following " + url.encode() in (work / "reader-killed.err").read_bytes(), 30,
@@ -205,17 +209,10 @@ def reading_process_killed(tracesync, tsapp, plugin, work):
                    "reader killed, no gap named: every recorded event read once (%d of %d)" %
                    (final[0]["events"] if final else -1, recorded))
             expect(live.returncode == 0, "reader killed, no gap: exit 0 (got %d)" % live.returncode)
-    finally:
-        if live is not None:
-            lh.stop_process(live)
-        relay.stop()
 
 
 def interrupted(tracesync, tsapp, plugin, work):
-    relay = lh.Relay(work)
-    live = None
-    try:
-        relay.start()
+    with relay_and_followers(work) as (relay, followers):
         port = lh.free_ports(1)[0]
         with lh.Hosts(work, tsapp, plugin, relay=relay) as hosts:
             hosts.add("client", ["connect", port, 1, 50, 20000])
@@ -223,8 +220,7 @@ def interrupted(tracesync, tsapp, plugin, work):
             hosts.start()
             url = relay.live_url("client", "s")
             log = open(work / "interrupted.err", "wb")
-            live = subprocess.Popen([tracesync, "live", "--interval", "200ms", url], stdout=subprocess.PIPE,
-                                    stderr=log, start_new_session=True)
+            live = follow(followers, [tracesync, "live", "--interval", "200ms", url], log)
             relay.wait_for_viewers([url], 30, live)
             hosts.go()
             wait_for(lambda: b"following " + url.encode() in (work / "interrupted.err").read_bytes(), 30,
@@ -240,10 +236,6 @@ def interrupted(tracesync, tsapp, plugin, work):
                "Ctrl-C: the last result is printed, not complete, with what was read")
         expect(bool(printed) and any("stopped before" in p["message"] for p in printed[-1]["problems"]),
                "Ctrl-C: the last result says following was stopped")
-    finally:
-        if live is not None:
-            lh.stop_process(live)
-        relay.stop()
 
 
 def main():
