@@ -8,6 +8,7 @@
 #include <new>
 #include <system_error>
 
+#include "base/scratch_pool.h"
 #include "bt/error.h"
 #include "bt/uuid_text.h"
 #include "ingest/directory_listing.h"
@@ -203,35 +204,38 @@ void CtfTraceReader::fail(std::string problem) {
 
 namespace {
 
-// Lends the calling thread's batch buffer to a reader for one step. A step
-// ends with its batch handed to the sink, or abandoned with its trace.
+// The batch buffers readers borrow for a step: as many as steps run at once
+// (one per reading thread), not one per trace.
+constinit base::ScratchPool<std::vector<match::PacketEvent>> batch_buffers;
+
+// Lends a reader a batch buffer for one step. A step ends with its batch
+// handed to the sink, or abandoned with its trace.
 class BorrowedBatch {
  public:
-  explicit BorrowedBatch(std::vector<match::PacketEvent>& batch) : batch_(batch) { batch_.swap(buffer()); }
+  explicit BorrowedBatch(std::vector<match::PacketEvent>& batch) : batch_(batch), lent_(batch_buffers.borrow()) {
+    batch_.swap(*lent_);
+  }
   ~BorrowedBatch() {
     batch_.clear();
-    batch_.swap(buffer());
+    batch_.swap(*lent_);
   }
   BorrowedBatch(const BorrowedBatch&) = delete;
   BorrowedBatch& operator=(const BorrowedBatch&) = delete;
 
  private:
-  static std::vector<match::PacketEvent>& buffer() {
-    thread_local std::vector<match::PacketEvent> per_thread;
-    return per_thread;
-  }
   std::vector<match::PacketEvent>& batch_;
+  const base::ScratchPool<std::vector<match::PacketEvent>>::Lease lent_;
 };
 
 }  // namespace
 
 CtfTraceReader::State CtfTraceReader::step(std::size_t rounds) {
   const ReadingTrace marked(source_.path.c_str());
-  const BorrowedBatch borrowed(batch_);
   // Nothing here may throw: an exception leaving a worker thread ends the
   // process. Out of memory, making a problem's words may fail too: problem()
   // then answers kOutOfMemoryProblem.
   try {
+    const BorrowedBatch borrowed(batch_);
     return read_some(rounds);
   } catch (const std::bad_alloc&) {
     out_of_memory_ = true;

@@ -49,10 +49,10 @@ void MatchingSink::trace_opened(match::TraceIndex trace, const TraceInfo& info) 
 void MatchingSink::trace_events(match::TraceIndex trace, std::span<const match::PacketEvent> events,
                                 model::Nanoseconds progress) {
   if (signals_ == nullptr || !signals_->any()) return matcher_.add(trace, events, progress);
-  thread_local std::vector<match::PacketEvent> messages;
-  messages.clear();
-  signals_->split(trace, events, messages);
-  matcher_.add(trace, messages, progress);
+  const auto messages = messages_.borrow();
+  messages->clear();
+  signals_->split(trace, events, *messages);
+  matcher_.add(trace, *messages, progress);
 }
 
 void MatchingSink::trace_closed(match::TraceIndex trace) { matcher_.close(trace); }

@@ -7,6 +7,7 @@
 #include <mutex>
 #include <vector>
 
+#include "base/scratch_pool.h"
 #include "ingest/event_sink.h"
 #include "ingest/experiment_reader.h"
 #include "ingest/signal_occurrences.h"
@@ -38,6 +39,7 @@ class MatchingSink final : public EventSink {
   TraceOpened on_trace_opened_;
   std::mutex opened_mutex_;
   SignalOccurrences* signals_;
+  base::ScratchPool<std::vector<match::PacketEvent>> messages_;  // the events that are not signals
 };
 
 struct ExperimentOptions {

@@ -77,7 +77,8 @@ void ConcurrentMatcher::add(TraceIndex trace, std::span<const PacketEvent> event
   // Split by key; events without a key (not TCP, undecodable) and go to shard 0.
   // Every shard learns the latest TCP event: the horizon's effect depends
   // on that of the whole experiment, not on how keys were split.
-  thread_local std::vector<std::vector<PacketEvent>> split;
+  const auto lent = splits_.borrow();
+  std::vector<std::vector<PacketEvent>>& split = *lent;
   split.resize(shards_.size());
   for (auto& part : split) part.clear();
   model::Nanoseconds latest = INT64_MIN;

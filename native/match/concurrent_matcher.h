@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "base/scratch_pool.h"
 #include "match/packet_matcher.h"
 
 namespace tracesync::match {
@@ -58,6 +59,8 @@ class ConcurrentMatcher {
   MatchOptions options_;
   PacketMatcher::MatchCallback on_match_;
   std::vector<std::unique_ptr<Shard>> shards_;
+  // A batch's events by shard, for add().
+  base::ScratchPool<std::vector<std::vector<PacketEvent>>> splits_;
   // With several shards, guarded by callback_mutex_: messages emitted by
   // their shard and not yet handed on, and how far each shard is complete
   // (nullopt: all of it).

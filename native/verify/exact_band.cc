@@ -5,6 +5,7 @@
 #include <optional>
 #include <vector>
 
+#include "base/scratch_pool.h"
 #include "verify/exact_lp.h"
 
 namespace tracesync::verify {
@@ -78,6 +79,15 @@ model::Quad quad(Int128 num, Int128 den) {
   return static_cast<model::Quad>(num) / (static_cast<model::Quad>(den) * static_cast<model::Quad>(kBandScale));
 }
 
+// The band's working vectors, kept between calls for their capacity.
+struct BandScratch {
+  std::vector<Relaxed> below;  // the raised lower points
+  std::vector<Relaxed> above;  // the lowered upper points
+  std::vector<HalfPlane> highest;
+  std::vector<HalfPlane> lowest;
+};
+constinit base::ScratchPool<BandScratch> band_scratch;
+
 }  // namespace
 
 Rational ExactBand::lo() const { return Rational(origin) + rational(lo_num) / (rational(lo_den) * kBandScale); }
@@ -97,8 +107,8 @@ ExactBand exact_band(std::span<const MessagePoint> lower, std::span<const Messag
   // x + zref + (V + M d) / kScale, so a lower point asks V + d M <= Z + kScale s
   // and an upper one V + d M >= Z - kScale s. `highest` holds them for the
   // greatest V, `lowest` for the greatest -V.
-  thread_local std::vector<Relaxed> below;  // the raised lower points
-  thread_local std::vector<Relaxed> above;  // the lowered upper points
+  const auto scratch = band_scratch.borrow();
+  auto& [below, above, highest, lowest] = *scratch;
   below.clear();
   above.clear();
   for (const bool is_lower : {true, false}) {
@@ -116,8 +126,6 @@ ExactBand exact_band(std::span<const MessagePoint> lower, std::span<const Messag
     keep_hull(below, true);
     keep_hull(above, false);
   }
-  thread_local std::vector<HalfPlane> highest;
-  thread_local std::vector<HalfPlane> lowest;
   highest.clear();
   lowest.clear();
   for (const Relaxed& r : below) {

@@ -5,6 +5,8 @@
 #include <random>
 #include <vector>
 
+#include "base/scratch_pool.h"
+
 namespace tracesync::verify {
 namespace {
 
@@ -58,10 +60,14 @@ bool optimum_on_line(const HalfPlane& line, std::span<const HalfPlane> before, V
   return true;
 }
 
+// The constraints in random order, kept between calls for their capacity.
+constinit base::ScratchPool<std::vector<HalfPlane>> orders;
+
 }  // namespace
 
 LpOptimum highest_point(std::span<const HalfPlane> constraints) {
-  thread_local std::vector<HalfPlane> order;
+  const auto lent = orders.borrow();
+  std::vector<HalfPlane>& order = *lent;
   order.assign(constraints.begin(), constraints.end());
   std::mt19937_64 random(0x5eed);
   std::shuffle(order.begin(), order.end(), random);
