@@ -13,6 +13,7 @@
 #include <iostream>
 #include <optional>
 
+#include "base/whole_file.h"
 #include "cli/command.h"
 #include "cli/command_line.h"
 #include "cli/duration.h"
@@ -20,7 +21,6 @@
 #include "cli/interrupt_guard.h"
 #include "cli/progress_bar.h"
 #include "cli/trace_reading.h"
-#include "cli/whole_file.h"
 #include "ingest/experiment_reader.h"
 #include "ingest/extract_frames.h"
 #include "ingest/extract_writer.h"
@@ -145,7 +145,7 @@ int run_extract(const std::vector<std::string>& arguments) {
 
   // Written whole or not at all (a run that fails leaves no half extract),
   // or to stdout for "-".
-  std::optional<WholeFile> file;
+  std::optional<base::WholeFile> file;
   if (output != "-") {
     file.emplace(output);
     if (const std::string why = file->open(); !why.empty()) {

@@ -16,13 +16,13 @@
 #include <thread>
 #include <variant>
 
+#include "base/whole_file.h"
 #include "cli/command.h"
 #include "cli/command_line.h"
 #include "cli/duration.h"
 #include "cli/exit_codes.h"
 #include "cli/interrupt_guard.h"
 #include "cli/trace_reading.h"
-#include "cli/whole_file.h"
 #include "hull/piecewise_hull_estimator.h"
 #include "ingest/message_spec.h"
 #include "ingest/signal_spec.h"
@@ -147,11 +147,11 @@ void print_help(const po::options_description& options) {
             << "\n" << exit_codes_help();
 }
 
-// Written whole, then renamed over FILE (write_whole_file): a reader of
+// Written whole, then renamed over FILE (base::write_whole_file): a reader of
 // FILE sees the old report or the new one, never half of one.
 std::string write_html_atomically(const v1::Snapshot& snapshot, const std::string& path) {
   const std::string html = snapshot::to_html(snapshot);
-  const std::string why = write_whole_file(
+  const std::string why = base::write_whole_file(
       path, [&](std::ostream& out) { out.write(html.data(), static_cast<std::streamsize>(html.size())); });
   return why.empty() ? "" : "could not write the report to '" + path + "': " + why;
 }

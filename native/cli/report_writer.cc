@@ -6,8 +6,8 @@
 #include <functional>
 #include <iostream>
 
+#include "base/whole_file.h"
 #include "cli/colour.h"
-#include "cli/whole_file.h"
 #include "snapshot/certificate.h"
 #include "snapshot/html_report.h"
 #include "snapshot/json_report.h"
@@ -20,7 +20,7 @@ namespace {
 // leaves the old file); an error message naming `what`, or "".
 std::string write_file(const std::function<void(std::ostream&)>& write, const std::string& path,
                        const std::string& what) {
-  const std::string why = write_whole_file(path, write);
+  const std::string why = base::write_whole_file(path, write);
   return why.empty() ? "" : "could not write the " + what + " to '" + path + "': " + why;
 }
 

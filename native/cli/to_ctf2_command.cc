@@ -10,10 +10,10 @@
 #include <filesystem>
 #include <iostream>
 
+#include "base/whole_file.h"
 #include "cli/command.h"
 #include "cli/command_line.h"
 #include "cli/exit_codes.h"
-#include "cli/whole_file.h"
 #include "ctf/ctf2_writer.h"
 #include "ctf/trace_metadata.h"
 
@@ -78,7 +78,7 @@ int run_to_ctf2(const std::vector<std::string>& arguments) {
     return kSuccess;
   }
   // Whole or not at all: a metadata file cut short would describe a trace wrongly.
-  const std::string why = write_whole_file(output, [&](std::ostream& out) { out << *text; });
+  const std::string why = base::write_whole_file(output, [&](std::ostream& out) { out << *text; });
   if (!why.empty()) {
     std::cerr << "tracesync to-ctf2: " << output << ": cannot be written: " << why << "\n";
     return kInternalError;

@@ -19,7 +19,12 @@ namespace fs = std::filesystem;
 bool is_previous_output(const fs::directory_entry& entry) {
   std::error_code error;
   const std::string name = entry.path().filename().string();
-  if (name == "truth.json" || name == "matches.txt" || name == "truth.json.partial" || name == "matches.txt.partial") {
+  // A run cut short may leave its temporary beside (NAME.partial-PID-N, or
+  // NAME.partial from versions before base::WholeFile).
+  const auto is_file_or_its_temporary = [&](std::string_view file) {
+    return name == file || name.starts_with(std::string(file) + ".partial");
+  };
+  if (is_file_or_its_temporary("truth.json") || is_file_or_its_temporary("matches.txt")) {
     return entry.is_regular_file(error);
   }
   return entry.is_directory(error) && (fs::is_regular_file(entry.path() / "kernel" / "metadata", error) ||

@@ -4,16 +4,20 @@
 #include <charconv>
 #include <cstdint>
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <string_view>
+
+#include "base/whole_file.h"
 
 namespace tracesync::simulate {
 
 // A file written through a large buffer of its own, with numbers formatted
 // by to_chars; errors become SimulationError naming the file. It is written
-// beside its final name (PATH.partial) and renamed into place by close(), so
-// a failure (a full disk, a cancelled run) never leaves a truncated PATH: an
-// OutputFile destroyed without a successful close() removes what it wrote.
+// whole or not at all (base::WholeFile: beside its final name, synced and
+// renamed into place by close()), so a failure (a full disk, a cancelled
+// run) never leaves a truncated PATH: an OutputFile destroyed without a
+// successful close() removes what it wrote.
 //
 // A stream is written as it comes instead, since it cannot be renamed: "-"
 // (standard output) or a path that is a pipe or a character device
@@ -49,11 +53,12 @@ class OutputFile {
   static constexpr std::size_t kFlushAt = 1 << 20;
 
   void flush();
-  [[noreturn]] void fail() const;
+  [[noreturn]] void fail(const std::string& why) const;
 
   std::string path_;
-  std::string partial_path_;  // empty for a stream
+  std::unique_ptr<base::WholeFile> whole_;  // none for standard output
   std::FILE* file_ = nullptr;
+  int failed_errno_ = 0;  // of the first write that failed
   std::string buffer_;
 };
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: EPL-2.0
-#include "cli/whole_file.h"
+#include "base/whole_file.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -11,7 +11,7 @@
 #include <streambuf>
 #include <vector>
 
-namespace tracesync::cli {
+namespace tracesync::base {
 namespace {
 
 namespace fs = std::filesystem;
@@ -145,4 +145,4 @@ std::string write_whole_file(const std::string& path, const std::function<void(s
   return file.commit(buffer.failed_errno());
 }
 
-}  // namespace tracesync::cli
+}  // namespace tracesync::base

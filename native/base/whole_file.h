@@ -7,7 +7,7 @@
 #include <string>
 #include <sys/types.h>
 
-namespace tracesync::cli {
+namespace tracesync::base {
 
 // The file `path` written whole or not at all: what is written goes to a
 // temporary file beside it (PATH.partial-PID-N, in the same directory and
@@ -55,4 +55,4 @@ class WholeFile {
 // "" or why it failed.
 std::string write_whole_file(const std::string& path, const std::function<void(std::ostream&)>& write);
 
-}  // namespace tracesync::cli
+}  // namespace tracesync::base
