@@ -164,6 +164,14 @@ std::string opening_problem(std::string cause, const std::string& trace) {
   return cause;
 }
 
+// A stream's name in a live session's cut and gaps (StreamGap::stream):
+// its id, with its class's (its channel's) above bit 32: the live source
+// numbers streams by the tracer's instance ids, which may repeat from one
+// channel to the next.
+uint64_t stream_key(const bt_stream* stream) {
+  return bt_stream_class_get_id(bt_stream_borrow_class_const(stream)) << 32 | (bt_stream_get_id(stream) & 0xffff'ffffu);
+}
+
 }  // namespace
 
 CtfTraceReader::CtfTraceReader(TraceSource source, match::TraceIndex index, ReaderOptions options, EventSink& sink)
@@ -172,6 +180,13 @@ CtfTraceReader::CtfTraceReader(TraceSource source, match::TraceIndex index, Read
   info_.name = source_.name;
   info_.app_census.assign(options_.selection.kinds().size(), AppEventTally{});
   std::tie(info_.domain_id, info_.domain_source) = choose_domain(source_, std::nullopt, "");
+  tracks_live_ = options_.input == CtfInput::kLive;
+}
+
+void CtfTraceReader::resume_live_after(LiveCut given) {
+  tracks_live_ = true;
+  live_cut_ = given;
+  resumed_cut_ = std::move(given);
 }
 
 CtfTraceReader::~CtfTraceReader() { close_graph(); }
@@ -582,11 +597,11 @@ bool CtfTraceReader::handle(StreamCursor& cursor, const bt_message* message) {
       const bt_clock_snapshot* begin = bt_message_packet_beginning_borrow_default_clock_snapshot_const(message);
       if (!time_of(begin, time)) return false;
       cursor.reached = std::max(cursor.reached, time);
-      if (live_given_through_) {
+      if (resumed_cut_) {
         const bt_packet* packet = bt_message_packet_beginning_borrow_packet_const(message);
-        const uint64_t stream = bt_stream_get_id(bt_packet_borrow_stream_const(packet));
-        if (streams_begun_again_.insert(stream).second && time > *live_given_through_) {
-          gaps_.push_back({stream, *live_given_through_, time});
+        const uint64_t stream = stream_key(bt_packet_borrow_stream_const(packet));
+        if (streams_begun_again_.insert(stream).second && time > resumed_cut_->through) {
+          gaps_.push_back({stream, resumed_cut_->through, time});
         }
       }
       if (cursor.checks_time) {
@@ -638,6 +653,12 @@ bool CtfTraceReader::begin_stream(StreamCursor& cursor, const bt_message* messag
     cursor.time_check = StreamTimeCheck::for_clock(kPacketStepBackTolerance, bt_clock_class_get_frequency(clock));
   }
   ++info_.streams;
+  if (tracks_live_) {
+    std::vector<uint64_t>& known = live_cut_.streams;
+    const uint64_t id = stream_key(stream);
+    const auto at = std::lower_bound(known.begin(), known.end(), id);
+    if (at == known.end() || *at != id) known.insert(at, id);
+  }
   note_recorded_events(stream_class);
   if (announced_) return true;
 
@@ -697,9 +718,53 @@ void CtfTraceReader::note_recorded_events(const bt_stream_class* stream_class) {
   }
 }
 
-bool CtfTraceReader::given_before_reattaching(const bt_message* message) {
+CtfTraceReader::LiveEvent CtfTraceReader::note_live_event(const bt_message* message) {
   model::Nanoseconds time = 0;
-  return time_of(bt_message_event_borrow_default_clock_snapshot_const(message), time) && time <= *live_given_through_;
+  if (!time_of(bt_message_event_borrow_default_clock_snapshot_const(message), time)) return LiveEvent::kBadTime;
+  const uint64_t stream = stream_key(bt_event_borrow_stream_const(bt_message_event_borrow_event_const(message)));
+  // A stream's events come in time order: its runs of equal times too.
+  std::vector<std::pair<model::Nanoseconds, uint64_t>>& runs = read_at_[stream];
+  if (runs.empty() || runs.back().first != time) runs.emplace_back(time, 0);
+  const uint64_t nth_at_time = ++runs.back().second;
+  if (!resumed_cut_ || time > resumed_cut_->through) return LiveEvent::kNew;
+  // Before the cut every event was given; at it, the stream's first ones.
+  if (time < resumed_cut_->through || nth_at_time <= resumed_cut_->given_at_through(stream)) {
+    return LiveEvent::kGivenBefore;
+  }
+  return LiveEvent::kNew;
+}
+
+// A flush gave every event read up to `limit`: the cut moves there (a
+// limit below it, a stream's packet still judged, gives nothing at the cut).
+void CtfTraceReader::note_live_flush(model::Nanoseconds limit) {
+  if (limit == INT64_MAX) return;  // every stream ended: nothing is left to resume
+  const bool moves = limit >= live_cut_.through;
+  if (limit > live_cut_.through) {
+    live_cut_.through = limit;
+    live_cut_.at_through.clear();
+  }
+  for (auto& [stream, runs] : read_at_) {
+    const auto later = std::lower_bound(runs.begin(), runs.end(), limit,
+                                        [](const auto& run, model::Nanoseconds t) { return run.first < t; });
+    if (moves && later != runs.end() && later->first == limit) {
+      // Read at the cut by this reading: the ones skipped as given before
+      // are among them, so the count only grows.
+      const std::pair<uint64_t, uint64_t> given{stream, 0};
+      auto at = std::lower_bound(live_cut_.at_through.begin(), live_cut_.at_through.end(), given);
+      if (at == live_cut_.at_through.end() || at->first != stream) at = live_cut_.at_through.insert(at, given);
+      at->second = std::max(at->second, later->second);
+    }
+    runs.erase(runs.begin(), later);
+  }
+}
+
+std::vector<uint64_t> CtfTraceReader::unserved() const {
+  std::vector<uint64_t> streams;
+  if (!resumed_cut_) return streams;
+  for (const uint64_t stream : resumed_cut_->streams) {
+    if (!streams_begun_again_.contains(stream)) streams.push_back(stream);
+  }
+  return streams;
 }
 
 bool CtfTraceReader::add_message_event(StreamCursor& cursor, const bt_message* message, const bt_event* event,
@@ -836,6 +901,7 @@ void CtfTraceReader::flush() { flush_up_to(read_to_); }
 void CtfTraceReader::flush_up_to(model::Nanoseconds limit) {
   if (!announced_) return;
   hold_back_after(batch_, held_, limit);
+  if (tracks_live_) note_live_flush(limit);
   // Before the sink hears of them: a reading process sends it with them.
   last_flush_.through = limit;
   last_flush_.read.resize(cursors_.size());

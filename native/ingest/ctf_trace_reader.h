@@ -7,6 +7,7 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <set>
@@ -18,6 +19,7 @@
 #include "ingest/app_event_decoder.h"
 #include "ingest/event_selection.h"
 #include "ingest/event_sink.h"
+#include "ingest/live_cut.h"
 #include "ingest/network_event_decoder.h"
 #include "ingest/reader_choice.h"
 #include "ingest/resume_point.h"
@@ -119,12 +121,19 @@ class CtfTraceReader final : public ResumableTraceReader {
   // What this reader and its predecessors gave the sink so far.
   ResumePoint resume_point() const override;
   // Before the first step, a live session attached again after its reading
-  // process died: every event up to `given_through` was given, so none of
-  // those the relay serves again is given (nor counted) again, and each
-  // stream whose first packet begins later is a gap (gaps()).
-  void resume_live_after(model::Nanoseconds given_through) { live_given_through_ = given_through; }
+  // process died: what `given` covers was given, so none of those events
+  // the relay serves again is given (nor counted) again, each stream whose
+  // first packet begins after the cut is a gap (gaps()), and each stream of
+  // the cut not served again is named by unserved().
+  void resume_live_after(LiveCut given);
   // The gaps found so far, in the order their streams began again.
   const std::vector<StreamGap>& gaps() const { return gaps_; }
+  // A live session, or one attached again: what this reader and the ones
+  // before gave, as of the last flush (LiveCut); empty otherwise.
+  const LiveCut& live_cut() const { return live_cut_; }
+  // Attached again: the streams of the cut of which nothing was served so
+  // far, by id.
+  std::vector<uint64_t> unserved() const;
   void say_reader(std::string reader, std::string why) override {
     info_.reader = std::move(reader);
     info_.reader_reason = std::move(why);
@@ -200,7 +209,10 @@ class CtfTraceReader final : public ResumableTraceReader {
   // Counts an event and hands send and receive events to add_message_event:
   // run for every event, so inline, with a one-probe table of decoders.
   bool handle_event(StreamCursor& cursor, const bt_message* message) {
-    if (live_given_through_ && given_before_reattaching(message)) return true;
+    if (tracks_live_) {
+      const LiveEvent seen = note_live_event(message);
+      if (seen != LiveEvent::kNew) return seen == LiveEvent::kGivenBefore;
+    }
     ++info_.events;
     if (!options_.decode) return true;
     if (cursor.checks_time) {
@@ -219,9 +231,12 @@ class CtfTraceReader final : public ResumableTraceReader {
   }
   bool add_message_event(StreamCursor& cursor, const bt_message* message, const bt_event* event,
                          const ClassDecoder& decoder);
-  // An event the relay served again after a reattachment: given, and
-  // counted, before (resume_live_after).
-  bool given_before_reattaching(const bt_message* message);
+  // A live session's event: noted for the cut (live_cut()) and, after a
+  // reattachment, told apart from one given, and counted, before
+  // (resume_live_after).
+  enum class LiveEvent : uint8_t { kNew, kGivenBefore, kBadTime };
+  LiveEvent note_live_event(const bt_message* message);
+  void note_live_flush(model::Nanoseconds limit);
   bool note_event_times(StreamCursor& cursor, bt_message_array_const messages, uint64_t count);
   bool time_of(const bt_clock_snapshot* snapshot, model::Nanoseconds& out);
   const ClassDecoder* decoder_for(const bt_event_class* event_class) {
@@ -295,8 +310,15 @@ class CtfTraceReader final : public ResumableTraceReader {
   model::Nanoseconds progress_ = INT64_MIN;
   std::atomic<uint64_t> bytes_read_{0};
   ResumePoint resume_from_;   // given by a predecessor: not given again
-  std::optional<model::Nanoseconds> live_given_through_;  // resume_live_after
-  std::set<uint64_t> streams_begun_again_;                // by stream id, since then
+  // A live session's (or one read with a cut: resume_live_after): the cut
+  // given so far, the one resumed from, and per stream the events read at
+  // each time since the cut ((time, count) runs: the flush that moves the
+  // cut to a time takes the counts at that time).
+  bool tracks_live_ = false;
+  LiveCut live_cut_;
+  std::optional<LiveCut> resumed_cut_;
+  std::map<uint64_t, std::vector<std::pair<model::Nanoseconds, uint64_t>>> read_at_;
+  std::set<uint64_t> streams_begun_again_;  // by stream id, since resumed_cut_
   std::vector<StreamGap> gaps_;
   DeliveryCut last_flush_;    // what the last flush gave, with what it held back
 };

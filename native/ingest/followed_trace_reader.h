@@ -26,6 +26,10 @@ class FollowedTraceReader : public TraceReader {
   // The stretches of its streams no reading saw, found since the last call
   // (a live session attached again: StreamGap); none in-process.
   virtual std::vector<StreamGap> take_gaps() { return {}; }
+  // Once it is clear, when the source ended or the follow stops: each
+  // stream a live session attached again was served nothing of since (a
+  // StreamGap not `served`); once; none in-process.
+  virtual std::vector<StreamGap> take_unserved() { return {}; }
 };
 
 }  // namespace tracesync::ingest

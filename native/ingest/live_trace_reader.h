@@ -56,11 +56,15 @@ class LiveTraceReader final : public FollowedTraceReader {
   bool waiting() const override { return reader_.stalled(); }
   std::string end_words() const override { return "the session ended"; }
   // Before the first step: this attachment follows one whose reading process
-  // died after giving every event up to `given_through` (CtfTraceReader::
-  // resume_live_after): none of those is given again, and each stream the
-  // relay begins again later than that is a gap.
-  void resume_after_time(model::Nanoseconds given_through) { reader_.resume_live_after(given_through); }
+  // died after giving what `given` covers (CtfTraceReader::
+  // resume_live_after): none of those events is given again, each stream
+  // the relay begins again later than the cut is a gap, and each stream of
+  // the cut the relay has not begun again is unserved().
+  void resume_after(LiveCut given) { reader_.resume_live_after(std::move(given)); }
   const std::vector<StreamGap>& gaps() const { return reader_.gaps(); }
+  std::vector<uint64_t> unserved() const { return reader_.unserved(); }
+  // What this attachment and the ones before gave, as of its last flush.
+  const LiveCut& live_cut() const { return reader_.live_cut(); }
 
  private:
   static ReaderOptions live_options(ReaderOptions options);

@@ -56,6 +56,7 @@ class ProcessFollowedReader final : public FollowedTraceReader {
   std::string end_words() const override { return reader_->end_words(); }
   std::string take_resumed() override { return reader_->take_resumed(); }
   std::vector<StreamGap> take_gaps() override { return reader_->take_gaps(); }
+  std::vector<StreamGap> take_unserved() override { return reader_->take_unserved(); }
 
  private:
   ProcessFollowedReader(std::vector<std::string> reading_command, TraceSource source, match::TraceIndex index,

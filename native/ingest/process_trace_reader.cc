@@ -88,11 +88,14 @@ bool ProcessTraceReader::open_in_lane() {
   request.source = source_;
   request.options = options_;
   // A live session's port positions mean nothing to a new attachment: it
-  // resumes after a time (live_given_through_) instead.
+  // resumes after its cut (live_cut_) instead.
   if (follow_.kind != protocol::FollowedSource::Kind::kLiveSession) request.resume = delivered_;
   request.follow = follow_;
   request.folder = folder_at_;
-  request.live_given_through = live_given_through_;
+  if (attached_again_) {
+    request.live_cut = live_cut_;
+    cut_sent_ = live_cut_.through;
+  }
   opened_in_ = lane_.generation();
   if (!lane_.channel().send(protocol::kOpen, protocol::encode(request))) {
     process_lost();
@@ -194,6 +197,7 @@ bool ProcessTraceReader::exchange(uint64_t rounds) {
       if (retried_ && (folder_at_.chunk != died_at_.chunk || folder_at_.packets != died_at_.packets)) retried_ = false;
     }
     gaps_ = std::move(report->gaps);
+    if (attached_again_) unserved_ = std::move(report->unserved);
     waiting_ = report->waiting;
     end_words_ = std::move(report->end_words);
     // The reading process's own reader said memory ran out (kOutOfMemory).
@@ -230,7 +234,11 @@ bool ProcessTraceReader::handle(uint32_t type, std::span<const std::byte> payloa
       if (follow_.kind == protocol::FollowedSource::Kind::kFolder) folder_at_ = std::move(header->folder);
       // So that a trace whose process dies in a long step is said read so far.
       if (!attached_again_) info_.events = std::max(info_.events, header->events_read);
-      for (const match::PacketEvent& e : events) given_through_ = std::max(given_through_, e.time);
+      // The cut only moves on (each attachment starts from the one before).
+      if (follow_.kind == protocol::FollowedSource::Kind::kLiveSession &&
+          header->live_cut.through >= live_cut_.through) {
+        live_cut_ = std::move(header->live_cut);
+      }
       // A live session attached again gave something new: a death from now
       // on is at another place, and is retried again.
       if (follow_.kind == protocol::FollowedSource::Kind::kLiveSession && !events.empty()) retried_ = false;
@@ -294,15 +302,27 @@ void ProcessTraceReader::read_on_after(const std::string& how) {
     resumed_ = how + "; attached again in a new reading process (nothing was read)";
     return;
   }
-  // Everything up to the promise, and every event, was given: the new
-  // attachment gives what comes after, and names what the relay no longer
-  // serves.
-  live_given_through_ = std::max({live_given_through_, progress_, given_through_});
+  // What the last events received carried is what was given (LiveCut): the
+  // new attachment gives what comes after, and names what the relay no
+  // longer serves. A promise past the cut (a step report's) was given too:
+  // nothing earlier may come, and nothing at it was given.
+  if (progress_ > live_cut_.through) {
+    live_cut_.through = progress_;
+    live_cut_.at_through.clear();
+  }
   attached_again_ = true;
   read_before_ = info_;
+  unserved_ = live_cut_.streams;  // until the new attachment serves them
   resumed_ = how + "; attached again to the relay in a new reading process after the " +
              std::to_string(info_.events) + " events read, which gave everything up to " +
-             std::to_string(live_given_through_) + " ns (a stream the relay serves again only from later is named as a gap)";
+             std::to_string(live_cut_.through) + " ns (a stream the relay serves again only from later is named as a gap)";
+}
+
+std::vector<StreamGap> ProcessTraceReader::take_unserved() {
+  std::vector<StreamGap> named;
+  if (!attached_again_ || state_ == State::kFailed) return named;
+  for (const uint64_t stream : std::exchange(unserved_, {})) named.push_back({stream, cut_sent_, cut_sent_, false});
+  return named;
 }
 
 std::vector<StreamGap> ProcessTraceReader::take_gaps() {

@@ -69,6 +69,10 @@ class ProcessTraceReader final : public TraceReader {
   // A live session attached again: the gaps its streams showed since the
   // last call (StreamGap).
   std::vector<StreamGap> take_gaps();
+  // A live session attached again, once it ended or its follow stops: each
+  // stream an attachment before met of which this one was served nothing
+  // (a StreamGap not `served`); once.
+  std::vector<StreamGap> take_unserved();
   // A followed source: the last step found nothing new; once kDone, how its
   // end was known.
   bool waiting() const { return waiting_; }
@@ -118,16 +122,18 @@ class ProcessTraceReader final : public TraceReader {
   FolderPosition folder_at_;    // a followed folder's: what the sink was given
   FolderPosition died_at_;      // a followed folder's, when its last process died
   std::string resumed_;         // take_resumed()
-  // A followed live session's: the latest time of an event it gave; once
-  // attached again, the time everything was given up to (INT64_MIN: not
-  // attached again), what the attachments before read, and the current
-  // attachment's gaps (gaps_told_ of them told).
-  model::Nanoseconds given_through_ = INT64_MIN;
-  model::Nanoseconds live_given_through_ = INT64_MIN;
+  // A followed live session's: what its events received so far say was
+  // given (LiveCut); once attached again, the cut the current attachment
+  // resumed from, what the attachments before read, the current
+  // attachment's gaps (gaps_told_ of them told) and the streams of the cut
+  // it was served nothing of so far.
+  LiveCut live_cut_;
   bool attached_again_ = false;
+  model::Nanoseconds cut_sent_ = INT64_MIN;
   TraceInfo read_before_;
   std::vector<StreamGap> gaps_;
   std::size_t gaps_told_ = 0;
+  std::vector<uint64_t> unserved_;
 
 
   // opening_since() and stop_opening() may come from any thread.

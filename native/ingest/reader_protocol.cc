@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: EPL-2.0
 #include "ingest/reader_protocol.h"
 
+#include <algorithm>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <type_traits>
 
@@ -311,15 +313,39 @@ void get(WireReader& r, FolderPosition& at) {
 
 void put(WireWriter& w, const std::vector<StreamGap>& gaps) {
   w.put(static_cast<uint64_t>(gaps.size()));
-  for (const StreamGap& gap : gaps) w.put(gap.stream).put(gap.from).put(gap.to);
+  for (const StreamGap& gap : gaps) w.put(gap.stream).put(gap.from).put(gap.to).put(gap.served);
 }
 
 void get(WireReader& r, std::vector<StreamGap>& gaps) {
   uint64_t size = 0;
   r.get(size);
-  if (!r.can_hold(size, 3 * sizeof(uint64_t))) return r.refuse();
+  if (!r.can_hold(size, 3 * sizeof(uint64_t) + 1)) return r.refuse();
   gaps.assign(static_cast<std::size_t>(size), StreamGap{});
-  for (StreamGap& gap : gaps) r.get(gap.stream).get(gap.from).get(gap.to);
+  for (StreamGap& gap : gaps) r.get(gap.stream).get(gap.from).get(gap.to).get(gap.served);
+}
+
+void put(WireWriter& w, const LiveCut& cut) {
+  w.put(cut.through);
+  w.put(static_cast<uint64_t>(cut.at_through.size()));
+  for (const auto& [stream, given] : cut.at_through) w.put(stream).put(given);
+  w.put(cut.streams);
+}
+
+// Both lists are by stream id, each id once (LiveCut::given_at_through
+// searches them): others are refused.
+void get(WireReader& r, LiveCut& cut) {
+  r.get(cut.through);
+  uint64_t size = 0;
+  r.get(size);
+  if (!r.can_hold(size, 2 * sizeof(uint64_t))) return r.refuse();
+  cut.at_through.assign(static_cast<std::size_t>(size), {});
+  for (auto& [stream, given] : cut.at_through) r.get(stream).get(given);
+  r.get(cut.streams);
+  const auto by_id = [](const auto& a, const auto& b) { return a.first >= b.first; };
+  if (std::adjacent_find(cut.at_through.begin(), cut.at_through.end(), by_id) != cut.at_through.end() ||
+      std::adjacent_find(cut.streams.begin(), cut.streams.end(), std::greater_equal<>()) != cut.streams.end()) {
+    r.refuse();
+  }
 }
 
 bool known(DomainSource source) { return source <= DomainSource::kOverride; }
@@ -343,7 +369,7 @@ std::vector<std::byte> encode(const OpenRequest& request) {
   w.put(static_cast<uint32_t>(o.scan_threads));
   w.put(static_cast<uint8_t>(request.follow.kind)).put(request.follow.quiet_end_ms).put(request.follow.staging_parent);
   put(w, request.folder);
-  w.put(request.live_given_through);
+  put(w, request.live_cut);
   return w.take();
 }
 
@@ -379,7 +405,7 @@ std::optional<OpenRequest> decode_open(std::span<const std::byte> payload) {
   if (followed > static_cast<uint8_t>(FollowedSource::Kind::kFolder)) return std::nullopt;
   request.follow.kind = static_cast<FollowedSource::Kind>(followed);
   get(r, request.folder);
-  r.get(request.live_given_through);
+  get(r, request.live_cut);
   if (!r.complete() || !known(request.folder.info.domain_source)) return std::nullopt;
   return request;
 }
@@ -406,6 +432,7 @@ std::vector<std::byte> encode(const StepReport& report) {
   put(w, report.delivered);
   w.put(report.waiting).put(report.end_words);
   put(w, report.gaps);
+  w.put(report.unserved);
   put(w, report.folder);
   return w.take();
 }
@@ -419,6 +446,7 @@ std::optional<StepReport> decode_step_report(std::span<const std::byte> payload)
   get(r, report.delivered);
   r.get(report.waiting).get(report.end_words);
   get(r, report.gaps);
+  r.get(report.unserved);
   get(r, report.folder);
   if (!r.complete() || !known(report.state) || !known(report.info.domain_source) ||
       !known(report.folder.info.domain_source)) {
@@ -454,6 +482,7 @@ std::vector<std::byte> encode(const EventsHeader& header) {
   w.put(header.promise).put(header.events_read);
   put(w, header.delivered);
   put(w, header.folder);
+  put(w, header.live_cut);
   return w.take();
 }
 
@@ -463,6 +492,7 @@ std::optional<EventsHeader> decode_events(std::span<const std::byte> payload, st
   r.get(header.promise).get(header.events_read);
   get(r, header.delivered);
   get(r, header.folder);
+  get(r, header.live_cut);
   const std::size_t at = r.consumed();  // the events follow
   if (!r.ok() || !known(header.folder.info.domain_source) || (payload.size() - at) % sizeof(match::PacketEvent) != 0) return std::nullopt;
   events.resize((payload.size() - at) / sizeof(match::PacketEvent));

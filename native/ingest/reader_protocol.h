@@ -10,6 +10,7 @@
 
 #include "ingest/ctf_trace_reader.h"
 #include "ingest/folder_position.h"
+#include "ingest/live_cut.h"
 #include "ingest/resume_point.h"
 #include "ingest/stream_gap.h"
 #include "ingest/trace_info.h"
@@ -41,7 +42,7 @@ enum FrameType : uint32_t {
 // Changed whenever a frame's layout changes. Both ends are normally the same
 // build; a mismatch (a stale helper program) fails the trace with a clear
 // problem instead of misreading bytes.
-constexpr uint32_t kVersion = 13;  // 5: message kinds and application keys (issue 29); 6: damaged time (issue 34); 7: the reader choice (issue 30); 8: the metadata format (issue 38); 9: scan threads (issue 30); 10: stream files (issue 36); 11: followed sources (issue 29); 12: a followed folder resumed (issue 29); 13: a live session attached again (issue 29)
+constexpr uint32_t kVersion = 14;  // 5: message kinds and application keys (issue 29); 6: damaged time (issue 34); 7: the reader choice (issue 30); 8: the metadata format (issue 38); 9: scan threads (issue 30); 10: stream files (issue 36); 11: followed sources (issue 29); 12: a followed folder resumed (issue 29); 13: a live session attached again (issue 29); 14: its exact cut, its streams not served again (issue 29)
 // A reading process scans one trace on at most this many threads.
 constexpr uint32_t kMaxScanThreads = 256;
 
@@ -69,9 +70,9 @@ struct OpenRequest {
   ResumePoint resume;  // what earlier readers of the trace gave (CtfTraceReader::resume_after)
   FollowedSource follow;
   FolderPosition folder;  // a followed folder: where earlier readers stood (GrowingTraceReader::resume_at)
-  // A live session attached again: every event up to this time was given
-  // (LiveTraceReader::resume_after_time); INT64_MIN: a first attachment.
-  model::Nanoseconds live_given_through = INT64_MIN;
+  // A live session attached again: what the attachments before gave
+  // (LiveTraceReader::resume_after); `through` INT64_MIN: a first attachment.
+  LiveCut live_cut;
 };
 
 struct StepReport {
@@ -87,6 +88,7 @@ struct StepReport {
   std::string end_words;
   FolderPosition folder;  // a followed folder: GrowingTraceReader::position()
   std::vector<StreamGap> gaps;  // a live session attached again: LiveTraceReader::gaps(), all so far
+  std::vector<uint64_t> unserved;  // and LiveTraceReader::unserved()
 };
 
 // What comes before the events of a kEvents frame: the trace's promise
@@ -99,6 +101,7 @@ struct EventsHeader {
   uint64_t events_read = 0;  // all events of the trace read so far (TraceInfo::events)
   ResumePoint delivered;
   FolderPosition folder;  // a followed folder: GrowingTraceReader::position()
+  LiveCut live_cut;       // a live session: LiveTraceReader::live_cut(), these events given
 };
 
 // `payload` about trace `trace`: its index, then the payload.

@@ -44,6 +44,7 @@ class ChannelSink final : public EventSink {
       header.delivered = stepping_->resume_point();
     }
     if (folder_ != nullptr) header.folder = folder_->position();
+    if (live_ != nullptr) header.live_cut = live_->live_cut();
     note(channel_.send(protocol::kEvents, protocol::addressed(trace, protocol::encode(header)), std::as_bytes(events)));
   }
   void trace_closed(match::TraceIndex trace) override {
@@ -55,12 +56,15 @@ class ChannelSink final : public EventSink {
   void stepping(const ResumableTraceReader* reader) { stepping_ = reader; }
   // The followed folder being stepped, whose position goes with its events.
   void stepping_folder(const GrowingTraceReader* folder) { folder_ = folder; }
+  // The live session being stepped, whose cut goes with its events.
+  void stepping_live(const LiveTraceReader* live) { live_ = live; }
 
  private:
   void note(bool sent) { broken_ = broken_ || !sent; }
   FrameChannel& channel_;
   const ResumableTraceReader* stepping_ = nullptr;
   const GrowingTraceReader* folder_ = nullptr;
+  const LiveTraceReader* live_ = nullptr;
   bool broken_ = false;
 };
 
@@ -151,9 +155,11 @@ class TracesServed {
     protocol::StepReport report;
     sink_.stepping(served.resumable.get());
     sink_.stepping_folder(served.folder);
+    sink_.stepping_live(served.live);
     report.state = reader.step(*rounds);
     sink_.stepping(nullptr);
     sink_.stepping_folder(nullptr);
+    sink_.stepping_live(nullptr);
     report.progress = reader.progress();
     report.bytes_read = reader.bytes_read();
     report.info = reader.info();
@@ -161,7 +167,10 @@ class TracesServed {
     const bool over = report.state == TraceReader::State::kDone || report.state == TraceReader::State::kFailed;
     if (!over && served.resumable) report.delivered = served.resumable->resume_point();
     if (!over && served.folder != nullptr) report.folder = served.folder->position();
-    if (served.live != nullptr) report.gaps = served.live->gaps();
+    if (served.live != nullptr) {
+      report.gaps = served.live->gaps();
+      report.unserved = served.live->unserved();
+    }
     if (served.followed) {
       report.waiting = served.followed->waiting();
       if (report.state == TraceReader::State::kDone) report.end_words = served.followed->end_words();
@@ -211,7 +220,7 @@ class TracesServed {
       return nullptr;
     }
     auto live = std::make_unique<LiveTraceReader>(*url, open.index, open.options, sink_);
-    if (open.live_given_through != INT64_MIN) live->resume_after_time(open.live_given_through);
+    if (open.live_cut.through != INT64_MIN) live->resume_after(open.live_cut);
     return live;
   }
 

@@ -139,9 +139,23 @@ v1::Problem problem(const std::string& source, const std::string& message, bool 
   return p;
 }
 
+// "stream 3", or "stream 3 of stream class 1" past a session's first channel.
+std::string stream_words(uint64_t stream) {
+  const uint64_t in_class = stream & 0xffff'ffffu;
+  const uint64_t stream_class = stream >> 32;
+  return "stream " + std::to_string(in_class) +
+         (stream_class == 0 ? "" : " of stream class " + std::to_string(stream_class));
+}
+
 std::string gap_words(const ingest::StreamGap& gap) {
+  if (!gap.served) {
+    return stream_words(gap.stream) + ": nothing served after " + std::to_string(gap.from) +
+           " ns (the reading was attached again): it recorded nothing since, or the relay no longer had it to serve "
+           "(babeltrace2's live source does not tell which; events there may be missing; the bounds hold for what "
+           "was read)";
+  }
   const model::Nanoseconds span = gap.to - gap.from;
-  return "stream " + std::to_string(gap.stream) + ": nothing it recorded after " + std::to_string(gap.from) +
+  return stream_words(gap.stream) + ": nothing it recorded after " + std::to_string(gap.from) +
          " ns and before " + std::to_string(gap.to) + " ns (" + std::to_string(span / 1'000'000) + "." +
          std::to_string(span % 1'000'000 / 100'000) +
          " ms) was read: its reading process died, and the relay serves a session attached again from its newest "
@@ -164,13 +178,7 @@ std::vector<LiveNews> LiveFollower::read(bool* read_any) {
       if (std::string resumed = reader.take_resumed(); !resumed.empty()) {
         news.push_back({LiveNews::Kind::kResumed, sources_[i].label, std::move(resumed)});
       }
-      for (const ingest::StreamGap& gap : reader.take_gaps()) {
-        // Messages may be missing there: the bounds stay true (a missing
-        // message only takes a constraint away), the result says what.
-        const std::string words = gap_words(gap);
-        news.push_back({LiveNews::Kind::kGap, sources_[i].label, words});
-        session_.add_problem(problem(sources_[i].label, words, false));
-      }
+      name_gaps(i, reader.take_gaps(), news);
     }
     for (const match::TraceIndex opened : sink_->take_opened()) {
       news.push_back({LiveNews::Kind::kOpened, sources_[opened].label, clock_words(readers_[opened]->info())});
@@ -190,6 +198,7 @@ std::vector<LiveNews> LiveFollower::read(bool* read_any) {
     }
     reported_[i] = true;
     if (reader.state() == State::kDone) {
+      name_gaps(i, reader.take_unserved(), news);  // the session ended: what was not served will not be
       news.push_back({LiveNews::Kind::kEnded, sources_[i].label,
                       reader.end_words() + " after " + std::to_string(reader.info().events) + " events"});
     } else {
@@ -200,6 +209,24 @@ std::vector<LiveNews> LiveFollower::read(bool* read_any) {
   }
   note_extents();
   if (read_any != nullptr) *read_any = any;
+  return news;
+}
+
+void LiveFollower::name_gaps(std::size_t i, const std::vector<ingest::StreamGap>& gaps, std::vector<LiveNews>& news) {
+  for (const ingest::StreamGap& gap : gaps) {
+    // Messages may be missing there: the bounds stay true (a missing
+    // message only takes a constraint away), the result says what.
+    const std::string words = gap_words(gap);
+    news.push_back({LiveNews::Kind::kGap, sources_[i].label, words});
+    session_.add_problem(problem(sources_[i].label, words, false));
+  }
+}
+
+std::vector<LiveNews> LiveFollower::stop() {
+  std::vector<LiveNews> news;
+  for (std::size_t i = 0; i < readers_.size(); ++i) {
+    if (!reported_[i]) name_gaps(i, readers_[i]->take_unserved(), news);
+  }
   return news;
 }
 

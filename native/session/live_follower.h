@@ -113,6 +113,12 @@ class LiveFollower {
   // *read_any when some session delivered messages (false: all waited).
   std::vector<LiveNews> read(bool* read_any);
 
+  // Following stops (Ctrl-C) before every session ended: names, as read()
+  // does when a session ends, each stream of a session attached again of
+  // which the relay served nothing since (kGap news, and a problem). Once,
+  // before finish(true).
+  std::vector<LiveNews> stop();
+
   // Every session has ended or failed: nothing more will come.
   bool finished() const;
   std::size_t sessions() const { return readers_.size(); }
@@ -138,6 +144,9 @@ class LiveFollower {
 
  private:
   class Sink;
+  // Names the gaps of source i's streams (StreamGap) in `news` and in the
+  // result's problems.
+  void name_gaps(std::size_t i, const std::vector<ingest::StreamGap>& gaps, std::vector<LiveNews>& news);
 
   void start();
   std::unique_ptr<ingest::FollowedTraceReader> make_reader(std::size_t i);

@@ -64,6 +64,9 @@ LiveLoopEnd follow_live(LiveFollower& follower, model::Nanoseconds interval, con
     last_gist = std::move(now);
     callbacks.on_result(snapshot);
   }
+  if (stopped) {
+    for (const LiveNews& news : follower.stop()) callbacks.on_news(news);
+  }
   return {follower.finish(stopped), stopped};
 }
 

@@ -69,6 +69,13 @@ int main(int argc, char** argv) {
   followed.resume = {};
   followed.follow = {protocol::FollowedSource::Kind::kFolder, 10'000, "/tmp/tracesync-followed-1"};
 
+  // A live session attached again after its reading process died.
+  protocol::OpenRequest attached_again = open;
+  attached_again.source = {"net://127.0.0.1:5344/host/host1/s", "host1/s", std::nullopt};
+  attached_again.resume = {};
+  attached_again.follow = {protocol::FollowedSource::Kind::kLiveSession, 0, ""};
+  attached_again.live_cut = {5'000, {{1, 2}, {4, 1}}, {0, 1, 4}};
+
   protocol::StepReport report;
   report.state = tracesync::ingest::TraceReader::State::kReading;
   report.progress = 6'000;
@@ -79,6 +86,11 @@ int main(int argc, char** argv) {
   protocol::StepReport waited = report;  // a followed source's step that found nothing new
   waited.delivered = {};
   waited.waiting = true;
+
+  protocol::StepReport live_report = report;  // an attachment again that found gaps
+  live_report.delivered = {};
+  live_report.gaps = {{4, 5'000, 7'000}};
+  live_report.unserved = {0};
 
   protocol::EventsHeader header;
   header.promise = 6'000;
@@ -97,6 +109,8 @@ int main(int argc, char** argv) {
   const std::vector<std::byte> rounds = protocol::encode_rounds(3);
   const bool ok = write(dir + "/open", 0, protocol::encode(open)) &&
                   write(dir + "/open_followed", 0, protocol::encode(followed)) &&
+                  write(dir + "/open_attached_again", 0, protocol::encode(attached_again)) &&
+                  write(dir + "/step_report_attached_again", 2, protocol::encode(live_report)) &&
                   write(dir + "/trace_info", 1, protocol::encode(a_trace())) &&
                   write(dir + "/step_report", 2, protocol::encode(report)) &&
                   write(dir + "/step_report_waiting", 2, protocol::encode(waited)) && write(dir + "/rounds", 3, rounds) &&

@@ -8,7 +8,10 @@
   - the relay goes away while a session is followed: reported, exit 3, the
     last result printed, no crash;
   - Ctrl-C while following: the last result printed (not complete, with a
-    problem saying so), exit 130;
+    problem saying so), exit 130; with two CPUs, after the session's
+    reading process was killed and the program moved off the CPU it ran
+    on: that CPU's stream, served nothing since, is named (stderr and the
+    result's problems);
   - the session's reading process killed (SIGKILL) mid-session: the session
     is attached again in a new one, the final result holds events from both
     sides of the cut, and what the relay no longer served is named as a gap
@@ -211,10 +214,28 @@ def reading_process_killed(tracesync, tsapp, plugin, work):
             expect(live.returncode == 0, "reader killed, no gap: exit 0 (got %d)" % live.returncode)
 
 
+def programs_of(pid, name):
+    """PID's children called NAME."""
+    found = []
+    for task in pathlib.Path("/proc/%d/task" % pid).glob("*/children"):
+        for child in task.read_text().split():
+            try:
+                if pathlib.Path("/proc/%s/comm" % child).read_text().strip() == name:
+                    found.append(int(child))
+            except OSError:
+                pass
+    return found
+
+
 def interrupted(tracesync, tsapp, plugin, work):
+    # With two CPUs, the client's program runs on CPU 1, then on CPU 0 alone
+    # from just before the session's reading process is killed: CPU 1's
+    # stream, met before, is served nothing after the reattachment, and the
+    # stop names it.
+    moves = (os.cpu_count() or 1) >= 2
     with relay_and_followers(work) as (relay, followers):
         port = lh.free_ports(1)[0]
-        with lh.Hosts(work, tsapp, plugin, relay=relay) as hosts:
+        with lh.Hosts(work, tsapp, plugin, relay=relay, pin_cpu=1 if moves else None) as hosts:
             hosts.add("client", ["connect", port, 1, 50, 20000])
             hosts.add("server", ["serve", port, 1, 1, 60])
             hosts.start()
@@ -226,6 +247,15 @@ def interrupted(tracesync, tsapp, plugin, work):
             wait_for(lambda: b"following " + url.encode() in (work / "interrupted.err").read_bytes(), 30,
                      "tracesync to follow the session")
             time.sleep(1)
+            if moves:
+                for pid in programs_of(hosts.hosts[0].process.pid, "tsapp"):
+                    subprocess.run(["taskset", "-a", "-p", "-c", "0", str(pid)], check=True, capture_output=True)
+                time.sleep(0.3)
+                for pid in reading_processes(live.pid):
+                    os.kill(pid, signal.SIGKILL)
+                wait_for(lambda: b"resumed " in (work / "interrupted.err").read_bytes(), 10,
+                         "the session attached again")
+                time.sleep(0.5)
             live.send_signal(signal.SIGINT)
             out, _ = live.communicate(timeout=60)
         err = (work / "interrupted.err").read_text()
@@ -236,6 +266,12 @@ def interrupted(tracesync, tsapp, plugin, work):
                "Ctrl-C: the last result is printed, not complete, with what was read")
         expect(bool(printed) and any("stopped before" in p["message"] for p in printed[-1]["problems"]),
                "Ctrl-C: the last result says following was stopped")
+        if moves:
+            unserved = [p for p in printed[-1]["problems"] if "nothing served after" in p["message"]] if printed else []
+            expect(bool(unserved) and "gap in " + url + ": " + unserved[0]["message"] in err,
+                   "Ctrl-C after a reattachment: the stream served nothing since is named in stderr and problems")
+        else:
+            print("not checked: a stream served nothing after a reattachment (one CPU)")
 
 
 def main():

@@ -102,7 +102,7 @@ TEST(ReaderProtocol, OpenRequestRoundTrips) {
   request.resume.add({8, {1, 2}});
   request.follow = {FollowedSource::Kind::kFolder, 5000, "/tmp/staging"};
   request.folder = full_position();
-  request.live_given_through = -123456789;
+  request.live_cut = {-123456789, {{2, 1}, {9, 3}}, {2, 5, 9}};
   const auto decoded = decode_open(encode(request));
   ASSERT_TRUE(decoded);
   EXPECT_EQ(decoded->version, kVersion);
@@ -125,7 +125,25 @@ TEST(ReaderProtocol, OpenRequestRoundTrips) {
   EXPECT_EQ(decoded->follow.quiet_end_ms, 5000);
   EXPECT_EQ(decoded->follow.staging_parent, "/tmp/staging");
   expect_same_position(request.folder, decoded->folder);
-  EXPECT_EQ(decoded->live_given_through, -123456789);
+  EXPECT_EQ(decoded->live_cut, request.live_cut);
+}
+
+// LiveCut::given_at_through searches its lists by stream id: lists out of
+// order, or naming a stream twice, are refused.
+TEST(ReaderProtocol, ALiveCutWhoseStreamsAreOutOfOrderOrTwiceIsRefused) {
+  OpenRequest request;
+  request.live_cut = {40, {{2, 1}, {9, 3}}, {2, 5, 9}};
+  ASSERT_TRUE(decode_open(encode(request)));
+  for (const auto& at_through : {std::vector<std::pair<uint64_t, uint64_t>>{{9, 3}, {2, 1}},
+                                 std::vector<std::pair<uint64_t, uint64_t>>{{2, 1}, {2, 3}}}) {
+    request.live_cut.at_through = at_through;
+    EXPECT_FALSE(decode_open(encode(request))) << at_through[0].first << ", " << at_through[1].first;
+  }
+  request.live_cut.at_through = {{2, 1}};
+  for (const auto& streams : {std::vector<uint64_t>{5, 2}, std::vector<uint64_t>{2, 2}}) {
+    request.live_cut.streams = streams;
+    EXPECT_FALSE(decode_open(encode(request))) << streams[0] << ", " << streams[1];
+  }
 }
 
 TEST(ReaderProtocol, AnotherVersionIsReportedNotRead) {
@@ -147,7 +165,8 @@ TEST(ReaderProtocol, StepReportRoundTrips) {
   report.waiting = true;
   report.end_words = "the session ended";
   report.folder = full_position();
-  report.gaps = {{3, 10, 20}, {7, -5, 99}};
+  report.gaps = {{3, 10, 20}, {7, -5, 99}, {8, 4, 4, false}};
+  report.unserved = {4, 6};
   const auto decoded = decode_step_report(encode(report));
   ASSERT_TRUE(decoded);
   EXPECT_EQ(decoded->state, TraceReader::State::kFailed);
@@ -160,6 +179,7 @@ TEST(ReaderProtocol, StepReportRoundTrips) {
   EXPECT_EQ(decoded->end_words, report.end_words);
   expect_same_position(report.folder, decoded->folder);
   EXPECT_EQ(decoded->gaps, report.gaps);
+  EXPECT_EQ(decoded->unserved, report.unserved);
 }
 
 // What decodes encodes the same: a point with a cut that another covers (as
@@ -205,6 +225,7 @@ TEST(ReaderProtocol, EveryShortenedOrLengthenedPayloadIsRefused) {
   report.problem = "p";
   report.folder = full_position();
   report.gaps = {{1, 2, 3}};
+  report.unserved = {5};
   const std::vector<std::byte> whole = encode(report);
   for (std::size_t size = 0; size < whole.size(); ++size) {
     EXPECT_FALSE(decode_step_report(std::span(whole).first(size))) << "first " << size << " bytes";
@@ -257,6 +278,7 @@ TEST(ReaderProtocol, EventsRoundTripAndRaggedPayloadsAreRefused) {
   header.events_read = 123456;
   header.delivered.add({900, {2, 1}});
   header.folder = full_position();
+  header.live_cut = {700, {{1, 2}}, {1, 3}};
   std::vector<std::byte> payload = encode(header);
   const auto raw = std::as_bytes(std::span(events));
   payload.insert(payload.end(), raw.begin(), raw.end());
@@ -267,6 +289,7 @@ TEST(ReaderProtocol, EventsRoundTripAndRaggedPayloadsAreRefused) {
   EXPECT_EQ(decoded_header->events_read, 123456u);
   EXPECT_EQ(decoded_header->delivered, header.delivered);
   expect_same_position(header.folder, decoded_header->folder);
+  EXPECT_EQ(decoded_header->live_cut, header.live_cut);
   ASSERT_EQ(decoded.size(), 3u);
   for (std::size_t i = 0; i < events.size(); ++i) {
     EXPECT_EQ(decoded[i].time, events[i].time);
