@@ -30,12 +30,13 @@ namespace {
 namespace fs = std::filesystem;
 using testing::NetEvent;
 
-// Two streams, each with TCP segments and other events, five packets each.
-fs::path write_two_streams(const fs::path& root) {
+// Two streams of five packets each: 80 TCP segments (seq i) at time_of(i),
+// in runs of period / 2 network events (net_dev_queue) and period / 2 others.
+template <typename TimeOf>
+fs::path write_two_streams(const fs::path& root, TimeOf time_of, uint32_t period) {
   std::vector<NetEvent> events;
   for (uint32_t i = 0; i < 80; ++i) {
-    const uint64_t t = 10'000 + 1000 * static_cast<uint64_t>(i);
-    events.push_back(testing::tcp_segment(i % 4 < 2 ? "net_dev_queue" : "timer_init", t, i));
+    events.push_back(testing::tcp_segment(i % period < period / 2 ? "net_dev_queue" : "timer_init", time_of(i), i));
   }
   testing::TraceShape shape;
   shape.streams = 2;
@@ -43,6 +44,11 @@ fs::path write_two_streams(const fs::path& root) {
   const fs::path dir = root / "host";
   testing::write_trace(dir, shape, events);
   return dir;
+}
+
+// Two streams, each with TCP segments and other events, 1 us apart.
+fs::path write_two_streams(const fs::path& root) {
+  return write_two_streams(root, [](uint32_t i) { return 10'000 + 1000 * static_cast<uint64_t>(i); }, 4);
 }
 
 struct Reading {
@@ -125,18 +131,7 @@ TEST(LiveReattachment, GivesAndCountsOnlyWhatComesAfterTheCutAndNamesTheStreamsB
 constexpr uint64_t kBase = 10'000;
 uint64_t shared_time(uint32_t i) { return i == 0 ? kBase - 1 : kBase + 1000 * static_cast<uint64_t>(i / 4); }
 
-fs::path write_shared_nanoseconds(const fs::path& root) {
-  std::vector<NetEvent> events;
-  for (uint32_t i = 0; i < 80; ++i) {
-    events.push_back(testing::tcp_segment(i % 8 < 4 ? "net_dev_queue" : "timer_init", shared_time(i), i));
-  }
-  testing::TraceShape shape;
-  shape.streams = 2;
-  shape.events_per_packet = 8;
-  const fs::path dir = root / "host";
-  testing::write_trace(dir, shape, events);
-  return dir;
-}
+fs::path write_shared_nanoseconds(const fs::path& root) { return write_two_streams(root, shared_time, 8); }
 
 // A cut at a nanosecond that four events share, two of each stream: the
 // first `given` of each stream there were given before, the others were not
